@@ -1,0 +1,84 @@
+/*
+ * events.h: the event tables, one per PMU family, as static const data.
+ *
+ * A row says how to count one thing on one family: the Intel event it
+ * programs, the counters it may use, and the extra MSR state it needs
+ * (an MSR_OFFCORE_RSP_x value, or the load-latency threshold with PEBS).
+ * Each row names its source.  Code reads rows; it never switches on a model.
+ *
+ * The tables live in cpu/events_<family>.c.  Nothing here touches a device.
+ */
+#ifndef LATTOP_EVENTS_H
+#define LATTOP_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a row measures.  The names are the JSON "metric" values. */
+enum metric {
+	M_CYCLES,               /* core cycles, unhalted */
+	M_INSTRUCTIONS,         /* instructions retired */
+	M_REF_CYCLES,           /* reference cycles at the TSC rate, unhalted */
+	M_LOADS,                /* loads retired */
+	M_LOAD_LATENCY,         /* loads retired above the MSR_PEBS_LD_LAT_THRESHOLD */
+	M_SNOOP_HIT,            /* demand data reads served by a clean hit in another core */
+	M_SNOOP_HITM,           /* ... by a modified line in another core */
+	M_OFFCORE_READS,        /* demand data reads that leave the core */
+	M_OFFCORE_OUTSTANDING,  /* cycles x demand data reads outstanding */
+	M__COUNT
+};
+
+const char *metric_name(enum metric);
+
+/* Row requirements beyond the family (struct uarch.flags). */
+#define UARCH_F_OFFCORE_QUEUE  (1u << 0)  /* OFFCORE_REQUESTS(_OUTSTANDING) 0xB0/0x60: Westmere, not Nehalem */
+#define UARCH_F_NHM_CTR_RESET  (1u << 1)  /* AAK100/AAP53/BD53 counter-reset workaround wanted */
+
+#define PMU_FIXED_NONE  (-1)
+
+struct pmu_event {
+	const char *name;        /* Intel event name, e.g. "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD" */
+	enum metric metric;
+	uint8_t event;           /* PERFEVTSEL[7:0] */
+	uint8_t umask;           /* PERFEVTSEL[15:8] */
+	uint8_t cmask;           /* PERFEVTSEL[31:24] */
+	bool inv;                /* PERFEVTSEL[23] */
+	bool edge;               /* PERFEVTSEL[18] */
+	int8_t fixed;            /* IA32_FIXED_CTRn this row uses, or PMU_FIXED_NONE */
+	uint8_t counters;        /* general-purpose counters allowed: bit i = IA32_PMCi */
+	uint8_t offcore;         /* 0: none; 1: MSR_OFFCORE_RSP_0; 2: MSR_OFFCORE_RSP_1 */
+	uint64_t offcore_rsp;    /* the value that MSR must hold */
+	bool ldlat;              /* load latency: PEBS_EN+LL_EN and MSR_PEBS_LD_LAT_THRESHOLD */
+	uint8_t pair;            /* nonzero: schedule together with the rows of the same tag */
+	uint32_t needs;          /* UARCH_F_* the CPU must have; 0 for every member of the family */
+	const char *source;      /* where the encoding comes from (SDM, perfmon json, kernel) */
+};
+
+struct pmu_table {
+	const char *name;                    /* "nehalem", "silvermont", "goldmont", "haswell" */
+	const struct pmu_event *events;      /* ended by a row with name == NULL */
+	const char *unsupported[M__COUNT];   /* why no row serves a metric, when none does */
+};
+
+extern const struct pmu_table pmu_table_nehalem;
+extern const struct pmu_table pmu_table_silvermont;
+extern const struct pmu_table pmu_table_goldmont;
+extern const struct pmu_table pmu_table_haswell;
+
+/* Every table, ended by NULL (for tests and --list-events). */
+extern const struct pmu_table *const pmu_tables[];
+
+/* IA32_PERFEVTSELx bits (SDM Vol.3B Figure 18-6; kernel perf_event.h). */
+#define EVTSEL_USR     (1ull << 16)
+#define EVTSEL_OS      (1ull << 17)
+#define EVTSEL_EDGE    (1ull << 18)
+#define EVTSEL_PC      (1ull << 19)
+#define EVTSEL_INT     (1ull << 20)   /* never set: nothing here takes the PMI */
+#define EVTSEL_ANY     (1ull << 21)
+#define EVTSEL_EN      (1ull << 22)
+#define EVTSEL_INV     (1ull << 23)
+
+/* The full PERFEVTSEL value lattop writes for @e: USR|OS|EN, never INT. */
+uint64_t pmu_event_evtsel(const struct pmu_event *e);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * sim.h: the PMU simulator, a second implementation of the hardware.
+ *
+ * A register file per logical CPU where counters advance only as the
+ * hardware would let them, driven by a workload profile that states the
+ * ground truth.  Its tables (which MSRs exist, which event encodings count
+ * what, which offcore-response bits are valid) are its own, written from the
+ * SDM, and never shared with lattop's event tables (cpu/events_*.c): a wrong
+ * encoding in lattop must count nothing here, not agree with itself.
+ *
+ * It includes nothing of lattop's but this header.
+ */
+#ifndef LATTOP_SIM_H
+#define LATTOP_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim;
+struct sim_profile;
+
+/*
+ * Parse a profile file (format in the man page and tests/profiles/).
+ * Returns NULL with "FILE:LINE: key: what is wrong" in @err on error.
+ */
+struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen);
+
+/* Parse from memory; @name stands for the file name in messages. */
+struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *name,
+				      char *err, size_t errlen);
+
+/* The built-in profile: traffic that varies over time, so a demo looks alive. */
+struct sim_profile *sim_profile_builtin(void);
+
+void sim_profile_free(struct sim_profile *);
+
+/*
+ * A simulated machine of microarchitecture @uarch ("nehalem", "westmere",
+ * "silvermont", "airmont", "goldmont", "goldmont-plus", "haswell",
+ * "broadwell") running @profile (copied; may be freed after).
+ */
+struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
+		    char *err, size_t errlen);
+void sim_free(struct sim *);
+
+/* The names sim_new accepts, ended by NULL. */
+extern const char *const sim_uarch_names[];
+
+int sim_ncpus(const struct sim *);
+/* Topology of logical CPU @cpu (0..ncpus-1). */
+void sim_topology(const struct sim *, int cpu, int *core, int *package, int *module);
+
+/* CPUID of the simulated CPU: leaves 0, 1, 0xA, 0xB, 0x80000000-0x80000004. */
+void sim_cpuid(const struct sim *, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/*
+ * rdmsr/wrmsr on logical CPU @cpu: 0, -EIO for an MSR the CPU lacks, a
+ * reserved bit set or a read-only register written (the hardware's #GP),
+ * -ENXIO for a CPU out of range.  Counters advance to "now" on every access.
+ */
+int sim_rdmsr(struct sim *, int cpu, uint32_t reg, uint64_t *val);
+int sim_wrmsr(struct sim *, int cpu, uint32_t reg, uint64_t val);
+
+/*
+ * Time source, in seconds; CLOCK_MONOTONIC by default.  Tests install a
+ * manual clock to make counts exact.
+ */
+void sim_set_clock(struct sim *, double (*now)(void *), void *arg);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * uarch.h: CPU detection.  CPUID facts in, a microarchitecture out.
+ *
+ * cpuid.c reads CPUID (the running CPU through libcpuid, a libcpuid raw
+ * dump, or the simulator) into a struct cpuid_raw and decodes it into a
+ * struct cpuid_info.  uarch.c classifies by family/model from its model
+ * table, cross-checks leaf 0xA, and says why a CPU cannot be measured.
+ * libcpuid's own codename is never used: 0.6.2 names many Atoms wrongly.
+ */
+#ifndef LATTOP_UARCH_H
+#define LATTOP_UARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmu_table;
+
+/* Raw CPUID leaves: basic[i] = leaf i, ext[i] = leaf 0x80000000 + i; EAX EBX ECX EDX. */
+#define CPUID_RAW_BASIC 32
+#define CPUID_RAW_EXT   32
+struct cpuid_raw {
+	uint32_t basic[CPUID_RAW_BASIC][4];
+	uint32_t ext[CPUID_RAW_EXT][4];
+};
+
+struct pmu_caps {                /* CPUID leaf 0xA */
+	unsigned version;        /* EAX[7:0] */
+	unsigned gp_counters;    /* EAX[15:8], per logical CPU */
+	unsigned gp_width;       /* EAX[23:16] */
+	unsigned fixed_counters; /* EDX[4:0] (version > 1) */
+	unsigned fixed_width;    /* EDX[12:5] */
+	unsigned ebx_len;        /* EAX[31:24] */
+	uint32_t unavailable;    /* EBX: bit set = architectural event unavailable */
+};
+
+struct cpuid_info {
+	char vendor[13];         /* "GenuineIntel" */
+	unsigned family;         /* display family */
+	unsigned model;          /* display model */
+	unsigned stepping;
+	char brand[49];          /* trimmed; "" when the CPU has no brand string */
+	bool hypervisor;         /* CPUID.01H:ECX[31] */
+	bool pdcm;               /* CPUID.01H:ECX[15]: IA32_PERF_CAPABILITIES exists */
+	unsigned max_leaf;
+	struct pmu_caps pmu;     /* zero when max_leaf < 0xA */
+};
+
+enum offcore_scope {
+	OFFCORE_THREAD,          /* each logical CPU has its own MSR_OFFCORE_RSP_x */
+	OFFCORE_CORE,            /* shared by the hyperthreads of a core (Nehalem, Westmere) */
+	OFFCORE_MODULE,          /* shared by the cores of a module (Silvermont, Airmont) */
+};
+
+struct uarch {
+	const char *name;        /* JSON "microarch": "nehalem", ..., "netburst", "zen", "unknown" */
+	const char *pretty;      /* "Nehalem" */
+	const struct pmu_table *table;   /* NULL: not supported */
+	unsigned min_version;    /* architectural perfmon version the table is written for */
+	unsigned gp_needed;      /* general-purpose counters the table needs per logical CPU */
+	unsigned gp_width;       /* counter width the table expects */
+	unsigned offcore_msrs;   /* how many MSR_OFFCORE_RSP_x exist (1 on Nehalem, else 2) */
+	enum offcore_scope offcore_scope;
+	unsigned flags;          /* UARCH_F_* (events.h) */
+	const char *why_not;     /* for unsupported microarchitectures: the reason */
+};
+
+/* The --detect result. */
+struct cpu_desc {
+	struct cpuid_info id;
+	const struct uarch *uarch;   /* never NULL; "unknown" when nothing matched */
+	bool supported;
+	char reason[256];            /* why not, when !supported */
+};
+
+/* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */
+int cpuid_raw_running(struct cpuid_raw *raw, char *err, size_t errlen);
+
+/* Fill @raw from a libcpuid raw dump (cpuid_serialize_raw_data format). */
+int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t errlen);
+
+void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out);
+
+/* Classify; never fails: an unknown CPU is described with a reason. */
+void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out);
+
+/* A supported microarchitecture by its JSON name ("haswell"), or NULL. */
+const struct uarch *uarch_by_name(const char *name);
+
+/* The supported microarchitectures, ended by NULL. */
+extern const struct uarch *const uarch_supported[];
+
+#endif
