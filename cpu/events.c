@@ -1,0 +1,63 @@
+/*
+ * events.c: what the event tables share: metric names, the list of
+ * tables, and the PERFEVTSEL value of a row.
+ *
+ * Owns: metric_name(), pmu_event_evtsel(), pmu_tables[].
+ * The rows themselves live in cpu/events_<family>.c.  Nothing here touches
+ * a device or knows a CPU model; the planner and the PMU programmer read
+ * these values and decide what to write.
+ */
+#include <stddef.h>
+
+#include "cpu/events.h"
+
+/* The JSON "metric" values, indexed by enum metric. */
+static const char *const metric_names[M__COUNT] = {
+	[M_CYCLES]             = "cycles",
+	[M_INSTRUCTIONS]       = "instructions",
+	[M_REF_CYCLES]         = "ref_cycles",
+	[M_LOADS]              = "loads",
+	[M_LOAD_LATENCY]       = "load_latency",
+	[M_SNOOP_HIT]          = "snoop_hit",
+	[M_SNOOP_HITM]         = "snoop_hitm",
+	[M_OFFCORE_READS]      = "offcore_reads",
+	[M_OFFCORE_OUTSTANDING] = "offcore_outstanding",
+};
+
+const char *metric_name(enum metric m)
+{
+	if ((unsigned)m >= M__COUNT)
+		return "unknown";
+	return metric_names[m];
+}
+
+const struct pmu_table *const pmu_tables[] = {
+	&pmu_table_nehalem,
+	&pmu_table_silvermont,
+	&pmu_table_goldmont,
+	&pmu_table_haswell,
+	NULL,
+};
+
+/*
+ * IA32_PERFEVTSELx for @e (bit layout: SDM Vol.3B Figure 18-6; kernel
+ * perf_event.h): count in rings 0 and 3, enabled, no PMI (INT stays 0:
+ * lattop reads counters, it never samples on overflow), AnyThread 0.
+ * A fixed-counter row has no PERFEVTSEL: it is enabled through
+ * IA32_FIXED_CTR_CTRL, so the answer is 0.
+ */
+uint64_t pmu_event_evtsel(const struct pmu_event *e)
+{
+	uint64_t v;
+
+	if (e->fixed != PMU_FIXED_NONE)
+		return 0;
+	v = (uint64_t)e->event | (uint64_t)e->umask << 8 |
+	    EVTSEL_USR | EVTSEL_OS | EVTSEL_EN |
+	    (uint64_t)e->cmask << 24;
+	if (e->edge)
+		v |= EVTSEL_EDGE;
+	if (e->inv)
+		v |= EVTSEL_INV;
+	return v;
+}

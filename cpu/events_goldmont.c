@@ -1,0 +1,103 @@
+/*
+ * events_goldmont.c: the event table of the Goldmont PMU family (Goldmont
+ * and Goldmont Plus: 4 general-purpose counters, 3 fixed counters,
+ * perfmon v4, MSR_OFFCORE_RSP_0 and _1).
+ *
+ * Owns: pmu_table_goldmont, static const data only.  It must not touch a
+ * device, read CPUID, or name a CPU model.
+ *
+ * Sources (keys of shared/reference/pmu-facts.md):
+ *   SDM16  Intel SDM Vol.3B, ~2016 edition, 18.6.3 and 18.7 (Goldmont)
+ *   PM     intel/perfmon GLM/events/goldmont_core.json, goldmont_matrix.json,
+ *          GLP/events/goldmontplus_core.json, goldmontplus_matrix.json
+ *   K-pe   Linux arch/x86/include/asm/perf_event.h (fixed counters)
+ *   K-core Linux arch/x86/events/intel/core.c (intel_glm_extra_regs)
+ *   PFM    libpfm4 lib/events/intel_glm_events.h
+ * tests/test_events.c checks every row against libpfm4 (glm).
+ */
+#include <stddef.h>
+
+#include "cpu/events.h"
+
+/* Row builders in the style of perf's core.c constraint macros. */
+#define FIXED(ctr)            .fixed = (ctr), .counters = 0
+#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
+			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
+#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
+
+/* MSR_OFFCORE_RSP_x bits (SDM16 Table 18-21; PM GLM/GLP matrix; K-core GLM_*). */
+#define GLM_DMND_DATA_RD      (1ull << 0)   /* request: demand cacheable data reads */
+#define GLM_ANY_RESPONSE      (1ull << 16)
+#define GLM_HIT_OTHER_CORE    (1ull << 34)  /* L2_MISS.HIT_OTHER_CORE_NO_FWD */
+#define GLM_HITM_OTHER_CORE   (1ull << 36)  /* L2_MISS.HITM_OTHER_CORE */
+#define GLM_OUTSTANDING       (1ull << 38)  /* weighted cycles, RSP_0 only */
+
+#define GLM_NO_LDLAT "Goldmont and Goldmont Plus have no load-latency facility: their PEBS " \
+		     "does not support the Data Source Encoding or Latency Value fields " \
+		     "(SDM Vol.3B 18.7.1.1)"
+
+static const struct pmu_event goldmont_events[] = {
+	/* --- instructions: fixed counter first, PMCx when it is taken --- */
+	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .source = "IA32_FIXED_CTR0 (K-pe); PM GLM/GLP json 'Fixed counter 0' (0-based)" },
+	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x00, 0xF),
+	  .source = "PM goldmont_core.json, goldmontplus_core.json: 0xC0/0x00, Counter 0-3" },
+
+	/* --- core cycles --- */
+	{ .name = "CPU_CLK_UNHALTED.CORE", .metric = M_CYCLES, FIXED(1),
+	  .source = "IA32_FIXED_CTR1 (K-pe); PM GLM/GLP json 'Fixed counter 1' (0-based)" },
+	{ .name = "CPU_CLK_UNHALTED.CORE_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0xF),
+	  .source = "PM goldmont_core.json, goldmontplus_core.json: 0x3C/0x00, Counter 0-3" },
+
+	/*
+	 * --- reference cycles: IA32_FIXED_CTR2 only; the programmable
+	 * CPU_CLK_UNHALTED.REF (0x3C/0x01) does not count at the TSC rate.
+	 */
+	{ .name = "CPU_CLK_UNHALTED.REF_TSC", .metric = M_REF_CYCLES, FIXED(2),
+	  .source = "IA32_FIXED_CTR2 (K-pe); PM GLM/GLP json 'Fixed counter 2' (0-based)" },
+
+	/*
+	 * --- snoop responses: demand data reads that missed L2 and were
+	 * answered by a clean snoop hit / HITM in another core.  RSP_0 is
+	 * 0xB7/0x01, RSP_1 is 0xB7/0x02.  Snoop-hit tries RSP_0 first and HITM
+	 * tries RSP_1 first, so both fit at once.  The json values carry no
+	 * supplier bit; libpfm4 glm adds ANY_RESPONSE (bit 16) to them.
+	 */
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
+	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
+	  .source = "PM goldmont_core.json MSRValue 0x0400000001; K-core intel_glm_extra_regs" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
+	  .metric = M_SNOOP_HIT, GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
+	  .source = "PM goldmont_core.json MSRValue 0x0400000001 (MSRIndex 0x1a7); K-core glm extra regs" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
+	  .metric = M_SNOOP_HITM, GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_HITM_OTHER_CORE),
+	  .source = "PM goldmont_core.json MSRValue 0x1000000001 (MSRIndex 0x1a7); K-core glm extra regs" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
+	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_HITM_OTHER_CORE),
+	  .source = "PM goldmont_core.json MSRValue 0x1000000001; K-core intel_glm_extra_regs" },
+
+	/*
+	 * --- offcore latency, the Silvermont scheme (SDM16 18.6.3; Goldmont
+	 * inherits it, 18.7): RSP_1 = DEMAND_DATA_RD | ANY_RESPONSE counts
+	 * requests, RSP_0 = DEMAND_DATA_RD | OUTSTANDING[38] (every other bit
+	 * 0) counts weighted cycles.  Bit 38 is valid in RSP_0 only (kernel
+	 * masks 0x760005ffbf / 0x360005ffbf), so neither row has an alternative.
+	 */
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE", .metric = M_OFFCORE_READS,
+	  GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_ANY_RESPONSE), .pair = 1,
+	  .source = "SDM16 18.6.3; PM goldmontplus_core.json 0x0000010001 (GLM: same bits, matrix)" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", .metric = M_OFFCORE_OUTSTANDING,
+	  GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_OUTSTANDING), .pair = 1,
+	  .source = "SDM16 18.6.3; PM GLM/GLP json 0x4000000001, MSRIndex 0x1a6 only" },
+
+	{ .name = NULL },
+};
+
+const struct pmu_table pmu_table_goldmont = {
+	.name = "goldmont",
+	.events = goldmont_events,
+	.unsupported = {
+		[M_LOADS]        = GLM_NO_LDLAT,
+		[M_LOAD_LATENCY] = GLM_NO_LDLAT,
+	},
+};

@@ -1,0 +1,124 @@
+/*
+ * events_haswell.c: the event table of the Haswell PMU family (Haswell,
+ * Haswell-EP, and Broadwell as its neighbour: 4 general-purpose counters
+ * per thread with HT on, 3 fixed counters, perfmon v3, MSR_OFFCORE_RSP_0
+ * and _1 per thread).
+ *
+ * Owns: pmu_table_haswell, static const data only.  It must not touch a
+ * device, read CPUID, or name a CPU model.  Rows use PMC0-3 only: PMC4-7
+ * exist only with HT off and are not PEBS-capable.
+ *
+ * Sources (keys of shared/reference/pmu-facts.md):
+ *   SDM16  Intel SDM Vol.3B, ~2016 edition, 18.11 (Haswell), 18.9 (SNB base)
+ *   PM     intel/perfmon HSW/events/haswell_core.json, haswell_matrix.json,
+ *          HSX/events/haswellx_core.json, haswellx_matrix.json
+ *   K-pe   Linux arch/x86/include/asm/perf_event.h (fixed counters)
+ *   K-core Linux arch/x86/events/intel/core.c (intel_hsw_event_constraints)
+ *   K-ds   Linux arch/x86/events/intel/ds.c (intel_hsw_pebs_event_constraints)
+ *   PFM    libpfm4 lib/events/intel_hsw_events.h (and bdw)
+ * tests/test_events.c checks every row against libpfm4 (hsw and bdw).
+ */
+#include <stddef.h>
+
+#include "cpu/events.h"
+
+/* Row builders in the style of perf's core.c constraint macros. */
+#define FIXED(ctr)            .fixed = (ctr), .counters = 0
+#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
+			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
+#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
+
+/* MSR_OFFCORE_RSP_x bits (SDM16 18.11.4; PM HSW matrix; K-core HSW_*). */
+#define HSW_DMND_DATA_RD      (1ull << 0)   /* request: demand data reads */
+#define HSW_L3_HIT            0x3C0000ull   /* supplier: L3_HITM|HITE|HITS|HITF, bits 21:18 */
+#define HSW_SNOOP_HIT_NO_FWD  (1ull << 34)
+#define HSW_SNOOP_HITM        (1ull << 36)
+
+static const struct pmu_event haswell_events[] = {
+	/* --- instructions: fixed counter first, PMCx when it is taken --- */
+	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .source = "IA32_FIXED_CTR0 (K-pe); PM HSW/HSX json 'Fixed counter 0' (0-based)" },
+	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x00, 0xF),
+	  .source = "PM haswell_core.json: 0xC0/0x00, Counter 0-3 (errata HSD11, HSD140)" },
+
+	/* --- core cycles --- */
+	{ .name = "CPU_CLK_UNHALTED.THREAD", .metric = M_CYCLES, FIXED(1),
+	  .source = "IA32_FIXED_CTR1 (K-pe); PM HSW/HSX json 'Fixed counter 1' (0-based)" },
+	{ .name = "CPU_CLK_UNHALTED.THREAD_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0xF),
+	  .source = "PM haswell_core.json: 0x3C/0x00, Counter 0-3" },
+
+	/*
+	 * --- reference cycles: IA32_FIXED_CTR2 only; the programmable
+	 * CPU_CLK_UNHALTED.REF_XCLK (0x3C/0x01) counts at 100 MHz (libpfm4 hsw),
+	 * not at the TSC rate.
+	 */
+	{ .name = "CPU_CLK_UNHALTED.REF_TSC", .metric = M_REF_CYCLES, FIXED(2),
+	  .source = "IA32_FIXED_CTR2 (K-pe); PM HSW/HSX json 'Fixed counter 2' (0-based)" },
+
+	/*
+	 * --- loads retired.  Erratum HSD29 (also SNB BJ122, IVB BV98): with
+	 * HT on, MEM_UOPS_RETIRED (0xD0) may miscount unless the same counter
+	 * on the sibling thread is idle; the kernel's intel_ht_bug gives it an
+	 * exclusive constraint on PMC0-3.  lattop cannot arbitrate siblings,
+	 * so counts under HT are approximate.
+	 */
+	{ .name = "MEM_UOPS_RETIRED.ALL_LOADS", .metric = M_LOADS, GP(0xD0, 0x81, 0xF),
+	  .source = "PM haswell_core.json 0xD0/0x81, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd0, 0xf)" },
+
+	/*
+	 * --- load latency (SDM16 Table 18-43): MEM_TRANS_RETIRED.LOAD_LATENCY
+	 * with PEBS_EN+LL_EN and MSR_PEBS_LD_LAT_THRESHOLD; CMASK, INV, Edge
+	 * and AnyThread must be 0 for PEBS.  Counters: PMC3 only.  The perfmon
+	 * json says Counter 3 (TakenAlone=1) and the kernel's non-PEBS
+	 * constraint is INTEL_EVENT_CONSTRAINT(0xcd, 0x8); the SDM and the
+	 * kernel's PEBS constraint INTEL_PLD_CONSTRAINT(0x01cd, 0xf) allow
+	 * PMC0-3 (pmu-facts 7, item 3).  We take the narrowest claim.
+	 */
+	{ .name = "MEM_TRANS_RETIRED.LOAD_LATENCY", .metric = M_LOAD_LATENCY,
+	  GP(0xCD, 0x01, 0x8), .ldlat = true,
+	  .source = "PM haswell_core.json 0xCD/0x01 Counter 3, PEBS=2; K-core 0xcd -> 0x8; K-ds PLD 0x01cd" },
+
+	/*
+	 * --- snoop responses: demand data reads served by the L3 with a
+	 * clean snoop hit / HITM in another core.  RSP_0 is 0xB7/0x01, RSP_1
+	 * is 0xBB/0x01.  Snoop-hit tries RSP_0 first and HITM tries RSP_1
+	 * first, so both fit at once.  L3_HIT is the json's 0x3C0000 (bits
+	 * 18-21); libpfm4 hsw's L3_HIT lacks bit 21 (L3_HITF), bdw's has it.
+	 */
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
+	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF),
+	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD),
+	  .source = "PM haswell_core.json MSRValue 0x4003C0001; SDM16 18.11.4" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
+	  .metric = M_SNOOP_HIT, GP(0xBB, 0x01, 0xF),
+	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD),
+	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x4003C0001" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
+	  .metric = M_SNOOP_HITM, GP(0xBB, 0x01, 0xF),
+	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM),
+	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x10003C0001" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
+	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0xF),
+	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM),
+	  .source = "PM haswell_core.json MSRValue 0x10003C0001; SDM16 18.11.4" },
+
+	/*
+	 * --- offcore latency = OUTSTANDING / REQUESTS for demand data reads
+	 * (errata HSD78, HSD62, HSD61 on 0x60 and HSD78 on 0xB0 per the json;
+	 * texts not retrieved).
+	 */
+	{ .name = "OFFCORE_REQUESTS.DEMAND_DATA_RD", .metric = M_OFFCORE_READS,
+	  GP(0xB0, 0x01, 0xF), .pair = 1,
+	  .source = "PM haswell_core.json 0xB0/0x01, Counter 0-3" },
+	{ .name = "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", .metric = M_OFFCORE_OUTSTANDING,
+	  GP(0x60, 0x01, 0xF), .pair = 1,
+	  .source = "PM haswell_core.json 0x60/0x01 cmask 0, Counter 0-3" },
+
+	{ .name = NULL },
+};
+
+const struct pmu_table pmu_table_haswell = {
+	.name = "haswell",
+	.events = haswell_events,
+	.unsupported = { NULL },
+};
