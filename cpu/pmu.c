@@ -1,0 +1,643 @@
+/*
+ * pmu.c: probe, save, program and restore the core PMU of each CPU.
+ *
+ * See pmu.h for the guarantees.  The register layouts used here are the
+ * architectural ones (SDM Vol.3B 18.2; pmu-facts.md section 2); everything
+ * model-specific comes from the uarch and its event table.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/events.h"
+#include "cpu/pmu.h"
+
+#define FIXED_FIELD(i)    (0xfull << (4 * (i)))
+#define FIXED_EN(i)       (0x3ull << (4 * (i)))   /* OS | USR */
+#define GLOBAL_FIXED(i)   (1ull << (32 + (i)))
+#define PEBS_LL_EN(i)     (1ull << (32 + (i)))
+
+/*
+ * A PEBS-enabled counter must never overflow: lattop sets PEBS_EN and LL_EN
+ * for load-latency counting but provides no DS save area (IA32_DS_AREA is
+ * the kernel's, or nothing), so a PEBS assist on overflow would write a
+ * record into someone else's buffer or fault.  pmu_read_gp() therefore
+ * writes the counter back to 0 once it reaches 2^(width-8): at the highest
+ * possible rate (a few loads per cycle, ~1.2e10/s) that leaves 255/256 of
+ * the range, over six hours at 48 bits, while reads happen every slot,
+ * and slots are never longer than the longest interval (an hour).
+ */
+#define PEBS_REZERO_SHIFT 8
+
+static uint64_t width_mask(unsigned w)
+{
+	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+const char *pmu_strerror(int e, bool write)
+{
+	switch (-e) {
+	case EIO:
+		return write ? "the CPU refused the value (EIO: a #GP on WRMSR)"
+			     : "the CPU lacks this register (EIO: a #GP on RDMSR)";
+	case EPERM:
+	case EACCES:
+		return write ? "write refused: kernel lockdown or msr.allow_writes=off "
+			       "(see /sys/kernel/security/lockdown)"
+			     : "permission denied: run as root (or with CAP_SYS_RAWIO)";
+	case ENXIO:
+		return "the CPU is offline";
+	default:
+		return strerror(-e);
+	}
+}
+
+const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
+{
+	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
+		snprintf(buf, len, "IA32_PMC%u", reg - MSR_PMC(0));
+	else if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
+		snprintf(buf, len, "IA32_A_PMC%u", reg - MSR_A_PMC(0));
+	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+		snprintf(buf, len, "IA32_PERFEVTSEL%u", reg - MSR_PERFEVTSEL(0));
+	else if (reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED))
+		snprintf(buf, len, "IA32_FIXED_CTR%u", reg - MSR_FIXED_CTR(0));
+	else if (reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1))
+		snprintf(buf, len, "MSR_OFFCORE_RSP_%u", reg - MSR_OFFCORE_RSP(0));
+	else {
+		const char *n;
+
+		switch (reg) {
+		case MSR_TSC: n = "IA32_TIME_STAMP_COUNTER"; break;
+		case MSR_PERF_CAPABILITIES: n = "IA32_PERF_CAPABILITIES"; break;
+		case MSR_FIXED_CTR_CTRL: n = "IA32_FIXED_CTR_CTRL"; break;
+		case MSR_PERF_GLOBAL_STATUS: n = "IA32_PERF_GLOBAL_STATUS"; break;
+		case MSR_PERF_GLOBAL_CTRL: n = "IA32_PERF_GLOBAL_CTRL"; break;
+		case MSR_PERF_GLOBAL_INUSE: n = "IA32_PERF_GLOBAL_INUSE"; break;
+		case MSR_PEBS_ENABLE: n = "IA32_PEBS_ENABLE"; break;
+		case MSR_PEBS_LD_LAT: n = "MSR_PEBS_LD_LAT_THRESHOLD"; break;
+		default: n = NULL;
+		}
+		if (n)
+			snprintf(buf, len, "%s", n);
+		else
+			snprintf(buf, len, "MSR 0x%x", reg);
+	}
+	return buf;
+}
+
+static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
+	      char *err, size_t errlen)
+{
+	int r = msrdev_read(p->dev, c->id, reg, v);
+
+	p->reads++;
+	if (r < 0 && err) {
+		char name[40];
+
+		snprintf(err, errlen, "cpu %d: reading %s (0x%x): %s", c->id,
+			 pmu_reg_name(reg, name, sizeof(name)), reg, pmu_strerror(r, false));
+	}
+	return r;
+}
+
+static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
+{
+	for (int i = 0; i < c->nregs; i++)
+		if (c->regs[i].reg == reg)
+			return &c->regs[i];
+	return NULL;
+}
+
+/* Every write lattop makes to a CPU: saved first, allowlisted, marked dirty. */
+static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
+	      char *err, size_t errlen)
+{
+	struct pmu_reg *s = reg_find(c, reg);
+	char name[40];
+	int r;
+
+	if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
+		s = reg_find(c, MSR_PMC(reg - MSR_A_PMC(0)));
+	if (!s || !c->saved) {
+		/* A bug, not a user error: refuse rather than write unsaved. */
+		snprintf(err, errlen, "cpu %d: internal error: %s (0x%x) written before being saved",
+			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg);
+		return -EINVAL;
+	}
+	s->dirty = true;
+	r = msr_write(p->dev, c->id, reg, v);
+	p->writes++;
+	if (r < 0)
+		snprintf(err, errlen, "cpu %d: writing %s (0x%x) = 0x%llx: %s", c->id,
+			 pmu_reg_name(reg, name, sizeof(name)), reg, (unsigned long long)v,
+			 pmu_strerror(r, true));
+	return r;
+}
+
+/* Which MSR_OFFCORE_RSP_x an event select uses, from the table's rows; -1 if none. */
+static int evtsel_offcore(const struct pmu_table *t, uint64_t evtsel)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->offcore && e->fixed == PMU_FIXED_NONE &&
+		    e->event == (evtsel & 0xff) && e->umask == ((evtsel >> 8) & 0xff))
+			return e->offcore - 1;
+	return -1;
+}
+
+int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
+	     const int *ids, int n, bool force, char *err, size_t errlen)
+{
+	const struct uarch *u = desc->uarch;
+	uint64_t v;
+
+	memset(p, 0, sizeof(*p));
+	p->dev = dev;
+	p->uarch = u;
+	p->force = force;
+	p->version = desc->id.pmu.version;
+	p->ngp = desc->id.pmu.gp_counters < PMU_MAX_GP ? desc->id.pmu.gp_counters : PMU_MAX_GP;
+	p->nfixed = desc->id.pmu.fixed_counters < PMU_MAX_FIXED ? desc->id.pmu.fixed_counters
+								: PMU_MAX_FIXED;
+	p->gp_width = desc->id.pmu.gp_width;
+	p->fixed_width = desc->id.pmu.fixed_width;
+	for (const struct pmu_event *e = u->table->events; e->name; e++)
+		if (e->ldlat)
+			p->has_ldlat = true;
+	p->ctr_reset = (u->flags & UARCH_F_NHM_CTR_RESET) && p->ngp >= 4;
+	p->cpu = calloc(n, sizeof(*p->cpu));
+	if (!p->cpu) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->ncpu = n;
+
+	for (int i = 0; i < n; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+
+		c->id = ids[i];
+		c->dev = msrdev_index(dev, ids[i]);
+		c->cur.ldlat_ctr = -1;
+		if (c->dev < 0) {
+			snprintf(err, errlen, "cpu %d: no such CPU", ids[i]);
+			return -1;
+		}
+		if (i == 0 && desc->id.pdcm) {
+			if (rd(p, c, MSR_PERF_CAPABILITIES, &v, err, errlen) < 0)
+				return -1;
+			p->fw_write = v & PERF_CAP_FW_WRITE;
+		}
+		for (unsigned k = 0; k < p->ngp; k++)
+			if (rd(p, c, MSR_PERFEVTSEL(k), &c->evtsel[k], err, errlen) < 0)
+				return -1;
+		if (rd(p, c, MSR_FIXED_CTR_CTRL, &c->fixed_ctrl, err, errlen) < 0 ||
+		    rd(p, c, MSR_PERF_GLOBAL_CTRL, &c->global_ctrl, err, errlen) < 0 ||
+		    rd(p, c, MSR_PEBS_ENABLE, &c->pebs_enable, err, errlen) < 0)
+			return -1;
+		if (p->version >= 4 && rd(p, c, MSR_PERF_GLOBAL_INUSE, &c->inuse, err, errlen) < 0)
+			return -1;
+
+		for (unsigned k = 0; k < p->ngp; k++)
+			if ((c->evtsel[k] & EVTSEL_EN) || (c->inuse & (1ull << k)))
+				c->gp_taken |= 1u << k;
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if ((c->fixed_ctrl & FIXED_EN(k)) || (c->inuse & (1ull << (32 + k))))
+				c->fixed_taken |= 1u << k;
+		if (force) {
+			/* Taken over: still saved and restored, but treated as free. */
+			continue;
+		}
+		for (unsigned k = 0; k < p->ngp; k++) {
+			int j;
+
+			if (!(c->gp_taken & (1u << k)))
+				continue;
+			j = evtsel_offcore(u->table, c->evtsel[k]);
+			if (j >= 0)
+				p->rsp_taken |= 1u << j;
+			/* Someone's PEBS events: the facility is theirs. */
+			if (c->pebs_enable & ((1ull << k) | PEBS_LL_EN(k)))
+				p->ldlat_taken = true;
+		}
+	}
+	return 0;
+}
+
+void pmu_close(struct pmu *p)
+{
+	free(p->cpu);
+	p->cpu = NULL;
+	p->ncpu = 0;
+}
+
+const char *pmu_likely_owner(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on ? "likely the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1), perf or another tool"
+		  : "likely perf or another tool";
+}
+
+void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned k = 0; k < p->ngp && o < len; k++)
+		if (c->gp_taken & (1u << k))
+			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
+				      k, (unsigned long long)c->evtsel[k]);
+	if (c->fixed_taken && o < len)
+		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
+			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
+			      (c->fixed_taken & (c->fixed_taken - 1)) ? "s" : "");
+	for (unsigned k = 0; c->fixed_taken && k < p->nfixed && o < len; k++)
+		if (c->fixed_taken & (1u << k))
+			o += snprintf(buf + o, len - o, " %u", k);
+	if (c->fixed_taken && o < len)
+		o += snprintf(buf + o, len - o, ")");
+	if (p->version >= 4 && c->inuse && o < len)
+		snprintf(buf + o, len - o, ", IA32_PERF_GLOBAL_INUSE=0x%llx",
+			 (unsigned long long)c->inuse);
+}
+
+int pmu_check_free(const struct pmu *p, char *msg, size_t len)
+{
+	uint8_t all = (uint8_t)((1u << p->ngp) - 1);
+
+	if (p->force)
+		return -1;
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		char taken[512];
+
+		if ((c->gp_taken & all) != all)
+			continue;
+		pmu_describe_taken(p, c, taken, sizeof(taken));
+		snprintf(msg, len, "cpu %d: no general-purpose counter is free (%s), %s; "
+			 "nothing was written; --force takes them over and restores them at exit",
+			 c->id, taken, pmu_likely_owner());
+		return c->id;
+	}
+	return -1;
+}
+
+static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, char *err, size_t errlen)
+{
+	struct pmu_reg *s = &c->regs[c->nregs];
+
+	if (c->nregs >= PMU_NREG) {
+		snprintf(err, errlen, "internal error: too many registers to save");
+		return -1;
+	}
+	if (rd(p, c, reg, &s->saved, err, errlen) < 0)
+		return -1;
+	s->reg = reg;
+	s->dirty = false;
+	c->nregs++;
+	return 0;
+}
+
+int pmu_save(struct pmu *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+		int r = 0;
+
+		c->nregs = 0;
+		/* Control registers first, so a failure leaves nothing half-known. */
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			r = save_one(p, c, MSR_PERFEVTSEL(k), err, errlen);
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			r = save_one(p, c, MSR_PMC(k), err, errlen);
+		for (unsigned k = 0; k < p->nfixed && !r; k++)
+			r = save_one(p, c, MSR_FIXED_CTR(k), err, errlen);
+		if (!r)
+			r = save_one(p, c, MSR_FIXED_CTR_CTRL, err, errlen);
+		if (!r)
+			r = save_one(p, c, MSR_PERF_GLOBAL_CTRL, err, errlen);
+		if (!r)
+			r = save_one(p, c, MSR_PEBS_ENABLE, err, errlen);
+		if (!r && p->has_ldlat)
+			r = save_one(p, c, MSR_PEBS_LD_LAT, err, errlen);
+		for (unsigned j = 0; j < p->uarch->offcore_msrs && !r; j++)
+			r = save_one(p, c, MSR_OFFCORE_RSP(j), err, errlen);
+		if (r)
+			return -1;
+		c->saved = true;
+		c->hw_global = reg_find(c, MSR_PERF_GLOBAL_CTRL)->saved;
+		c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
+		c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
+		for (unsigned j = 0; j < p->uarch->offcore_msrs; j++)
+			c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
+		if (p->has_ldlat)
+			c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
+	}
+	return 0;
+}
+
+/* A counter lattop is not using this slot: its saved selection, not counting. */
+static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
+{
+	return reg_find(c, MSR_PERFEVTSEL(k))->saved & ~EVTSEL_EN;
+}
+
+/*
+ * Nehalem/Westmere errata AAK100, AAP53, BD53: counters may count wrongly
+ * after being reprogrammed unless "reset" by briefly enabling four
+ * non-counting events on PMC0-3.  The sequence is the kernel's
+ * intel_pmu_nhm_workaround(), except that GLOBAL_CTRL keeps its fixed-counter
+ * bits (someone else's NMI watchdog may be counting there): only bits 0-3
+ * pulse.  It needs PERFEVTSEL0-3 to itself.
+ */
+static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+	uint64_t keep = c->hw_global & ~0xfull;
+	int r = 0;
+
+	for (int k = 0; k < 4 && !r; k++) {
+		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
+		if (!r)
+			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
+	}
+	if (!r)
+		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep | 0xf, err, errlen);
+	if (!r)
+		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen);
+	if (!r)
+		c->hw_global = keep;
+	/* Every counter 0-3 is then programmed afresh by the caller, or idled. */
+	for (int k = 0; k < 4 && !r; k++) {
+		r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+		c->cur.gp_mask &= (uint8_t)~(1u << k);
+	}
+	return r;
+}
+
+int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	struct pmu_cfg *cur = &c->cur;
+	uint8_t changed = 0;
+	uint64_t want;
+	int r;
+
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint8_t bit = (uint8_t)(1u << k);
+
+		if ((next->gp_mask & bit) &&
+		    (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]))
+			changed |= bit;
+	}
+
+	/* 1. PEBS off before its counter changes hands. */
+	want = c->hw_pebs;
+	if (cur->ldlat_ctr >= 0 && (cur->ldlat_ctr != next->ldlat_ctr ||
+				    (changed & (1u << cur->ldlat_ctr))))
+		want &= ~((1ull << cur->ldlat_ctr) | PEBS_LL_EN(cur->ldlat_ctr));
+	if (want != c->hw_pebs) {
+		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
+			return r;
+		c->hw_pebs = want;
+		cur->ldlat_ctr = -1;
+	}
+
+	/* 2. Counters leaving: back to their saved (idle) selection. */
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint8_t bit = (uint8_t)(1u << k);
+
+		if ((cur->gp_mask & bit) && !(next->gp_mask & bit)) {
+			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+			if (r < 0)
+				return r;
+			cur->gp_mask &= (uint8_t)~bit;
+		}
+	}
+
+	/* 3. Offcore response and threshold before the events that use them. */
+	for (unsigned j = 0; j < 2; j++) {
+		if (!(next->rsp_mask & (1u << j)) || c->hw_rsp[j] == next->rsp[j])
+			continue;
+		if ((r = wr(p, c, MSR_OFFCORE_RSP(j), next->rsp[j], err, errlen)) < 0)
+			return r;
+		c->hw_rsp[j] = next->rsp[j];
+	}
+	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat) {
+		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
+			return r;
+		c->hw_ldlat = next->ldlat;
+	}
+
+	/* 4. Counters arriving or changing event. */
+	if (changed && p->ctr_reset) {
+		if ((c->gp_taken & 0xf) && !p->force)
+			p->ctr_reset_skipped = true;
+		else if ((r = nhm_ctr_reset(p, c, err, errlen)) < 0)
+			return r;
+		else
+			changed |= next->gp_mask & 0xf;
+	}
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint8_t bit = (uint8_t)(1u << k);
+
+		if (!(changed & bit))
+			continue;
+		/* Zero first: the old event's last counts go nowhere. */
+		if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+			return r;
+		if ((r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen)) < 0)
+			return r;
+		cur->evtsel[k] = next->evtsel[k];
+		cur->gp_mask |= bit;
+		c->last_gp[k] = 0;
+	}
+
+	/*
+	 * 5. Fixed counters: IA32_FIXED_CTR_CTRL is one register for all three,
+	 * so it is read-modify-written: a field someone else holds keeps the
+	 * value found; ours is OS|USR (never AnyThread or PMI) while used, and
+	 * its saved value otherwise.
+	 */
+	want = c->hw_fixed_ctrl;
+	for (unsigned k = 0; k < p->nfixed; k++) {
+		if ((c->fixed_taken & (1u << k)) && !p->force)
+			continue;
+		want &= ~FIXED_FIELD(k);
+		if (next->fixed_mask & (1u << k))
+			want |= FIXED_EN(k);
+		else
+			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & FIXED_FIELD(k);
+	}
+	if (want != c->hw_fixed_ctrl) {
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
+				uint64_t v;
+
+				if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, err, errlen)) < 0)
+					return r;
+				c->last_fixed[k] = v;
+			}
+		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
+			return r;
+		c->hw_fixed_ctrl = want;
+	}
+	cur->fixed_mask = next->fixed_mask;
+
+	/* 6. PEBS for the load-latency counter, once it holds its event. */
+	if (next->ldlat_ctr >= 0) {
+		want = c->hw_pebs | (1ull << next->ldlat_ctr) | PEBS_LL_EN(next->ldlat_ctr);
+		if (want != c->hw_pebs) {
+			if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
+				return r;
+			c->hw_pebs = want;
+		}
+	}
+	cur->ldlat_ctr = next->ldlat_ctr;
+	cur->ldlat = next->ldlat;
+	cur->rsp_mask = next->rsp_mask;
+	cur->rsp[0] = next->rsp[0];
+	cur->rsp[1] = next->rsp[1];
+
+	/* 7. Global enables: Linux leaves them all set; write only if ours are not. */
+	want = c->hw_global | next->gp_mask;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (next->fixed_mask & (1u << k))
+			want |= GLOBAL_FIXED(k);
+	if (want != c->hw_global) {
+		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+			return r;
+		c->hw_global = want;
+	}
+	c->programmed = true;
+	return 0;
+}
+
+int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint64_t mask = width_mask(p->gp_width);
+	char err[256];
+
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint64_t v;
+		int r;
+
+		delta[k] = 0;
+		if (!(c->cur.gp_mask & (1u << k)))
+			continue;
+		if ((r = rd(p, c, MSR_PMC(k), &v, NULL, 0)) < 0)
+			return r;
+		v &= mask;
+		delta[k] = (v - c->last_gp[k]) & mask;
+		c->last_gp[k] = v;
+		if ((int)k == c->cur.ldlat_ctr && v >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT))) {
+			if ((r = wr(p, c, MSR_PMC(k), 0, err, sizeof(err))) < 0)
+				return r;
+			c->last_gp[k] = 0;
+		}
+	}
+	return 0;
+}
+
+int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint64_t mask = width_mask(p->fixed_width);
+
+	for (unsigned k = 0; k < p->nfixed; k++) {
+		uint64_t v;
+		int r;
+
+		delta[k] = 0;
+		if (!(c->cur.fixed_mask & (1u << k)))
+			continue;
+		if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, NULL, 0)) < 0)
+			return r;
+		v &= mask;
+		delta[k] = (v - c->last_fixed[k]) & mask;
+		c->last_fixed[k] = v;
+	}
+	return 0;
+}
+
+/*
+ * Restore order: stop PEBS, then the event selects and fixed enables (so
+ * nothing counts any more), then the counter values, the offcore and
+ * threshold registers, and the global enables last.
+ */
+static int restore_rank(uint32_t reg)
+{
+	if (reg == MSR_PEBS_ENABLE)
+		return 0;
+	if ((reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP)) ||
+	    reg == MSR_FIXED_CTR_CTRL)
+		return 1;
+	if (reg == MSR_PERF_GLOBAL_CTRL)
+		return 3;
+	return 2;
+}
+
+int pmu_restore(struct pmu *p, char *err, size_t errlen)
+{
+	uint64_t gmask = width_mask(p->gp_width);
+	int bad = 0;
+
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+
+		if (!c->saved)
+			continue;
+		for (int rank = 0; rank < 4; rank++) {
+			for (int k = 0; k < c->nregs; k++) {
+				struct pmu_reg *s = &c->regs[k];
+				uint32_t reg = s->reg;
+				uint64_t v = s->saved;
+				char name[40];
+				int r;
+
+				if (!s->dirty || restore_rank(reg) != rank)
+					continue;
+				if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) {
+					uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)v & gmask;
+
+					if (p->fw_write)
+						reg = MSR_A_PMC(reg - MSR_PMC(0));
+					else if (sext != (v & gmask)) {
+						/*
+						 * No full-width writes (PERF_CAPABILITIES[13] = 0):
+						 * WRMSR to IA32_PMCx sign-extends bit 31, so only
+						 * such values can be put back.
+						 */
+						snprintf(err, errlen, "cpu %d: %s was 0x%llx; without full-width "
+							 "counter writes it is restored as 0x%llx",
+							 c->id, pmu_reg_name(s->reg, name, sizeof(name)),
+							 (unsigned long long)v, (unsigned long long)sext);
+						bad++;
+					}
+				}
+				r = msr_write(p->dev, c->id, reg, v);
+				p->writes++;
+				if (r < 0) {
+					snprintf(err, errlen, "cpu %d: restoring %s (0x%x) = 0x%llx: %s", c->id,
+						 pmu_reg_name(reg, name, sizeof(name)), reg,
+						 (unsigned long long)v, pmu_strerror(r, true));
+					bad++;
+					continue;
+				}
+				s->dirty = false;
+			}
+		}
+		c->programmed = false;
+		memset(&c->cur, 0, sizeof(c->cur));
+		c->cur.ldlat_ctr = -1;
+	}
+	return bad;
+}

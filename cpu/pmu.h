@@ -1,0 +1,141 @@
+/*
+ * pmu.h: programming the core PMU of each CPU, safely.
+ *
+ * Owns the per-CPU register state: what was found (and who holds which
+ * counter), the saved values, what lattop has written (dirty), and the
+ * configuration now programmed.  Guarantees:
+ *   - every register lattop writes was read and kept before the first write;
+ *   - a counter someone else uses (EN in its PERFEVTSEL, an enabled field in
+ *     IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_INUSE on version 4) is never
+ *     written, nor its control field, unless the user said --force;
+ *   - pmu_restore() writes back exactly the saved value of every register
+ *     written, in an order that stops counting first;
+ *   - PERFEVTSEL.INT and the fixed counters' PMI bits are never set.
+ * Knows nothing of time, metrics or output.
+ */
+#ifndef LATTOP_PMU_H
+#define LATTOP_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu/msr_allow.h"
+#include "cpu/msrdev.h"
+#include "cpu/uarch.h"
+
+/* What one rotation slot programs on a CPU. */
+struct pmu_cfg {
+	uint8_t gp_mask;                /* general-purpose counters programmed */
+	uint64_t evtsel[PMU_MAX_GP];    /* their PERFEVTSEL values (EN set, INT clear) */
+	uint8_t fixed_mask;             /* fixed counters enabled (OS|USR) */
+	uint8_t rsp_mask;               /* bit j: MSR_OFFCORE_RSP_j programmed */
+	uint64_t rsp[2];
+	int8_t ldlat_ctr;               /* counter with PEBS_EN+LL_EN, or -1 */
+	uint16_t ldlat;                 /* MSR_PEBS_LD_LAT_THRESHOLD when ldlat_ctr >= 0 */
+};
+
+/* One saved register. */
+struct pmu_reg {
+	uint32_t reg;
+	uint64_t saved;
+	bool dirty;                     /* lattop has written it */
+};
+
+#define PMU_NREG 32
+
+struct pmu_cpu {
+	int id;                         /* Linux CPU number */
+	int dev;                        /* index into msrdev.cpu[] */
+	/* found at probe */
+	uint64_t evtsel[PMU_MAX_GP];
+	uint64_t fixed_ctrl, global_ctrl, pebs_enable, inuse;
+	uint8_t gp_taken;               /* held by someone else */
+	uint8_t fixed_taken;
+	/* saved before the first write */
+	struct pmu_reg regs[PMU_NREG];
+	int nregs;
+	bool saved;
+	/* now */
+	struct pmu_cfg cur;
+	bool programmed;
+	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
+	uint16_t hw_ldlat;
+	uint64_t last_gp[PMU_MAX_GP];   /* last value read, for deltas */
+	uint64_t last_fixed[PMU_MAX_FIXED];
+};
+
+struct pmu {
+	struct msrdev *dev;
+	const struct uarch *uarch;
+	unsigned version;
+	unsigned ngp, nfixed;
+	unsigned gp_width, fixed_width;
+	bool fw_write;                  /* IA32_PERF_CAPABILITIES[13] */
+	bool has_ldlat;                 /* the table has load-latency rows */
+	bool force;                     /* --force: take over counters in use */
+	bool ctr_reset;                 /* apply the Nehalem counter-reset workaround */
+	bool ctr_reset_skipped;         /* ... wanted, but PERFEVTSEL0-3 are not all ours */
+	int ncpu;
+	struct pmu_cpu *cpu;
+	/* resources taken on some probed CPU (conservative: shared MSRs) */
+	uint8_t rsp_taken;              /* bit j: MSR_OFFCORE_RSP_j used by someone's event */
+	bool ldlat_taken;               /* someone has PEBS events enabled */
+	unsigned writes, reads;         /* device operations, for --stats and benchmarks */
+};
+
+/*
+ * Probe CPUs @ids (n of them) of @dev: read the control registers, decide
+ * which counters are taken.  Nothing is written.  Returns 0, or -1 with a
+ * one-line message (an MSR that will not read).
+ */
+int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
+	     const int *ids, int n, bool force, char *err, size_t errlen);
+void pmu_close(struct pmu *p);
+
+/*
+ * The first CPU with no free general-purpose counter, or -1.  When one is
+ * found, @msg says which CPU, registers and values, and the likely owner.
+ */
+int pmu_check_free(const struct pmu *p, char *msg, size_t len);
+
+/* One line naming the counters taken on @c and the likely owner, or "" */
+void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len);
+
+/* Likely owner of counters in use: "the NMI watchdog (...)", "perf or another tool". */
+const char *pmu_likely_owner(void);
+
+/* Read and keep every register that may be written.  Nothing is written. */
+int pmu_save(struct pmu *p, char *err, size_t errlen);
+
+/*
+ * Program CPU index @i for @next, writing only what changed, in a safe
+ * order.  The counters of the previous configuration must have been read
+ * first (pmu_read_gp).  Returns 0 or a negative errno, with a message.
+ */
+int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen);
+
+/*
+ * Read the programmed general-purpose counters of CPU index @i: delta[k]
+ * is the count of counter k since the last read or reprogramming, modulo the
+ * counter width.  A load-latency (PEBS-enabled) counter is re-zeroed long
+ * before it could overflow (see pmu.c).
+ */
+int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP]);
+
+/* Same for the enabled fixed counters. */
+int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
+
+/*
+ * Write back the saved value of every register written, on every CPU.
+ * Returns the number of registers that could not be restored exactly; each
+ * is described in @err (the last one).
+ */
+int pmu_restore(struct pmu *p, char *err, size_t errlen);
+
+/* A short message for an MSR access error: what to do about it. */
+const char *pmu_strerror(int neg_errno, bool write);
+
+/* "IA32_PERFEVTSEL0" and the like, for messages. */
+const char *pmu_reg_name(uint32_t reg, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * options.c: parse and validate the command line (see options.h).
+ *
+ * The help text here is the reference wording: the man page and README say
+ * the same things in the same words.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/sim.h"
+#include "src/options.h"
+
+const char options_usage[] =
+	"Usage: lattop [--once | -b] [-d SECS] [-n N] [-c LIST] [--format text|csv|json]\n"
+	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
+	"              [--msr-dir DIR] [--cpuid-file FILE] [--force]\n"
+	"       lattop --detect [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
+	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n";
+
+const char options_help[] =
+	"lattop: a top-like monitor of memory behaviour on Intel CPUs: load latency,\n"
+	"snoop hits and HITM, and offcore read latency, per logical CPU, measured with\n"
+	"the core performance counters through /dev/cpu/N/msr.\n"
+	"\n"
+	"Modes:\n"
+	"      --once              print one snapshot after one interval, then exit\n"
+	"  -b, --batch             print one snapshot every interval\n"
+	"      --detect            print the CPU detected and whether lattop can measure it\n"
+	"      --list-events       print the events lattop would program, and on which counters\n"
+	"  -h, --help              print this help\n"
+	"  -V, --version           print the version\n"
+	"  With none of these, lattop behaves as --batch.\n"
+	"\n"
+	"Options:\n"
+	"  -d, --delay SECS        the interval, 0.05 to 3600 seconds (default 1)\n"
+	"  -n, --iterations N      stop after N snapshots\n"
+	"  -c, --cpus LIST         measure only these logical CPUs, e.g. 0-3,8\n"
+	"      --format FMT        text, csv or json (default text)\n"
+	"      --thresholds LIST   load-latency thresholds in core cycles, 3 to 65535,\n"
+	"                          at most 16 (default 8,16,32,64,128,256,512)\n"
+	"      --force             take over counters another user holds; they are\n"
+	"                          still restored at exit\n"
+	"      --simulate UARCH    measure a simulated CPU instead: nehalem, westmere,\n"
+	"                          silvermont, airmont, goldmont, goldmont-plus, haswell\n"
+	"                          or broadwell\n"
+	"      --sim-profile FILE  the simulated workload (with --simulate)\n"
+	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
+	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
+	"\n"
+	"Every register lattop writes is saved first and written back on exit,\n"
+	"including on SIGINT, SIGTERM, SIGHUP and SIGQUIT. Counters in use by\n"
+	"someone else are left alone.\n"
+	"\n"
+	"Exit status: 0 success, 1 cannot measure or a runtime error, 2 bad usage.\n"
+	"The manual: man lattop.\n";
+
+static const unsigned default_thresholds[] = { 8, 16, 32, 64, 128, 256, 512 };
+
+enum {
+	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
+	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE,
+};
+
+static const struct option longopts[] = {
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "detect", no_argument, NULL, OPT_DETECT },
+	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "simulate", required_argument, NULL, OPT_SIMULATE },
+	{ "sim-profile", required_argument, NULL, OPT_SIM_PROFILE },
+	{ "msr-dir", required_argument, NULL, OPT_MSR_DIR },
+	{ "cpuid-file", required_argument, NULL, OPT_CPUID_FILE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(char *err, size_t errlen, const char *opt, const char *val, const char *why)
+{
+	snprintf(err, errlen, "%s '%s': %s", opt, val, why);
+	return -1;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int parse_thresholds(const char *s, struct options *o, char *err, size_t errlen)
+{
+	const char *p = s;
+	int n = 0;
+
+	if (!*s)
+		return bad(err, errlen, "--thresholds", s, "empty list");
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		if (*p < '0' || *p > '9')
+			return bad(err, errlen, "--thresholds", s, "not a list of numbers");
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v < 3 || v > 65535)
+			return bad(err, errlen, "--thresholds", s,
+				   "each threshold must be 3 to 65535 core cycles "
+				   "(MSR_PEBS_LD_LAT_THRESHOLD's minimum is 3)");
+		if (n == PLAN_MAX_THRESH)
+			return bad(err, errlen, "--thresholds", s, "at most 16 thresholds");
+		o->thresholds[n++] = (unsigned)v;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return bad(err, errlen, "--thresholds", s, "not a list of numbers");
+	}
+	qsort(o->thresholds, n, sizeof(*o->thresholds), cmp_unsigned);
+	for (int i = 1; i < n; i++)
+		if (o->thresholds[i] == o->thresholds[i - 1])
+			return bad(err, errlen, "--thresholds", s, "a threshold is repeated");
+	o->nthresh = n;
+	return 0;
+}
+
+static bool known_uarch(const char *u)
+{
+	for (int i = 0; sim_uarch_names[i]; i++)
+		if (!strcmp(sim_uarch_names[i], u))
+			return true;
+	return false;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	bool once = false, batch = false, detect = false, list = false, fmt_set = false;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 1.0;
+	o->format = FORMAT_TEXT;
+	o->nthresh = (int)(sizeof(default_thresholds) / sizeof(default_thresholds[0]));
+	memcpy(o->thresholds, default_thresholds, sizeof(default_thresholds));
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":bhVd:n:c:", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ONCE: once = true; break;
+		case 'b': batch = true; break;
+		case OPT_DETECT: detect = true; break;
+		case OPT_LIST_EVENTS: list = true; break;
+		case 'h': o->mode = MODE_HELP; return 0;
+		case 'V': o->mode = MODE_VERSION; return 0;
+		case 'd':
+			errno = 0;
+			o->interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(o->interval))
+				return bad(err, errlen, "-d", optarg, "not a number of seconds");
+			if (o->interval < INTERVAL_MIN || o->interval > INTERVAL_MAX)
+				return bad(err, errlen, "-d", optarg, "the interval must be 0.05 to 3600 seconds");
+			break;
+		case 'n':
+			errno = 0;
+			o->count = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->count < 1)
+				return bad(err, errlen, "-n", optarg, "not a positive whole number");
+			break;
+		case 'c':
+			o->cpus = optarg;
+			if (options_cpu_list(optarg, NULL, NULL, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_FORMAT:
+			fmt_set = true;
+			if (!strcmp(optarg, "text"))
+				o->format = FORMAT_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				o->format = FORMAT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o->format = FORMAT_JSON;
+			else
+				return bad(err, errlen, "--format", optarg, "must be text, csv or json");
+			break;
+		case OPT_THRESHOLDS:
+			if (parse_thresholds(optarg, o, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_FORCE: o->force = true; break;
+		case OPT_SIMULATE:
+			if (!known_uarch(optarg))
+				return bad(err, errlen, "--simulate", optarg,
+					   "not one of nehalem, westmere, silvermont, airmont, goldmont, "
+					   "goldmont-plus, haswell, broadwell");
+			o->simulate = optarg;
+			break;
+		case OPT_SIM_PROFILE: o->sim_profile = optarg; break;
+		case OPT_MSR_DIR: o->msr_dir = optarg; break;
+		case OPT_CPUID_FILE: o->cpuid_file = optarg; break;
+		case ':':
+			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "%s: unknown option", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return bad(err, errlen, "argument", argv[optind], "lattop takes no arguments");
+	if (once + batch + detect + list > 1) {
+		snprintf(err, errlen, "--once, --batch, --detect and --list-events exclude each other");
+		return -1;
+	}
+	if (o->sim_profile && !o->simulate)
+		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
+	if (o->simulate && o->msr_dir)
+		return bad(err, errlen, "--msr-dir", o->msr_dir, "not with --simulate");
+	if (o->simulate && o->cpuid_file)
+		return bad(err, errlen, "--cpuid-file", o->cpuid_file,
+			   "not with --simulate (the simulator has its own CPUID)");
+	if ((detect || list) && fmt_set && o->format == FORMAT_CSV)
+		return bad(err, errlen, "--format", "csv", "--detect and --list-events print text or json");
+	o->mode = once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
+		  list ? MODE_LIST_EVENTS : MODE_SCREEN;
+	if (once)
+		o->count = 1;
+	return 0;
+}
+
+int options_cpu_list(const char *list, const struct msrdev *d, int *ids, char *err, size_t errlen)
+{
+	const char *p = list;
+	int n = 0;
+
+	if (!list) {
+		for (int i = 0; d && i < d->ncpu; i++)
+			ids[n++] = d->cpu[i].id;
+		return n;
+	}
+	if (!*p)
+		return bad(err, errlen, "-c", list, "empty CPU list");
+	while (*p) {
+		long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return bad(err, errlen, "-c", list, "not a CPU list such as 0-3,8");
+		lo = hi = strtol(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return bad(err, errlen, "-c", list, "not a CPU list such as 0-3,8");
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (lo > hi)
+			return bad(err, errlen, "-c", list, "a range is reversed");
+		if (hi > 65535)
+			return bad(err, errlen, "-c", list, "no such CPU");
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return bad(err, errlen, "-c", list, "not a CPU list such as 0-3,8");
+		if (!d)
+			continue;
+		for (long id = lo; id <= hi; id++) {
+			bool dup = false;
+
+			if (msrdev_index(d, (int)id) < 0) {
+				char why[64];
+
+				snprintf(why, sizeof(why), "no CPU %ld here (CPUs %d-%d)", id,
+					 d->cpu[0].id, d->cpu[d->ncpu - 1].id);
+				return bad(err, errlen, "-c", list, why);
+			}
+			for (int k = 0; k < n; k++)
+				dup |= ids[k] == id;
+			if (!dup)
+				ids[n++] = (int)id;
+		}
+	}
+	qsort(ids, n, sizeof(*ids), cmp_int);
+	return n;
+}

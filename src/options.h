@@ -1,0 +1,50 @@
+/*
+ * options.h: the command line.  Parsing and validation only: a bad value
+ * is refused here, before anything is opened or written.
+ */
+#ifndef LATTOP_OPTIONS_H
+#define LATTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpu/msrdev.h"
+#include "src/plan.h"
+#include "src/report.h"
+
+enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, MODE_HELP,
+	    MODE_VERSION };
+
+#define INTERVAL_MIN 0.05
+#define INTERVAL_MAX 3600.0    /* see PEBS_REZERO_SHIFT in cpu/pmu.c */
+
+struct options {
+	enum mode mode;
+	double interval;
+	long count;                 /* -n; 0: no limit */
+	const char *cpus;           /* -c LIST, checked against the machine later */
+	enum report_format format;
+	unsigned thresholds[PLAN_MAX_THRESH];
+	int nthresh;
+	const char *simulate;
+	const char *sim_profile;
+	const char *msr_dir;
+	const char *cpuid_file;
+	bool force;
+};
+
+extern const char options_usage[];
+extern const char options_help[];
+
+/* 0, or -1 with "option 'value': what is wrong" in @err. */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/*
+ * The CPUs of -c @list ("0-3,8"), which must all exist on @d; NULL @list
+ * means all.  Fills @ids (d->ncpu entries at most), returns how many, or -1
+ * with a message.
+ */
+int options_cpu_list(const char *list, const struct msrdev *d, int *ids,
+		     char *err, size_t errlen);
+
+#endif

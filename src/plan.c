@@ -1,0 +1,420 @@
+/*
+ * plan.c: pack the event table's rows into rotation slots (see plan.h).
+ *
+ * Pure: reads the table and the free resources, writes a struct plan.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "src/plan.h"
+
+static bool row_eligible(const struct pmu_event *e, const struct uarch *u)
+{
+	return (e->needs & u->flags) == e->needs && e->offcore <= u->offcore_msrs;
+}
+
+static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
+{
+	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+
+	if (pl->ldlat_ctr >= 0)
+		m &= (uint8_t)~(1u << pl->ldlat_ctr);
+	return m;
+}
+
+static int highest_bit(unsigned m)
+{
+	return m ? 31 - __builtin_clz(m) : -1;
+}
+
+/*
+ * Can @rows (n of them) run in slot @s?  On success @ctr gets their counters.
+ * Counters go to the most constrained row first, highest counter first, so
+ * PMC0 (the only home of some Westmere events) stays free longest.
+ */
+static bool fit(const struct plan *pl, const struct plan_slot *s, const struct plan_resources *res,
+		const struct pmu_event *const *rows, int n, bool ldlat, int8_t ctr[2])
+{
+	uint8_t all = usable(pl, res), used = s->cfg.gp_mask, rsp_mask = s->cfg.rsp_mask;
+	uint64_t rsp[2] = { s->cfg.rsp[0], s->cfg.rsp[1] };
+	int order[2] = { 0, 1 };
+
+	for (int i = 0; i < n; i++) {
+		int j = rows[i]->offcore - 1;
+
+		if (j < 0)
+			continue;
+		if (!(res->rsp_free & (1u << j)))
+			return false;
+		if ((rsp_mask & (1u << j)) && rsp[j] != rows[i]->offcore_rsp)
+			return false;
+		rsp_mask |= (uint8_t)(1u << j);
+		rsp[j] = rows[i]->offcore_rsp;
+	}
+	if (ldlat) {
+		if (s->cfg.ldlat_ctr >= 0 || pl->ldlat_ctr < 0)
+			return false;
+		ctr[0] = (int8_t)pl->ldlat_ctr;
+		return true;
+	}
+	if (n == 2 && __builtin_popcount(rows[1]->counters & all & ~used) <
+		      __builtin_popcount(rows[0]->counters & all & ~used)) {
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (int k = 0; k < n; k++) {
+		int i = order[k];
+		int c = highest_bit(rows[i]->counters & all & ~used);
+
+		if (c < 0)
+			return false;
+		used |= (uint8_t)(1u << c);
+		ctr[i] = (int8_t)c;
+	}
+	return true;
+}
+
+static void place(struct plan *pl, int si, int ui, const struct pmu_event *const *rows,
+		  const int8_t ctr[2])
+{
+	struct plan_slot *s = &pl->slot[si];
+	struct plan_unit *u = &pl->unit[ui];
+	struct plan_place *pp = &s->place[s->nplace++];
+
+	pp->unit = ui;
+	for (int i = 0; i < u->nrows; i++) {
+		const struct pmu_event *e = rows[i];
+		int c = ctr[i];
+
+		pp->row[i] = e;
+		pp->ctr[i] = (int8_t)c;
+		s->cfg.gp_mask |= (uint8_t)(1u << c);
+		s->cfg.evtsel[c] = pmu_event_evtsel(e);
+		if (e->offcore) {
+			s->cfg.rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
+			s->cfg.rsp[e->offcore - 1] = e->offcore_rsp;
+		}
+		if (e->ldlat) {
+			s->cfg.ldlat_ctr = (int8_t)c;
+			s->cfg.ldlat = (uint16_t)pl->thresholds[u->thresh];
+		}
+	}
+	if (u->nslots++ == 0) {
+		u->first_slot = si;
+		u->ctr[0] = ctr[0];
+		u->ctr[1] = u->nrows > 1 ? ctr[1] : -1;
+		u->row[0] = rows[0];
+		if (u->nrows > 1)
+			u->row[1] = rows[1];
+	}
+}
+
+static bool in_slot(const struct plan_slot *s, int ui)
+{
+	for (int i = 0; i < s->nplace; i++)
+		if (s->place[i].unit == ui)
+			return true;
+	return false;
+}
+
+/* Try unit @ui in slot @si with each of its alternatives; place it if @commit. */
+static bool try_place(struct plan *pl, const struct plan_resources *res, int si, int ui,
+		      bool commit)
+{
+	struct plan_unit *u = &pl->unit[ui];
+	int8_t ctr[2] = { -1, -1 };
+
+	if (u->nalt == 0) {
+		if (!fit(pl, &pl->slot[si], res, u->row, u->nrows, u->thresh >= 0, ctr))
+			return false;
+		if (commit)
+			place(pl, si, ui, u->row, ctr);
+		return true;
+	}
+	for (int a = 0; a < u->nalt; a++) {
+		const struct pmu_event *rows[1] = { u->alt[a] };
+
+		if (fit(pl, &pl->slot[si], res, rows, 1, false, ctr)) {
+			if (commit)
+				place(pl, si, ui, rows, ctr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int new_slot(struct plan *pl)
+{
+	struct plan_slot *s = &pl->slot[pl->nslots];
+
+	memset(s, 0, sizeof(*s));
+	s->cfg.ldlat_ctr = -1;
+	return pl->nslots++;
+}
+
+/* Would unit @ui fit in an empty slot?  (Tried in the first unused one.) */
+static bool fits_alone(struct plan *pl, const struct plan_resources *res, int ui)
+{
+	bool ok;
+
+	if (pl->nslots == PLAN_MAX_SLOTS)
+		return false;
+	new_slot(pl);
+	ok = try_place(pl, res, pl->nslots - 1, ui, false);
+	pl->nslots--;
+	return ok;
+}
+
+static void counters_held(char *buf, size_t len, const struct pmu_event *e,
+			  const struct plan_resources *res)
+{
+	uint8_t want = (uint8_t)(e->counters & ((1u << res->ngp) - 1));
+	size_t o;
+
+	if (e->offcore && !(res->rsp_free & (1u << (e->offcore - 1)))) {
+		snprintf(buf, len, "%s needs MSR_OFFCORE_RSP_%d, which another user's offcore-response "
+			 "event holds", e->name, e->offcore - 1);
+		return;
+	}
+	o = (size_t)snprintf(buf, len, "%s needs IA32_PMC", e->name);
+	for (int c = 0, first = 1; c < 8 && o < len; c++)
+		if (want & (1u << c)) {
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? "" : "/", c);
+			first = 0;
+		}
+	if (o < len)
+		snprintf(buf + o, len - o, ", which another user holds");
+}
+
+static void set_reason(struct plan *pl, enum metric m, const char *why)
+{
+	if (pl->reason[m])
+		return;
+	snprintf(pl->reason_buf[m], sizeof(pl->reason_buf[m]), "%s", why);
+	pl->reason[m] = pl->reason_buf[m];
+}
+
+static int add_unit(struct plan *pl)
+{
+	struct plan_unit *u = &pl->unit[pl->nunits];
+
+	memset(u, 0, sizeof(*u));
+	u->thresh = -1;
+	u->first_slot = -1;
+	u->ctr[0] = u->ctr[1] = -1;
+	return pl->nunits++;
+}
+
+void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
+{
+	uint8_t gp_taken = 0, fixed_taken = 0;
+
+	for (int i = 0; i < p->ncpu && !p->force; i++) {
+		gp_taken |= p->cpu[i].gp_taken;
+		fixed_taken |= p->cpu[i].fixed_taken;
+	}
+	res->ngp = p->ngp;
+	res->nfixed = p->nfixed;
+	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
+	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
+	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
+	res->ldlat_free = p->has_ldlat && !p->ldlat_taken;
+}
+
+/* Order in which single units are packed: the scarcest resources first. */
+static const enum metric single_order[] = {
+	M_SNOOP_HIT, M_SNOOP_HITM, M_OFFCORE_READS, M_OFFCORE_OUTSTANDING,
+	M_LOADS, M_CYCLES, M_INSTRUCTIONS,
+};
+
+int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resources *res,
+	       const unsigned *thresholds, int nthresh, char *err, size_t errlen)
+{
+	const struct pmu_table *t = ua->table;
+	const struct pmu_event *ld = NULL;
+	char why[192];
+
+	memset(pl, 0, sizeof(*pl));
+	pl->ldlat_ctr = -1;
+	for (int m = 0; m < M__COUNT; m++)
+		pl->unit_of[m] = -1;
+	for (int i = 0; i < PLAN_MAX_THRESH; i++)
+		pl->ldlat_unit[i] = -1;
+	if (nthresh > PLAN_MAX_THRESH) {
+		snprintf(err, errlen, "at most %d load-latency thresholds", PLAN_MAX_THRESH);
+		return -1;
+	}
+	pl->nthresh = nthresh;
+	memcpy(pl->thresholds, thresholds, nthresh * sizeof(*thresholds));
+
+	/* Fixed counters: always running, when free. */
+	for (const struct pmu_event *e = t->events; e->name; e++) {
+		int ui;
+
+		if (e->fixed == PMU_FIXED_NONE || !row_eligible(e, ua) || pl->unit_of[e->metric] >= 0)
+			continue;
+		if ((unsigned)e->fixed >= res->nfixed || !(res->fixed_free & (1u << e->fixed))) {
+			snprintf(why, sizeof(why), "%s needs IA32_FIXED_CTR%d, which another user holds",
+				 e->name, e->fixed);
+			set_reason(pl, e->metric, why);
+			continue;
+		}
+		ui = add_unit(pl);
+		pl->unit[ui].fixed = true;
+		pl->unit[ui].nrows = 1;
+		pl->unit[ui].row[0] = e;
+		pl->unit[ui].ctr[0] = e->fixed;
+		pl->fixed_mask |= (uint8_t)(1u << e->fixed);
+		pl->unit_of[e->metric] = ui;
+		pl->reason[e->metric] = NULL;
+	}
+
+	/* Load latency: one counter reserved, one unit per threshold. */
+	for (const struct pmu_event *e = t->events; e->name && !ld; e++)
+		if (e->ldlat && row_eligible(e, ua))
+			ld = e;
+	if (!ld) {
+		set_reason(pl, M_LOAD_LATENCY, t->unsupported[M_LOAD_LATENCY] ?
+			   t->unsupported[M_LOAD_LATENCY] : "no load-latency event");
+	} else if (!res->ldlat_free) {
+		set_reason(pl, M_LOAD_LATENCY, "IA32_PEBS_ENABLE shows another user's PEBS events; "
+			   "the load-latency facility cannot be shared");
+	} else if (nthresh == 0) {
+		set_reason(pl, M_LOAD_LATENCY, "no load-latency threshold asked for");
+	} else {
+		pl->ldlat_ctr = highest_bit(ld->counters & res->gp_free & ((1u << res->ngp) - 1));
+		if (pl->ldlat_ctr < 0) {
+			counters_held(why, sizeof(why), ld, res);
+			set_reason(pl, M_LOAD_LATENCY, why);
+		}
+	}
+	if (pl->reason[M_LOAD_LATENCY])
+		set_reason(pl, M_LOADS, pl->reason[M_LOAD_LATENCY]);
+
+	/* Pairs: both rows eligible and placeable together, or neither. */
+	for (int tag = 1; tag < 256; tag++) {
+		const struct pmu_event *rows[2] = { NULL, NULL };
+		int n = 0, ok = 1, ui;
+
+		for (const struct pmu_event *e = t->events; e->name; e++) {
+			if (e->pair != tag)
+				continue;
+			if (!row_eligible(e, ua) || n == 2)
+				ok = 0;
+			else
+				rows[n++] = e;
+		}
+		if (n == 0 || !ok || n != 2)
+			continue;
+		if (pl->reason[rows[0]->metric] || pl->reason[rows[1]->metric] ||
+		    pl->unit_of[rows[0]->metric] >= 0 || pl->unit_of[rows[1]->metric] >= 0)
+			continue;
+		ui = add_unit(pl);
+		pl->unit[ui].nrows = 2;
+		pl->unit[ui].row[0] = rows[0];
+		pl->unit[ui].row[1] = rows[1];
+		if (!fits_alone(pl, res, ui)) {
+			pl->nunits--;
+			for (int i = 0; i < 2; i++) {
+				counters_held(why, sizeof(why), rows[i], res);
+				set_reason(pl, rows[i]->metric, why);
+			}
+			continue;
+		}
+		pl->unit_of[rows[0]->metric] = ui;
+		pl->unit_of[rows[1]->metric] = ui;
+	}
+
+	/* Single units, with alternatives in table order. */
+	for (size_t k = 0; k < sizeof(single_order) / sizeof(single_order[0]); k++) {
+		enum metric m = single_order[k];
+		const struct pmu_event *last = NULL;
+		int ui;
+
+		if (pl->unit_of[m] >= 0 || (pl->reason[m] && m == M_LOADS))
+			continue;
+		ui = add_unit(pl);
+		pl->unit[ui].nrows = 1;
+		for (const struct pmu_event *e = t->events; e->name; e++)
+			if (e->metric == m && e->fixed == PMU_FIXED_NONE && !e->pair && !e->ldlat &&
+			    row_eligible(e, ua) && pl->unit[ui].nalt < 4)
+				pl->unit[ui].alt[pl->unit[ui].nalt++] = last = e;
+		if (!last) {
+			pl->nunits--;
+			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m]
+							    : "no event for it on this CPU");
+			continue;
+		}
+		if (!fits_alone(pl, res, ui)) {
+			pl->nunits--;
+			counters_held(why, sizeof(why), last, res);
+			set_reason(pl, m, why);
+			continue;
+		}
+		pl->unit_of[m] = ui;
+		pl->reason[m] = NULL;
+	}
+	if (pl->unit_of[M_REF_CYCLES] < 0)
+		set_reason(pl, M_REF_CYCLES, t->unsupported[M_REF_CYCLES] ? t->unsupported[M_REF_CYCLES]
+					      : "no reference-cycles counter");
+	if (pl->ldlat_ctr >= 0) {
+		for (int i = 0; i < nthresh; i++) {
+			int ui = add_unit(pl);
+
+			pl->unit[ui].nrows = 1;
+			pl->unit[ui].row[0] = ld;
+			pl->unit[ui].thresh = i;
+			pl->ldlat_unit[i] = ui;
+		}
+		pl->unit_of[M_LOAD_LATENCY] = pl->ldlat_unit[0];
+	}
+
+	/* Pack: every rotating unit once, first fit. */
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		int si;
+
+		if (pl->unit[ui].fixed)
+			continue;
+		for (si = 0; si < pl->nslots; si++)
+			if (try_place(pl, res, si, ui, true))
+				break;
+		if (si < pl->nslots)
+			continue;
+		if (pl->nslots == PLAN_MAX_SLOTS) {
+			snprintf(err, errlen, "internal error: more than %d rotation slots", PLAN_MAX_SLOTS);
+			return -1;
+		}
+		si = new_slot(pl);
+		if (!try_place(pl, res, si, ui, true)) {
+			snprintf(err, errlen, "internal error: unit %d fits no slot", ui);
+			return -1;
+		}
+	}
+	if (pl->nslots == 0)
+		new_slot(pl);
+
+	/* Fill idle counters: the least-covered unit that fits, until none does. */
+	for (int si = 0; si < pl->nslots; si++) {
+		for (;;) {
+			int best = -1;
+
+			for (int ui = 0; ui < pl->nunits; ui++) {
+				const struct plan_unit *u = &pl->unit[ui];
+
+				if (u->fixed || in_slot(&pl->slot[si], ui))
+					continue;
+				if (best >= 0 && u->nslots >= pl->unit[best].nslots)
+					continue;
+				if (!try_place(pl, res, si, ui, false))
+					continue;
+				best = ui;
+			}
+			if (best < 0)
+				break;
+			try_place(pl, res, si, best, true);
+		}
+	}
+	for (int si = 0; si < pl->nslots; si++)
+		pl->slot[si].cfg.fixed_mask = pl->fixed_mask;
+	return 0;
+}

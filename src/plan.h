@@ -1,0 +1,94 @@
+/*
+ * plan.h: which events run together, on which counters, in which rotation
+ * slot.  A pure function of the microarchitecture's event table, the
+ * counters that are free, and the load-latency thresholds wanted.
+ *
+ * A "unit" is what must be measured at once: one event, the two events of
+ * a ratio (offcore outstanding cycles and requests), or the load-latency
+ * event at one threshold.  Units on fixed counters run all the time; the
+ * others rotate through slots of equal length within each interval, and
+ * idle counters in a slot are filled with more units so each runs as long
+ * as possible.  Every slot programs the same configuration on every CPU,
+ * so hyperthreads and module siblings that share MSR_OFFCORE_RSP_x always
+ * agree on its value.
+ */
+#ifndef LATTOP_PLAN_H
+#define LATTOP_PLAN_H
+
+#include <stdbool.h>
+
+#include "cpu/events.h"
+#include "cpu/pmu.h"
+#include "cpu/uarch.h"
+
+#define PLAN_MAX_THRESH 16
+#define PLAN_MAX_UNITS  40
+#define PLAN_MAX_SLOTS  40
+
+struct plan_unit {
+	int nrows;
+	const struct pmu_event *row[2];  /* the rows chosen (for a pair, both) */
+	const struct pmu_event *alt[4];  /* alternatives for a single unit */
+	int nalt;
+	int thresh;                      /* load latency: index into thresholds[], else -1 */
+	bool fixed;                      /* on a fixed counter, always running */
+	int nslots;                      /* slots it runs in */
+	int first_slot;
+	int8_t ctr[2];                   /* counters in its first slot (fixed: fixed index) */
+};
+
+struct plan_place {
+	int unit;
+	const struct pmu_event *row[2];
+	int8_t ctr[2];
+};
+
+struct plan_slot {
+	struct pmu_cfg cfg;
+	int nplace;
+	struct plan_place place[PMU_MAX_GP];
+};
+
+/* What the probe found free, over every CPU measured. */
+struct plan_resources {
+	unsigned ngp;               /* general-purpose counters per logical CPU */
+	unsigned nfixed;
+	uint8_t gp_free;            /* bit i: IA32_PMCi free on every CPU */
+	uint8_t fixed_free;
+	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
+	bool ldlat_free;            /* PEBS and the threshold register are free */
+};
+
+struct plan {
+	int nunits;
+	struct plan_unit unit[PLAN_MAX_UNITS];
+	int nslots;
+	struct plan_slot slot[PLAN_MAX_SLOTS];
+	int unit_of[M__COUNT];          /* unit measuring a metric (not load latency), or -1 */
+	int ldlat_unit[PLAN_MAX_THRESH];/* unit per threshold, or -1 */
+	int nthresh;
+	unsigned thresholds[PLAN_MAX_THRESH];
+	int ldlat_ctr;                  /* counter reserved for load latency, or -1 */
+	uint8_t fixed_mask;
+	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
+	char reason_buf[M__COUNT][192];
+};
+
+/*
+ * Build the plan.  Never fails for lack of counters: what cannot be
+ * measured gets a reason.  Returns 0, or -1 with a message for a plan that
+ * would not fit its own limits (an internal error).
+ */
+int plan_build(struct plan *pl, const struct uarch *u, const struct plan_resources *res,
+	       const unsigned *thresholds, int nthresh, char *err, size_t errlen);
+
+/* Free resources common to every CPU of @p. */
+void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
+
+/* True when the rows of a metric can be measured. */
+static inline bool plan_has(const struct plan *pl, enum metric m)
+{
+	return pl->reason[m] == NULL;
+}
+
+#endif

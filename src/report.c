@@ -1,0 +1,433 @@
+/*
+ * report.c: text, csv and json writers (see report.h).
+ *
+ * NAN means "not measured": null in JSON, an empty field in CSV, "-" in
+ * text.  Text uses SI suffixes for readability; CSV and JSON carry the
+ * full numbers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "src/report.h"
+
+void report_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_reason(FILE *f, bool supported, const char *reason)
+{
+	fprintf(f, "\"supported\":%s,\"reason\":", supported ? "true" : "false");
+	if (reason)
+		report_json_str(f, reason);
+	else
+		fputs("null", f);
+}
+
+void report_detect_json(FILE *f, const struct cpu_desc *d)
+{
+	const struct pmu_caps *c = &d->id.pmu;
+
+	fputs("{\"vendor\":", f);
+	report_json_str(f, d->id.vendor);
+	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"brand\":",
+		d->id.family, d->id.model, d->id.stepping);
+	report_json_str(f, d->id.brand);
+	fprintf(f, ",\"hypervisor\":%s,\"microarch\":", d->id.hypervisor ? "true" : "false");
+	report_json_str(f, d->uarch->name);
+	fputs(",\"pmu_table\":", f);
+	if (d->uarch->table)
+		report_json_str(f, d->uarch->table->name);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"supported\":%s", d->supported ? "true" : "false");
+	if (!d->supported) {
+		fputs(",\"reason\":", f);
+		report_json_str(f, d->reason);
+	}
+	fprintf(f, ",\"pmu\":{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,"
+		"\"fixed_counters\":%u,\"fixed_width\":%u}}",
+		c->version, c->gp_counters, c->gp_width, c->fixed_counters, c->fixed_width);
+}
+
+void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
+{
+	const struct pmu_caps *c = &d->id.pmu;
+
+	if (fmt == FORMAT_JSON) {
+		report_detect_json(f, d);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "vendor:      %s\n", d->id.vendor);
+	fprintf(f, "cpu:         family 0x%x model 0x%x stepping %u (%02X_%02XH)\n",
+		d->id.family, d->id.model, d->id.stepping, d->id.family, d->id.model);
+	fprintf(f, "brand:       %s\n", d->id.brand[0] ? d->id.brand : "-");
+	fprintf(f, "hypervisor:  %s\n", d->id.hypervisor ? "yes" : "no");
+	fprintf(f, "microarch:   %s (%s)\n", d->uarch->name, d->uarch->pretty);
+	fprintf(f, "pmu table:   %s\n", d->uarch->table ? d->uarch->table->name : "-");
+	fprintf(f, "perfmon:     version %u, %u general-purpose counters x %u bits, "
+		"%u fixed x %u bits\n", c->version, c->gp_counters, c->gp_width,
+		c->fixed_counters, c->fixed_width);
+	if (d->supported)
+		fprintf(f, "supported:   yes\n");
+	else
+		fprintf(f, "supported:   no: %s\n", d->reason);
+}
+
+static const char *counter_name(const struct pmu_event *e, int ctr, char *buf, size_t len)
+{
+	if (e->fixed != PMU_FIXED_NONE)
+		snprintf(buf, len, "FIXED_CTR%d", e->fixed);
+	else
+		snprintf(buf, len, "PMC%d", ctr);
+	return buf;
+}
+
+void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+		   const struct plan *pl)
+{
+	bool first = true;
+
+	if (fmt == FORMAT_JSON) {
+		fputs("{\"microarch\":", f);
+		report_json_str(f, d->uarch->name);
+		fputs(",\"pmu_table\":", f);
+		report_json_str(f, d->uarch->table->name);
+		fputs(",\"events\":[", f);
+	} else {
+		fprintf(f, "# %s (%s table): %d rotation slot%s\n", d->uarch->pretty,
+			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s");
+		fprintf(f, "%-48s %-20s %-10s %-18s %-6s %-12s %-6s %-18s %s\n", "event", "metric",
+			"counter", "perfevtsel", "rsp", "offcore_rsp", "ldlat", "pebs_enable", "slot");
+	}
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		const struct plan_unit *u = &pl->unit[ui];
+
+		for (int j = 0; j < u->nrows; j++) {
+			const struct pmu_event *e = u->row[j];
+			char ctr[16], sel[24], rsp[24], pebs[24];
+			const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
+			unsigned long long pebs_v = 0;
+
+			counter_name(e, u->ctr[j], ctr, sizeof(ctr));
+			snprintf(sel, sizeof(sel), "0x%llx", (unsigned long long)pmu_event_evtsel(e));
+			snprintf(rsp, sizeof(rsp), "0x%llx", (unsigned long long)e->offcore_rsp);
+			if (e->ldlat)
+				pebs_v = (1ull << u->ctr[j]) | (1ull << (32 + u->ctr[j]));
+			snprintf(pebs, sizeof(pebs), "0x%llx", pebs_v);
+			if (fmt == FORMAT_JSON) {
+				fputs(first ? "{" : ",{", f);
+				first = false;
+				fputs("\"name\":", f);
+				report_json_str(f, e->name);
+				fputs(",\"metric\":", f);
+				report_json_str(f, metric_name(e->metric));
+				fputs(",\"perfevtsel\":", f);
+				if (e->fixed == PMU_FIXED_NONE)
+					report_json_str(f, sel);
+				else
+					fputs("null", f);
+				fputs(",\"offcore_msr\":", f);
+				if (msr)
+					report_json_str(f, msr);
+				else
+					fputs("null", f);
+				fputs(",\"offcore_rsp\":", f);
+				if (msr)
+					report_json_str(f, rsp);
+				else
+					fputs("null", f);
+				fputs(",\"ld_lat_threshold\":", f);
+				if (e->ldlat)
+					fprintf(f, "%u", pl->thresholds[u->thresh]);
+				else
+					fputs("null", f);
+				fputs(",\"pebs_enable\":", f);
+				if (e->ldlat)
+					report_json_str(f, pebs);
+				else
+					fputs("null", f);
+				fputs(",\"counter\":", f);
+				report_json_str(f, ctr);
+				fprintf(f, ",\"slots\":%d}", u->fixed ? pl->nslots : u->nslots);
+			} else {
+				char ld[12] = "-";
+
+				if (e->ldlat)
+					snprintf(ld, sizeof(ld), "%u", pl->thresholds[u->thresh]);
+				fprintf(f, "%-48s %-20s %-10s %-18s %-6s %-12s %-6s %-18s %s\n", e->name,
+					metric_name(e->metric), ctr,
+					e->fixed == PMU_FIXED_NONE ? sel : "-", msr ? msr : "-",
+					msr ? rsp : "-", ld, e->ldlat ? pebs : "-",
+					u->fixed ? "all" : (snprintf(sel, sizeof(sel), "%d of %d",
+								     u->nslots, pl->nslots), sel));
+			}
+		}
+	}
+	if (fmt == FORMAT_JSON) {
+		fputs("],\"unsupported\":{", f);
+		first = true;
+		for (int m = 0; m < M__COUNT; m++) {
+			if (!pl->reason[m])
+				continue;
+			fputs(first ? "" : ",", f);
+			first = false;
+			report_json_str(f, metric_name(m));
+			fputc(':', f);
+			report_json_str(f, pl->reason[m]);
+		}
+		fputs("}}\n", f);
+	} else {
+		for (int m = 0; m < M__COUNT; m++)
+			if (pl->reason[m])
+				fprintf(f, "# %s: not measured: %s\n", metric_name(m), pl->reason[m]);
+	}
+}
+
+/* ---- snapshots ---- */
+
+static void json_metrics(FILE *f, const struct metrics *m)
+{
+	fputs("\"ghz\":", f);
+	json_num(f, m->ghz);
+	fputs(",\"ipc\":", f);
+	json_num(f, m->ipc);
+
+	fputs(",\"load_latency\":{", f);
+	json_reason(f, m->lat.supported, m->lat.reason);
+	fputs(",\"loads_per_sec\":", f);
+	json_num(f, m->lat.loads_per_sec);
+	fputs(",\"thresholds\":[", f);
+	for (int i = 0; i < m->lat.nthresh; i++)
+		fprintf(f, "%s%u", i ? "," : "", m->lat.thresholds[i]);
+	fputs("],\"above_per_sec\":[", f);
+	for (int i = 0; i < m->lat.nthresh; i++) {
+		if (i)
+			fputc(',', f);
+		json_num(f, m->lat.above_per_sec[i]);
+	}
+	fputs("],\"mean_cycles_est\":", f);
+	json_num(f, m->lat.mean_cycles_est);
+
+	fputs("},\"snoop\":{", f);
+	json_reason(f, m->snoop.supported, m->snoop.reason);
+	fputs(",\"hit_per_sec\":", f);
+	json_num(f, m->snoop.hit_per_sec);
+	fputs(",\"hitm_per_sec\":", f);
+	json_num(f, m->snoop.hitm_per_sec);
+
+	fputs("},\"offcore\":{", f);
+	json_reason(f, m->off.supported, m->off.reason);
+	fputs(",\"reads_per_sec\":", f);
+	json_num(f, m->off.reads_per_sec);
+	fputs(",\"avg_latency_cycles\":", f);
+	json_num(f, m->off.avg_latency_cycles);
+	fputs(",\"avg_latency_ns\":", f);
+	json_num(f, m->off.avg_latency_ns);
+	fputc('}', f);
+}
+
+static void write_json(FILE *f, const struct report *r)
+{
+	fputs("{\"source\":", f);
+	report_json_str(f, r->source);
+	fputs(",\"cpu\":", f);
+	report_detect_json(f, r->desc);
+	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct report_cpu *c = &r->cpu[i];
+
+		fprintf(f, "%s{\"cpu\":%d,\"core\":%d,\"package\":%d,\"online\":%s,", i ? "," : "",
+			c->cpu, c->core, c->package, c->ok ? "true" : "false");
+		if (!c->ok) {
+			fputs("\"error\":", f);
+			report_json_str(f, c->error);
+			fputc(',', f);
+		}
+		json_metrics(f, &c->m);
+		fputc('}', f);
+	}
+	fputs("],\"total\":{", f);
+	json_metrics(f, &r->total);
+	fputs("}", f);
+	if (r->note) {
+		fputs(",\"note\":", f);
+		report_json_str(f, r->note);
+	}
+	fputs("}\n", f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+}
+
+static void csv_row(FILE *f, const struct report *r, const char *cpu, int core, int pkg,
+		    const struct metrics *m)
+{
+	fprintf(f, "%.3f,%s,", r->time, cpu);
+	if (core >= 0)
+		fprintf(f, "%d,%d", core, pkg);
+	else
+		fputc(',', f);
+	csv_num(f, m->ghz);
+	csv_num(f, m->ipc);
+	csv_num(f, m->lat.loads_per_sec);
+	for (int i = 0; i < m->lat.nthresh; i++)
+		csv_num(f, m->lat.above_per_sec[i]);
+	csv_num(f, m->lat.mean_cycles_est);
+	csv_num(f, m->snoop.hit_per_sec);
+	csv_num(f, m->snoop.hitm_per_sec);
+	csv_num(f, m->off.reads_per_sec);
+	csv_num(f, m->off.avg_latency_cycles);
+	csv_num(f, m->off.avg_latency_ns);
+	fputc('\n', f);
+}
+
+static void write_csv(FILE *f, const struct report *r, bool first)
+{
+	char id[16];
+
+	if (first) {
+		fputs("time,cpu,core,package,ghz,ipc,loads_per_sec", f);
+		for (int i = 0; i < r->total.lat.nthresh; i++)
+			fprintf(f, ",above_%u_per_sec", r->total.lat.thresholds[i]);
+		fputs(",mean_latency_cycles_est,snoop_hit_per_sec,hitm_per_sec,"
+		      "offcore_reads_per_sec,offcore_latency_cycles,offcore_latency_ns\n", f);
+	}
+	for (int i = 0; i < r->ncpu; i++) {
+		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
+		csv_row(f, r, id, r->cpu[i].core, r->cpu[i].package, &r->cpu[i].m);
+	}
+	csv_row(f, r, "total", -1, -1, &r->total);
+}
+
+/* "12.3M": 5 characters at most for rates, "-" when not measured. */
+static const char *si(double v, char *buf, size_t len)
+{
+	static const char suffix[] = " kMGTP";
+	int k = 0;
+
+	if (!isfinite(v))
+		return "-";
+	while (fabs(v) >= 999.5 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, suffix[k]);
+	return buf;
+}
+
+static const char *fix(double v, const char *fmt, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+static void text_row(FILE *f, const char *cpu, const char *core, const struct metrics *m)
+{
+	char b[12][24];
+
+	fprintf(f, "%-5s %-5s %5s %5s %6s", cpu, core, fix(m->ghz, "%.2f", b[0], 24),
+		fix(m->ipc, "%.2f", b[1], 24), si(m->lat.loads_per_sec, b[2], 24));
+	for (int i = 0; i < m->lat.nthresh; i++)
+		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 24));
+	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", fix(m->lat.mean_cycles_est, "%.0f", b[4], 24),
+		si(m->snoop.hit_per_sec, b[5], 24), si(m->snoop.hitm_per_sec, b[6], 24),
+		si(m->off.reads_per_sec, b[7], 24), fix(m->off.avg_latency_cycles, "%.0f", b[8], 24),
+		fix(m->off.avg_latency_ns, "%.1f", b[9], 24));
+}
+
+static void write_text(FILE *f, const struct report *r)
+{
+	const struct metrics *t = &r->total;
+	time_t now = (time_t)r->time;
+	char when[32], core[24];
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
+		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
+		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
+	fprintf(f, "%-5s %-5s %5s %5s %6s", "CPU", "Core", "GHz", "IPC", "Load/s");
+	for (int i = 0; i < t->lat.nthresh; i++) {
+		char h[16];
+
+		snprintf(h, sizeof(h), ">%u", t->lat.thresholds[i]);
+		fprintf(f, " %6s", h);
+	}
+	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", "MeanLt", "SnpHit", "HITM", "Reads", "OffLat",
+		"ns");
+	for (int i = 0; i < r->ncpu; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
+		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
+		if (!r->cpu[i].ok) {
+			fprintf(f, "%-5s %-5s offline or unreadable: %s\n", id, core,
+				r->cpu[i].error ? r->cpu[i].error : "?");
+			continue;
+		}
+		text_row(f, id, core, &r->cpu[i].m);
+	}
+	text_row(f, "all", "", t);
+	if (!t->lat.supported)
+		fprintf(f, "load latency: not measured: %s\n", t->lat.reason);
+	if (!t->snoop.supported)
+		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
+	if (!t->off.supported)
+		fprintf(f, "offcore latency: not measured: %s\n", t->off.reason);
+	if (r->note)
+		fprintf(f, "note: %s\n", r->note);
+}
+
+int report_write(FILE *f, enum report_format fmt, const struct report *r, bool first)
+{
+	switch (fmt) {
+	case FORMAT_JSON:
+		write_json(f, r);
+		break;
+	case FORMAT_CSV:
+		write_csv(f, r, first);
+		break;
+	case FORMAT_TEXT:
+		if (!first)
+			fputc('\n', f);
+		write_text(f, r);
+		break;
+	}
+	fflush(f);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,177 @@
+/*
+ * sampler.c: one interval = every rotation slot in turn (see sampler.h).
+ *
+ * Each slot boundary, per CPU: read the slot's counters, note the time,
+ * program the next slot.  A unit's counts are divided by the time it ran,
+ * measured per CPU between that CPU's own boundaries, so a snapshot covers
+ * the whole interval for every unit however they rotate.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "src/sampler.h"
+
+double sampler_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep until @deadline; false when *@stop was set meanwhile. */
+static bool sleep_until(double deadline, volatile sig_atomic_t *stop)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec >= 1000000000L)
+		ts.tv_nsec = 999999999L;
+	while (!*stop) {
+		int r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (r == 0)
+			return true;
+		if (r != EINTR)
+			return true;
+	}
+	return false;
+}
+
+static void read_tsc(struct sampler *s)
+{
+	uint64_t v;
+	double now;
+
+	if (msrdev_read(s->pmu->dev, s->pmu->cpu[0].id, MSR_TSC, &v) < 0)
+		return;
+	s->pmu->reads++;
+	now = sampler_now();
+	if (!s->tsc_ok) {
+		s->tsc0 = v;
+		s->tsc_t0 = now;
+		s->tsc_ok = true;
+	} else if (now > s->tsc_t0) {
+		s->tsc_hz = (double)(v - s->tsc0) / (now - s->tsc_t0);
+	}
+}
+
+int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
+		  char *err, size_t errlen)
+{
+	double now;
+
+	memset(s, 0, sizeof(*s));
+	s->pmu = p;
+	s->plan = pl;
+	s->cpu = calloc(p->ncpu, sizeof(*s->cpu));
+	if (!s->cpu) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	read_tsc(s);
+	for (int i = 0; i < p->ncpu; i++) {
+		int r = pmu_apply(p, i, &pl->slot[0].cfg, err, errlen);
+
+		if (r < 0)
+			return r;
+		now = sampler_now();
+		s->cpu[i].t_start = s->cpu[i].t_slot = now;
+	}
+	return 0;
+}
+
+/* Credit slot @si's counters on CPU @i, up to now. */
+static int collect(struct sampler *s, int i, int si, bool last, double now)
+{
+	struct sample_cpu *c = &s->cpu[i];
+	const struct plan_slot *slot = &s->plan->slot[si];
+	uint64_t d[PMU_MAX_GP], f[PMU_MAX_FIXED];
+	double run = now - c->t_slot;
+	int r;
+
+	if ((r = pmu_read_gp(s->pmu, i, d)) < 0)
+		return r;
+	for (int k = 0; k < slot->nplace; k++) {
+		const struct plan_place *pp = &slot->place[k];
+		struct unit_acc *a = &c->acc[pp->unit];
+
+		for (int j = 0; j < s->plan->unit[pp->unit].nrows; j++)
+			a->count[j] += (double)d[pp->ctr[j]];
+		a->run_s += run;
+	}
+	if (!last)
+		return 0;
+	if ((r = pmu_read_fixed(s->pmu, i, f)) < 0)
+		return r;
+	c->interval_s = now - c->t_start;
+	for (int ui = 0; ui < s->plan->nunits; ui++) {
+		const struct plan_unit *u = &s->plan->unit[ui];
+
+		if (!u->fixed)
+			continue;
+		c->acc[ui].count[0] = (double)f[u->ctr[0]];
+		c->acc[ui].run_s = c->interval_s;
+	}
+	return 0;
+}
+
+int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
+		     char *err, size_t errlen)
+{
+	const struct plan *pl = s->plan;
+	struct pmu *p = s->pmu;
+	double t0 = sampler_now(), slot_len = seconds / pl->nslots;
+
+	for (int i = 0; i < p->ncpu; i++) {
+		struct sample_cpu *c = &s->cpu[i];
+
+		memset(c->acc, 0, sizeof(c->acc));
+		c->ok = true;
+		c->err = 0;
+		c->t_start = c->t_slot;
+	}
+	for (int k = 0; k < pl->nslots; k++) {
+		int next = (s->slot + 1) % pl->nslots;
+		bool last = k == pl->nslots - 1;
+
+		if (!sleep_until(t0 + (k + 1) * slot_len, stop))
+			last = true;
+		for (int i = 0; i < p->ncpu; i++) {
+			struct sample_cpu *c = &s->cpu[i];
+			double now;
+			int r;
+
+			if (!c->ok)
+				continue;
+			r = collect(s, i, s->slot, last, now = sampler_now());
+			if (r < 0) {
+				c->ok = false;
+				c->err = r;
+				continue;
+			}
+			if (next != s->slot && (r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen)) < 0)
+				return r;
+			c->t_slot = sampler_now();
+			/* Time spent reprogramming counts for neither slot. */
+			if (next == s->slot)
+				c->t_slot = now;
+		}
+		s->slot = next;
+		if (last)
+			break;
+	}
+	read_tsc(s);
+	s->intervals++;
+	return 0;
+}
+
+void sampler_free(struct sampler *s)
+{
+	free(s->cpu);
+	s->cpu = NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * sampler.h: the tick.  Runs the plan's rotation slots through each
+ * interval, reads every programmed counter, and accumulates, per CPU and
+ * per unit, the counts and the time each unit actually ran.
+ *
+ * Owns time (CLOCK_MONOTONIC) and the order of reads and switches; knows
+ * nothing of what the numbers mean (metrics.c) or how they are shown.
+ */
+#ifndef LATTOP_SAMPLER_H
+#define LATTOP_SAMPLER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "cpu/pmu.h"
+#include "src/plan.h"
+
+struct unit_acc {
+	double count[2];   /* events counted by the unit's rows */
+	double run_s;      /* seconds the unit ran */
+};
+
+struct sample_cpu {
+	bool ok;                       /* read cleanly this interval */
+	int err;                       /* the negative errno when not */
+	double t_start, t_slot;        /* interval start, current slot start */
+	double interval_s;             /* this CPU's interval */
+	struct unit_acc acc[PLAN_MAX_UNITS];
+};
+
+struct sampler {
+	struct pmu *pmu;
+	const struct plan *plan;
+	struct sample_cpu *cpu;        /* parallel to pmu->cpu */
+	int slot;                      /* slot now programmed */
+	double tsc_hz;                 /* 0 until known */
+	double tsc_t0;
+	uint64_t tsc0;
+	bool tsc_ok;
+	unsigned intervals;
+};
+
+/* Program slot 0 on every CPU and start counting. */
+int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
+		  char *err, size_t errlen);
+
+/*
+ * Run one interval of @seconds (the last one short if *@stop becomes set),
+ * leaving its accumulations in s->cpu[].  Returns 0, or a negative errno
+ * with a message when programming failed (the caller restores).
+ */
+int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
+		     char *err, size_t errlen);
+
+void sampler_free(struct sampler *s);
+
+double sampler_now(void);
+
+#endif
