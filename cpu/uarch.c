@@ -1,0 +1,384 @@
+/*
+ * uarch.c: which microarchitecture a CPU is, and whether lattop can measure it.
+ *
+ * Owns one const struct uarch per microarchitecture (named facts, turbostat
+ * style) and the model table {vendor, family, model, uarch, source} that maps
+ * CPUID family/model to them.  uarch_detect() classifies by vendor and
+ * family/model only (never by libcpuid's codename), then cross-checks CPUID
+ * leaf 0xA against what the event table needs; a mismatch makes the CPU
+ * unsupported with the reason, it is never guessed around.
+ * Must not read CPUID (cpuid.c does), print, or touch any device.
+ *
+ * Sources are the keys of shared/reference/pmu-facts.md: K-fam (kernel
+ * intel-family.h), K-core (kernel events/intel/core.c), PM (Intel perfmon
+ * mapfile.csv), PFM (libpfm4), SDM16/SDM09 (Intel SDM Vol.3B ch.18), LCP
+ * (libcpuid CPUID dumps), and seed 004 (SDM 18.15, the Pentium 4 PMU).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu/events.h"
+#include "cpu/uarch.h"
+
+#define UARCH_ANY  0xffffffffu   /* a model table wildcard */
+
+#define LATTOP_SUPPORTS "lattop supports Intel Nehalem, Westmere, Silvermont, Airmont, " \
+	"Goldmont, Goldmont Plus, Haswell and Broadwell"
+
+/*
+ * Supported.  Per field: min_version and gp_needed/gp_width from CPUID
+ * leaf 0xA in real dumps (LCP, pmu-facts 1.2) and the SDM tables cited;
+ * offcore_msrs and offcore_scope from pmu-facts 2 and 4.5.
+ */
+static const struct uarch uarch_nehalem = {
+	.name = "nehalem",
+	.pretty = "Nehalem",
+	.table = &pmu_table_nehalem,
+	.min_version = 3,               /* LCP 06_1A/1E EAX 0x07300403; SDM "version ID 3" */
+	.gp_needed = 4,                 /* LCP EAX[15:8] = 4 */
+	.gp_width = 48,                 /* SDM09 p.18-71; LCP EAX[23:16] = 0x30 */
+	.offcore_msrs = 1,              /* SDM16 p.687 "Nehalem supports 1A6H only"; K-msr */
+	.offcore_scope = OFFCORE_CORE,  /* K-core: shared_regs per physical core, no PMU_FL_NO_HT_SHARING */
+	.flags = UARCH_F_NHM_CTR_RESET, /* K-core intel_pmu_nhm_workaround: AAK100 (06_1A), AAP53 (06_1E) */
+};
+
+static const struct uarch uarch_westmere = {
+	.name = "westmere",
+	.pretty = "Westmere",
+	.table = &pmu_table_nehalem,
+	.min_version = 3,               /* LCP 06_25/2C EAX 0x07300403 */
+	.gp_needed = 4,
+	.gp_width = 48,
+	.offcore_msrs = 2,              /* K-core intel_westmere_extra_regs; PFM wsm 0x1b7, 0x1bb */
+	.offcore_scope = OFFCORE_CORE,  /* K-core, as Nehalem */
+	.flags = UARCH_F_OFFCORE_QUEUE  /* PM WSM-*: 0x60 / 0xB0 OFFCORE_REQUESTS(_OUTSTANDING) */
+	       | UARCH_F_NHM_CTR_RESET, /* K-core: westmere branch uses the nhm workaround (BD53 on 06_2C) */
+};
+
+static const struct uarch uarch_silvermont = {
+	.name = "silvermont",
+	.pretty = "Silvermont",
+	.table = &pmu_table_silvermont,
+	.min_version = 3,               /* LCP 06_37/4D EAX 0x07280203 */
+	.gp_needed = 2,                 /* SDM16 p.665 Table 18-18; LCP EAX[15:8] = 2 */
+	.gp_width = 40,                 /* SDM16 Table 18-18 "R:40"; LCP EAX[23:16] = 0x28 */
+	.offcore_msrs = 2,              /* SDM16 p.661 Table 18-14; K-core intel_slm_extra_regs */
+	.offcore_scope = OFFCORE_MODULE, /* SDM16 p.661 18.6.2 "shared by two processor cores" */
+};
+
+static const struct uarch uarch_airmont = {
+	.name = "airmont",
+	.pretty = "Airmont",
+	.table = &pmu_table_silvermont, /* K-core silvermont branch; PM 4C,5A -> SLM json */
+	.min_version = 3,               /* LCP 06_4C/5A EAX 0x07280203 */
+	.gp_needed = 2,
+	.gp_width = 40,
+	.offcore_msrs = 2,
+	.offcore_scope = OFFCORE_MODULE, /* as Silvermont (SDM16 p.661) */
+};
+
+/*
+ * Goldmont's MSR_OFFCORE_RSP_x scope is UNVERIFIED (pmu-facts 7 item 4):
+ * take the wider one, per module as on Silvermont, so that lattop never
+ * lets two cores of a module program it differently.
+ */
+static const struct uarch uarch_goldmont = {
+	.name = "goldmont",
+	.pretty = "Goldmont",
+	.table = &pmu_table_goldmont,
+	.min_version = 4,               /* SDM16 p.664 18.7 "versionID = 4"; LCP 06_5C EAX 0x07300404 */
+	.gp_needed = 4,                 /* SDM16 Table 18-18 */
+	.gp_width = 48,                 /* SDM16 Table 18-18 "R:48" */
+	.offcore_msrs = 2,              /* K-core intel_glm_extra_regs */
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+};
+
+static const struct uarch uarch_goldmont_plus = {
+	.name = "goldmont-plus",
+	.pretty = "Goldmont Plus",
+	.table = &pmu_table_goldmont,   /* K-core uses the GLM extra regs; PM GLP json */
+	.min_version = 4,               /* LCP 06_7A EAX 0x07300404 */
+	.gp_needed = 4,
+	.gp_width = 48,
+	.offcore_msrs = 2,
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, as Goldmont */
+};
+
+static const struct uarch uarch_haswell = {
+	.name = "haswell",
+	.pretty = "Haswell",
+	.table = &pmu_table_haswell,
+	.min_version = 3,               /* SDM16 p.710 Table 18-53; LCP EAX 0x07300403 */
+	.gp_needed = 4,                 /* SDM16 Table 18-53: 4 per thread (8 with HT off) */
+	.gp_width = 48,
+	.offcore_msrs = 2,              /* K-core intel_snbep_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
+};
+
+static const struct uarch uarch_broadwell = {
+	.name = "broadwell",
+	.pretty = "Broadwell",
+	.table = &pmu_table_haswell,    /* pmu-facts 1.1: Haswell's neighbour */
+	.min_version = 3,               /* LCP 06_3D/47/4F EAX 0x07300403 */
+	.gp_needed = 4,
+	.gp_width = 48,
+	.offcore_msrs = 2,
+	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
+};
+
+/* Known, not supported.  why_not completes "<Pretty> (FF_MM) is not supported: ". */
+static const struct uarch uarch_netburst = {
+	.name = "netburst",
+	.pretty = "NetBurst",
+	.why_not = "its PMU uses ESCR/CCCR pairs, not architectural perfmon (SDM 18.15); "
+		LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_core2 = {
+	.name = "core2",
+	.pretty = "Core 2",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_bonnell = {
+	.name = "bonnell",
+	.pretty = "Bonnell",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_sandybridge = {
+	.name = "sandybridge",
+	.pretty = "Sandy Bridge",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_ivybridge = {
+	.name = "ivybridge",
+	.pretty = "Ivy Bridge",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_skylake = {
+	.name = "skylake",
+	.pretty = "Skylake",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_tremont = {
+	.name = "tremont",
+	.pretty = "Tremont",
+	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_airmont_np = {
+	.name = "airmont-np",
+	.pretty = "Airmont NP",
+	.why_not = "neither the kernel nor Intel perfmon map this model to an event list; "
+		LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_silvermont_x3 = {
+	.name = "silvermont-x3",
+	.pretty = "Silvermont X3 (SoFIA)",
+	.why_not = "neither the kernel nor Intel perfmon map this model to an event list; "
+		LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_zen = {
+	.name = "zen",
+	.pretty = "AMD Zen",
+	.why_not = "AMD's PMU is not Intel architectural perfmon; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_amd = {
+	.name = "amd",
+	.pretty = "AMD",
+	.why_not = "AMD's PMU is not Intel architectural perfmon; " LATTOP_SUPPORTS,
+};
+
+static const struct uarch uarch_unknown = {
+	.name = "unknown",
+	.pretty = "unknown CPU",
+	.why_not = "lattop does not know this CPU; " LATTOP_SUPPORTS,
+};
+
+const struct uarch *const uarch_supported[] = {
+	&uarch_nehalem,
+	&uarch_westmere,
+	&uarch_silvermont,
+	&uarch_airmont,
+	&uarch_goldmont,
+	&uarch_goldmont_plus,
+	&uarch_haswell,
+	&uarch_broadwell,
+	NULL,
+};
+
+struct uarch_model {
+	const char *vendor;
+	unsigned family;                /* display family, or UARCH_ANY */
+	unsigned model;                 /* display model, or UARCH_ANY */
+	const struct uarch *uarch;
+	const char *source;
+};
+
+#define INTEL6(m, u, src)  { "GenuineIntel", 0x6, m, &u, src }
+
+/* First match wins: wildcards last. */
+static const struct uarch_model uarch_models[] = {
+	INTEL6(0x1A, uarch_nehalem, "K-fam NEHALEM_EP; K-core nehalem; PM NHM-EP; PFM nhm"),
+	INTEL6(0x1E, uarch_nehalem, "K-fam NEHALEM; K-core nehalem; PM NHM-EP; PFM nhm"),
+	INTEL6(0x1F, uarch_nehalem, "K-fam NEHALEM_G; PM NHM-EP; PFM nhm (not in the K-core switch)"),
+	INTEL6(0x2E, uarch_nehalem, "K-fam NEHALEM_EX; K-core nehalem; PM NHM-EX; PFM nhm_ex"),
+	INTEL6(0x25, uarch_westmere, "K-fam WESTMERE; K-core westmere; PM WSM-EP-SP; PFM wsm"),
+	INTEL6(0x2C, uarch_westmere, "K-fam WESTMERE_EP; K-core westmere; PM WSM-EP-DP; PFM wsm_dp"),
+	INTEL6(0x2F, uarch_westmere, "K-fam WESTMERE_EX; K-core westmere; PM WSM-EX; PFM wsm_dp"),
+	INTEL6(0x37, uarch_silvermont, "K-fam ATOM_SILVERMONT; K-core silvermont; PM SLM; PFM slm"),
+	INTEL6(0x4A, uarch_silvermont, "K-fam ATOM_SILVERMONT_MID; K-core silvermont; PM SLM"),
+	INTEL6(0x4D, uarch_silvermont, "K-fam ATOM_SILVERMONT_D; K-core silvermont; PM SLM; PFM slm"),
+	INTEL6(0x4C, uarch_airmont, "K-fam ATOM_AIRMONT; K-core silvermont; PM SLM; PFM slm"),
+	INTEL6(0x5A, uarch_airmont, "K-fam ATOM_AIRMONT_MID; K-core silvermont; PM SLM"),
+	INTEL6(0x5C, uarch_goldmont, "K-fam ATOM_GOLDMONT; K-core goldmont; PM GLM; PFM glm"),
+	INTEL6(0x5F, uarch_goldmont, "K-fam ATOM_GOLDMONT_D; K-core goldmont; PM GLM; PFM glm"),
+	INTEL6(0x7A, uarch_goldmont_plus, "K-fam ATOM_GOLDMONT_PLUS; K-core goldmont_plus; PM GLP"),
+	INTEL6(0x3C, uarch_haswell, "K-fam HASWELL; K-core haswell; PM HSW; PFM hsw"),
+	INTEL6(0x3F, uarch_haswell, "K-fam HASWELL_X; K-core haswell; PM HSX; PFM hsw_ep"),
+	INTEL6(0x45, uarch_haswell, "K-fam HASWELL_L; K-core haswell; PM HSW; PFM hsw"),
+	INTEL6(0x46, uarch_haswell, "K-fam HASWELL_G; K-core haswell; PM HSW; PFM hsw"),
+	INTEL6(0x3D, uarch_broadwell, "K-fam BROADWELL; K-core broadwell; PM BDW"),
+	INTEL6(0x47, uarch_broadwell, "K-fam BROADWELL_G; K-core broadwell; PM BDW"),
+	INTEL6(0x4F, uarch_broadwell, "K-fam BROADWELL_X; K-core broadwell; PM BDX"),
+	INTEL6(0x56, uarch_broadwell, "K-fam BROADWELL_D; K-core broadwell; PM BDW-DE"),
+
+	INTEL6(0x75, uarch_airmont_np, "K-fam ATOM_AIRMONT_NP; not in K-core or PM (pmu-facts 1.1)"),
+	INTEL6(0x5D, uarch_silvermont_x3, "proposed ATOM_SILVERMONT_X3, never in K-fam (pmu-facts 1.1)"),
+
+	INTEL6(0x0F, uarch_core2, "K-fam CORE2_MEROM"),
+	INTEL6(0x16, uarch_core2, "K-fam CORE2_MEROM_L"),
+	INTEL6(0x17, uarch_core2, "K-fam CORE2_PENRYN"),
+	INTEL6(0x1D, uarch_core2, "K-fam CORE2_DUNNINGTON"),
+	INTEL6(0x1C, uarch_bonnell, "K-fam ATOM_BONNELL"),
+	INTEL6(0x26, uarch_bonnell, "K-fam ATOM_BONNELL_MID"),
+	INTEL6(0x27, uarch_bonnell, "K-fam ATOM_SALTWELL_MID"),
+	INTEL6(0x35, uarch_bonnell, "K-fam ATOM_SALTWELL_TABLET"),
+	INTEL6(0x36, uarch_bonnell, "K-fam ATOM_SALTWELL"),
+	INTEL6(0x2A, uarch_sandybridge, "K-fam SANDYBRIDGE"),
+	INTEL6(0x2D, uarch_sandybridge, "K-fam SANDYBRIDGE_X"),
+	INTEL6(0x3A, uarch_ivybridge, "K-fam IVYBRIDGE"),
+	INTEL6(0x3E, uarch_ivybridge, "K-fam IVYBRIDGE_X"),
+	INTEL6(0x4E, uarch_skylake, "K-fam SKYLAKE_L"),
+	INTEL6(0x5E, uarch_skylake, "K-fam SKYLAKE"),
+	INTEL6(0x55, uarch_skylake, "K-fam SKYLAKE_X (also Cascade/Cooper Lake)"),
+	INTEL6(0x8E, uarch_skylake, "K-fam KABYLAKE_L \"Sky Lake\""),
+	INTEL6(0x9E, uarch_skylake, "K-fam KABYLAKE \"Sky Lake\""),
+	INTEL6(0xA5, uarch_skylake, "K-fam COMETLAKE \"Sky Lake\""),
+	INTEL6(0xA6, uarch_skylake, "K-fam COMETLAKE_L \"Sky Lake\""),
+	INTEL6(0x86, uarch_tremont, "K-fam ATOM_TREMONT_D"),
+	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT"),
+	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L"),
+
+	{ "GenuineIntel", 0xF, UARCH_ANY, &uarch_netburst,
+	  "family 0xF is Pentium 4 / NetBurst; seed 004 (SDM 18.15 ESCR/CCCR)" },
+	{ "AuthenticAMD", 0x17, UARCH_ANY, &uarch_zen, "AMD family 17h: Zen, Zen+, Zen 2" },
+	{ "AuthenticAMD", 0x19, UARCH_ANY, &uarch_zen, "AMD family 19h: Zen 3, Zen 4" },
+	{ "AuthenticAMD", UARCH_ANY, UARCH_ANY, &uarch_amd, "any other AMD family" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct uarch_model *uarch_lookup(const struct cpuid_info *id)
+{
+	const struct uarch_model *m;
+
+	for (m = uarch_models; m->vendor; m++) {
+		if (strcmp(m->vendor, id->vendor))
+			continue;
+		if (m->family != UARCH_ANY && m->family != id->family)
+			continue;
+		if (m->model != UARCH_ANY && m->model != id->model)
+			continue;
+		return m;
+	}
+	return NULL;
+}
+
+/*
+ * Leaf 0xA against what @u's table needs.  Returns false and writes why
+ * into @why (after @prefix) on the first mismatch.
+ */
+static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
+			    const char *prefix, char *why, size_t len)
+{
+	const struct pmu_caps *p = &id->pmu;
+	const char *hv = id->hypervisor ? " (under a hypervisor, which may hide or cut the PMU)" : "";
+	const char *tname = u->table ? u->table->name : u->name;
+
+	if (id->max_leaf < 0xa) {
+		snprintf(why, len, "%s: the PMU is hidden: CPUID leaf 0xA is absent (max basic leaf 0x%x)%s",
+			 prefix, id->max_leaf,
+			 id->hypervisor ? "; a hypervisor hides it (CPUID.01H:ECX[31] is set)" : "");
+		return false;
+	}
+	if (p->version == 0) {
+		snprintf(why, len, "%s: the PMU is hidden: CPUID leaf 0xA reports version 0%s", prefix,
+			 id->hypervisor ? "; a hypervisor hides it (CPUID.01H:ECX[31] is set)" : "");
+		return false;
+	}
+	if (p->version < u->min_version) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports perfmon version %u; the %s table needs version %u%s",
+			 prefix, p->version, tname, u->min_version, hv);
+		return false;
+	}
+	if (p->gp_counters < u->gp_needed) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u general-purpose counters per logical CPU; "
+			 "the %s table needs %u%s", prefix, p->gp_counters, tname, u->gp_needed, hv);
+		return false;
+	}
+	if (p->gp_width != u->gp_width) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u-bit counters; the %s table expects %u-bit%s",
+			 prefix, p->gp_width, tname, u->gp_width, hv);
+		return false;
+	}
+	if (p->fixed_counters < 3) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters; the %s table needs 3%s",
+			 prefix, p->fixed_counters, tname, hv);
+		return false;
+	}
+	return true;
+}
+
+void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
+{
+	const struct uarch_model *m = uarch_lookup(id);
+	char prefix[96];
+
+	memset(out, 0, sizeof(*out));
+	out->id = *id;
+
+	if (!m) {
+		out->uarch = &uarch_unknown;
+		snprintf(out->reason, sizeof(out->reason),
+			 "unknown CPU (vendor \"%.12s\", family 0x%X, model 0x%X) is not supported: %s",
+			 id->vendor, id->family, id->model, uarch_unknown.why_not);
+		return;
+	}
+	out->uarch = m->uarch;
+	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", m->uarch->pretty, id->family, id->model);
+	if (!m->uarch->table) {
+		snprintf(out->reason, sizeof(out->reason), "%s is not supported: %s",
+			 prefix, m->uarch->why_not);
+		return;
+	}
+	out->supported = uarch_check_pmu(m->uarch, id, prefix, out->reason, sizeof(out->reason));
+}
+
+const struct uarch *uarch_by_name(const char *name)
+{
+	const struct uarch *const *u;
+
+	if (!name)
+		return NULL;
+	for (u = uarch_supported; *u; u++)
+		if (!strcmp((*u)->name, name))
+			return *u;
+	return NULL;
+}

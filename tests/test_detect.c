@@ -1,0 +1,1017 @@
+/*
+ * test_detect.c: CPU detection (cpu/cpuid.c, cpu/uarch.c) against real CPUID
+ * dumps and hand-made leaves.
+ *
+ * Reads the .raw dumps of ../shared/cpuid/libcpuid/ with the expectations of the table in
+ * ../shared/cpuid/README.md (skipped when that folder is absent), the dumps
+ * of tests/dumps/ (documented in tests/dumps/README.md), and bad files made
+ * in a temporary directory.  Writes nothing outside that directory.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpu/events.h"
+#include "cpu/uarch.h"
+
+#define SHARED_DIR  "../shared/cpuid/libcpuid"
+#define SHARED_README "../shared/cpuid/README.md"
+#define LOCAL_DIR   "tests/dumps"
+
+/* ---------------------------------------------------------------- helpers */
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t ls = strlen(s), lf = strlen(suf);
+
+	return ls >= lf && !strcmp(s + ls - lf, suf);
+}
+
+/* A reason is one line, fits its buffer untruncated, and ends without a period. */
+static void assert_reason_ok(const char *r)
+{
+	size_t len = strlen(r);
+
+	assert_true(len > 0);
+	assert_true(len < sizeof(((struct cpu_desc *)0)->reason) - 1);
+	assert_null(strchr(r, '\n'));
+	assert_true(r[len - 1] != '.' && r[len - 1] != ' ');
+}
+
+static int load(const char *path, struct cpuid_raw *raw, struct cpuid_info *id,
+		struct cpu_desc *d)
+{
+	char err[256] = "";
+	int rc = cpuid_raw_file(path, raw, err, sizeof(err));
+
+	if (rc < 0) {
+		print_error("%s: %s\n", path, err);
+		return rc;
+	}
+	cpuid_decode(raw, id);
+	uarch_detect(id, d);
+	return 0;
+}
+
+/* ------------------------------------------- the shared real dumps + README */
+
+/* Microarchitecture JSON names: the README names them in prose. */
+static const struct {
+	const char *file;
+	const char *uarch;
+	const char *reason_has;     /* when unsupported: a word the reason must hold */
+	const char *reason_alt;
+} shared_names[] = {
+	{ "nehalem_core-i7-920", "nehalem", NULL, NULL },
+	{ "nehalem_xeon-e7520", "nehalem", NULL, NULL },
+	{ "nehalem_xeon-x7560-hyperv", "nehalem", "hypervisor", NULL },
+	{ "westmere_xeon-x5650", "westmere", NULL, NULL },
+	{ "silvermont_atom-c2750", "silvermont", NULL, NULL },
+	{ "airmont_celeron-n3150", "airmont", NULL, NULL },
+	{ "goldmont_celeron-j3455", "goldmont", NULL, NULL },
+	{ "goldmontplus_celeron-j4105", "goldmont-plus", NULL, NULL },
+	{ "haswell_core-i7-4770", "haswell", NULL, NULL },
+	{ "haswell_xeon-e5-2660v3", "haswell", NULL, NULL },
+	{ "broadwell_core-i7-5775c", "broadwell", NULL, NULL },
+	{ "sandybridge_core-i7-2600", "sandybridge", "Sandy Bridge", NULL },
+	{ "skylake_core-i7-6700k", "skylake", "Skylake", NULL },
+	{ "core2_q6600", "core2", "Core 2", NULL },
+	{ "netburst_pentium4-640", "netburst", "ESCR/CCCR", "NetBurst" },
+	{ "zen_ryzen7-1800x", "zen", "AMD", NULL },
+};
+
+struct readme_row {
+	char name[64];
+	unsigned family, model;
+	bool has_leaf_a;
+	unsigned version, gp;
+	bool supported;
+	char table[32];             /* "" when unsupported */
+};
+
+/* Split "| a | b | ... |" into trimmed cells; returns their number. */
+static int split_row(char *line, char **cells, int max)
+{
+	int n = 0;
+	char *p = line, *bar;
+
+	if (*p != '|')
+		return 0;
+	p++;
+	while (n < max && (bar = strchr(p, '|'))) {
+		char *e = bar;
+
+		*bar = '\0';
+		while (*p == ' ')
+			p++;
+		while (e > p && e[-1] == ' ')
+			*--e = '\0';
+		cells[n++] = p;
+		p = bar + 1;
+	}
+	return n;
+}
+
+/*
+ * The README table: NAME | CPU | family/model | version / GP counters |
+ * microarchitecture | expected result.
+ */
+static int readme_load(struct readme_row *rows, int max)
+{
+	FILE *f = fopen(SHARED_README, "r");
+	char line[1024];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char *c[8], *s;
+		struct readme_row *r = &rows[n];
+
+		line[strcspn(line, "\n")] = '\0';
+		if (split_row(line, c, 8) < 6 || strchr(c[0], ' ') || !strcmp(c[0], "NAME") ||
+		    c[0][0] == '-' || c[0][0] == '\0')
+			continue;
+		memset(r, 0, sizeof(*r));
+		snprintf(r->name, sizeof(r->name), "%s", c[0]);
+		if (sscanf(c[2], "%x/%x", &r->family, &r->model) != 2)
+			continue;
+		r->has_leaf_a = sscanf(c[3], "%u / %u", &r->version, &r->gp) == 2;
+		r->supported = !strncmp(c[5], "supported", 9);
+		if (r->supported && (s = strstr(c[5], ", ")) && sscanf(s + 2, "%31s", r->table) != 1)
+			continue;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_shared_dumps(void **state)
+{
+	struct readme_row rows[64];
+	bool seen[64] = { false };
+	int nrows, checked = 0, i;
+	DIR *dir;
+	struct dirent *de;
+
+	(void)state;
+	dir = opendir(SHARED_DIR);
+	if (!dir) {
+		skip();
+		return;
+	}
+	nrows = readme_load(rows, 64);
+	assert_true(nrows >= 16);   /* the README holds the expectations */
+
+	while ((de = readdir(dir))) {
+		char path[512], base[128];
+		struct cpuid_raw raw;
+		struct cpuid_info id;
+		struct cpu_desc d;
+		const struct readme_row *r = NULL;
+		const char *uname = NULL, *has = NULL, *alt = NULL;
+		size_t k;
+
+		if (!has_suffix(de->d_name, ".raw"))
+			continue;
+		snprintf(base, sizeof(base), "%.*s", (int)(strlen(de->d_name) - 4), de->d_name);
+		for (i = 0; i < nrows; i++)
+			if (!strcmp(rows[i].name, base)) {
+				r = &rows[i];
+				seen[i] = true;
+			}
+		for (k = 0; k < sizeof(shared_names) / sizeof(shared_names[0]); k++)
+			if (!strcmp(shared_names[k].file, base)) {
+				uname = shared_names[k].uarch;
+				has = shared_names[k].reason_has;
+				alt = shared_names[k].reason_alt;
+			}
+		if (!r || !uname)
+			fail_msg("%s: a dump with no expectation (README row %s, test name %s)",
+				 de->d_name, r ? "present" : "missing", uname ? "present" : "missing");
+
+		snprintf(path, sizeof(path), "%s/%s", SHARED_DIR, de->d_name);
+		assert_int_equal(load(path, &raw, &id, &d), 0);
+		assert_int_equal(id.family, r->family);
+		assert_int_equal(id.model, r->model);
+		assert_int_equal(id.pmu.version, r->has_leaf_a ? r->version : 0);
+		assert_int_equal(id.pmu.gp_counters, r->has_leaf_a ? r->gp : 0);
+		assert_non_null(d.uarch);
+		assert_string_equal(d.uarch->name, uname);
+		assert_int_equal(d.supported, r->supported);
+		if (r->supported) {
+			assert_non_null(d.uarch->table);
+			assert_string_equal(d.uarch->table->name, r->table);
+			assert_string_equal(d.reason, "");
+			assert_true(id.pmu.fixed_counters >= 3);
+		} else {
+			assert_reason_ok(d.reason);
+			if (has && !strstr(d.reason, has) && !(alt && strstr(d.reason, alt)))
+				fail_msg("%s: reason \"%s\" does not mention %s", base, d.reason, has);
+		}
+		checked++;
+	}
+	closedir(dir);
+	for (i = 0; i < nrows; i++)
+		if (!seen[i])
+			fail_msg("README names %s but %s has no such dump", rows[i].name, SHARED_DIR);
+	assert_int_equal(checked, nrows);
+}
+
+/* ------------------------------------------------------ tests/dumps/ */
+
+static const struct local_expect {
+	const char *file;
+	int rc;                     /* -1: the file must be refused */
+	const char *uarch;
+	const char *table;          /* the uarch's table, NULL for none */
+	bool supported;
+	unsigned family, model, version, gp, width, fixed;
+	uint32_t unavailable;
+	bool hypervisor;
+	const char *brand;
+	const char *reason_has;     /* when unsupported */
+} local_expect[] = {
+	{ "nehalem_core-i5-750.raw", 0, "nehalem", "nehalem", true, 6, 0x1E, 3, 4, 48, 3, 0x44, false,
+	  "Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz", NULL },
+	{ "westmere_core-i5-650.raw", 0, "westmere", "nehalem", true, 6, 0x25, 3, 4, 48, 3, 0x04, false,
+	  "Intel(R) Core(TM) i5 CPU         650  @ 3.20GHz", NULL },
+	{ "silvermont_atom-z3740.raw", 0, "silvermont", "silvermont", true, 6, 0x37, 3, 2, 40, 3, 0, false,
+	  "Intel(R) Atom(TM) CPU  Z3740  @ 1.33GHz", NULL },
+	{ "airmont_genuine-intel-4000.raw", 0, "airmont", "silvermont", true, 6, 0x5A, 3, 2, 40, 3, 0, false,
+	  "Genuine Intel(R) CPU   4000  @ 1.00GHz", NULL },
+	{ "airmont-np_spreadtrum-sc9853i.raw", 0, "airmont-np", NULL, false, 6, 0x75, 3, 2, 40, 3, 0, false,
+	  "Spreadtrum SC9853I-IA", "perfmon" },
+	{ "goldmont_atom-c3958.raw", 0, "goldmont", "goldmont", true, 6, 0x5F, 4, 4, 48, 3, 0, false,
+	  "Intel(R) Atom(TM) CPU C3958 @ 2.00GHz", NULL },
+	{ "haswell_core-i7-4500u.raw", 0, "haswell", "haswell", true, 6, 0x45, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-4500U CPU @ 1.80GHz", NULL },
+	{ "haswell_core-i7-4750hq.raw", 0, "haswell", "haswell", true, 6, 0x46, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-4750HQ CPU @ 2.00GHz", NULL },
+	{ "broadwell_core-i7-5500u.raw", 0, "broadwell", "haswell", true, 6, 0x3D, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-5500U CPU @ 2.40GHz", NULL },
+	{ "broadwell_core-i7-6800k.raw", 0, "broadwell", "haswell", true, 6, 0x4F, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-6800K CPU @ 3.40GHz", NULL },
+	{ "constructed_haswell-hypervisor-v0.raw", 0, "haswell", "haswell", false, 6, 0x45, 0, 0, 0, 0, 0, true,
+	  "Intel(R) Core(TM) i7-4500U CPU @ 1.80GHz", "a hypervisor hides it" },
+	{ "constructed_haswell-2gp.raw", 0, "haswell", "haswell", false, 6, 0x45, 3, 2, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-4500U CPU @ 1.80GHz",
+	  "reports 2 general-purpose counters per logical CPU; the haswell table needs 4" },
+	{ "constructed_goldmont-v3.raw", 0, "goldmont", "goldmont", false, 6, 0x5F, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Atom(TM) CPU C3958 @ 2.00GHz", "version 3; the goldmont table needs version 4" },
+	{ "constructed_nehalem-maxleaf5.raw", 0, "nehalem", "nehalem", false, 6, 0x1E, 0, 0, 0, 0, 0, false,
+	  "Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz", "leaf 0xA is absent" },
+	{ "bad_empty.raw", -1, NULL, NULL, false, 0, 0, 0, 0, 0, 0, 0, false, NULL, NULL },
+	{ "bad_garbage.raw", -1, NULL, NULL, false, 0, 0, 0, 0, 0, 0, 0, false, NULL, NULL },
+};
+
+static const struct local_expect *local_find(const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(local_expect) / sizeof(local_expect[0]); i++)
+		if (!strcmp(local_expect[i].file, file))
+			return &local_expect[i];
+	return NULL;
+}
+
+static void test_local_dumps(void **state)
+{
+	DIR *dir = opendir(LOCAL_DIR);
+	struct dirent *de;
+	size_t checked = 0;
+
+	(void)state;
+	assert_non_null(dir);       /* part of the repository: run from its root */
+	while ((de = readdir(dir))) {
+		const struct local_expect *e;
+		char path[512], err[256] = "";
+		struct cpuid_raw raw;
+		struct cpuid_info id;
+		struct cpu_desc d;
+
+		if (!has_suffix(de->d_name, ".raw"))
+			continue;
+		e = local_find(de->d_name);
+		if (!e)
+			fail_msg("%s/%s: a dump with no expectation in test_detect.c", LOCAL_DIR, de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", LOCAL_DIR, de->d_name);
+		checked++;
+		if (e->rc < 0) {
+			assert_int_equal(cpuid_raw_file(path, &raw, err, sizeof(err)), -1);
+			assert_non_null(strstr(err, de->d_name));
+			assert_null(strchr(err, '\n'));
+			continue;
+		}
+		assert_int_equal(load(path, &raw, &id, &d), 0);
+		assert_string_equal(id.vendor, "GenuineIntel");
+		assert_int_equal(id.family, e->family);
+		assert_int_equal(id.model, e->model);
+		assert_int_equal(id.pmu.version, e->version);
+		assert_int_equal(id.pmu.gp_counters, e->gp);
+		assert_int_equal(id.pmu.gp_width, e->width);
+		assert_int_equal(id.pmu.fixed_counters, e->fixed);
+		assert_int_equal(id.pmu.unavailable, e->unavailable);
+		assert_int_equal(id.hypervisor, e->hypervisor);
+		assert_string_equal(id.brand, e->brand);
+		assert_string_equal(d.uarch->name, e->uarch);
+		if (e->table)
+			assert_string_equal(d.uarch->table->name, e->table);
+		else
+			assert_null(d.uarch->table);
+		assert_int_equal(d.supported, e->supported);
+		if (e->supported) {
+			assert_string_equal(d.reason, "");
+		} else {
+			assert_reason_ok(d.reason);
+			if (!strstr(d.reason, e->reason_has))
+				fail_msg("%s: reason \"%s\" lacks \"%s\"", e->file, d.reason, e->reason_has);
+		}
+	}
+	closedir(dir);
+	/* every expectation has its file */
+	assert_int_equal(checked, sizeof(local_expect) / sizeof(local_expect[0]));
+}
+
+/* A dump of several logical CPUs: the first one is used. */
+static void test_multi_cpu_dump(void **state)
+{
+	struct cpuid_raw raw;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(cpuid_raw_file(LOCAL_DIR "/nehalem_core-i5-750.raw", &raw, err, sizeof(err)), 0);
+	assert_int_equal(raw.basic[1][1], 0x00100800);   /* CPU #0; CPU #1 has 0x02100800 */
+	assert_int_equal(raw.basic[0xa][0], 0x07300403);
+	assert_int_equal(raw.basic[5][0], 0);            /* leaves missing from the dump read as zero */
+}
+
+/* ------------------------------------------------------------ bad files */
+
+static char tmpdir[64];
+
+static int bad_setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_detect.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int bad_teardown(void **state)
+{
+	DIR *dir = opendir(tmpdir);
+	struct dirent *de;
+	char path[512];
+
+	(void)state;
+	if (dir) {
+		while ((de = readdir(dir))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+			if (unlink(path) < 0)
+				rmdir(path);
+		}
+		closedir(dir);
+	}
+	rmdir(tmpdir);
+	return 0;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define GOOD_L0 "basic_cpuid[0]=0000000d 756e6547 6c65746e 49656e69\n"
+#define GOOD_L1 "basic_cpuid[1]=000306c3 00100800 7ffafbff bfebfbff\n"
+#define GOOD_LA "basic_cpuid[10]=07300403 00000000 00000000 00000603\n"
+
+static void expect_refused(const char *name, const void *data, size_t len, const char *why)
+{
+	char path[256], err[256] = "";
+	struct cpuid_raw raw;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	write_file(path, data, len);
+	if (cpuid_raw_file(path, &raw, err, sizeof(err)) != -1)
+		fail_msg("%s was accepted", name);
+	if (!strstr(err, name) || strchr(err, '\n') || (why && !strstr(err, why)))
+		fail_msg("%s: message \"%s\" (wanted the file name and \"%s\")", name, err, why ? why : "");
+}
+
+#define refuse_str(name, text, why) expect_refused(name, text, strlen(text), why)
+
+static void expect_accepted(const char *name, const char *text, struct cpuid_raw *raw)
+{
+	char path[256], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	write_file(path, text, strlen(text));
+	if (cpuid_raw_file(path, raw, err, sizeof(err)) != 0)
+		fail_msg("%s refused: %s", name, err);
+}
+
+static void test_bad_files(void **state)
+{
+	static const char binary[] = "version=0.6.2\n" GOOD_L0 "\0\x01\x02garbage\xff\xfe\n";
+	char longline[300], dirpath[256], err[256] = "";
+	struct cpuid_raw raw;
+	unsigned char rnd[512];
+	unsigned i, x = 12345;
+
+	(void)state;
+	/* missing, empty name, NULL, a directory */
+	assert_int_equal(cpuid_raw_file("tests/dumps/does-not-exist.raw", &raw, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does-not-exist.raw"));
+	assert_int_equal(cpuid_raw_file("", &raw, err, sizeof(err)), -1);   /* libcpuid: stdin */
+	assert_int_equal(cpuid_raw_file(NULL, &raw, err, sizeof(err)), -1);
+	snprintf(dirpath, sizeof(dirpath), "%s/adir", tmpdir);
+	assert_int_equal(mkdir(dirpath, 0700), 0);
+	assert_int_equal(cpuid_raw_file(dirpath, &raw, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "adir"));
+
+	refuse_str("empty.raw", "", "no basic_cpuid[0]");
+	refuse_str("blank.raw", "\n\n\n", "no basic_cpuid[0]");
+	refuse_str("version-only.raw", "version=0.6.2\n", "no basic_cpuid[0]");
+	refuse_str("text.raw", "hello world\nfoo=bar\n", "line 1");
+	expect_refused("binary.raw", binary, sizeof(binary) - 1, "binary");
+	for (i = 0; i < sizeof(rnd); i++) {
+		x = x * 1103515245u + 12345u;
+		rnd[i] = (unsigned char)(x >> 16);
+	}
+	expect_refused("random.raw", rnd, sizeof(rnd), NULL);
+	/* libcpuid 0.6.2 would write through NULL on this one */
+	refuse_str("ext-first.raw", "version=0.6.2\next_cpuid[0]=80000008 0 0 0\n" GOOD_L0, "before");
+	/* ... index past its array on these */
+	refuse_str("cpu-65535.raw", "_________________ Logical CPU #65535 _________________\n" GOOD_L0,
+		   "count up");
+	refuse_str("cpu-1-first.raw", "_________________ Logical CPU #1 _________________\n" GOOD_L0,
+		   "count up");
+	refuse_str("index.raw", GOOD_L0 "basic_cpuid[40]=00000001 00000000 00000000 00000000\n",
+		   "out of range");
+	refuse_str("negative.raw", GOOD_L0 "basic_cpuid[-1]=00000001 00000000 00000000 00000000\n",
+		   "malformed");
+	refuse_str("short-regs.raw", GOOD_L0 "basic_cpuid[1]=1\n", "malformed");
+	refuse_str("wide-reg.raw", GOOD_L0 "basic_cpuid[1]=100000000 0 0 0\n", "malformed");
+	/* ... overflow its version buffer on this one */
+	refuse_str("long-version.raw", "version=0123456789abcdef0123456789\n" GOOD_L0, "version");
+	memset(longline, 'a', sizeof(longline));
+	memcpy(longline, GOOD_L0, strlen(GOOD_L0));
+	longline[sizeof(longline) - 1] = '\n';
+	expect_refused("long-line.raw", longline, sizeof(longline), "too long");
+	refuse_str("late-version.raw", GOOD_L0 "version=0.6.2\n", "version");
+	refuse_str("aida64.raw", "------[ Versions ]------\nCPUID 00000000: 0000000B-756E6547-6C65746E-49656E69\n",
+		   "line 1");
+	refuse_str("comment.raw", "# a comment\n" GOOD_L0, "line 1");
+	refuse_str("zero-leaf0.raw", "basic_cpuid[0]=0 0 0 0\n" GOOD_L1, "leaf 0 is all zero");
+}
+
+/* What libcpuid writes or reads back, in forms it tolerates, must be accepted. */
+static void test_good_variants(void **state)
+{
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+
+	(void)state;
+	expect_accepted("crlf.raw", "version=0.6.2\r\nbasic_cpuid[0]=0000000d 756e6547 6c65746e 49656e69\r\n"
+			"basic_cpuid[1]=000306c3 00100800 7ffafbff bfebfbff\r\n", &raw);
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.vendor, "GenuineIntel");
+	assert_int_equal(id.model, 0x3C);
+
+	/* a libcpuid .test file: the dump, then the 80-dash line and results */
+	expect_accepted("with-results.raw", GOOD_L0 GOOD_L1 GOOD_LA
+			"--------------------------------------------------------------------------------\n"
+			"x86\nnot a dump line\n", &raw);
+	assert_int_equal(raw.basic[0xa][0], 0x07300403);
+
+	/* no version line, upper-case hex, blank lines */
+	expect_accepted("upper.raw", "\nbasic_cpuid[0]=0000000D 756E6547 6C65746E 49656E69\n\n", &raw);
+	assert_int_equal(raw.basic[0][0], 0xd);
+}
+
+/* ------------------------------------------------------ decode arithmetic */
+
+static void set_vendor(struct cpuid_raw *raw, const char *v, uint32_t max_leaf)
+{
+	uint32_t w[3];
+
+	memcpy(w, v, 12);
+	raw->basic[0][0] = max_leaf;
+	raw->basic[0][1] = w[0];
+	raw->basic[0][3] = w[1];
+	raw->basic[0][2] = w[2];
+}
+
+static void set_brand(struct cpuid_raw *raw, const char *s48)
+{
+	char b[48];
+	int i;
+
+	memset(b, 0, sizeof(b));
+	memcpy(b, s48, strlen(s48) < 48 ? strlen(s48) : 48);
+	raw->ext[0][0] = 0x80000008;
+	for (i = 0; i < 12; i++)
+		memcpy(&raw->ext[2 + i / 4][i % 4], b + 4 * i, 4);
+}
+
+static void test_decode_signature(void **state)
+{
+	static const struct {
+		uint32_t eax;
+		unsigned family, model, stepping;
+	} sig[] = {
+		{ 0x000306C3, 0x6, 0x3C, 3 },    /* i7-4770: ext model 3 */
+		{ 0x000106A4, 0x6, 0x1A, 4 },    /* i7-920 */
+		{ 0x000006FB, 0x6, 0x0F, 0xB },  /* Q6600: no ext model */
+		{ 0x00000F43, 0xF, 0x04, 3 },    /* Pentium 4 640 */
+		{ 0x00020F41, 0xF, 0x24, 1 },    /* family 0xF takes the ext model too */
+		{ 0x00800F11, 0x17, 0x01, 1 },   /* Ryzen 7 1800X: ext family 8 */
+		{ 0x00A20F10, 0x19, 0x21, 0 },   /* family 0xF + 0xA, ext model 2 */
+		{ 0x0FF00F00, 0x10E, 0x00, 0 },  /* largest ext family */
+		{ 0x000F0543, 0x5, 0x04, 3 },    /* family 5: ext model ignored */
+		{ 0x0FF30700, 0x7, 0x00, 0 },    /* family 7: ext family and model ignored */
+	};
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
+		memset(&raw, 0, sizeof(raw));
+		set_vendor(&raw, "GenuineIntel", 1);
+		raw.basic[1][0] = sig[i].eax;
+		cpuid_decode(&raw, &id);
+		assert_int_equal(id.family, sig[i].family);
+		assert_int_equal(id.model, sig[i].model);
+		assert_int_equal(id.stepping, sig[i].stepping);
+		assert_int_equal(id.max_leaf, 1);
+	}
+
+	/* leaf 1 is ignored when max leaf is 0 */
+	memset(&raw, 0, sizeof(raw));
+	set_vendor(&raw, "GenuineIntel", 0);
+	raw.basic[1][0] = 0x000306C3;
+	raw.basic[1][2] = 0x80008000;
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.family, 0);
+	assert_int_equal(id.model, 0);
+	assert_false(id.hypervisor);
+	assert_false(id.pdcm);
+
+	/* hypervisor 1:ECX[31], pdcm 1:ECX[15], each alone */
+	set_vendor(&raw, "GenuineIntel", 1);
+	raw.basic[1][2] = 0x80000000;
+	cpuid_decode(&raw, &id);
+	assert_true(id.hypervisor);
+	assert_false(id.pdcm);
+	raw.basic[1][2] = 0x00008000;
+	cpuid_decode(&raw, &id);
+	assert_false(id.hypervisor);
+	assert_true(id.pdcm);
+	raw.basic[1][2] = 0x7fff7fff;
+	cpuid_decode(&raw, &id);
+	assert_false(id.hypervisor);
+	assert_false(id.pdcm);
+
+	/* vendor: EBX EDX ECX order */
+	set_vendor(&raw, "AuthenticAMD", 0xd);
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.vendor, "AuthenticAMD");
+	assert_int_equal(id.max_leaf, 0xd);
+	memset(&raw, 0, sizeof(raw));
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.vendor, "");
+}
+
+static void test_decode_brand(void **state)
+{
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+
+	(void)state;
+	memset(&raw, 0, sizeof(raw));
+	set_vendor(&raw, "GenuineIntel", 1);
+
+	set_brand(&raw, "       Intel(R) Core(TM) i7 CPU  920  @ 2.67GHz");
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "Intel(R) Core(TM) i7 CPU  920  @ 2.67GHz");
+
+	set_brand(&raw, "Intel(R) Xeon(R) CPU E5-2660 v3 @ 2.60GHz       ");
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "Intel(R) Xeon(R) CPU E5-2660 v3 @ 2.60GHz");
+
+	/* exactly 48 characters, no NUL */
+	set_brand(&raw, "0123456789012345678901234567890123456789ABCDEFGH");
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "0123456789012345678901234567890123456789ABCDEFGH");
+
+	/* a NUL in the middle ends it (the SC9853I has one) */
+	set_brand(&raw, "  Spreadtrum  ");
+	memcpy((char *)&raw.ext[3][0] + 2, "after", 5);
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "Spreadtrum");
+
+	set_brand(&raw, "                                                ");
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "");
+
+	/* control characters are not passed on */
+	set_brand(&raw, "Bad\tbrand\x1b");
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "Bad?brand?");
+
+	/* leaves 0x80000002..4 exist only when 0x80000000 says so */
+	set_brand(&raw, "Intel(R) Pentium(R) 4");
+	raw.ext[0][0] = 0x80000003;
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "");
+	raw.ext[0][0] = 0x80000004;
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "Intel(R) Pentium(R) 4");
+	raw.ext[0][0] = 0x00000004;     /* not an extended max leaf */
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "");
+	raw.ext[0][0] = 0x90000004;
+	cpuid_decode(&raw, &id);
+	assert_string_equal(id.brand, "");
+}
+
+static void test_decode_leaf_a(void **state)
+{
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+
+	(void)state;
+	memset(&raw, 0, sizeof(raw));
+	set_vendor(&raw, "GenuineIntel", 0xb);
+	raw.basic[0xa][0] = 0x07300403;
+	raw.basic[0xa][1] = 0xffffff44;     /* bits past EAX[31:24] = 7 are not events */
+	raw.basic[0xa][3] = 0x00008603;
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.version, 3);
+	assert_int_equal(id.pmu.gp_counters, 4);
+	assert_int_equal(id.pmu.gp_width, 48);
+	assert_int_equal(id.pmu.ebx_len, 7);
+	assert_int_equal(id.pmu.unavailable, 0x44);
+	assert_int_equal(id.pmu.fixed_counters, 3);   /* EDX[4:0] */
+	assert_int_equal(id.pmu.fixed_width, 48);     /* EDX[12:5]; EDX[15] is not part of it */
+
+	raw.basic[0xa][0] = 0x00280203;     /* ebx_len 0: no event flagged */
+	raw.basic[0xa][3] = 0x00004503;     /* Silvermont: EDX bit 14 set, width 40 */
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.ebx_len, 0);
+	assert_int_equal(id.pmu.unavailable, 0);
+	assert_int_equal(id.pmu.fixed_width, 40);
+	assert_int_equal(id.pmu.fixed_counters, 3);
+
+	raw.basic[0xa][0] = 0x20300404;     /* ebx_len 32: all of EBX */
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.unavailable, 0xffffff44);
+	raw.basic[0xa][0] = 0xff300404;     /* more than 32 */
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.unavailable, 0xffffff44);
+	raw.basic[0xa][0] = 0x1f300404;     /* 31 */
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.unavailable, 0x7fffff44);
+
+	/* version 1: the EDX fields are not defined */
+	raw.basic[0xa][0] = 0x07280201;
+	raw.basic[0xa][3] = 0x00000503;
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.version, 1);
+	assert_int_equal(id.pmu.gp_counters, 2);
+	assert_int_equal(id.pmu.fixed_counters, 0);
+	assert_int_equal(id.pmu.fixed_width, 0);
+
+	/* leaf 0xA beyond max leaf, or another vendor: zero */
+	raw.basic[0xa][0] = 0x07300403;
+	raw.basic[0][0] = 9;
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.version, 0);
+	assert_int_equal(id.pmu.gp_counters, 0);
+	set_vendor(&raw, "AuthenticAMD", 0xd);
+	cpuid_decode(&raw, &id);
+	assert_int_equal(id.pmu.version, 0);
+	assert_int_equal(id.pmu.fixed_counters, 0);
+}
+
+/* ------------------------------------------------------------- uarch rows */
+
+/* An Intel family 6 CPU whose leaf 0xA reports what @u needs. */
+static void fake_id(struct cpuid_info *id, unsigned family, unsigned model, const struct uarch *u)
+{
+	memset(id, 0, sizeof(*id));
+	strcpy(id->vendor, "GenuineIntel");
+	id->family = family;
+	id->model = model;
+	id->max_leaf = 0xd;
+	id->pmu.version = u ? u->min_version : 3;
+	id->pmu.gp_counters = u ? u->gp_needed : 4;
+	id->pmu.gp_width = u ? u->gp_width : 48;
+	id->pmu.fixed_counters = 3;
+	id->pmu.fixed_width = id->pmu.gp_width;
+	id->pmu.ebx_len = 7;
+}
+
+/* The supported models, written out independently of uarch.c's table. */
+static const struct {
+	unsigned model;
+	const char *name;
+} supported_models[] = {
+	{ 0x1A, "nehalem" }, { 0x1E, "nehalem" }, { 0x1F, "nehalem" }, { 0x2E, "nehalem" },
+	{ 0x25, "westmere" }, { 0x2C, "westmere" }, { 0x2F, "westmere" },
+	{ 0x37, "silvermont" }, { 0x4A, "silvermont" }, { 0x4D, "silvermont" },
+	{ 0x4C, "airmont" }, { 0x5A, "airmont" },
+	{ 0x5C, "goldmont" }, { 0x5F, "goldmont" },
+	{ 0x7A, "goldmont-plus" },
+	{ 0x3C, "haswell" }, { 0x3F, "haswell" }, { 0x45, "haswell" }, { 0x46, "haswell" },
+	{ 0x3D, "broadwell" }, { 0x47, "broadwell" }, { 0x4F, "broadwell" }, { 0x56, "broadwell" },
+};
+
+static const struct {
+	unsigned family, model;
+	const char *name;
+} unsupported_models[] = {
+	{ 6, 0x0F, "core2" }, { 6, 0x16, "core2" }, { 6, 0x17, "core2" }, { 6, 0x1D, "core2" },
+	{ 6, 0x1C, "bonnell" }, { 6, 0x26, "bonnell" }, { 6, 0x27, "bonnell" }, { 6, 0x35, "bonnell" },
+	{ 6, 0x36, "bonnell" },
+	{ 6, 0x2A, "sandybridge" }, { 6, 0x2D, "sandybridge" },
+	{ 6, 0x3A, "ivybridge" }, { 6, 0x3E, "ivybridge" },
+	{ 6, 0x4E, "skylake" }, { 6, 0x5E, "skylake" }, { 6, 0x55, "skylake" }, { 6, 0x8E, "skylake" },
+	{ 6, 0x9E, "skylake" },
+	{ 6, 0x75, "airmont-np" }, { 6, 0x5D, "silvermont-x3" },
+	{ 0xF, 0x00, "netburst" }, { 0xF, 0x04, "netburst" }, { 0xF, 0x06, "netburst" },
+	{ 6, 0x8F, "unknown" }, { 6, 0x01, "unknown" }, { 5, 0x09, "unknown" },
+};
+
+static void test_model_table(void **state)
+{
+	struct cpuid_info id;
+	struct cpu_desc d;
+	unsigned m;
+	size_t i;
+
+	(void)state;
+	/* every family 6 model: supported exactly when listed above */
+	for (m = 0; m < 256; m++) {
+		const char *want = NULL;
+
+		for (i = 0; i < sizeof(supported_models) / sizeof(supported_models[0]); i++)
+			if (supported_models[i].model == m)
+				want = supported_models[i].name;
+		fake_id(&id, 6, m, want ? uarch_by_name(want) : NULL);
+		uarch_detect(&id, &d);
+		assert_non_null(d.uarch);
+		if (want) {
+			if (!d.supported || strcmp(d.uarch->name, want))
+				fail_msg("06_%02X: %s supported=%d (%s), wanted %s", m, d.uarch->name,
+					 d.supported, d.reason, want);
+			assert_string_equal(d.reason, "");
+		} else {
+			if (d.supported || d.uarch->table)
+				fail_msg("06_%02X: %s is supported", m, d.uarch->name);
+			assert_reason_ok(d.reason);
+			assert_non_null(strstr(d.reason, "lattop supports"));
+			assert_non_null(d.uarch->why_not);
+		}
+	}
+	for (i = 0; i < sizeof(unsupported_models) / sizeof(unsupported_models[0]); i++) {
+		fake_id(&id, unsupported_models[i].family, unsupported_models[i].model, NULL);
+		uarch_detect(&id, &d);
+		assert_false(d.supported);
+		assert_string_equal(d.uarch->name, unsupported_models[i].name);
+		assert_reason_ok(d.reason);
+	}
+}
+
+static void test_unknown_and_amd(void **state)
+{
+	struct cpuid_info id;
+	struct cpu_desc d;
+	static const struct {
+		const char *vendor;
+		unsigned family, model;
+		const char *name;
+	} rows[] = {
+		{ "AuthenticAMD", 0x17, 0x01, "zen" },
+		{ "AuthenticAMD", 0x17, 0x71, "zen" },
+		{ "AuthenticAMD", 0x19, 0x21, "zen" },
+		{ "AuthenticAMD", 0x15, 0x02, "amd" },
+		{ "AuthenticAMD", 0x6, 0x3C, "amd" },   /* an AMD with a Haswell number is not a Haswell */
+		{ "HygonGenuine", 0x18, 0x00, "unknown" },
+		{ "CentaurHauls", 0x6, 0x0F, "unknown" },
+		{ "", 0, 0, "unknown" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		fake_id(&id, rows[i].family, rows[i].model, uarch_by_name("haswell"));
+		snprintf(id.vendor, sizeof(id.vendor), "%s", rows[i].vendor);
+		uarch_detect(&id, &d);
+		assert_false(d.supported);
+		assert_string_equal(d.uarch->name, rows[i].name);
+		assert_reason_ok(d.reason);
+		assert_non_null(strstr(d.reason, "lattop supports Intel"));
+	}
+
+	/* unknown names vendor, family and model */
+	fake_id(&id, 6, 0x8F, NULL);
+	uarch_detect(&id, &d);
+	assert_string_equal(d.uarch->name, "unknown");
+	assert_non_null(strstr(d.reason, "GenuineIntel"));
+	assert_non_null(strstr(d.reason, "family 0x6"));
+	assert_non_null(strstr(d.reason, "model 0x8F"));
+
+	/* detect copies the id */
+	assert_int_equal(d.id.model, 0x8F);
+	assert_string_equal(d.id.vendor, "GenuineIntel");
+}
+
+/* The facts per microarchitecture (pmu-facts 1.2, 2, 4.5, 6, 7). */
+static void test_uarch_fields(void **state)
+{
+	static const struct {
+		const char *name, *pretty, *table;
+		unsigned min_version, gp_needed, gp_width, offcore_msrs;
+		enum offcore_scope scope;
+		unsigned flags;
+	} f[] = {
+		{ "nehalem", "Nehalem", "nehalem", 3, 4, 48, 1, OFFCORE_CORE, UARCH_F_NHM_CTR_RESET },
+		{ "westmere", "Westmere", "nehalem", 3, 4, 48, 2, OFFCORE_CORE,
+		  UARCH_F_NHM_CTR_RESET | UARCH_F_OFFCORE_QUEUE },
+		{ "silvermont", "Silvermont", "silvermont", 3, 2, 40, 2, OFFCORE_MODULE, 0 },
+		{ "airmont", "Airmont", "silvermont", 3, 2, 40, 2, OFFCORE_MODULE, 0 },
+		{ "goldmont", "Goldmont", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
+		{ "goldmont-plus", "Goldmont Plus", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
+		{ "haswell", "Haswell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
+		{ "broadwell", "Broadwell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
+	};
+	const struct pmu_table *tables[] = {
+		&pmu_table_nehalem, &pmu_table_silvermont, &pmu_table_goldmont, &pmu_table_haswell,
+	};
+	size_t i, t;
+
+	(void)state;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		const struct uarch *u = uarch_supported[i];
+
+		assert_non_null(u);
+		assert_ptr_equal(uarch_by_name(f[i].name), u);    /* uarch_supported[] order */
+		assert_string_equal(u->name, f[i].name);
+		assert_string_equal(u->pretty, f[i].pretty);
+		assert_non_null(u->table);
+		assert_string_equal(u->table->name, f[i].table);
+		for (t = 0; t < 4; t++)                            /* the table by address */
+			if (!strcmp(tables[t]->name, f[i].table))
+				assert_ptr_equal(u->table, tables[t]);
+		assert_int_equal(u->min_version, f[i].min_version);
+		assert_int_equal(u->gp_needed, f[i].gp_needed);
+		assert_int_equal(u->gp_width, f[i].gp_width);
+		assert_int_equal(u->offcore_msrs, f[i].offcore_msrs);
+		assert_int_equal(u->offcore_scope, f[i].scope);
+		assert_int_equal(u->flags, f[i].flags);
+		assert_null(u->why_not);
+	}
+	assert_null(uarch_supported[8]);
+	assert_null(uarch_by_name("netburst"));
+	assert_null(uarch_by_name("unknown"));
+	assert_null(uarch_by_name("Haswell"));
+	assert_null(uarch_by_name(""));
+	assert_null(uarch_by_name(NULL));
+}
+
+/* A supported model whose leaf 0xA disagrees is refused with the reason. */
+static void test_leaf_a_mismatch(void **state)
+{
+	struct cpuid_info id;
+	struct cpu_desc d;
+
+	(void)state;
+	fake_id(&id, 6, 0x3C, uarch_by_name("haswell"));
+	uarch_detect(&id, &d);
+	assert_true(d.supported);
+
+	id.pmu.gp_counters = 8;         /* HT off: more is fine */
+	uarch_detect(&id, &d);
+	assert_true(d.supported);
+
+	id.pmu.gp_counters = 3;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_string_equal(d.uarch->name, "haswell");
+	assert_non_null(strstr(d.reason, "reports 3 general-purpose counters per logical CPU; "
+			       "the haswell table needs 4"));
+	assert_null(strstr(d.reason, "hypervisor"));
+	id.hypervisor = true;
+	uarch_detect(&id, &d);
+	assert_non_null(strstr(d.reason, "hypervisor"));
+	assert_reason_ok(d.reason);
+
+	fake_id(&id, 6, 0x3C, uarch_by_name("haswell"));
+	id.pmu.version = 2;             /* e.g. KVM's virtual PMU */
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "version 2; the haswell table needs version 3"));
+
+	fake_id(&id, 6, 0x3C, uarch_by_name("haswell"));
+	id.pmu.fixed_counters = 2;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "2 fixed counters"));
+
+	fake_id(&id, 6, 0x4D, uarch_by_name("silvermont"));
+	id.pmu.gp_width = 48;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "48-bit"));
+
+	fake_id(&id, 6, 0x2E, uarch_by_name("nehalem"));
+	id.pmu.version = 0;
+	id.pmu.gp_counters = 0;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "the PMU is hidden: CPUID leaf 0xA reports version 0"));
+	assert_null(strstr(d.reason, "hypervisor"));
+	id.hypervisor = true;
+	uarch_detect(&id, &d);
+	assert_non_null(strstr(d.reason, "hypervisor"));
+	assert_reason_ok(d.reason);
+
+	fake_id(&id, 6, 0x1A, uarch_by_name("nehalem"));
+	id.max_leaf = 5;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "leaf 0xA is absent"));
+
+	/* Silvermont needs only 2 counters, Goldmont Plus version 4 */
+	fake_id(&id, 6, 0x37, uarch_by_name("silvermont"));
+	assert_int_equal(id.pmu.gp_counters, 2);
+	uarch_detect(&id, &d);
+	assert_true(d.supported);
+	fake_id(&id, 6, 0x7A, uarch_by_name("goldmont-plus"));
+	id.pmu.version = 3;
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_non_null(strstr(d.reason, "Goldmont Plus (06_7A)"));
+}
+
+/* The running CPU (this may be any x86 machine, a VM included). */
+static void test_running(void **state)
+{
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+	struct cpu_desc d;
+	char err[256] = "";
+
+	(void)state;
+#if defined(__x86_64__) || defined(__i386__)
+	assert_int_equal(cpuid_raw_running(&raw, err, sizeof(err)), 0);
+	cpuid_decode(&raw, &id);
+	assert_true(id.max_leaf >= 1);
+	assert_true(strlen(id.vendor) == 12);
+	uarch_detect(&id, &d);
+	assert_non_null(d.uarch);
+	if (!d.supported)
+		assert_reason_ok(d.reason);
+#else
+	(void)raw; (void)id; (void)d; (void)err;
+	skip();
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_dumps),
+		cmocka_unit_test(test_local_dumps),
+		cmocka_unit_test(test_multi_cpu_dump),
+		cmocka_unit_test_setup_teardown(test_bad_files, bad_setup, bad_teardown),
+		cmocka_unit_test_setup_teardown(test_good_variants, bad_setup, bad_teardown),
+		cmocka_unit_test(test_decode_signature),
+		cmocka_unit_test(test_decode_brand),
+		cmocka_unit_test(test_decode_leaf_a),
+		cmocka_unit_test(test_model_table),
+		cmocka_unit_test(test_unknown_and_amd),
+		cmocka_unit_test(test_uarch_fields),
+		cmocka_unit_test(test_leaf_a_mismatch),
+		cmocka_unit_test(test_running),
+	};
+
+	return cmocka_run_group_tests_name("detect", tests, NULL, NULL);
+}
