@@ -422,18 +422,24 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		}
 	}
 
-	/* 3. Offcore response and threshold before the events that use them. */
+	/*
+	 * 3. Offcore response and threshold before the events that use them.
+	 * A counter whose offcore value or threshold changes is reprogrammed
+	 * as surely as one whose event changes.
+	 */
 	for (unsigned j = 0; j < 2; j++) {
 		if (!(next->rsp_mask & (1u << j)) || c->hw_rsp[j] == next->rsp[j])
 			continue;
 		if ((r = wr(p, c, MSR_OFFCORE_RSP(j), next->rsp[j], err, errlen)) < 0)
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
+		changed |= next->rsp_users[j] & next->gp_mask;
 	}
 	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat) {
 		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
 			return r;
 		c->hw_ldlat = next->ldlat;
+		changed |= (uint8_t)(1u << next->ldlat_ctr);
 	}
 
 	/* 4. Counters arriving or changing event. */
@@ -450,10 +456,15 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 
 		if (!(changed & bit))
 			continue;
-		/* Zero first: the old event's last counts go nowhere. */
-		if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+		if ((!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) &&
+		    (r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen)) < 0)
 			return r;
-		if ((r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen)) < 0)
+		/*
+		 * Zero after the new selection, so that what the counter saw
+		 * since it was last read goes nowhere rather than to the new
+		 * slot's event.
+		 */
+		if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
 			return r;
 		cur->evtsel[k] = next->evtsel[k];
 		cur->gp_mask |= bit;

@@ -30,6 +30,7 @@ struct pmu_cfg {
 	uint8_t fixed_mask;             /* fixed counters enabled (OS|USR) */
 	uint8_t rsp_mask;               /* bit j: MSR_OFFCORE_RSP_j programmed */
 	uint64_t rsp[2];
+	uint8_t rsp_users[2];           /* counters whose event reads MSR_OFFCORE_RSP_j */
 	int8_t ldlat_ctr;               /* counter with PEBS_EN+LL_EN, or -1 */
 	uint16_t ldlat;                 /* MSR_PEBS_LD_LAT_THRESHOLD when ldlat_ctr >= 0 */
 };

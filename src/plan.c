@@ -93,6 +93,7 @@ static void place(struct plan *pl, int si, int ui, const struct pmu_event *const
 		if (e->offcore) {
 			s->cfg.rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
 			s->cfg.rsp[e->offcore - 1] = e->offcore_rsp;
+			s->cfg.rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
 		}
 		if (e->ldlat) {
 			s->cfg.ldlat_ctr = (int8_t)c;

@@ -141,25 +141,38 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 
 		if (!sleep_until(t0 + (k + 1) * slot_len, stop))
 			last = true;
+		/*
+		 * Read every CPU, then reprogram every CPU: hyperthreads and
+		 * module siblings share MSR_OFFCORE_RSP_x, so a sibling's new
+		 * value must not reach a counter whose slot is still unread.
+		 * What a counter sees between its read and its reprogramming
+		 * is dropped (pmu_apply zeroes it after the new state).
+		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
-			double now;
 			int r;
 
 			if (!c->ok)
 				continue;
-			r = collect(s, i, s->slot, last, now = sampler_now());
+			r = collect(s, i, s->slot, last, c->t_read = sampler_now());
 			if (r < 0) {
 				c->ok = false;
 				c->err = r;
-				continue;
 			}
-			if (next != s->slot && (r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen)) < 0)
-				return r;
-			c->t_slot = sampler_now();
-			/* Time spent reprogramming counts for neither slot. */
-			if (next == s->slot)
-				c->t_slot = now;
+		}
+		for (int i = 0; i < p->ncpu; i++) {
+			struct sample_cpu *c = &s->cpu[i];
+			int r;
+
+			if (!c->ok)
+				continue;
+			if (next != s->slot) {
+				if ((r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen)) < 0)
+					return r;
+				c->t_slot = sampler_now();
+			} else {
+				c->t_slot = c->t_read;
+			}
 		}
 		s->slot = next;
 		if (last)

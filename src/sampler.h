@@ -24,6 +24,7 @@ struct sample_cpu {
 	bool ok;                       /* read cleanly this interval */
 	int err;                       /* the negative errno when not */
 	double t_start, t_slot;        /* interval start, current slot start */
+	double t_read;                 /* last read */
 	double interval_s;             /* this CPU's interval */
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
