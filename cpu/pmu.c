@@ -495,6 +495,8 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 				if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, err, errlen)) < 0)
 					return r;
 				c->last_fixed[k] = v;
+				/* Never written, but counting changes it: restore it too. */
+				reg_find(c, MSR_FIXED_CTR(k))->dirty = true;
 			}
 		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
 			return r;

@@ -1,0 +1,182 @@
+#!/bin/sh
+# e2e_restore.sh: lattop through --msr-dir on the FUSE msr stand-in
+# (tests/msrfs) serving the simulator: the same open/pread/pwrite path as
+# /dev/cpu/N/msr.  Every register is as it was after --once and after
+# --batch ended by SIGTERM, SIGINT and SIGHUP; a counter in use is never
+# written while the others measure; with no counter free nothing is written
+# and the exit is non-zero.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+HSW=tests/dumps/haswell_core-i7-4500u.raw
+NHM=tests/dumps/nehalem_core-i5-750.raw
+WSM=tests/dumps/westmere_core-i5-650.raw
+M=$LIB_TMP/m
+
+if ! have_fuse; then
+	skip "no FUSE here: $LIB_WHY"
+	tap_done
+	exit 0
+fi
+
+profile() {
+	f=$LIB_TMP/p.$1
+	shift
+	{
+		echo "cpus = 4"
+		echo "loads_per_sec = 4e8"
+		echo "load_latency = 5:0.70 20:0.20 70:0.06 300:0.04"
+		echo "offcore_reads_per_sec = 2e7"
+		echo "offcore_latency = 180"
+		echo "snoop_hit_per_sec = 1e5"
+		echo "hitm_per_sec = 5e4"
+		for l in "$@"; do echo "$l"; done
+	} >"$f"
+	echo "$f"
+}
+
+# W lines for register $2 in the log of mount $1
+writes_to() {
+	grep -c "^W [0-9]* $2 " "$1/log"
+}
+
+# ---- --once ----
+msrfs_mount $M --simulate haswell --sim-profile "$(profile plain)" || { not_ok "mount"; tap_done; exit 1; }
+regs_snapshot $M $LIB_TMP/before
+if ./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err; then
+	ok "--once on the stand-in exits 0"
+else
+	not_ok "--once on the stand-in exits 0"
+	diag "$(cat $LIB_TMP/err)"
+fi
+is "--once measured HITM through the msr files" \
+	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
+check "--once wrote registers" test "$(grep -c '^W ' $M/log)" -gt 0
+regs_snapshot $M $LIB_TMP/after
+if cmp -s $LIB_TMP/before $LIB_TMP/after; then
+	ok "--once: every register as it was before"
+else
+	not_ok "--once: every register as it was before"
+	diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
+fi
+# bits_set LOG REGEX MASK: W lines to registers matching REGEX with a MASK bit set
+bits_set() {
+	grep "^W [0-9]* $2 " "$1/log" | { n=0
+		while read -r _w _c _r v; do
+			[ $((v & $3)) -ne 0 ] && n=$((n + 1))
+		done
+		echo $n; }
+}
+is "--once wrote PERFEVTSELs" "$(grep -c '^W [0-9]* 0x18[6-9] ' $M/log | sed 's/^0$/none/;s/^[0-9]*$/some/')" some
+is "--once never set PERFEVTSEL.INT" "$(bits_set $M '0x18[6-9a-d]' 0x100000)" 0
+is "--once never set a fixed counter's PMI bit" "$(bits_set $M 0x38d 0x888)" 0
+is "--once wrote only allowlisted registers" \
+	"$(awk '$1 == "W" { print $3 }' $M/log | sort -u |
+	   grep -v -E '^0x(c[1-8]|4c[1-8]|18[6-9a-d]|309|30a|30b|38d|38f|3f1|3f6|1a6|1a7)$' | wc -l)" 0
+
+# ---- --batch ended by a signal ----
+for sig in TERM INT HUP; do
+	msrfs_ctl $M log-reset
+	regs_snapshot $M $LIB_TMP/before
+	./lattop --msr-dir $M --cpuid-file $HSW -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
+	pid=$!
+	sleep 0.9
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	is "--batch ended by SIG$sig exits 0" "$rc" 0
+	check "--batch printed snapshots before SIG$sig" grep -q '^all ' $LIB_TMP/out
+	regs_snapshot $M $LIB_TMP/after
+	if cmp -s $LIB_TMP/before $LIB_TMP/after; then
+		ok "SIG$sig: every register as it was before"
+	else
+		not_ok "SIG$sig: every register as it was before"
+		diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
+	fi
+done
+msrfs_umount $M
+
+# ---- a counter in use is never written, the others measure ----
+# PMC2 counts core cycles for someone else; the fixed counter 1 field is the
+# NMI watchdog's (OS|USR|PMI).
+msrfs_mount $M --simulate haswell --sim-profile \
+	"$(profile inuse 'msr.0x188 = 0x43003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
+regs_snapshot $M $LIB_TMP/before
+./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err
+is "in use: exit 0" "$?" 0
+is "in use: PERFEVTSEL2 never written" "$(writes_to $M 0x188)" 0
+is "in use: PMC2 never written" "$(( $(writes_to $M 0xc3) + $(writes_to $M 0x4c3) ))" 0
+is "in use: every FIXED_CTR_CTRL write keeps the watchdog's field (0xb0)" \
+	"$(grep '^W [0-9]* 0x38d ' $M/log | { n=0; while read -r _w _c _r v; do
+		[ $((v & 0xf0)) -ne $((0xb0)) ] && n=$((n + 1)); done; echo $n; })" 0
+check "in use: FIXED_CTR_CTRL was written (fixed counters 0 and 2 used)" grep -q '^W [0-9]* 0x38d ' $M/log
+check "in use: the report names the counters taken" \
+	sh -c "jq -r .note $LIB_TMP/out | grep -q 'IA32_PERFEVTSEL2=0x43003c'"
+is "in use: HITM still measured" \
+	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
+is "in use: cycles moved to a general-purpose counter: ghz measured" \
+	"$(jq '.total.ghz > 2.35 and .total.ghz < 2.45' $LIB_TMP/out)" true
+regs_snapshot $M $LIB_TMP/after
+# PMC2 and FIXED_CTR1 are counting for their owner: leave them out.
+grep -v -E ' 0x(c3|30a) ' $LIB_TMP/before >$LIB_TMP/b2
+grep -v -E ' 0x(c3|30a) ' $LIB_TMP/after >$LIB_TMP/a2
+if cmp -s $LIB_TMP/b2 $LIB_TMP/a2; then
+	ok "in use: every other register as it was before"
+else
+	not_ok "in use: every other register as it was before"
+	diag "$(diff $LIB_TMP/b2 $LIB_TMP/a2 | head -20)"
+fi
+msrfs_umount $M
+
+# ---- no general-purpose counter free: refuse, write nothing ----
+msrfs_mount $M --simulate haswell --sim-profile "$(profile full 'cpu2.msr.0x186 = 0x43003c' \
+	'cpu2.msr.0x187 = 0x4300c0' 'cpu2.msr.0x188 = 0x43003c' 'cpu2.msr.0x189 = 0x4300c0')" ||
+	{ not_ok "mount"; tap_done; exit 1; }
+./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+rc=$?
+check "no counter free: exit non-zero" test $rc -ne 0
+is "no counter free: nothing written" "$(grep -c '^W ' $M/log)" 0
+check "no counter free: the message names the CPU, registers and --force" \
+	sh -c "grep -q 'cpu 2: no general-purpose counter is free' $LIB_TMP/err &&
+	       grep -q 'IA32_PERFEVTSEL3=0x4300c0' $LIB_TMP/err && grep -q -- '--force' $LIB_TMP/err"
+regs_snapshot $M $LIB_TMP/before
+./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --force >$LIB_TMP/out 2>$LIB_TMP/err
+is "--force: exit 0" "$?" 0
+check "--force: writes the taken counters" test "$(writes_to $M 0x186)" -gt 0
+regs_snapshot $M $LIB_TMP/after
+grep -v -E '^2 0x(c[1-4]|30[9ab]) ' $LIB_TMP/before >$LIB_TMP/b2
+grep -v -E '^2 0x(c[1-4]|30[9ab]) ' $LIB_TMP/after >$LIB_TMP/a2
+if cmp -s $LIB_TMP/b2 $LIB_TMP/a2; then
+	ok "--force: every control register restored"
+else
+	not_ok "--force: every control register restored"
+	diag "$(diff $LIB_TMP/b2 $LIB_TMP/a2 | head -20)"
+fi
+msrfs_umount $M
+
+# ---- Nehalem: the counter-reset workaround runs, registers restored ----
+msrfs_mount $M --simulate nehalem --sim-profile "$(profile nhm)" || { not_ok "mount"; tap_done; exit 1; }
+regs_snapshot $M $LIB_TMP/before
+./lattop --msr-dir $M --cpuid-file $NHM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+is "nehalem: exit 0" "$?" 0
+check "nehalem: AAK100 sequence written (0x4300b5 to PERFEVTSEL0)" grep -q '^W 0 0x186 0x00000000004300b5' $M/log
+regs_snapshot $M $LIB_TMP/after
+if cmp -s $LIB_TMP/before $LIB_TMP/after; then
+	ok "nehalem: every register as it was before"
+else
+	not_ok "nehalem: every register as it was before"
+	diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
+fi
+msrfs_umount $M
+
+# ---- Westmere: no full-width writes ----
+# PMC1's value cannot be written back through the legacy address (bit 31
+# sign-extends): lattop must say so and exit 1; PMC0's can.
+msrfs_mount $M --simulate westmere --sim-profile \
+	"$(profile wsm 'msr.0xc1 = 0x7fff0000' 'msr.0xc2 = 0x12345678abcd')" || { not_ok "mount"; tap_done; exit 1; }
+./lattop --msr-dir $M --cpuid-file $WSM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+is "westmere: a value that cannot be restored exits 1" "$?" 1
+check "westmere: and says which and why" \
+	sh -c "grep -q 'IA32_PMC1 was 0x12345678abcd; without full-width counter writes' $LIB_TMP/err"
+is "westmere: PMC0 restored exactly" "$(grep '^0 0xc1 ' $M/state)" "0 0xc1 0x000000007fff0000"
+msrfs_umount $M
+tap_done
