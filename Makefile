@@ -76,6 +76,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lattop $(DESTDIR)$(PREFIX)/share/man/man1/lattop.1
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) */*.o */*.d tests/*/*.o tests/*/*.d
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek */*.o */*.d tests/*/*.o tests/*/*.d
 
 -include $(wildcard */*.d tests/*/*.d)

@@ -1,0 +1,207 @@
+# lib.sh: shell helpers for the end-to-end scripts (tests/e2e_*.sh).
+#
+# POSIX sh (dash).  Source it from the repository root, in the script's own
+# shell (not a subshell: it keeps the pids of the msrfs it started):
+#	cd "$(dirname "$0")/.." && . tests/lib.sh
+#
+# TAP:    ok NAME | not_ok NAME | skip REASON | diag TEXT | tap_done
+#         check NAME CMD...   ok when CMD succeeds
+#         is NAME GOT WANT    ok when the strings are equal, else shows both
+# msrfs:  have_fuse (sets LIB_WHY when false) | msrfs_mount DIR ARGS... |
+#         msrfs_umount DIR | msrfs_ctl DIR COMMAND... | regs_snapshot DIR [FILE]
+# Files:  $LIB_TMP, a directory removed on exit.
+#
+# On EXIT, INT and TERM every msrfs still mounted is unmounted and stopped, so
+# a failing or killed test never leaves a mount behind.  (msrfs itself also
+# stops when its parent dies, and fusermount3's auto_unmount cleans up after
+# an msrfs that is killed.)
+# Owns no test: only what the scripts share.
+
+LIB_MSRFS=${LIB_MSRFS:-tests/msrfs/msrfs}
+LIB_MOUNTS=""   # one "PID DIR" a line
+LIB_WHY=""
+LIB_SEQ=0
+tap_n=0
+tap_failed=0
+
+LIB_TMP=$(mktemp -d "${TMPDIR:-/tmp}/lattop-e2e.XXXXXX") || exit 2
+
+# ---- TAP ----
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $*"
+}
+
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+check() {
+	_name=$1
+	shift
+	if "$@"; then
+		ok "$_name"
+	else
+		not_ok "$_name"
+		diag "failed: $*"
+	fi
+}
+
+is() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got:  $2"
+		diag "want: $3"
+	fi
+}
+
+# Print the plan; the exit status is 1 when a test failed.
+tap_done() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+# ---- FUSE ----
+
+# True when msrfs can be mounted here; else LIB_WHY says why not.
+have_fuse() {
+	if [ "$(id -u)" -ne 0 ]; then
+		LIB_WHY="not root"
+	elif [ ! -c /dev/fuse ]; then
+		LIB_WHY="no /dev/fuse"
+	elif ! command -v fusermount3 >/dev/null 2>&1; then
+		LIB_WHY="no fusermount3 (apt-get install fuse3)"
+	elif ! grep -qw fuse /proc/filesystems 2>/dev/null; then
+		LIB_WHY="no fuse in /proc/filesystems (modprobe fuse)"
+	else
+		return 0
+	fi
+	return 1
+}
+
+lib_mounted() {
+	# /proc/mounts escapes spaces as \040; test dirs have none.
+	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts
+}
+
+lib_abs() {
+	case "$1" in
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$(pwd)/$1" ;;
+	esac
+}
+
+# msrfs_mount DIR ARGS...: serve DIR from msrfs ARGS in the background and
+# wait (5 s at most) until DIR/0/msr exists.  Returns 1, with msrfs's
+# messages as TAP diagnostics, when it does not come up.
+msrfs_mount() {
+	_dir=$(lib_abs "$1")
+	shift
+	mkdir -p "$_dir" || return 1
+	LIB_SEQ=$((LIB_SEQ + 1))
+	_log="$LIB_TMP/msrfs.$LIB_SEQ.log"
+	"$LIB_MSRFS" "$_dir" "$@" -f >"$_log" 2>&1 &
+	_pid=$!
+	LIB_MOUNTS="$LIB_MOUNTS$_pid $_dir
+"
+	_i=0
+	while [ ! -e "$_dir/0/msr" ]; do
+		if ! kill -0 "$_pid" 2>/dev/null; then
+			wait "$_pid" 2>/dev/null
+			diag "msrfs $* did not start:"
+			diag "$(cat "$_log")"
+			lib_forget "$_pid"
+			return 1
+		fi
+		_i=$((_i + 1))
+		if [ $_i -ge 100 ]; then
+			diag "msrfs $*: $_dir/0/msr did not appear in 5 s"
+			diag "$(cat "$_log")"
+			msrfs_umount "$_dir"
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+lib_forget() {
+	LIB_MOUNTS=$(printf '%s' "$LIB_MOUNTS" | awk -v p="$1" '$1 != p')
+	[ -n "$LIB_MOUNTS" ] && LIB_MOUNTS="$LIB_MOUNTS
+"
+}
+
+# The pid of the msrfs serving DIR (empty when none).
+msrfs_pid() {
+	printf '%s' "$LIB_MOUNTS" | awk -v d="$(lib_abs "$1")" \
+		'{ p = $1; sub(/^[0-9]+ /, ""); if ($0 == d) print p }' | tail -n 1
+}
+
+# msrfs_umount DIR: unmount and stop its msrfs (2 s, then SIGKILL).
+msrfs_umount() {
+	_dir=$(lib_abs "$1")
+	_pid=$(msrfs_pid "$_dir")
+	if lib_mounted "$_dir"; then
+		fusermount3 -u "$_dir" 2>/dev/null || fusermount3 -uz "$_dir" 2>/dev/null
+	fi
+	[ -n "$_pid" ] || return 0
+	_i=0
+	while kill -0 "$_pid" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ $_i -eq 20 ]; then
+			kill -TERM "$_pid" 2>/dev/null
+		elif [ $_i -ge 40 ]; then
+			kill -KILL "$_pid" 2>/dev/null
+			break
+		fi
+		sleep 0.05
+	done
+	wait "$_pid" 2>/dev/null
+	lib_mounted "$_dir" && fusermount3 -uz "$_dir" 2>/dev/null
+	lib_forget "$_pid"
+	return 0
+}
+
+# msrfs_ctl DIR COMMAND...: one line to DIR/control.
+msrfs_ctl() {
+	_dir=$1
+	shift
+	printf '%s\n' "$*" >"$_dir/control"
+}
+
+# regs_snapshot DIR [FILE]: every register of every online CPU (DIR/state).
+regs_snapshot() {
+	if [ $# -ge 2 ]; then
+		cat "$1/state" >"$2"
+	else
+		cat "$1/state"
+	fi
+}
+
+lib_cleanup() {
+	while [ -n "$LIB_MOUNTS" ]; do
+		_d=$(printf '%s' "$LIB_MOUNTS" | head -n 1 | sed 's/^[0-9]* //')
+		_p=$(printf '%s' "$LIB_MOUNTS" | head -n 1 | sed 's/ .*//')
+		msrfs_umount "$_d"
+		lib_forget "$_p"
+	done
+	[ -n "$LIB_TMP" ] && rm -rf --one-file-system "$LIB_TMP"
+}
+
+trap lib_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
