@@ -1,0 +1,927 @@
+/*
+ * sim.c: the PMU simulator's register file (API in cpu/sim.h).
+ *
+ * Owns the per-logical-CPU registers of a simulated machine, their lazy
+ * advancement ("counters move to now on every access to a CPU"), the
+ * counting rules (a counter counts only when programmed the way the
+ * hardware needs), MSR_OFFCORE_RSP_x sharing between siblings, topology and
+ * CPUID.  It reads every hardware fact from sim_hw.c and every rate from
+ * sim_profile.c; it must not hold facts of its own nor include anything of
+ * lattop's but sim.h.  A library: no globals, no printing, no exiting.
+ *
+ * Counting: each counter carries weights over the traffic of enum
+ * sim_traffic, recomputed whenever a register it depends on changes; on an
+ * access the CPU's traffic since its last access is integrated from the
+ * profile and each counter adds its weighted sum, keeping the fraction
+ * below one event so that counts stay exact under a manual clock.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu/sim_internal.h"
+
+#define B(n) (1ULL << (n))
+
+/* Architectural MSR addresses (pmu-facts §2, K-msr/K-pe). */
+#define MSR_TSC                 0x10
+#define MSR_PMC0                0xc1
+#define MSR_EVTSEL0             0x186
+#define MSR_MISC_ENABLE         0x1a0
+#define MSR_OFFCORE_RSP0        0x1a6
+#define MSR_OFFCORE_RSP1        0x1a7
+#define MSR_DEBUGCTL            0x1d9
+#define MSR_FIXED_CTR0          0x309
+#define MSR_PERF_CAPABILITIES   0x345
+#define MSR_FIXED_CTR_CTRL      0x38d
+#define MSR_GLOBAL_STATUS       0x38e
+#define MSR_GLOBAL_CTRL         0x38f
+#define MSR_GLOBAL_OVF_CTRL     0x390
+#define MSR_GLOBAL_STATUS_SET   0x391   /* version 4 only */
+#define MSR_GLOBAL_INUSE        0x392   /* version 4 only */
+#define MSR_PEBS_ENABLE         0x3f1
+#define MSR_PEBS_LD_LAT         0x3f6
+#define MSR_A_PMC0              0x4c1
+#define MSR_DS_AREA             0x600
+
+/* IA32_PERFEVTSELx bits (pmu-facts §2.1). */
+#define EVTSEL_USR      B(16)
+#define EVTSEL_OS       B(17)
+#define EVTSEL_EDGE     B(18)
+#define EVTSEL_INT      B(20)
+#define EVTSEL_ANY      B(21)
+#define EVTSEL_EN       B(22)
+#define EVTSEL_INV      B(23)
+#define EVTSEL_CMASK    (0xffULL << 24)
+#define EVTSEL_IN_TX    B(32)   /* Haswell/Broadwell; IN_TX_CP (33) has no effect here */
+
+/* IA32_FIXED_CTR_CTRL field bits (pmu-facts §2.2). */
+#define FIXED_OS        0x1
+#define FIXED_USR       0x2
+#define FIXED_ANY       0x4
+#define FIXED_PMI       0x8
+
+/* IA32_MISC_ENABLE: bit 7 perfmon available, bit 12 PEBS unavailable (pmu-facts §2). */
+#define MISC_EMON       B(7)
+#define MISC_PEBS_UNAVAIL B(12)
+
+/* A TSC that has been running for a while, as on a box that booted earlier. */
+#define TSC_START       0x0000100000000000ULL
+
+struct sim_ctr {
+	uint64_t val;
+	double acc;             /* events counted but not yet whole */
+	bool on;
+	bool any;               /* AnyThread: counts the whole core */
+	double w[SIM_T_N];
+};
+
+struct sim_cpu {
+	double last;            /* time of the last advance */
+	uint64_t tsc;
+	double tsc_acc;
+	struct sim_ctr gp[SIM_MAX_GP];
+	struct sim_ctr fx[SIM_MAX_FIXED];
+	uint64_t evtsel[SIM_MAX_GP];
+	uint64_t fixed_ctrl, global_ctrl, global_status;
+	uint64_t pebs_enable, ld_lat, ds_area, debugctl, misc_enable;
+	bool active;            /* some counter counts */
+	bool any_active;        /* ... with AnyThread */
+};
+
+struct sim {
+	const struct sim_hw *hw;
+	struct sim_profile *prof;
+	int ncpus, tpc, ncores;
+	unsigned ngp, nfixed;
+	uint64_t gp_mask, fx_mask;      /* counter width masks */
+	uint64_t ctrl_valid;            /* IA32_PERF_GLOBAL_CTRL */
+	uint64_t status_valid;          /* GLOBAL_STATUS / OVF_CTRL / STATUS_SET */
+	struct sim_cpu *cpu;
+	int *dom;                       /* offcore-RSP domain of each CPU */
+	int *dom_first, *dom_cpus;      /* members of domain d: dom_cpus[dom_first[d]..dom_first[d + 1]) */
+	int ndom;
+	uint64_t (*rsp)[2];
+	double (*now)(void *);
+	void *now_arg;
+	double epoch;
+	pthread_mutex_t lock;
+};
+
+static double sim_clock_monotonic(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+static int sim_core(const struct sim *sim, int cpu)
+{
+	return cpu % sim->ncores;
+}
+
+/* Add @inc events to a counter; true when it wrapped at @mask. */
+static bool sim_count(uint64_t *val, double *acc, double inc, uint64_t mask)
+{
+	double whole;
+	uint64_t u, sum;
+
+	*acc += inc;
+	whole = floor(*acc + 1e-6 + fabs(*acc) * 1e-14);
+	if (whole < 1)
+		return false;
+	*acc -= whole;
+	u = whole >= 0x1p62 ? (1ULL << 62) : (uint64_t)whole;
+	sum = (*val & mask) + u;
+	*val = sum & mask;
+	return sum > mask;
+}
+
+static double sim_split(const struct sim_params *prm, bool usr, bool os)
+{
+	if (usr && os)
+		return 1;
+	if (usr)
+		return prm->user_fraction;
+	if (os)
+		return 1 - prm->user_fraction;
+	return 0;
+}
+
+static bool weights_nonzero(const double w[SIM_T_N])
+{
+	int k;
+
+	for (k = 0; k < SIM_T_N; k++)
+		if (w[k] != 0)
+			return true;
+	return false;
+}
+
+/* What GP counter @i of @cpu counts, from the registers it depends on. */
+static void sim_decode_gp(struct sim *sim, int c, unsigned i)
+{
+	const struct sim_hw *hw = sim->hw;
+	struct sim_cpu *cpu = &sim->cpu[c];
+	struct sim_ctr *ctr = &cpu->gp[i];
+	const struct sim_params *prm = &sim->prof->cpu[c];
+	uint64_t sel = cpu->evtsel[i];
+	const struct sim_event *ev;
+	double s, rw[SIM_T_N] = { 0 };
+	int k;
+
+	ctr->on = ctr->any = false;
+	memset(ctr->w, 0, sizeof(ctr->w));
+	if (!(sel & EVTSEL_EN) || !(cpu->global_ctrl & B(i)))
+		return;
+	s = sim_split(prm, sel & EVTSEL_USR, sel & EVTSEL_OS);
+	if (s == 0)
+		return;
+	/*
+	 * No transactions in the simulated workload: IN_TX (count only inside
+	 * one) sees nothing; IN_TX_CP (drop counts of aborted ones) changes nothing.
+	 */
+	if (sel & EVTSEL_IN_TX)
+		return;
+	/* No simulated event is defined with edge, invert or a counter mask. */
+	if (sel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK))
+		return;
+	ev = sim_hw_event(hw, sel & 0xff, (sel >> 8) & 0xff);
+	if (!ev || !(ev->counters & B(i)))
+		return;
+	ctr->any = (sel & EVTSEL_ANY) && hw->any_thread && sim->tpc > 1;
+	switch (ev->kind) {
+	case SIM_EV_CYCLES:
+		ctr->w[SIM_T_CYC] = s;
+		break;
+	case SIM_EV_INST:
+		ctr->w[SIM_T_INST] = s;
+		break;
+	case SIM_EV_LOADS:
+		ctr->w[SIM_T_LOADS] = s;
+		break;
+	case SIM_EV_LOAD_LAT:
+		/*
+		 * Seed 000: PEBS_EN and LL_EN of the counter, CMASK = INV = 0
+		 * (checked above), threshold >= 3; PEBS wants AnyThread = 0
+		 * (pmu-facts §2.1).  Counts loads with latency > threshold.
+		 */
+		if (!hw->has_ld_lat || (sel & EVTSEL_ANY))
+			return;
+		if (!(cpu->pebs_enable & B(i)) || !(cpu->pebs_enable & B(32 + i)))
+			return;
+		if (cpu->ld_lat < 3)
+			return;
+		ctr->w[SIM_T_LOADS] = s * sim_profile_above(sim->prof, c, (double)cpu->ld_lat);
+		break;
+	case SIM_EV_RSP0:
+	case SIM_EV_RSP1:
+		k = ev->kind == SIM_EV_RSP1;
+		if (k >= hw->nrsp)
+			return;
+		sim_hw_rsp_weights(hw, k, sim->rsp[sim->dom[c]][k], rw);
+		for (k = 0; k < SIM_T_N; k++)
+			ctr->w[k] = s * rw[k];
+		break;
+	case SIM_EV_OFF_REQ:
+		ctr->w[SIM_T_RD] = s;
+		break;
+	case SIM_EV_OFF_OUTST:
+		ctr->w[SIM_T_OUTST] = s;
+		break;
+	}
+	ctr->on = weights_nonzero(ctr->w);
+}
+
+/* FIXED_CTR0 = instructions, 1 = core cycles, 2 = reference cycles (pmu-facts §2). */
+static void sim_decode_fixed(struct sim *sim, int c, unsigned i)
+{
+	static const int what[SIM_MAX_FIXED] = { SIM_T_INST, SIM_T_CYC, SIM_T_REF };
+	struct sim_cpu *cpu = &sim->cpu[c];
+	struct sim_ctr *ctr = &cpu->fx[i];
+	unsigned field = (cpu->fixed_ctrl >> (4 * i)) & 0xf;
+	double s = sim_split(&sim->prof->cpu[c], field & FIXED_USR, field & FIXED_OS);
+
+	ctr->on = ctr->any = false;
+	memset(ctr->w, 0, sizeof(ctr->w));
+	if (s == 0 || !(cpu->global_ctrl & B(32 + i)))
+		return;
+	ctr->w[what[i]] = s;
+	ctr->any = (field & FIXED_ANY) && sim->hw->any_thread && sim->tpc > 1;
+	ctr->on = true;
+}
+
+static void sim_decode(struct sim *sim, int c)
+{
+	struct sim_cpu *cpu = &sim->cpu[c];
+	unsigned i;
+
+	cpu->active = cpu->any_active = false;
+	for (i = 0; i < sim->ngp; i++) {
+		sim_decode_gp(sim, c, i);
+		cpu->active |= cpu->gp[i].on;
+		cpu->any_active |= cpu->gp[i].on && cpu->gp[i].any;
+	}
+	for (i = 0; i < sim->nfixed; i++) {
+		sim_decode_fixed(sim, c, i);
+		cpu->active |= cpu->fx[i].on;
+		cpu->any_active |= cpu->fx[i].on && cpu->fx[i].any;
+	}
+}
+
+static double dot(const double w[SIM_T_N], const double t[SIM_T_N])
+{
+	double s = 0;
+	int k;
+
+	for (k = 0; k < SIM_T_N; k++)
+		s += w[k] * t[k];
+	return s;
+}
+
+/* Bring @c's counters to @now. */
+static void sim_advance(struct sim *sim, int c, double now)
+{
+	struct sim_cpu *cpu = &sim->cpu[c];
+	double t0, t1, tr[SIM_T_N] = { 0 }, core[SIM_T_N];
+	unsigned i;
+
+	if (!(now > cpu->last))
+		return;
+	t0 = cpu->last - sim->epoch;
+	t1 = now - sim->epoch;
+	cpu->last = now;
+	sim_profile_traffic(sim->prof, c, t0, t1, tr);
+	sim_count(&cpu->tsc, &cpu->tsc_acc, tr[SIM_T_TSC], ~0ULL);
+	if (!cpu->active)
+		return;
+	if (cpu->any_active) {
+		int core_id = sim_core(sim, c), k;
+
+		memcpy(core, tr, sizeof(core));
+		for (k = 0; k < sim->tpc; k++) {
+			int s = core_id + k * sim->ncores;
+
+			if (s != c)
+				sim_profile_traffic(sim->prof, s, t0, t1, core);
+		}
+	}
+	for (i = 0; i < sim->ngp; i++) {
+		struct sim_ctr *ctr = &cpu->gp[i];
+
+		if (ctr->on && sim_count(&ctr->val, &ctr->acc, dot(ctr->w, ctr->any ? core : tr),
+					 sim->gp_mask))
+			cpu->global_status |= B(i);
+	}
+	for (i = 0; i < sim->nfixed; i++) {
+		struct sim_ctr *ctr = &cpu->fx[i];
+
+		if (ctr->on && sim_count(&ctr->val, &ctr->acc, dot(ctr->w, ctr->any ? core : tr),
+					 sim->fx_mask))
+			cpu->global_status |= B(32 + i);
+	}
+}
+
+static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < sim->ngp; i++) {
+		if (cpu->evtsel[i] & 0xff)
+			v |= B(i);
+		if (cpu->evtsel[i] & EVTSEL_INT)
+			v |= B(63);
+	}
+	for (i = 0; i < sim->nfixed; i++) {
+		unsigned field = (cpu->fixed_ctrl >> (4 * i)) & 0xf;
+
+		if (field)
+			v |= B(32 + i);
+		if (field & FIXED_PMI)
+			v |= B(63);
+	}
+	return v;
+}
+
+static int sim_read(struct sim *sim, int c, uint32_t reg, uint64_t *val)
+{
+	const struct sim_hw *hw = sim->hw;
+	struct sim_cpu *cpu = &sim->cpu[c];
+	bool v4 = sim_hw_version(hw) >= 4;
+
+	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->ngp) {
+		*val = cpu->gp[reg - MSR_PMC0].val;
+		return 0;
+	}
+	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->ngp && sim_hw_fw_write(hw)) {
+		*val = cpu->gp[reg - MSR_A_PMC0].val;
+		return 0;
+	}
+	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->ngp) {
+		*val = cpu->evtsel[reg - MSR_EVTSEL0];
+		return 0;
+	}
+	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->nfixed) {
+		*val = cpu->fx[reg - MSR_FIXED_CTR0].val;
+		return 0;
+	}
+	if (reg >= MSR_OFFCORE_RSP0 && reg < MSR_OFFCORE_RSP0 + (uint32_t)hw->nrsp) {
+		*val = sim->rsp[sim->dom[c]][reg - MSR_OFFCORE_RSP0];
+		return 0;
+	}
+	switch (reg) {
+	case MSR_TSC:
+		*val = cpu->tsc;
+		return 0;
+	case MSR_PERF_CAPABILITIES:
+		*val = hw->perf_caps;
+		return 0;
+	case MSR_FIXED_CTR_CTRL:
+		*val = cpu->fixed_ctrl;
+		return 0;
+	case MSR_GLOBAL_STATUS:
+		*val = cpu->global_status;
+		return 0;
+	case MSR_GLOBAL_CTRL:
+		*val = cpu->global_ctrl;
+		return 0;
+	case MSR_GLOBAL_OVF_CTRL:
+		*val = 0;
+		return 0;
+	case MSR_GLOBAL_STATUS_SET:
+		if (!v4)
+			return -EIO;
+		*val = 0;
+		return 0;
+	case MSR_GLOBAL_INUSE:
+		if (!v4)
+			return -EIO;
+		*val = sim_inuse(sim, cpu);
+		return 0;
+	case MSR_PEBS_ENABLE:
+		*val = cpu->pebs_enable;
+		return 0;
+	case MSR_PEBS_LD_LAT:
+		if (!hw->has_ld_lat)
+			return -EIO;
+		*val = cpu->ld_lat;
+		return 0;
+	case MSR_DS_AREA:
+		*val = cpu->ds_area;
+		return 0;
+	case MSR_DEBUGCTL:
+		*val = cpu->debugctl;
+		return 0;
+	case MSR_MISC_ENABLE:
+		*val = (cpu->misc_enable | MISC_EMON) & ~MISC_PEBS_UNAVAIL;
+		return 0;
+	}
+	return -EIO;
+}
+
+/* A write that changes MSR_OFFCORE_RSP_@k: every sibling sharing it moves to now first. */
+static int sim_write_rsp(struct sim *sim, int c, int k, uint64_t val, double now)
+{
+	int d = sim->dom[c], j;
+
+	if (val & ~sim->hw->rsp_valid[k])
+		return -EIO;
+	for (j = sim->dom_first[d]; j < sim->dom_first[d + 1]; j++)
+		sim_advance(sim, sim->dom_cpus[j], now);
+	sim->rsp[d][k] = val;
+	for (j = sim->dom_first[d]; j < sim->dom_first[d + 1]; j++)
+		sim_decode(sim, sim->dom_cpus[j]);
+	return 0;
+}
+
+enum { WHY_OK, WHY_MISSING, WHY_RESERVED, WHY_READONLY };
+
+/*
+ * wrmsr on @c, already advanced to @now.  @preset: a profile's initial
+ * value (counters are stored as given, masked to their width; GLOBAL_STATUS
+ * may be preset).  @why says what made it fail.
+ */
+static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double now,
+		     bool preset, int *why)
+{
+	const struct sim_hw *hw = sim->hw;
+	struct sim_cpu *cpu = &sim->cpu[c];
+	bool v4 = sim_hw_version(hw) >= 4;
+
+	*why = WHY_OK;
+	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->ngp) {
+		struct sim_ctr *ctr = &cpu->gp[reg - MSR_PMC0];
+
+		/* Legacy write: sign-extended EAX[31:0] (SDM16 §18.2.5, pmu-facts §2). */
+		if (!preset)
+			val = (uint64_t)(int64_t)(int32_t)(uint32_t)val;
+		ctr->val = val & sim->gp_mask;
+		ctr->acc = 0;
+		return 0;
+	}
+	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->ngp && sim_hw_fw_write(hw)) {
+		struct sim_ctr *ctr = &cpu->gp[reg - MSR_A_PMC0];
+
+		ctr->val = val & sim->gp_mask;
+		ctr->acc = 0;
+		return 0;
+	}
+	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->ngp) {
+		unsigned i = reg - MSR_EVTSEL0;
+
+		if (val & ~hw->evtsel_valid)
+			goto reserved;
+		cpu->evtsel[i] = val;
+		cpu->gp[i].acc = 0;
+		sim_decode(sim, c);
+		return 0;
+	}
+	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->nfixed) {
+		struct sim_ctr *ctr = &cpu->fx[reg - MSR_FIXED_CTR0];
+
+		ctr->val = val & sim->fx_mask;
+		ctr->acc = 0;
+		return 0;
+	}
+	if (reg >= MSR_OFFCORE_RSP0 && reg < MSR_OFFCORE_RSP0 + (uint32_t)hw->nrsp) {
+		if (sim_write_rsp(sim, c, (int)(reg - MSR_OFFCORE_RSP0), val, now))
+			goto reserved;
+		return 0;
+	}
+	switch (reg) {
+	case MSR_TSC:
+		cpu->tsc = val;
+		cpu->tsc_acc = 0;
+		return 0;
+	case MSR_PERF_CAPABILITIES:
+		goto readonly;
+	case MSR_FIXED_CTR_CTRL:
+		if (val & ~width_mask(4 * sim->nfixed))
+			goto reserved;
+		cpu->fixed_ctrl = val;
+		sim_decode(sim, c);
+		return 0;
+	case MSR_GLOBAL_STATUS:
+		if (!preset)
+			goto readonly;
+		if (val & ~sim->status_valid)
+			goto reserved;
+		cpu->global_status = val;
+		return 0;
+	case MSR_GLOBAL_CTRL:
+		if (val & ~sim->ctrl_valid)
+			goto reserved;
+		cpu->global_ctrl = val;
+		sim_decode(sim, c);
+		return 0;
+	case MSR_GLOBAL_OVF_CTRL:
+		if (val & ~sim->status_valid)
+			goto reserved;
+		cpu->global_status &= ~val;
+		return 0;
+	case MSR_GLOBAL_STATUS_SET:
+		if (!v4)
+			break;
+		if (val & ~sim->status_valid)
+			goto reserved;
+		cpu->global_status |= val;
+		return 0;
+	case MSR_GLOBAL_INUSE:
+		if (!v4)
+			break;
+		goto readonly;
+	case MSR_PEBS_ENABLE:
+		if (val & ~hw->pebs_valid)
+			goto reserved;
+		cpu->pebs_enable = val;
+		sim_decode(sim, c);
+		return 0;
+	case MSR_PEBS_LD_LAT:
+		if (!hw->has_ld_lat)
+			break;
+		if (val & ~0xffffULL)           /* bits 15:0 (pmu-facts §2) */
+			goto reserved;
+		cpu->ld_lat = val;
+		sim_decode(sim, c);
+		return 0;
+	case MSR_DS_AREA:
+		cpu->ds_area = val;
+		return 0;
+	case MSR_DEBUGCTL:
+		cpu->debugctl = val;
+		return 0;
+	case MSR_MISC_ENABLE:
+		cpu->misc_enable = val;
+		return 0;
+	}
+	*why = WHY_MISSING;
+	return -EIO;
+reserved:
+	*why = WHY_RESERVED;
+	return -EIO;
+readonly:
+	*why = WHY_READONLY;
+	return -EIO;
+}
+
+int sim_rdmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t *val)
+{
+	int ret;
+
+	if (!sim || !val)
+		return -EINVAL;
+	if (cpu < 0 || cpu >= sim->ncpus)
+		return -ENXIO;
+	pthread_mutex_lock(&sim->lock);
+	sim_advance(sim, cpu, sim->now(sim->now_arg));
+	ret = sim_read(sim, cpu, reg, val);
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+int sim_wrmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t val)
+{
+	double now;
+	int ret, why;
+
+	if (!sim)
+		return -EINVAL;
+	if (cpu < 0 || cpu >= sim->ncpus)
+		return -ENXIO;
+	pthread_mutex_lock(&sim->lock);
+	now = sim->now(sim->now_arg);
+	sim_advance(sim, cpu, now);
+	ret = sim_write(sim, cpu, reg, val, now, false, &why);
+	pthread_mutex_unlock(&sim->lock);
+	return ret;
+}
+
+void sim_set_clock(struct sim *sim, double (*now)(void *), void *arg)
+{
+	double t;
+	int c;
+
+	if (!sim)
+		return;
+	pthread_mutex_lock(&sim->lock);
+	sim->now = now ? now : sim_clock_monotonic;
+	sim->now_arg = now ? arg : NULL;
+	t = sim->now(sim->now_arg);
+	/* A new time base: the profile's time restarts at 0, nothing is counted for the switch. */
+	sim->epoch = t;
+	for (c = 0; c < sim->ncpus; c++)
+		sim->cpu[c].last = t;
+	pthread_mutex_unlock(&sim->lock);
+}
+
+int sim_ncpus(const struct sim *sim)
+{
+	return sim ? sim->ncpus : 0;
+}
+
+void sim_topology(const struct sim *sim, int cpu, int *core, int *package, int *module)
+{
+	int co = -1, pkg = -1, mod = -1;
+
+	if (sim && cpu >= 0 && cpu < sim->ncpus) {
+		co = sim_core(sim, cpu);
+		pkg = 0;
+		/* Silvermont/Airmont pair cores into modules (SDM16 p.661); others: module = core. */
+		mod = sim->hw->rsp_scope == SIM_SCOPE_MODULE ? co / 2 : co;
+	}
+	if (core)
+		*core = co;
+	if (package)
+		*package = pkg;
+	if (module)
+		*module = mod;
+}
+
+static unsigned ceil_log2(unsigned n)
+{
+	unsigned s = 0;
+
+	while ((1U << s) < n)
+		s++;
+	return s;
+}
+
+static uint32_t brand_word(const char *brand, unsigned off)
+{
+	size_t len = strlen(brand);
+	uint32_t w = 0;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (off + i < len)
+			w |= (uint32_t)(unsigned char)brand[off + i] << (8 * i);
+	return w;
+}
+
+void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	const struct sim_hw *hw;
+	unsigned smt_shift;
+
+	memset(regs, 0, 4 * sizeof(regs[0]));
+	if (!sim)
+		return;
+	hw = sim->hw;
+	smt_shift = sim->tpc > 1 ? 1 : 0;
+	switch (leaf) {
+	case 0:
+		regs[0] = 0xb;                  /* max basic leaf */
+		regs[1] = 0x756e6547;           /* "Genu" */
+		regs[3] = 0x49656e69;           /* "ineI" */
+		regs[2] = 0x6c65746e;           /* "ntel" */
+		break;
+	case 1:
+		regs[0] = hw->stepping | (hw->model & 0xfU) << 4 | 6U << 8 |
+			  (uint32_t)(hw->model >> 4) << 16;
+		regs[1] = (uint32_t)(sim->ncpus > 255 ? 255 : sim->ncpus) << 16 | 8U << 8;
+		regs[2] = (hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
+		regs[3] = hw->cpuid1_edx;
+		break;
+	case 0xa:
+		memcpy(regs, hw->leaf_a, sizeof(hw->leaf_a));
+		break;
+	case 0xb:
+		if (subleaf == 0) {
+			regs[0] = smt_shift;
+			regs[1] = (uint32_t)sim->tpc;
+			regs[2] = 0x100;        /* level 0: SMT */
+		} else if (subleaf == 1) {
+			regs[0] = smt_shift + ceil_log2((unsigned)sim->ncores);
+			regs[1] = (uint32_t)sim->ncpus & 0xffff;
+			regs[2] = 0x200 | 1;    /* level 1: core */
+		} else {
+			regs[2] = subleaf & 0xff;
+		}
+		break;
+	case 0x80000000:
+		regs[0] = 0x80000004;
+		break;
+	case 0x80000002:
+	case 0x80000003:
+	case 0x80000004: {
+		unsigned base = (leaf - 0x80000002) * 16, i;
+
+		for (i = 0; i < 4; i++)
+			regs[i] = brand_word(hw->brand, base + 4 * i);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void sim_seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void sim_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Group CPUs by the MSR_OFFCORE_RSP_x they share (pmu-facts §4.5). */
+static int sim_build_domains(struct sim *sim)
+{
+	int c, d, *fill;
+
+	sim->dom = calloc((size_t)sim->ncpus, sizeof(int));
+	sim->dom_cpus = calloc((size_t)sim->ncpus, sizeof(int));
+	if (!sim->dom || !sim->dom_cpus)
+		return -ENOMEM;
+	sim->ndom = 0;
+	for (c = 0; c < sim->ncpus; c++) {
+		switch (sim->hw->rsp_scope) {
+		case SIM_SCOPE_THREAD:
+			d = c;
+			break;
+		case SIM_SCOPE_CORE:
+			d = sim_core(sim, c);
+			break;
+		default:
+			d = sim_core(sim, c) / 2;
+			break;
+		}
+		sim->dom[c] = d;
+		if (d >= sim->ndom)
+			sim->ndom = d + 1;
+	}
+	sim->dom_first = calloc((size_t)sim->ndom + 1, sizeof(int));
+	fill = calloc((size_t)sim->ndom + 1, sizeof(int));
+	sim->rsp = calloc((size_t)sim->ndom, sizeof(*sim->rsp));
+	if (!sim->dom_first || !fill || !sim->rsp) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (c = 0; c < sim->ncpus; c++)
+		sim->dom_first[sim->dom[c] + 1]++;
+	for (d = 0; d < sim->ndom; d++)
+		sim->dom_first[d + 1] += sim->dom_first[d];
+	for (c = 0; c < sim->ncpus; c++) {
+		d = sim->dom[c];
+		sim->dom_cpus[sim->dom_first[d] + fill[d]++] = c;
+	}
+	free(fill);
+	return 0;
+}
+
+static int sim_apply_presets(struct sim *sim, char *err, size_t errlen)
+{
+	static const char *const why_text[] = {
+		[WHY_OK] = "refused", [WHY_MISSING] = "does not exist on",
+		[WHY_RESERVED] = "has reserved bits set for", [WHY_READONLY] = "is read-only on",
+	};
+	size_t i;
+
+	for (i = 0; i < sim->prof->npresets; i++) {
+		const struct sim_preset *p = &sim->prof->presets[i];
+		int c = p->cpu < 0 ? 0 : p->cpu, end = p->cpu < 0 ? sim->ncpus : p->cpu + 1, why;
+
+		for (; c < end; c++) {
+			if (sim_write(sim, c, p->msr, p->value, sim->epoch, true, &why)) {
+				sim_seterr(err, errlen, "profile msr.0x%x = 0x%llx (cpu %d): MSR 0x%x %s %s",
+					   (unsigned)p->msr, (unsigned long long)p->value, c,
+					   (unsigned)p->msr, why_text[why], sim->hw->name);
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
+		    char *err, size_t errlen)
+{
+	const struct sim_hw *hw = sim_hw_lookup(uarch);
+	struct sim_profile *builtin = NULL;
+	struct sim *sim;
+	unsigned i;
+	int c;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!hw) {
+		char known[160] = "";
+
+		for (i = 0; sim_uarch_names[i]; i++) {
+			strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
+			strncat(known, sim_uarch_names[i], sizeof(known) - strlen(known) - 1);
+		}
+		sim_seterr(err, errlen, "unknown microarchitecture '%s' (known: %s)",
+			   uarch ? uarch : "(null)", known);
+		return NULL;
+	}
+	if (!profile) {
+		builtin = sim_profile_builtin();
+		if (!builtin) {
+			sim_seterr(err, errlen, "out of memory");
+			return NULL;
+		}
+		profile = builtin;
+	}
+	sim = calloc(1, sizeof(*sim));
+	if (!sim)
+		goto nomem;
+	sim->hw = hw;
+	sim->prof = sim_profile_copy(profile);
+	if (!sim->prof)
+		goto nomem;
+	sim->ncpus = profile->cpus;
+	sim->tpc = profile->threads_per_core ? profile->threads_per_core : (hw->ht ? 2 : 1);
+	if (sim->tpc > 1 && !hw->ht) {
+		sim_seterr(err, errlen, "%s: threads_per_core = %d, but %s has no Hyper-Threading",
+			   hw->name, sim->tpc, hw->name);
+		goto fail;
+	}
+	if (sim->ncpus < 1 || sim->ncpus > SIM_MAX_CPUS || sim->ncpus % sim->tpc) {
+		sim_seterr(err, errlen, "%s: cpus = %d is not a multiple of threads_per_core = %d",
+			   hw->name, sim->ncpus, sim->tpc);
+		goto fail;
+	}
+	sim->ncores = sim->ncpus / sim->tpc;
+	sim->ngp = sim_hw_ngp(hw);
+	sim->nfixed = sim_hw_nfixed(hw);
+	if (sim->ngp > SIM_MAX_GP)
+		sim->ngp = SIM_MAX_GP;
+	if (sim->nfixed > SIM_MAX_FIXED)
+		sim->nfixed = SIM_MAX_FIXED;
+	sim->gp_mask = width_mask(sim_hw_gp_width(hw));
+	sim->fx_mask = width_mask(sim_hw_fixed_width(hw));
+	sim->ctrl_valid = width_mask(sim->ngp) | (width_mask(sim->nfixed) << 32);
+	/* GLOBAL_STATUS: counter overflows, 61 uncore, 62 OvfBuffer, 63 CondChgd; v4 adds 55, 58, 59 (pmu-facts §2.2). */
+	sim->status_valid = sim->ctrl_valid | B(61) | B(62) | B(63);
+	if (sim_hw_version(hw) >= 4)
+		sim->status_valid |= B(55) | B(58) | B(59);
+	sim->cpu = calloc((size_t)sim->ncpus, sizeof(*sim->cpu));
+	if (!sim->cpu || sim_build_domains(sim))
+		goto nomem;
+	if (pthread_mutex_init(&sim->lock, NULL))
+		goto nomem;
+	sim->now = sim_clock_monotonic;
+	sim->epoch = sim->now(NULL);
+	for (c = 0; c < sim->ncpus; c++) {
+		struct sim_cpu *cpu = &sim->cpu[c];
+
+		cpu->last = sim->epoch;
+		cpu->tsc = TSC_START;
+		/* Like an idle Linux box: every enable bit of GLOBAL_CTRL set. */
+		cpu->global_ctrl = sim->ctrl_valid;
+		cpu->misc_enable = MISC_EMON;
+	}
+	if (sim_apply_presets(sim, err, errlen)) {
+		pthread_mutex_destroy(&sim->lock);
+		goto fail;
+	}
+	sim_profile_free(builtin);
+	return sim;
+nomem:
+	sim_seterr(err, errlen, "out of memory");
+fail:
+	if (sim) {
+		sim_profile_free(sim->prof);
+		free(sim->cpu);
+		free(sim->dom);
+		free(sim->dom_first);
+		free(sim->dom_cpus);
+		free(sim->rsp);
+		free(sim);
+	}
+	sim_profile_free(builtin);
+	return NULL;
+}
+
+void sim_free(struct sim *sim)
+{
+	if (!sim)
+		return;
+	pthread_mutex_destroy(&sim->lock);
+	sim_profile_free(sim->prof);
+	free(sim->cpu);
+	free(sim->dom);
+	free(sim->dom_first);
+	free(sim->dom_cpus);
+	free(sim->rsp);
+	free(sim);
+}

@@ -1,0 +1,498 @@
+/*
+ * sim_hw.c: the hardware tables of the simulated CPUs.
+ *
+ * Owns, per simulated microarchitecture, its CPUID values, which MSRs exist
+ * and which of their bits are valid, which event encodings count what, and
+ * the decoder of MSR_OFFCORE_RSP_x values.  Written from the SDM seeds
+ * (shared/seeds/) and shared/reference/pmu-facts.md; every row names its
+ * source ("facts §N" = pmu-facts.md section N, with the source keys used
+ * there: PM = Intel perfmon json, PFM = libpfm4, K-core = the kernel's
+ * intel/core.c, LCP = libcpuid CPUID dumps, SDM16/SDM09 = SDM editions).
+ *
+ * Must not include or copy anything of lattop's event tables
+ * (cpu/events_*.c): a wrong encoding in lattop has to count nothing here.
+ */
+#include <string.h>
+
+#include "cpu/sim_internal.h"
+
+#define B(n) (1ULL << (n))
+
+/* Bits 0-31 of IA32_PERFEVTSELx: event..CMASK (facts §2.1). */
+#define EVTSEL_ARCH     0xffffffffULL
+/* Haswell/Broadwell add IN_TX (32) and IN_TX_CP (33) (facts §2.1, K-core hsw_hw_config). */
+#define EVTSEL_TSX      (EVTSEL_ARCH | B(32) | B(33))
+
+/* IA32_PERF_CAPABILITIES fields (facts §2.4, K-msr). */
+#define CAP_TRAP        B(6)
+#define CAP_FMT(n)      ((uint64_t)(n) << 8)
+#define CAP_FW_WRITE    B(13)
+
+#define ALL4    0xf
+#define ALL2    0x3
+
+#define ROWS(a) (a), (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Event rows.  Columns: event, umask, what it counts, counters, name,
+ * libpfm4 string (INT bit aside, it must encode to event | umask << 8 |
+ * USR | OS | EN), libpfm4 PMU when not the uarch's own.
+ */
+
+/* Nehalem 06_1A (libpfm4 "nhm"). */
+static const struct sim_event nhm_events[] = {
+	/* CPU_CLK_UNHALTED.THREAD_P; facts §4.1 (PM NHM-EP json, K-core arch map) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES", NULL },
+	/* architectural instructions retired 0x00C0; facts §4.1 (K-core), PFM nhm INST_RETIRED:ANY_P has umask 0 */
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P (arch)", "INSTRUCTION_RETIRED", NULL },
+	/*
+	 * INST_RETIRED.ANY_P with umask 0x01 per the NHM-EP json (facts §4.1).
+	 * libpfm4's nhm table has no umask 0x01 for 0xC0, so the oracle is its
+	 * Westmere table, which has the same core event.
+	 */
+	{ 0xc0, 0x01, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P", "wsm" },
+	/* MEM_INST_RETIRED.LOADS; PM NHM-EP json, PFM nhm */
+	{ 0x0b, 0x01, SIM_EV_LOADS, ALL4, "MEM_INST_RETIRED.LOADS", "MEM_INST_RETIRED:LOADS", NULL },
+	/* MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD; facts §4.2 (SDM09 p.18-76, K-ds PMC0-3) */
+	{ 0x0b, 0x10, SIM_EV_LOAD_LAT, ALL4, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD",
+	  "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", NULL },
+	/* OFFCORE_RESPONSE_0 (MSR 0x1A6 only on Nehalem); facts §4.5 (SDM09 Table 18-23, K-core) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFF_CORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* No 0x60 (absent everywhere) and no 0xB0/0x01 (only in libpfm4: UNVERIFIED, facts §4.4, §7.1). */
+};
+
+/* Westmere-EP 06_2C (libpfm4 "wsm_dp", the PMU it picks for model 44). */
+static const struct sim_event wsm_events[] = {
+	/* facts §4.1 */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P (arch)", "INSTRUCTION_RETIRED", NULL },
+	/* INST_RETIRED.ANY_P umask 0x01 per the WSM json; facts §4.1 */
+	{ 0xc0, 0x01, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INST_RETIRED:ANY_P", NULL },
+	/* MEM_INST_RETIRED.LOADS; PM WSM-EP-DP json, PFM wsm_dp */
+	{ 0x0b, 0x01, SIM_EV_LOADS, ALL4, "MEM_INST_RETIRED.LOADS", "MEM_INST_RETIRED:LOADS", NULL },
+	/* facts §4.2 */
+	{ 0x0b, 0x10, SIM_EV_LOAD_LAT, ALL4, "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD",
+	  "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD", NULL },
+	/* facts §4.5: RSP_0 0xB7/0x01, RSP_1 0xBB/0x01, PMC0-3 (PM WSM-EP json, PFM wsm) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFF_CORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xbb, 0x01, SIM_EV_RSP1, ALL4, "OFF_CORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* OFFCORE_REQUESTS.DEMAND.READ_DATA; facts §4.4 (PM WSM-*) */
+	{ 0xb0, 0x01, SIM_EV_OFF_REQ, ALL4, "OFFCORE_REQUESTS.DEMAND.READ_DATA",
+	  "OFFCORE_REQUESTS:DEMAND_READ_DATA", NULL },
+	/* OFFCORE_REQUESTS_OUTSTANDING.DEMAND.READ_DATA, PMC0 only; facts §4.4, §6 (K-core 0x60 mask 0x1) */
+	{ 0x60, 0x01, SIM_EV_OFF_OUTST, 0x1, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND.READ_DATA",
+	  "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA", NULL },
+};
+
+/* Silvermont 06_4D and Airmont 06_4C (libpfm4 "slm"; Airmont uses it too, facts §1.1). */
+static const struct sim_event slm_events[] = {
+	/* CPU_CLK_UNHALTED.CORE_P, INST_RETIRED.ANY_P; facts §4.1 (PM SLM, counters 0,1) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL2, "CPU_CLK_UNHALTED.CORE_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL2, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	/* MEM_UOPS_RETIRED.ALL_LOADS; PM SLM json (libpfm4 name MEM_UOP_RETIRED:ANY_LD) */
+	{ 0x04, 0x40, SIM_EV_LOADS, ALL2, "MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOP_RETIRED:ANY_LD", NULL },
+	/* facts §4.5: RSP_0 0xB7/0x01, RSP_1 0xB7/0x02 (SDM16 Table 18-14, PM SLM) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL2, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL2, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+};
+
+/* Goldmont 06_5C and Goldmont Plus 06_7A (libpfm4 "glm"; it has no Goldmont Plus PMU). */
+static const struct sim_event glm_events[] = {
+	/* facts §4.1 (PM GLM/GLP) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.CORE_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	/* MEM_UOPS_RETIRED.ALL_LOADS; PM GLM/GLP json, PFM glm */
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS", NULL },
+	/* facts §4.5 (K-core intel_glm_extra_regs, PM GLM/GLP, PFM glm 0x01b7/0x02b7) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL4, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+};
+
+/* Haswell 06_3C (libpfm4 "hsw") and Broadwell 06_3D ("bdw"): same encodings. */
+static const struct sim_event hsw_events[] = {
+	/* facts §4.1 (PM HSW) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	/* MEM_UOPS_RETIRED.ALL_LOADS; PM HSW json, PFM hsw/bdw */
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS", NULL },
+	/* MEM_TRANS_RETIRED.LOAD_LATENCY; facts §4.2 (PEBS on PMC0-3, K-ds INTEL_PLD_CONSTRAINT(0x01cd, 0xf)) */
+	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, ALL4, "MEM_TRANS_RETIRED.LOAD_LATENCY",
+	  "MEM_TRANS_RETIRED:LOAD_LATENCY", NULL },
+	/* facts §4.5 (PM HSW "0xB7, 0xBB", SDM "PMC0-3") */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xbb, 0x01, SIM_EV_RSP1, ALL4, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* OFFCORE_REQUESTS.DEMAND_DATA_RD, OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD; facts §4.4 (PM HSW) */
+	{ 0xb0, 0x01, SIM_EV_OFF_REQ, ALL4, "OFFCORE_REQUESTS.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS:DEMAND_DATA_RD", NULL },
+	{ 0x60, 0x01, SIM_EV_OFF_OUTST, ALL4, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD", NULL },
+};
+
+/*
+ * Offcore-response values documented as meaningful, with what the decoder
+ * below counts for them (clean, hitm, rest, outstanding weights).
+ */
+
+/* Nehalem: facts §5.1 and §5.5 (PM NHM-EP MSRValue), bit 14 LOCAL_DRAM (K-core, PFM nhm). */
+static const struct sim_rsp_doc nhm_rsp[] = {
+	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
+	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
+	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0 },
+	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", NULL, 0 },
+	{ 0, 0x6001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_DRAM:LOCAL_DRAM", NULL, 0 },
+	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
+};
+
+/*
+ * Westmere-EP: facts §5.1/§5.5.  libpfm4's wsm_dp names bit 14
+ * OTHER_LLC_MISS and bit 12 LOCAL_DRAM_AND_REMOTE_CACHE_HIT, where the
+ * kernel and the WSM-EP-DP json call bit 14 LOCAL_DRAM: the simulator
+ * follows the json (DRAM reads answer on bit 14).
+ */
+static const struct sim_rsp_doc wsm_rsp[] = {
+	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
+	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
+	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0 },
+	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_LLC_MISS", NULL, 0 },
+	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
+	{ 1, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 1, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
+	{ 1, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
+	{ 1, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
+};
+
+/*
+ * Silvermont/Airmont: facts §5.3/§5.5 (PM SLM MSRValue).  libpfm4's slm
+ * adds ANY_RESPONSE (bit 16, the catch-all) to snoop selections, and has no
+ * OUTSTANDING umask: that row is checked against glm, which has the same bit.
+ */
+static const struct sim_rsp_doc slm_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HIT", NULL, B(16) },
+	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HITM", NULL, B(16) },
+	{ 0, 0x0200000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_MISS", NULL, B(16) },
+	{ 0, 0x0080000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_NONE", NULL, B(16) },
+	{ 0, 0x1680000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
+	  NULL, B(16) },
+	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", "glm", 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 1, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT", NULL, B(16) },
+	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HITM", NULL, B(16) },
+};
+
+/* Goldmont/Goldmont Plus: facts §5.4/§5.5 (PM GLM/GLP MSRValue). */
+static const struct sim_rsp_doc glm_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
+	  NULL, B(16) },
+	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16) },
+	{ 0, 0x0200000001ULL, 0, 0, 1, 0,
+	  "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_MISS_OR_NO_SNOOP_NEEDED", NULL, B(16) },
+	{ 0, 0x3600000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_ANY", NULL, B(16) },
+	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", NULL, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16) },
+};
+
+/*
+ * Haswell: facts §5.2/§5.5.  libpfm4's hsw L3_HIT is bits 18-20 where the
+ * json's is 18-21 (0x3C0000); both are "an L3-hit supplier" here.
+ */
+static const struct sim_rsp_doc hsw_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x04001c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0 },
+	{ 0, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	{ 0, 0x01801c0001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NONE:SNP_NOT_NEEDED",
+	  NULL, 0 },
+	{ 0, 0x3f80400001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0 },
+	{ 0, 0x3f801c0001ULL, 1, 1, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_ANY", NULL, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 1, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+};
+
+/* Broadwell: as Haswell with L3_MISS_LOCAL at bit 26 (facts §5.2, K-core BDW_L3_MISS_LOCAL). */
+static const struct sim_rsp_doc bdw_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0 },
+	{ 0, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	{ 0, 0x01803c0001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NONE:SNP_NOT_NEEDED",
+	  NULL, 0 },
+	{ 0, 0x3f84000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0 },
+	{ 0, 0x0204000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_MISS", NULL, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+};
+
+/*
+ * The machines.  CPUID leaf 0xA per model: facts §1.2 (LCP dumps).  Leaf 1
+ * ECX/EDX and steppings from the shared/cpuid/table dumps of the same model
+ * (Broadwell 06_3D has none: ECX/EDX of the 06_47 dump, stepping 4 is
+ * arbitrary).  PERF_CAPABILITIES: facts §2.4.  PEBS_ENABLE bits: facts §3.
+ * Offcore masks and sharing: facts §4.5.  Anything else is derived in sim.c.
+ */
+static const struct sim_hw hw_nehalem = {
+	.name = "nehalem", .pfm_pmu = "nhm", .model = 0x1a, .stepping = 4,
+	.cpuid1_ecx = 0x0098e3bd, .cpuid1_edx = 0xbfebfbff,     /* i7-920 dump */
+	.leaf_a = { 0x07300403, 0x00000040, 0, 0x00000603 },    /* facts §1.2 06_1A */
+	.brand = "Intel(R) simulated Nehalem (lattop simulator)",
+	.perf_caps = CAP_FMT(1) | CAP_TRAP,                     /* "PEBS fmt1+", no full-width */
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xfULL | (0xfULL << 32),                  /* facts §3: 0-3, LL_EN 32-35 */
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 1, .rsp_valid = { 0xffff, 0 },                  /* K-core intel_nehalem_extra_regs */
+	.layout = SIM_RSP_NHM, .rsp_scope = SIM_SCOPE_CORE,     /* shared by HT siblings (K-core) */
+	.events = ROWS(nhm_events), .rsp_docs = ROWS(nhm_rsp),
+};
+
+static const struct sim_hw hw_westmere = {
+	.name = "westmere", .pfm_pmu = "wsm_dp", .model = 0x2c, .stepping = 2,
+	.cpuid1_ecx = 0x029ee3ff, .cpuid1_edx = 0xbfebfbff,     /* X5650 dump */
+	.leaf_a = { 0x07300403, 0x00000004, 0, 0x00000603 },    /* facts §1.2 06_2C */
+	.brand = "Intel(R) simulated Westmere (lattop simulator)",
+	.perf_caps = CAP_FMT(1) | CAP_TRAP,
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xfULL | (0xfULL << 32),
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0xffff, 0xffff },             /* K-core intel_westmere_extra_regs */
+	.layout = SIM_RSP_NHM, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(wsm_events), .rsp_docs = ROWS(wsm_rsp),
+};
+
+static const struct sim_hw hw_silvermont = {
+	.name = "silvermont", .pfm_pmu = "slm", .model = 0x4d, .stepping = 8,
+	.cpuid1_ecx = 0x43d8e3bf, .cpuid1_edx = 0xbfebfbff,     /* C2750 dump */
+	.leaf_a = { 0x07280203, 0, 0, 0x00004503 },             /* facts §1.2 06_4D */
+	.brand = "Intel(R) simulated Silvermont (lattop sim)",
+	.perf_caps = CAP_FMT(2) | CAP_TRAP | CAP_FW_WRITE,      /* "PEBS fmt2+ ... full-width" */
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0x1,                                      /* PMC0 only, no LL_EN */
+	.nrsp = 2, .rsp_valid = { 0x768005ffffULL, 0x368005ffffULL },  /* K-core intel_slm_extra_regs */
+	.layout = SIM_RSP_SLM, .rsp_scope = SIM_SCOPE_MODULE,   /* SDM16 p.661 */
+	.events = ROWS(slm_events), .rsp_docs = ROWS(slm_rsp),
+};
+
+static const struct sim_hw hw_airmont = {
+	.name = "airmont", .pfm_pmu = "slm", .model = 0x4c, .stepping = 3,
+	.cpuid1_ecx = 0x43d8e3bf, .cpuid1_edx = 0xbfebfbff,     /* N3150 dump */
+	.leaf_a = { 0x07280203, 0, 0, 0x00000503 },             /* facts §1.2 06_4C */
+	.brand = "Intel(R) simulated Airmont (lattop simulator)",
+	.perf_caps = CAP_FMT(2) | CAP_TRAP | CAP_FW_WRITE,
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0x1,
+	.nrsp = 2, .rsp_valid = { 0x768005ffffULL, 0x368005ffffULL },
+	.layout = SIM_RSP_SLM, .rsp_scope = SIM_SCOPE_MODULE,
+	.events = ROWS(slm_events), .rsp_docs = ROWS(slm_rsp),
+};
+
+static const struct sim_hw hw_goldmont = {
+	.name = "goldmont", .pfm_pmu = "glm", .model = 0x5c, .stepping = 9,
+	.cpuid1_ecx = 0x4ff8ebbf, .cpuid1_edx = 0xbfebfbff,     /* J3455 dump */
+	.leaf_a = { 0x07300404, 0, 0, 0x00000603 },             /* facts §1.2 06_5C */
+	.brand = "Intel(R) simulated Goldmont (lattop simulator)",
+	/* PEBS fmt 3 (SDM16 p.668); trap bit: no evidence, left clear; FW_WRITE expected (facts §2.4) */
+	.perf_caps = CAP_FMT(3) | CAP_FW_WRITE,
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0x1,
+	.nrsp = 2, .rsp_valid = { 0x760005ffbfULL, 0x360005ffbfULL },  /* K-core intel_glm_extra_regs */
+	.layout = SIM_RSP_GLM, .rsp_scope = SIM_SCOPE_CORE,     /* one thread per core */
+	.events = ROWS(glm_events), .rsp_docs = ROWS(glm_rsp),
+};
+
+static const struct sim_hw hw_goldmont_plus = {
+	.name = "goldmont-plus", .pfm_pmu = "glm", .model = 0x7a, .stepping = 1,
+	.cpuid1_ecx = 0x4ff8ebbf, .cpuid1_edx = 0xbfebfbff,     /* J4105 dump */
+	.leaf_a = { 0x07300404, 0, 0, 0x00008603 },             /* facts §1.2 06_7A */
+	.brand = "Intel(R) simulated Goldmont Plus (lattop sim)",
+	.perf_caps = CAP_FMT(3) | CAP_TRAP | CAP_FW_WRITE,      /* "PEBS fmt3+ ... full-width" */
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xfULL | (0x7ULL << 32),                  /* facts §3: PMC0-3 + fixed 32+i */
+	.nrsp = 2, .rsp_valid = { 0x760005ffbfULL, 0x360005ffbfULL },
+	.layout = SIM_RSP_GLM, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(glm_events), .rsp_docs = ROWS(glm_rsp),
+};
+
+static const struct sim_hw hw_haswell = {
+	.name = "haswell", .pfm_pmu = "hsw", .model = 0x3c, .stepping = 3,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* i7-4770 dump */
+	.leaf_a = { 0x07300403, 0, 0, 0x00000603 },             /* facts §1.2 06_3C */
+	.brand = "Intel(R) simulated Haswell (lattop simulator)",
+	.perf_caps = CAP_FMT(2) | CAP_TRAP | CAP_FW_WRITE,      /* "PEBS fmt2+ ... full-width" */
+	.evtsel_valid = EVTSEL_TSX,
+	.pebs_valid = 0xfULL | (0xfULL << 32),                  /* facts §3: NHM layout */
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },  /* K-core (snbep extra regs) */
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 22, .rsp_scope = SIM_SCOPE_THREAD,
+	.events = ROWS(hsw_events), .rsp_docs = ROWS(hsw_rsp),
+};
+
+static const struct sim_hw hw_broadwell = {
+	.name = "broadwell", .pfm_pmu = "bdw", .model = 0x3d, .stepping = 4,
+	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,     /* i7-5775C (06_47) dump */
+	.leaf_a = { 0x07300403, 0, 0, 0x00000603 },             /* facts §1.2 06_3D */
+	.brand = "Intel(R) simulated Broadwell (lattop simulator)",
+	.perf_caps = CAP_FMT(2) | CAP_TRAP | CAP_FW_WRITE,      /* SDM16 Table 18-54: HSW/BDW fmt 2 */
+	.evtsel_valid = EVTSEL_TSX,
+	.pebs_valid = 0xfULL | (0xfULL << 32),
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_THREAD,
+	.events = ROWS(hsw_events), .rsp_docs = ROWS(bdw_rsp),
+};
+
+/* In the order of sim_uarch_names. */
+const struct sim_hw *const sim_hw_all[] = {
+	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
+	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell, NULL,
+};
+
+const char *const sim_uarch_names[] = {
+	"nehalem", "westmere", "silvermont", "airmont",
+	"goldmont", "goldmont-plus", "haswell", "broadwell", NULL,
+};
+
+const struct sim_hw *sim_hw_lookup(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; sim_hw_all[i]; i++)
+		if (!strcmp(sim_hw_all[i]->name, name))
+			return sim_hw_all[i];
+	return NULL;
+}
+
+/* CPUID.0AH fields (facts §1.2, K-pe unions). */
+unsigned sim_hw_version(const struct sim_hw *hw)
+{
+	return hw->leaf_a[0] & 0xff;
+}
+
+unsigned sim_hw_ngp(const struct sim_hw *hw)
+{
+	return (hw->leaf_a[0] >> 8) & 0xff;
+}
+
+unsigned sim_hw_gp_width(const struct sim_hw *hw)
+{
+	return (hw->leaf_a[0] >> 16) & 0xff;
+}
+
+unsigned sim_hw_nfixed(const struct sim_hw *hw)
+{
+	return hw->leaf_a[3] & 0x1f;
+}
+
+unsigned sim_hw_fixed_width(const struct sim_hw *hw)
+{
+	return (hw->leaf_a[3] >> 5) & 0xff;
+}
+
+bool sim_hw_fw_write(const struct sim_hw *hw)
+{
+	return hw->perf_caps & CAP_FW_WRITE;
+}
+
+const struct sim_event *sim_hw_event(const struct sim_hw *hw, unsigned event,
+				     unsigned umask)
+{
+	size_t i;
+
+	for (i = 0; i < hw->nevents; i++)
+		if (hw->events[i].event == event && hw->events[i].umask == umask)
+			return &hw->events[i];
+	return NULL;
+}
+
+static double bit(uint64_t v, int n)
+{
+	return (v >> n) & 1 ? 1.0 : 0.0;
+}
+
+/*
+ * Nehalem/Westmere (facts §5.1): response bits are OR'd.  Bit 9 = clean hit
+ * in another core, bit 10 = HITM; the rest is split half to UNCORE_HIT
+ * (bit 8, L3 hit without snoop) and half to LOCAL_DRAM (bit 14).  Bits 11,
+ * 12, 13 and 15 (remote caches, remote DRAM, non-DRAM) have no traffic on
+ * the simulated single-socket machine.
+ */
+static void rsp_nhm(uint64_t rsp, double w[SIM_T_N])
+{
+	w[SIM_T_CLEAN] = bit(rsp, 9);
+	w[SIM_T_HITM] = bit(rsp, 10);
+	w[SIM_T_REST] = 0.5 * bit(rsp, 8) + 0.5 * bit(rsp, 14);
+}
+
+/*
+ * Haswell/Broadwell (facts §5.2, SDM16 p.695): ANY_RESPONSE counts all;
+ * otherwise a response counts when the value has its supplier AND its snoop
+ * result.  Clean hit = L3 hit (any of 18-21) + SNOOP_HIT_NO_FWD (34); HITM =
+ * L3 hit + SNOOP_HITM (36); the rest is half L3 hit + SNOOP_NONE or
+ * NOT_NEEDED (31, 32) and half L3_MISS_LOCAL + SNOOP_NONE, NOT_NEEDED or
+ * MISS (31-33).
+ */
+static void rsp_hsw(const struct sim_hw *hw, uint64_t rsp, double w[SIM_T_N])
+{
+	double l3 = (rsp & (0xfULL << 18)) ? 1.0 : 0.0;
+	double miss = bit(rsp, hw->l3_miss_bit);
+
+	if (rsp & B(16)) {
+		w[SIM_T_CLEAN] = w[SIM_T_HITM] = w[SIM_T_REST] = 1;
+		return;
+	}
+	w[SIM_T_CLEAN] = l3 * bit(rsp, 34);
+	w[SIM_T_HITM] = l3 * bit(rsp, 36);
+	w[SIM_T_REST] = 0.5 * l3 * ((rsp & (B(31) | B(32))) ? 1 : 0) +
+			0.5 * miss * ((rsp & (B(31) | B(32) | B(33))) ? 1 : 0);
+}
+
+/*
+ * Silvermont/Airmont (facts §5.3) and Goldmont/Goldmont Plus (§5.4): bits
+ * OR'd.  ANY_RESPONSE = all; 34 = clean hit in the other core; 36 = HITM;
+ * the rest answers on 33 (GLM: snoop miss or no snoop needed) or, on SLM,
+ * half on 31 (SNOOP_NONE) and half on 33 (SNOOP_MISS).  L2_HIT (18) and
+ * NON_DRAM (37) have no traffic: the simulated reads all missed the L2.
+ * OUTSTANDING (38, RSP_0 only): outstanding-weighted cycles, and only when
+ * bits 37:16 are all zero (seed 001: "any response (bits 37:16 cleared to
+ * 0)"); anything else with bit 38 counts nothing.
+ */
+static void rsp_atom(const struct sim_hw *hw, int reg, uint64_t rsp, double w[SIM_T_N])
+{
+	if (reg == 0 && (rsp & B(38))) {
+		if (!(rsp & (((1ULL << 22) - 1) << 16)))
+			w[SIM_T_OUTST] = 1;
+		return;
+	}
+	if (rsp & B(16)) {
+		w[SIM_T_CLEAN] = w[SIM_T_HITM] = w[SIM_T_REST] = 1;
+		return;
+	}
+	w[SIM_T_CLEAN] = bit(rsp, 34);
+	w[SIM_T_HITM] = bit(rsp, 36);
+	if (hw->layout == SIM_RSP_SLM)
+		w[SIM_T_REST] = 0.5 * bit(rsp, 31) + 0.5 * bit(rsp, 33);
+	else
+		w[SIM_T_REST] = bit(rsp, 33);
+}
+
+void sim_hw_rsp_weights(const struct sim_hw *hw, int reg, uint64_t rsp,
+			double w[SIM_T_N])
+{
+	/* Request bit 0 (DMND_DATA_RD) is the only request type with traffic. */
+	if (!(rsp & 1))
+		return;
+	switch (hw->layout) {
+	case SIM_RSP_NHM:
+		rsp_nhm(rsp, w);
+		break;
+	case SIM_RSP_HSW:
+		rsp_hsw(hw, rsp, w);
+		break;
+	case SIM_RSP_SLM:
+	case SIM_RSP_GLM:
+		rsp_atom(hw, reg, rsp, w);
+		break;
+	}
+}

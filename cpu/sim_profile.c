@@ -1,0 +1,784 @@
+/*
+ * sim_profile.c: workload profiles of the PMU simulator.
+ *
+ * Owns the profile file format (parser, error messages, defaults), the
+ * builtin time-varying profile, and the integration of a profile's rates
+ * over an interval (the ground truth the simulated counters count).  Must
+ * not know about registers or events: that is sim.c and sim_hw.c.
+ *
+ * Format: `key = value` lines, `#` starts a comment (also after a value),
+ * blank lines are ignored, a `cpuN.` prefix sets a key for logical CPU N
+ * only.  Rates are per second of wall time per logical CPU.
+ *
+ *   key                     default     what
+ *   cpus                    8           logical CPUs (1..4096)
+ *   threads_per_core        per uarch   1 or 2 (2 on nehalem, westmere, haswell, broadwell)
+ *   ghz                     2.4         core clock; cycles = ghz * 1e9 * busy
+ *   tsc_ghz                 = ghz       TSC and reference-cycle rate
+ *   busy                    1           fraction of time unhalted (0..1)
+ *   ipc                     1.2         instructions per unhalted cycle
+ *   user_fraction           0.9         share of events counted by USR (0..1)
+ *   loads_per_sec           7e8         loads retired
+ *   load_latency            5:0.70 20:0.20 70:0.06 300:0.04
+ *                                       cycles:fraction points of the load latency
+ *   offcore_reads_per_sec   2e7         demand data reads leaving the core
+ *   offcore_latency         200         their mean latency, core cycles
+ *   snoop_hit_per_sec       1e6         ... of them served by a clean hit in another core
+ *   hitm_per_sec            2.5e5       ... served by a modified line in another core
+ *   msr.0xADDR              -           initial value of an MSR
+ *
+ * Errors are one line, "FILE:LINE: KEY: what is wrong".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/sim_internal.h"
+
+enum key_id {
+	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
+	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
+	K_MSR, K_N
+};
+
+enum key_kind {
+	KIND_CPUS,      /* integer 1..SIM_MAX_CPUS */
+	KIND_TPC,       /* 1 or 2 */
+	KIND_POSITIVE,  /* a rate that must be > 0 */
+	KIND_RATE,      /* >= 0 */
+	KIND_LATENCY,   /* >= 0 */
+	KIND_FRACTION,  /* 0..1 */
+	KIND_DIST,      /* load_latency points */
+	KIND_MSR,       /* 64-bit register value */
+};
+
+struct key_def {
+	const char *name;
+	enum key_kind kind;
+	bool per_cpu;
+};
+
+static const struct key_def keys[K_N] = {
+	[K_CPUS] = { "cpus", KIND_CPUS, false },
+	[K_TPC] = { "threads_per_core", KIND_TPC, false },
+	[K_GHZ] = { "ghz", KIND_POSITIVE, true },
+	[K_TSC_GHZ] = { "tsc_ghz", KIND_POSITIVE, true },
+	[K_IPC] = { "ipc", KIND_RATE, true },
+	[K_BUSY] = { "busy", KIND_FRACTION, true },
+	[K_USER_FRACTION] = { "user_fraction", KIND_FRACTION, true },
+	[K_LOADS] = { "loads_per_sec", KIND_RATE, true },
+	[K_LOAD_LATENCY] = { "load_latency", KIND_DIST, true },
+	[K_OFF_READS] = { "offcore_reads_per_sec", KIND_RATE, true },
+	[K_OFF_LAT] = { "offcore_latency", KIND_LATENCY, true },
+	[K_SNOOP] = { "snoop_hit_per_sec", KIND_RATE, true },
+	[K_HITM] = { "hitm_per_sec", KIND_RATE, true },
+	[K_MSR] = { "msr.", KIND_MSR, true },
+};
+
+#define KEY_TEXT 64
+
+struct entry {
+	int cpu;                /* -1: all CPUs */
+	int key;                /* enum key_id */
+	uint32_t msr;
+	int line;
+	char text[KEY_TEXT];    /* the key as written */
+	double num;
+	uint64_t u;
+	int nlat;
+	double lat[SIM_MAX_LAT], frac[SIM_MAX_LAT];
+};
+
+struct parser {
+	const char *name;
+	char *err;
+	size_t errlen;
+	locale_t c_locale;
+	struct entry *e;
+	size_t n, cap;
+	uint64_t *seen;         /* open-addressing set of entry signatures */
+	int *seen_line;
+	size_t seen_cap;
+};
+
+static int perr(struct parser *p, int line, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int perr(struct parser *p, int line, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!p->err || !p->errlen)
+		return -1;
+	n = snprintf(p->err, p->errlen, "%s:%d: %s: ", p->name, line, key);
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static const struct sim_params default_params = {
+	.ghz = 2.4, .tsc_ghz = 2.4, .ipc = 1.2, .busy = 1.0, .user_fraction = 0.9,
+	.loads_per_sec = 7e8,
+	.nlat = 4, .lat = { 5, 20, 70, 300 }, .lat_frac = { 0.70, 0.20, 0.06, 0.04 },
+	.offcore_reads_per_sec = 2e7, .offcore_latency = 200,
+	.snoop_hit_per_sec = 1e6, .hitm_per_sec = 2.5e5,
+};
+
+#define DEFAULT_CPUS 8
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* A finite number and nothing after it, in the C locale. */
+static bool parse_double(struct parser *p, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return false;
+	errno = 0;
+	v = strtod_l(s, &end, p->c_locale);
+	if (end == s || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (end == s || *end || errno)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_dist(struct parser *p, struct entry *e, char *val)
+{
+	char *tok, *save = NULL;
+	double sum = 0;
+
+	e->nlat = 0;
+	for (tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *colon = strchr(tok, ':');
+		double l, f;
+
+		if (e->nlat == SIM_MAX_LAT)
+			return perr(p, e->line, e->text, "too many points (at most %d)", SIM_MAX_LAT);
+		if (!colon)
+			return perr(p, e->line, e->text, "bad point '%s' (want cycles:fraction)", tok);
+		*colon = '\0';
+		if (!parse_double(p, tok, &l) || !parse_double(p, colon + 1, &f)) {
+			*colon = ':';
+			return perr(p, e->line, e->text, "bad point '%s' (want cycles:fraction)", tok);
+		}
+		if (l < 1 || (e->nlat && l <= e->lat[e->nlat - 1]))
+			return perr(p, e->line, e->text,
+				    "latencies must be >= 1 and strictly increasing");
+		if (f < 0 || f > 1)
+			return perr(p, e->line, e->text, "fraction %g outside 0..1", f);
+		e->lat[e->nlat] = l;
+		e->frac[e->nlat] = f;
+		e->nlat++;
+		sum += f;
+	}
+	if (!e->nlat)
+		return perr(p, e->line, e->text, "no cycles:fraction points");
+	if (fabs(sum - 1) > 1e-6)
+		return perr(p, e->line, e->text, "fractions sum to %g, not 1", sum);
+	return 0;
+}
+
+static int parse_value(struct parser *p, struct entry *e, char *val)
+{
+	const struct key_def *k = &keys[e->key];
+	double v;
+
+	if (k->kind == KIND_DIST)
+		return parse_dist(p, e, val);
+	if (k->kind == KIND_MSR) {
+		if (!parse_u64(val, 0, &e->u))
+			return perr(p, e->line, e->text, "bad number '%s'", val);
+		return 0;
+	}
+	if (!parse_double(p, val, &v))
+		return perr(p, e->line, e->text, "bad number '%s'", val);
+	e->num = v;
+	switch (k->kind) {
+	case KIND_CPUS:
+		if (v != floor(v) || v < 1 || v > SIM_MAX_CPUS)
+			return perr(p, e->line, e->text, "must be an integer 1..%d", SIM_MAX_CPUS);
+		break;
+	case KIND_TPC:
+		if (v != 1 && v != 2)
+			return perr(p, e->line, e->text, "must be 1 or 2");
+		break;
+	case KIND_POSITIVE:
+		if (v < 0)
+			return perr(p, e->line, e->text, "negative rate %g", v);
+		if (v == 0)
+			return perr(p, e->line, e->text, "must be positive");
+		break;
+	case KIND_RATE:
+		if (v < 0)
+			return perr(p, e->line, e->text, "negative rate %g", v);
+		break;
+	case KIND_LATENCY:
+		if (v < 0)
+			return perr(p, e->line, e->text, "negative latency %g", v);
+		break;
+	case KIND_FRACTION:
+		if (v < 0 || v > 1)
+			return perr(p, e->line, e->text, "fraction %g outside 0..1", v);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Split "cpuN.name" / "name" and find the key; -1 after reporting. */
+static int parse_key(struct parser *p, struct entry *e, const char *key)
+{
+	const char *name = key;
+	int i;
+
+	e->cpu = -1;
+	if (!strncmp(key, "cpu", 3) && isdigit((unsigned char)key[3])) {
+		const char *s = key + 3;
+		long n = 0;
+
+		while (isdigit((unsigned char)*s)) {
+			if (n < 1000000)
+				n = n * 10 + (*s - '0');
+			s++;
+		}
+		if (*s == '.') {
+			e->cpu = (int)n;
+			name = s + 1;
+		}
+	}
+	for (i = 0; i < K_N; i++) {
+		if (i == K_MSR)
+			continue;
+		if (!strcmp(name, keys[i].name))
+			break;
+	}
+	if (i == K_N && !strncmp(name, "msr.", 4)) {
+		uint64_t a;
+
+		if (strncmp(name + 4, "0x", 2) && strncmp(name + 4, "0X", 2))
+			return perr(p, e->line, e->text, "bad MSR address (want msr.0xADDR)");
+		if (!parse_u64(name + 4, 16, &a) || a > 0xffffffffULL)
+			return perr(p, e->line, e->text, "bad MSR address (want msr.0xADDR)");
+		e->msr = (uint32_t)a;
+		i = K_MSR;
+	}
+	if (i == K_N)
+		return perr(p, e->line, e->text, "unknown key");
+	if (e->cpu >= 0 && !keys[i].per_cpu)
+		return perr(p, e->line, e->text, "not a per-CPU key");
+	e->key = i;
+	return 0;
+}
+
+static uint64_t entry_sig(const struct entry *e)
+{
+	return ((uint64_t)(e->cpu + 1) << 40) | ((uint64_t)e->key << 32) | e->msr;
+}
+
+static size_t sig_hash(uint64_t s, size_t cap)
+{
+	s ^= s >> 29;
+	s *= 0xbf58476d1ce4e5b9ULL;
+	s ^= s >> 32;
+	return (size_t)s & (cap - 1);
+}
+
+/* 0, or the line of an earlier entry with the same key; -1 out of memory. */
+static int seen_insert(struct parser *p, const struct entry *e)
+{
+	uint64_t sig = entry_sig(e) + 1;        /* 0 marks an empty slot */
+	size_t i;
+
+	if ((p->n + 1) * 2 > p->seen_cap) {
+		size_t cap = p->seen_cap ? p->seen_cap * 2 : 64, j;
+		uint64_t *s = calloc(cap, sizeof(*s));
+		int *l = calloc(cap, sizeof(*l));
+
+		if (!s || !l) {
+			free(s);
+			free(l);
+			return -1;
+		}
+		for (j = 0; j < p->seen_cap; j++) {
+			size_t k;
+
+			if (!p->seen[j])
+				continue;
+			for (k = sig_hash(p->seen[j], cap); s[k]; k = (k + 1) & (cap - 1))
+				;
+			s[k] = p->seen[j];
+			l[k] = p->seen_line[j];
+		}
+		free(p->seen);
+		free(p->seen_line);
+		p->seen = s;
+		p->seen_line = l;
+		p->seen_cap = cap;
+	}
+	for (i = sig_hash(sig, p->seen_cap); p->seen[i]; i = (i + 1) & (p->seen_cap - 1))
+		if (p->seen[i] == sig)
+			return p->seen_line[i];
+	p->seen[i] = sig;
+	p->seen_line[i] = e->line;
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *s, int line)
+{
+	struct entry e;
+	char *eq, *key, *val, *hash;
+	int first;
+
+	hash = strchr(s, '#');
+	if (hash)
+		*hash = '\0';
+	s = trim(s);
+	if (!*s)
+		return 0;
+	memset(&e, 0, sizeof(e));
+	e.line = line;
+	eq = strchr(s, '=');
+	if (!eq) {
+		snprintf(e.text, sizeof(e.text), "%s", s);
+		return perr(p, line, e.text, "expected 'key = value'");
+	}
+	*eq = '\0';
+	key = trim(s);
+	val = trim(eq + 1);
+	snprintf(e.text, sizeof(e.text), "%s", key);
+	if (!*key)
+		return perr(p, line, "(none)", "expected 'key = value'");
+	if (parse_key(p, &e, key) || parse_value(p, &e, val))
+		return -1;
+	first = seen_insert(p, &e);
+	if (first < 0)
+		return perr(p, line, e.text, "out of memory");
+	if (first)
+		return perr(p, line, e.text, "duplicate key (first on line %d)", first);
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct entry *ne = realloc(p->e, cap * sizeof(*ne));
+
+		if (!ne)
+			return perr(p, line, e.text, "out of memory");
+		p->e = ne;
+		p->cap = cap;
+	}
+	p->e[p->n++] = e;
+	return 0;
+}
+
+static void apply(struct sim_params *prm, const struct entry *e)
+{
+	switch (e->key) {
+	case K_GHZ: prm->ghz = e->num; break;
+	case K_TSC_GHZ: prm->tsc_ghz = e->num; break;
+	case K_IPC: prm->ipc = e->num; break;
+	case K_BUSY: prm->busy = e->num; break;
+	case K_USER_FRACTION: prm->user_fraction = e->num; break;
+	case K_LOADS: prm->loads_per_sec = e->num; break;
+	case K_LOAD_LATENCY:
+		prm->nlat = e->nlat;
+		memcpy(prm->lat, e->lat, sizeof(prm->lat));
+		memcpy(prm->lat_frac, e->frac, sizeof(prm->lat_frac));
+		break;
+	case K_OFF_READS: prm->offcore_reads_per_sec = e->num; break;
+	case K_OFF_LAT: prm->offcore_latency = e->num; break;
+	case K_SNOOP: prm->snoop_hit_per_sec = e->num; break;
+	case K_HITM: prm->hitm_per_sec = e->num; break;
+	default: break;
+	}
+}
+
+/* Report snoop_hit + hitm > offcore_reads on @cpu at the last line that set one of them. */
+static int snoop_error(struct parser *p, const struct sim_params *prm, int cpu)
+{
+	const struct entry *last = NULL;
+	bool own[K_N] = { false };
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->e[i].cpu == cpu)
+			own[p->e[i].key] = true;
+	for (i = 0; i < p->n; i++) {
+		const struct entry *e = &p->e[i];
+
+		if (e->key != K_SNOOP && e->key != K_HITM && e->key != K_OFF_READS)
+			continue;
+		if (e->cpu != cpu && (e->cpu != -1 || own[e->key]))
+			continue;
+		if (!last || e->line > last->line)
+			last = e;
+	}
+	return perr(p, last ? last->line : 0, last ? last->text : "snoop_hit_per_sec",
+		    "snoop_hit_per_sec + hitm_per_sec = %g exceed offcore_reads_per_sec = %g on cpu %d",
+		    prm->snoop_hit_per_sec + prm->hitm_per_sec, prm->offcore_reads_per_sec, cpu);
+}
+
+static int add_preset(struct sim_profile *prof, const struct entry *e)
+{
+	prof->presets[prof->npresets].cpu = e->cpu;
+	prof->presets[prof->npresets].msr = e->msr;
+	prof->presets[prof->npresets].value = e->u;
+	prof->npresets++;
+	return 0;
+}
+
+static struct sim_profile *resolve(struct parser *p)
+{
+	struct sim_profile *prof;
+	struct sim_params base = default_params;
+	const struct entry *cpus_e = NULL, *tpc_e = NULL;
+	bool tsc_set = false;
+	size_t i, npre = 0;
+	int c;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->e[i].key == K_CPUS)
+			cpus_e = &p->e[i];
+		if (p->e[i].key == K_TPC)
+			tpc_e = &p->e[i];
+		if (p->e[i].key == K_MSR)
+			npre++;
+	}
+	prof = calloc(1, sizeof(*prof));
+	if (!prof) {
+		perr(p, 0, "profile", "out of memory");
+		return NULL;
+	}
+	prof->cpus = cpus_e ? (int)cpus_e->num : DEFAULT_CPUS;
+	prof->threads_per_core = tpc_e ? (int)tpc_e->num : 0;
+	for (i = 0; i < p->n; i++) {
+		if (p->e[i].cpu >= prof->cpus) {
+			perr(p, p->e[i].line, p->e[i].text, "cpu %d out of range (cpus = %d)",
+			     p->e[i].cpu, prof->cpus);
+			goto fail;
+		}
+	}
+	if (prof->threads_per_core && prof->cpus % prof->threads_per_core) {
+		const struct entry *e = cpus_e ? cpus_e : tpc_e;
+
+		perr(p, e->line, e->text, "cpus = %d is not a multiple of threads_per_core = %d",
+		     prof->cpus, prof->threads_per_core);
+		goto fail;
+	}
+	prof->cpu = calloc((size_t)prof->cpus, sizeof(*prof->cpu));
+	prof->presets = calloc(npre ? npre : 1, sizeof(*prof->presets));
+	if (!prof->cpu || !prof->presets) {
+		perr(p, 0, "profile", "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < p->n; i++) {
+		if (p->e[i].cpu != -1)
+			continue;
+		apply(&base, &p->e[i]);
+		tsc_set |= p->e[i].key == K_TSC_GHZ;
+		if (p->e[i].key == K_MSR)
+			add_preset(prof, &p->e[i]);
+	}
+	if (!tsc_set)
+		base.tsc_ghz = base.ghz;        /* the TSC is invariant: per-CPU ghz leaves it */
+	for (c = 0; c < prof->cpus; c++)
+		prof->cpu[c] = base;
+	for (i = 0; i < p->n; i++) {
+		if (p->e[i].cpu == -1)
+			continue;
+		apply(&prof->cpu[p->e[i].cpu], &p->e[i]);
+		if (p->e[i].key == K_MSR)
+			add_preset(prof, &p->e[i]);
+	}
+	for (c = 0; c < prof->cpus; c++) {
+		const struct sim_params *prm = &prof->cpu[c];
+
+		/* Tolerate rounding: 0.1 + 0.2 is not above 0.3. */
+		if (prm->snoop_hit_per_sec + prm->hitm_per_sec >
+		    prm->offcore_reads_per_sec * (1 + 1e-12)) {
+			snoop_error(p, prm, c);
+			goto fail;
+		}
+	}
+	return prof;
+fail:
+	sim_profile_free(prof);
+	return NULL;
+}
+
+struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *name,
+				      char *err, size_t errlen)
+{
+	struct parser p = { .name = name ? name : "profile", .err = err, .errlen = errlen };
+	struct sim_profile *prof = NULL;
+	size_t pos = 0;
+	char *buf = NULL;
+	int line = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	p.c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	if (!p.c_locale) {
+		perr(&p, 0, "profile", "cannot create the C locale");
+		return NULL;
+	}
+	buf = malloc(len + 1);
+	if (!buf) {
+		perr(&p, 0, "profile", "out of memory");
+		goto out;
+	}
+	while (pos < len) {
+		size_t end = pos, n;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		n = end - pos;
+		memcpy(buf, text + pos, n);
+		buf[n] = '\0';
+		line++;
+		if (memchr(text + pos, '\0', n)) {
+			perr(&p, line, "(line)", "NUL byte in the line");
+			goto out;
+		}
+		if (parse_line(&p, buf, line))
+			goto out;
+		pos = end + 1;
+	}
+	prof = resolve(&p);
+out:
+	free(buf);
+	free(p.e);
+	free(p.seen);
+	free(p.seen_line);
+	freelocale(p.c_locale);
+	return prof;
+}
+
+struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen)
+{
+	struct sim_profile *prof;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s:0: (file): %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *t;
+
+			cap = cap ? cap * 2 : 4096;
+			t = realloc(text, cap);
+			if (!t) {
+				free(text);
+				fclose(f);
+				if (err && errlen)
+					snprintf(err, errlen, "%s:0: (file): out of memory", path);
+				return NULL;
+			}
+			text = t;
+		}
+		got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s:0: (file): read error", path);
+		free(text);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	prof = sim_profile_parse(text ? text : "", len, path, err, errlen);
+	free(text);
+	return prof;
+}
+
+/*
+ * The builtin profile: eight CPUs with a few differences, busy, loads and
+ * offcore traffic following slow sinusoids (periods 23, 17 and 31 s, a
+ * different phase on each CPU), and a HITM burst on cpu 3 for 4 s every
+ * 20 s (8..12 s into each period).
+ */
+static const char builtin_text[] =
+	"cpus = 8\n"
+	"ghz = 2.4\n"
+	"ipc = 1.2\n"
+	"busy = 0.7\n"
+	"user_fraction = 0.9\n"
+	"loads_per_sec = 5e8\n"
+	"load_latency = 4:0.62 12:0.22 40:0.09 120:0.05 400:0.02\n"
+	"offcore_reads_per_sec = 1.5e7\n"
+	"offcore_latency = 190\n"
+	"snoop_hit_per_sec = 1.2e6\n"
+	"hitm_per_sec = 2e5\n"
+	"cpu1.ipc = 0.8\n"
+	"cpu2.busy = 0.3\n"
+	"cpu5.offcore_reads_per_sec = 4e7\n"
+	"cpu5.offcore_latency = 260\n"
+	"cpu6.snoop_hit_per_sec = 5e6\n"
+	"cpu7.loads_per_sec = 9e8\n";
+
+struct sim_profile *sim_profile_builtin(void)
+{
+	struct sim_profile *prof;
+
+	prof = sim_profile_parse(builtin_text, sizeof(builtin_text) - 1, "builtin", NULL, 0);
+	if (!prof)
+		return NULL;
+	prof->vary = (struct sim_vary){
+		.on = true,
+		.cpu_phase = 0.9,
+		.busy = { 0.25, 23, 0 },
+		.loads = { 0.5, 17, 1 },
+		.offcore = { 0.6, 31, 2 },
+		.burst_cpu = 3, .burst_period = 20, .burst_start = 8, .burst_len = 4,
+		.burst_hitm_per_sec = 6e6,
+	};
+	return prof;
+}
+
+void sim_profile_free(struct sim_profile *prof)
+{
+	if (!prof)
+		return;
+	free(prof->cpu);
+	free(prof->presets);
+	free(prof);
+}
+
+struct sim_profile *sim_profile_copy(const struct sim_profile *src)
+{
+	struct sim_profile *prof = calloc(1, sizeof(*prof));
+
+	if (!prof)
+		return NULL;
+	*prof = *src;
+	prof->cpu = calloc((size_t)src->cpus, sizeof(*prof->cpu));
+	prof->presets = calloc(src->npresets ? src->npresets : 1, sizeof(*prof->presets));
+	if (!prof->cpu || !prof->presets) {
+		sim_profile_free(prof);
+		return NULL;
+	}
+	memcpy(prof->cpu, src->cpu, (size_t)src->cpus * sizeof(*prof->cpu));
+	if (src->npresets)
+		memcpy(prof->presets, src->presets, src->npresets * sizeof(*prof->presets));
+	return prof;
+}
+
+/* Integral over [t0, t1] of 1 + amp * sin(2 pi t / period + phase). */
+static double wave_integral(const struct sim_wave *w, double phase, double t0, double t1)
+{
+	double k;
+
+	if (w->amp == 0 || w->period <= 0)
+		return t1 - t0;
+	k = 2 * M_PI / w->period;
+	phase += w->phase;
+	return (t1 - t0) + w->amp / k * (cos(k * t0 + phase) - cos(k * t1 + phase));
+}
+
+/* Time in [0, t] spent inside the burst windows. */
+static double burst_time(const struct sim_vary *v, double t)
+{
+	double n, in;
+
+	if (t <= 0 || v->burst_period <= 0)
+		return 0;
+	n = floor(t / v->burst_period);
+	in = t - n * v->burst_period - v->burst_start;
+	if (in < 0)
+		in = 0;
+	if (in > v->burst_len)
+		in = v->burst_len;
+	return n * v->burst_len + in;
+}
+
+void sim_profile_traffic(const struct sim_profile *prof, int cpu, double t0, double t1,
+			 double out[SIM_T_N])
+{
+	const struct sim_params *prm = &prof->cpu[cpu];
+	const struct sim_vary *v = &prof->vary;
+	double dt = t1 - t0, busy_t = dt, loads_t = dt, off_t = dt, burst = 0;
+	double cyc, rd, hitm, rest;
+
+	if (dt <= 0)
+		return;
+	if (v->on) {
+		double ph = v->cpu_phase * cpu;
+
+		busy_t = wave_integral(&v->busy, ph, t0, t1);
+		loads_t = wave_integral(&v->loads, ph, t0, t1);
+		off_t = wave_integral(&v->offcore, ph, t0, t1);
+		if (cpu == v->burst_cpu)
+			burst = burst_time(v, t1) - burst_time(v, t0);
+	}
+	cyc = prm->ghz * 1e9 * prm->busy * busy_t;
+	rd = prm->offcore_reads_per_sec * off_t + v->burst_hitm_per_sec * burst;
+	hitm = prm->hitm_per_sec * off_t + v->burst_hitm_per_sec * burst;
+	out[SIM_T_TSC] += prm->tsc_ghz * 1e9 * dt;
+	out[SIM_T_CYC] += cyc;
+	out[SIM_T_REF] += prm->tsc_ghz * 1e9 * prm->busy * busy_t;
+	out[SIM_T_INST] += prm->ipc * cyc;
+	out[SIM_T_LOADS] += prm->loads_per_sec * loads_t;
+	out[SIM_T_RD] += rd;
+	out[SIM_T_CLEAN] += prm->snoop_hit_per_sec * off_t;
+	out[SIM_T_HITM] += hitm;
+	rest = prm->offcore_reads_per_sec - prm->snoop_hit_per_sec - prm->hitm_per_sec;
+	out[SIM_T_REST] += (rest > 0 ? rest : 0) * off_t;
+	out[SIM_T_OUTST] += rd * prm->offcore_latency;
+}
+
+double sim_profile_above(const struct sim_profile *prof, int cpu, double threshold)
+{
+	const struct sim_params *prm = &prof->cpu[cpu];
+	double f = 0;
+	int i;
+
+	for (i = 0; i < prm->nlat; i++)
+		if (prm->lat[i] > threshold)
+			f += prm->lat_frac[i];
+	return f;
+}

@@ -1,0 +1,1628 @@
+/*
+ * test_sim.c: the PMU simulator (cpu/sim*.c) under a manual clock.
+ *
+ * Checks every rule the simulated hardware follows: which MSRs exist,
+ * reserved and read-only bits, counter widths, wrap and overflow status,
+ * sign extension of legacy counter writes, the counting conditions of GP
+ * and fixed counters, load latency, offcore response decoding and sharing,
+ * CPUID and topology, the profile format and its errors, and that ground
+ * truth rates come back exactly.  Expected numbers are written out here,
+ * not computed from the simulator's tables.
+ *
+ * Owns nothing but these checks.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cpu/sim.h"
+#include "cpu/sim_internal.h"
+
+#define B(n) (1ULL << (n))
+
+#define TSC             0x10
+#define PMC(i)          (0xc1 + (i))
+#define EVTSEL(i)       (0x186 + (i))
+#define A_PMC(i)        (0x4c1 + (i))
+#define FIXED(i)        (0x309 + (i))
+#define MISC_ENABLE     0x1a0
+#define RSP0            0x1a6
+#define RSP1            0x1a7
+#define DEBUGCTL        0x1d9
+#define PERF_CAPS       0x345
+#define FIXED_CTRL      0x38d
+#define GSTATUS         0x38e
+#define GCTRL           0x38f
+#define GOVF            0x390
+#define GSTATUS_SET     0x391
+#define GINUSE          0x392
+#define PEBS_ENABLE     0x3f1
+#define LD_LAT          0x3f6
+#define DS_AREA         0x600
+
+#define USR             B(16)
+#define OS              B(17)
+#define EDGE            B(18)
+#define INT             B(20)
+#define ANY             B(21)
+#define EN              B(22)
+#define INV             B(23)
+#define CMASK(n)        ((uint64_t)(n) << 24)
+#define SEL(ev, um)     ((uint64_t)(ev) | (uint64_t)(um) << 8 | USR | OS | EN)
+
+/*
+ * Ground truth with exact binary arithmetic.  Per second per CPU: TSC 1e9,
+ * cycles 2e9 * 0.5 = 1e9, reference cycles 5e8, instructions 1.5e9, loads
+ * 1e8, offcore reads 1e6 (clean 2e5, HITM 1e5, rest 7e5), outstanding
+ * cycles 1e8; loads above 3 cycles 0.5, above 10 0.25, above 50 0.125.
+ */
+static const char gt_text[] =
+	"# ground truth\n"
+	"cpus = 4\n"
+	"ghz = 2\n"
+	"tsc_ghz = 1\n"
+	"ipc = 1.5\n"
+	"busy = 0.5\n"
+	"user_fraction = 0.75   # USR alone counts three quarters\n"
+	"loads_per_sec = 1e8\n"
+	"load_latency = 2:0.5 10:0.25 50:0.125 200:0.125\n"
+	"offcore_reads_per_sec = 1e6\n"
+	"offcore_latency = 100\n"
+	"snoop_hit_per_sec = 2e5\n"
+	"hitm_per_sec = 1e5\n";
+
+struct clk {
+	double t;
+};
+
+static double clk_now(void *arg)
+{
+	return ((struct clk *)arg)->t;
+}
+
+static struct sim_profile *parse(const char *text)
+{
+	char err[256];
+	struct sim_profile *p = sim_profile_parse(text, strlen(text), "t.prof", err, sizeof(err));
+
+	if (!p)
+		fail_msg("profile: %s", err);
+	return p;
+}
+
+/* A simulated @uarch running @text (NULL: builtin) on manual clock @clk, at t = 0. */
+static struct sim *mk(const char *uarch, const char *text, struct clk *clk)
+{
+	struct sim_profile *p = text ? parse(text) : sim_profile_builtin();
+	char err[256];
+	struct sim *s;
+
+	assert_non_null(p);
+	s = sim_new(uarch, p, err, sizeof(err));
+	sim_profile_free(p);
+	if (!s)
+		fail_msg("sim_new(%s): %s", uarch, err);
+	clk->t = 0;
+	sim_set_clock(s, clk_now, clk);
+	return s;
+}
+
+static uint64_t rd(struct sim *s, int cpu, uint32_t reg)
+{
+	uint64_t v = 0xdeadbeef;
+
+	assert_int_equal(sim_rdmsr(s, cpu, reg, &v), 0);
+	return v;
+}
+
+static void wr(struct sim *s, int cpu, uint32_t reg, uint64_t v)
+{
+	assert_int_equal(sim_wrmsr(s, cpu, reg, v), 0);
+}
+
+static void wr_eio(struct sim *s, int cpu, uint32_t reg, uint64_t v)
+{
+	assert_int_equal(sim_wrmsr(s, cpu, reg, v), -EIO);
+}
+
+static void rd_eio(struct sim *s, int cpu, uint32_t reg)
+{
+	uint64_t v;
+
+	assert_int_equal(sim_rdmsr(s, cpu, reg, &v), -EIO);
+}
+
+/* Program PMC@i of @cpu with @sel, let @secs pass, return its count, disable it. */
+static uint64_t measure(struct sim *s, struct clk *clk, int cpu, int i, uint64_t sel, double secs)
+{
+	uint64_t v;
+
+	wr(s, cpu, PMC(i), 0);
+	wr(s, cpu, EVTSEL(i), sel);
+	clk->t += secs;
+	v = rd(s, cpu, PMC(i));
+	wr(s, cpu, EVTSEL(i), 0);
+	return v;
+}
+
+static uint64_t measure_gt(const char *uarch, uint64_t sel)
+{
+	struct clk clk;
+	struct sim *s = mk(uarch, gt_text, &clk);
+	uint64_t v = measure(s, &clk, 0, 0, sel, 1);
+
+	sim_free(s);
+	return v;
+}
+
+/* --- machines, CPUID, topology ---------------------------------------- */
+
+static void test_names(void **state)
+{
+	static const char *const want[] = {
+		"nehalem", "westmere", "silvermont", "airmont",
+		"goldmont", "goldmont-plus", "haswell", "broadwell", NULL,
+	};
+	struct clk clk;
+	int i;
+
+	(void)state;
+	for (i = 0; want[i]; i++) {
+		struct sim *s;
+
+		assert_non_null(sim_uarch_names[i]);
+		assert_string_equal(sim_uarch_names[i], want[i]);
+		s = mk(want[i], gt_text, &clk);
+		assert_int_equal(sim_ncpus(s), 4);
+		sim_free(s);
+	}
+	assert_null(sim_uarch_names[i]);
+}
+
+static void test_unknown_uarch(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_null(sim_new("skylake", NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "unknown microarchitecture 'skylake'"));
+	assert_non_null(strstr(err, "goldmont-plus"));
+}
+
+struct cpuid_want {
+	const char *uarch;
+	uint32_t sig;                   /* leaf 1 EAX */
+	uint32_t a_eax, a_ebx, a_edx;   /* leaf 0xA, pmu-facts §1.2 */
+	int tpc;
+};
+
+static const struct cpuid_want cpuid_wants[] = {
+	{ "nehalem", 0x106a0, 0x07300403, 0x40, 0x603, 2 },
+	{ "westmere", 0x206c0, 0x07300403, 0x04, 0x603, 2 },
+	{ "silvermont", 0x406d0, 0x07280203, 0, 0x4503, 1 },
+	{ "airmont", 0x406c0, 0x07280203, 0, 0x503, 1 },
+	{ "goldmont", 0x506c0, 0x07300404, 0, 0x603, 1 },
+	{ "goldmont-plus", 0x706a0, 0x07300404, 0, 0x8603, 1 },
+	{ "haswell", 0x306c0, 0x07300403, 0, 0x603, 2 },
+	{ "broadwell", 0x306d0, 0x07300403, 0, 0x603, 2 },
+};
+
+static void test_cpuid(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cpuid_wants) / sizeof(cpuid_wants[0]); i++) {
+		const struct cpuid_want *w = &cpuid_wants[i];
+		struct clk clk;
+		struct sim *s = mk(w->uarch, "cpus = 8\n", &clk);
+		uint32_t r[4];
+		char brand[49];
+		unsigned leaf;
+
+		sim_cpuid(s, 0, 0, r);
+		assert_int_equal(r[0], 0xb);
+		assert_memory_equal(&r[1], "Genu", 4);
+		assert_memory_equal(&r[3], "ineI", 4);
+		assert_memory_equal(&r[2], "ntel", 4);
+		sim_cpuid(s, 1, 0, r);
+		assert_int_equal(r[0] & ~0xfU, w->sig);       /* family 6 and model; stepping aside */
+		assert_int_equal((r[0] >> 8) & 0xf, 6);
+		assert_int_equal((r[1] >> 16) & 0xff, 8);
+		assert_true(r[2] & B(15));                     /* PDCM */
+		assert_false(r[2] & B(31));                    /* no hypervisor */
+		sim_cpuid(s, 0xa, 0, r);
+		assert_int_equal(r[0], w->a_eax);
+		assert_int_equal(r[1], w->a_ebx);
+		assert_int_equal(r[3], w->a_edx);
+		sim_cpuid(s, 0xb, 0, r);
+		assert_int_equal(r[1] & 0xffff, w->tpc);
+		assert_int_equal((r[2] >> 8) & 0xff, 1);
+		assert_int_equal(r[0] & 0x1f, w->tpc == 2 ? 1 : 0);
+		sim_cpuid(s, 0xb, 1, r);
+		assert_int_equal(r[1] & 0xffff, 8);
+		assert_int_equal((r[2] >> 8) & 0xff, 2);
+		/* 8 CPUs: core ids need log2(8 / tpc) bits above the SMT bits */
+		assert_int_equal(r[0] & 0x1f, 3);
+		sim_cpuid(s, 0xb, 2, r);
+		assert_int_equal((r[2] >> 8) & 0xff, 0);
+		sim_cpuid(s, 0x80000000, 0, r);
+		assert_int_equal(r[0], 0x80000004);
+		for (leaf = 0; leaf < 3; leaf++) {
+			sim_cpuid(s, 0x80000002 + leaf, 0, r);
+			memcpy(brand + 16 * leaf, r, 16);
+		}
+		brand[48] = '\0';
+		assert_non_null(strstr(brand, "Intel(R) simulated"));
+		assert_non_null(strstr(brand, "lattop"));
+		sim_cpuid(s, 7, 0, r);
+		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		sim_cpuid(s, 0x80000001, 0, r);
+		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		sim_free(s);
+	}
+}
+
+static void test_brand_example(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("haswell", gt_text, &clk);
+	char brand[49];
+	uint32_t r[4];
+	unsigned leaf;
+
+	(void)state;
+	for (leaf = 0; leaf < 3; leaf++) {
+		sim_cpuid(s, 0x80000002 + leaf, 0, r);
+		memcpy(brand + 16 * leaf, r, 16);
+	}
+	brand[48] = '\0';
+	assert_string_equal(brand, "Intel(R) simulated Haswell (lattop simulator)");
+	sim_free(s);
+}
+
+static void test_topology(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+	int core, pkg, mod, c;
+
+	(void)state;
+	/* Haswell, 8 CPUs, 2 threads: Linux numbering, cpu c on core c % 4. */
+	s = mk("haswell", "cpus = 8\n", &clk);
+	for (c = 0; c < 8; c++) {
+		sim_topology(s, c, &core, &pkg, &mod);
+		assert_int_equal(core, c % 4);
+		assert_int_equal(pkg, 0);
+		assert_int_equal(mod, c % 4);
+	}
+	sim_topology(s, 8, &core, &pkg, &mod);
+	assert_int_equal(core, -1);
+	sim_free(s);
+	/* Silvermont, 8 CPUs, 1 thread: module = core / 2. */
+	s = mk("silvermont", "cpus = 8\n", &clk);
+	for (c = 0; c < 8; c++) {
+		sim_topology(s, c, &core, &pkg, &mod);
+		assert_int_equal(core, c);
+		assert_int_equal(mod, c / 2);
+	}
+	sim_free(s);
+	/* threads_per_core = 1 on a Hyper-Threading part. */
+	s = mk("nehalem", "cpus = 4\nthreads_per_core = 1\n", &clk);
+	sim_topology(s, 3, &core, &pkg, &mod);
+	assert_int_equal(core, 3);
+	sim_free(s);
+}
+
+static void test_topology_errors(void **state)
+{
+	struct sim_profile *p;
+	char err[256];
+
+	(void)state;
+	p = parse("cpus = 4\nthreads_per_core = 2\n");
+	assert_null(sim_new("silvermont", p, err, sizeof(err)));
+	assert_string_equal(err, "silvermont: threads_per_core = 2, but silvermont has no Hyper-Threading");
+	assert_null(sim_new("goldmont-plus", p, err, sizeof(err)));
+	assert_non_null(strstr(err, "goldmont-plus has no Hyper-Threading"));
+	sim_profile_free(p);
+	/* cpus odd with the default of 2 threads: only sim_new can tell. */
+	p = parse("cpus = 7\n");
+	assert_null(sim_new("haswell", p, err, sizeof(err)));
+	assert_string_equal(err, "haswell: cpus = 7 is not a multiple of threads_per_core = 2");
+	{
+		struct sim *s = sim_new("airmont", p, err, sizeof(err));
+
+		assert_non_null(s);
+		assert_int_equal(sim_ncpus(s), 7);
+		sim_free(s);
+	}
+	sim_profile_free(p);
+}
+
+/* --- registers ---------------------------------------------------------- */
+
+static void test_initial_state(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("haswell", gt_text, &clk);
+	assert_int_equal(rd(s, 1, GCTRL), 0x70000000fULL);
+	assert_int_equal(rd(s, 1, EVTSEL(0)), 0);
+	assert_int_equal(rd(s, 1, PMC(3)), 0);
+	assert_int_equal(rd(s, 1, FIXED_CTRL), 0);
+	assert_int_equal(rd(s, 1, GSTATUS), 0);
+	assert_int_equal(rd(s, 1, PEBS_ENABLE), 0);
+	assert_int_equal(rd(s, 1, RSP0), 0);
+	assert_true(rd(s, 1, TSC) != 0);
+	assert_true(rd(s, 1, MISC_ENABLE) & B(7));
+	assert_false(rd(s, 1, MISC_ENABLE) & B(12));
+	sim_free(s);
+	s = mk("silvermont", gt_text, &clk);
+	assert_int_equal(rd(s, 0, GCTRL), 0x700000003ULL);
+	sim_free(s);
+}
+
+static void test_perf_capabilities(void **state)
+{
+	static const struct {
+		const char *uarch;
+		unsigned fmt;
+		bool trap, fw;
+	} want[] = {
+		{ "nehalem", 1, true, false }, { "westmere", 1, true, false },
+		{ "silvermont", 2, true, true }, { "airmont", 2, true, true },
+		{ "goldmont", 3, false, true }, { "goldmont-plus", 3, true, true },
+		{ "haswell", 2, true, true }, { "broadwell", 2, true, true },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct clk clk;
+		struct sim *s = mk(want[i].uarch, gt_text, &clk);
+		uint64_t caps = rd(s, 0, PERF_CAPS);
+
+		assert_int_equal((caps >> 8) & 0xf, want[i].fmt);
+		assert_int_equal(!!(caps & B(6)), want[i].trap);
+		assert_int_equal(!!(caps & B(13)), want[i].fw);
+		/* A_PMC exists exactly where FW_WRITE says so. */
+		if (want[i].fw) {
+			wr(s, 0, A_PMC(0), 5);
+			assert_int_equal(rd(s, 0, A_PMC(0)), 5);
+		} else {
+			rd_eio(s, 0, A_PMC(0));
+			wr_eio(s, 0, A_PMC(0), 5);
+		}
+		/* read-only */
+		wr_eio(s, 0, PERF_CAPS, caps);
+		wr_eio(s, 0, GSTATUS, 0);
+		sim_free(s);
+	}
+}
+
+static void test_missing_msrs(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+	uint64_t v;
+
+	(void)state;
+	s = mk("nehalem", gt_text, &clk);
+	rd_eio(s, 0, A_PMC(0));
+	rd_eio(s, 0, RSP1);
+	wr_eio(s, 0, RSP1, 0xff01);
+	rd_eio(s, 0, GINUSE);
+	rd_eio(s, 0, GSTATUS_SET);
+	rd_eio(s, 0, PMC(4));
+	rd_eio(s, 0, FIXED(3));
+	rd_eio(s, 0, 0x1234);
+	wr_eio(s, 0, 0x1234, 0);
+	assert_int_equal(rd(s, 0, LD_LAT), 0);
+	sim_free(s);
+
+	s = mk("silvermont", gt_text, &clk);
+	rd_eio(s, 0, LD_LAT);
+	wr_eio(s, 0, LD_LAT, 3);
+	rd_eio(s, 0, PMC(2));
+	wr_eio(s, 0, PMC(2), 0);
+	rd_eio(s, 0, EVTSEL(2));
+	wr_eio(s, 0, EVTSEL(2), SEL(0x3c, 0));
+	rd_eio(s, 0, A_PMC(2));
+	assert_int_equal(rd(s, 0, RSP1), 0);
+	sim_free(s);
+
+	s = mk("haswell", gt_text, &clk);
+	rd_eio(s, 0, GINUSE);
+	wr_eio(s, 0, GINUSE, 0);
+	rd_eio(s, 0, GSTATUS_SET);
+	wr_eio(s, 0, GSTATUS_SET, 1);
+	assert_int_equal(sim_rdmsr(s, 4, TSC, &v), -ENXIO);
+	assert_int_equal(sim_wrmsr(s, -1, TSC, 0), -ENXIO);
+	sim_free(s);
+
+	s = mk("goldmont", gt_text, &clk);
+	rd_eio(s, 0, LD_LAT);
+	assert_int_equal(rd(s, 0, GINUSE), 0);
+	wr_eio(s, 0, GINUSE, 0);               /* read-only */
+	sim_free(s);
+}
+
+static void test_reserved_bits(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("nehalem", gt_text, &clk);
+	wr(s, 0, EVTSEL(0), 0xffffffffULL);
+	wr_eio(s, 0, EVTSEL(0), B(32));         /* IN_TX: Haswell only */
+	wr_eio(s, 0, GCTRL, B(4));
+	wr_eio(s, 0, GCTRL, B(35));
+	wr(s, 0, GCTRL, 0x70000000fULL);
+	wr(s, 0, FIXED_CTRL, 0xfff);
+	wr_eio(s, 0, FIXED_CTRL, 0x1000);
+	wr(s, 0, PEBS_ENABLE, 0xf0000000fULL);
+	wr_eio(s, 0, PEBS_ENABLE, B(4));
+	wr_eio(s, 0, PEBS_ENABLE, B(36));
+	wr(s, 0, LD_LAT, 0xffff);
+	wr_eio(s, 0, LD_LAT, 0x10000);
+	wr_eio(s, 0, GOVF, B(4));
+	sim_free(s);
+
+	s = mk("haswell", gt_text, &clk);
+	wr(s, 0, EVTSEL(0), B(32) | B(33) | SEL(0x3c, 0));
+	wr_eio(s, 0, EVTSEL(0), B(34));
+	wr_eio(s, 0, EVTSEL(0), B(63));
+	sim_free(s);
+
+	s = mk("silvermont", gt_text, &clk);
+	wr_eio(s, 0, GCTRL, B(2));
+	wr(s, 0, PEBS_ENABLE, 1);
+	wr_eio(s, 0, PEBS_ENABLE, B(1));
+	wr_eio(s, 0, PEBS_ENABLE, B(32));
+	sim_free(s);
+
+	s = mk("goldmont", gt_text, &clk);
+	wr_eio(s, 0, PEBS_ENABLE, B(32));
+	wr_eio(s, 0, PEBS_ENABLE, B(1));
+	sim_free(s);
+
+	s = mk("goldmont-plus", gt_text, &clk);
+	wr(s, 0, PEBS_ENABLE, 0x70000000fULL);  /* PMC0-3 and fixed 32-34 */
+	wr_eio(s, 0, PEBS_ENABLE, B(35));
+	sim_free(s);
+}
+
+/* Each offcore mask exactly: every bit inside is accepted, every bit outside refused. */
+static void test_offcore_masks(void **state)
+{
+	static const struct {
+		const char *uarch;
+		int nrsp;
+		uint64_t mask[2];
+	} want[] = {
+		{ "nehalem", 1, { 0xffff, 0 } },
+		{ "westmere", 2, { 0xffff, 0xffff } },
+		{ "silvermont", 2, { 0x768005ffffULL, 0x368005ffffULL } },
+		{ "airmont", 2, { 0x768005ffffULL, 0x368005ffffULL } },
+		{ "goldmont", 2, { 0x760005ffbfULL, 0x360005ffbfULL } },
+		{ "goldmont-plus", 2, { 0x760005ffbfULL, 0x360005ffbfULL } },
+		{ "haswell", 2, { 0x3fffff8fffULL, 0x3fffff8fffULL } },
+		{ "broadwell", 2, { 0x3fffff8fffULL, 0x3fffff8fffULL } },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct clk clk;
+		struct sim *s = mk(want[i].uarch, gt_text, &clk);
+		int r, b;
+
+		for (r = 0; r < want[i].nrsp; r++) {
+			wr(s, 0, RSP0 + r, want[i].mask[r]);
+			assert_int_equal(rd(s, 0, RSP0 + r), want[i].mask[r]);
+			for (b = 0; b < 64; b++) {
+				int ret = sim_wrmsr(s, 0, RSP0 + r, B(b));
+
+				assert_int_equal(ret, (want[i].mask[r] & B(b)) ? 0 : -EIO);
+			}
+		}
+		sim_free(s);
+	}
+}
+
+static void test_counter_writes(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	/* Legacy PMC writes: sign-extended EAX[31:0], masked to the width. */
+	s = mk("haswell", gt_text, &clk);
+	wr(s, 0, PMC(0), 0x80000000ULL);
+	assert_int_equal(rd(s, 0, PMC(0)), 0xffff80000000ULL);
+	wr(s, 0, PMC(1), 0x7fffffffULL);
+	assert_int_equal(rd(s, 0, PMC(1)), 0x7fffffffULL);
+	wr(s, 0, PMC(2), 0x1234500000005ULL);   /* EDX ignored */
+	assert_int_equal(rd(s, 0, PMC(2)), 5);
+	wr(s, 0, PMC(3), 0xffffffffULL);
+	assert_int_equal(rd(s, 0, PMC(3)), 0xffffffffffffULL);
+	/* Full-width writes through IA32_A_PMCx. */
+	wr(s, 0, A_PMC(0), 0x123456789abcULL);
+	assert_int_equal(rd(s, 0, PMC(0)), 0x123456789abcULL);
+	wr(s, 0, A_PMC(1), ~0ULL);
+	assert_int_equal(rd(s, 0, A_PMC(1)), 0xffffffffffffULL);
+	/* Fixed counters: full width. */
+	wr(s, 0, FIXED(1), 0x8000000000ULL);
+	assert_int_equal(rd(s, 0, FIXED(1)), 0x8000000000ULL);
+	wr(s, 0, FIXED(2), ~0ULL);
+	assert_int_equal(rd(s, 0, FIXED(2)), 0xffffffffffffULL);
+	sim_free(s);
+
+	s = mk("silvermont", gt_text, &clk);
+	wr(s, 0, PMC(0), 0x80000000ULL);
+	assert_int_equal(rd(s, 0, PMC(0)), 0xff80000000ULL);
+	wr(s, 0, A_PMC(1), 0x123456789aULL);
+	assert_int_equal(rd(s, 0, PMC(1)), 0x123456789aULL);
+	wr(s, 0, FIXED(0), ~0ULL);
+	assert_int_equal(rd(s, 0, FIXED(0)), 0xffffffffffULL);
+	sim_free(s);
+
+	s = mk("nehalem", gt_text, &clk);
+	wr(s, 0, PMC(0), 0xfffffffeULL);
+	assert_int_equal(rd(s, 0, PMC(0)), 0xfffffffffffeULL);
+	sim_free(s);
+}
+
+static void test_tsc_and_storage(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("westmere", gt_text, &clk);
+	uint64_t t0 = rd(s, 2, TSC);
+
+	(void)state;
+	clk.t = 1;
+	assert_int_equal(rd(s, 2, TSC), t0 + 1000000000ULL);   /* tsc_ghz = 1 */
+	wr(s, 2, TSC, 100);
+	clk.t = 1.5;
+	assert_int_equal(rd(s, 2, TSC), 100 + 500000000ULL);
+	wr(s, 2, DS_AREA, 0xffff880012340000ULL);
+	assert_int_equal(rd(s, 2, DS_AREA), 0xffff880012340000ULL);
+	wr(s, 2, DEBUGCTL, B(14));
+	assert_int_equal(rd(s, 2, DEBUGCTL), B(14));
+	assert_int_equal(rd(s, 3, DEBUGCTL), 0);
+	wr(s, 2, MISC_ENABLE, B(12));
+	assert_true(rd(s, 2, MISC_ENABLE) & B(7));
+	assert_false(rd(s, 2, MISC_ENABLE) & B(12));
+	sim_free(s);
+}
+
+static void test_global_status(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("goldmont", gt_text, &clk);
+	wr(s, 0, GSTATUS_SET, B(1) | B(33));
+	assert_int_equal(rd(s, 0, GSTATUS), B(1) | B(33));
+	wr(s, 0, GOVF, B(1));
+	assert_int_equal(rd(s, 0, GSTATUS), B(33));
+	assert_int_equal(rd(s, 0, GOVF), 0);
+	wr_eio(s, 0, GSTATUS_SET, B(4));
+	/* GLOBAL_INUSE: event select bits, fixed fields, PMI. */
+	wr(s, 0, EVTSEL(2), 0x3c);
+	assert_int_equal(rd(s, 0, GINUSE), B(2));
+	wr(s, 0, FIXED_CTRL, 0x020);
+	assert_int_equal(rd(s, 0, GINUSE), B(2) | B(33));
+	wr(s, 0, FIXED_CTRL, 0x820);
+	assert_int_equal(rd(s, 0, GINUSE), B(2) | B(33) | B(34) | B(63));
+	wr(s, 0, FIXED_CTRL, 0);
+	wr(s, 0, EVTSEL(0), 0x3c | INT);
+	assert_int_equal(rd(s, 0, GINUSE), B(0) | B(2) | B(63));
+	sim_free(s);
+}
+
+/* --- counting ----------------------------------------------------------- */
+
+static void test_gp_conditions(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("haswell", gt_text, &clk);
+
+	(void)state;
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0), 1), 1000000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) & ~EN, 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) & ~(USR | OS), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) & ~OS, 1), 750000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) & ~USR, 1), 250000000ULL);
+	/* PC and INT change nothing. */
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | B(19) | INT, 1), 1000000000ULL);
+	/* Wrong umask, wrong event, modifiers nothing defines: nothing. */
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 1), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3d, 0), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | CMASK(1), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | INV, 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | EDGE, 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | B(32), 1), 0);     /* IN_TX */
+	assert_int_equal(measure(s, &clk, 0, 2, SEL(0x3c, 0) | B(33), 1), 1000000000ULL); /* IN_TX_CP */
+	/* GLOBAL_CTRL bit off: nothing; the others still count. */
+	wr(s, 0, GCTRL, 0x70000000eULL);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 1, SEL(0x3c, 0), 1), 1000000000ULL);
+	wr(s, 0, GCTRL, 0x70000000fULL);
+	/* Any counter, each event of the table. */
+	assert_int_equal(measure(s, &clk, 0, 3, SEL(0xc0, 0), 1), 1500000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 2, SEL(0xd0, 0x81), 1), 100000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 1, SEL(0xb0, 0x01), 1), 1000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 1, SEL(0x60, 0x01), 1), 100000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 1, SEL(0x60, 0x01) | CMASK(1), 1), 0);
+	sim_free(s);
+}
+
+/* Encodings of one uarch are not another's. */
+static void test_events_per_uarch(void **state)
+{
+	(void)state;
+	/* loads */
+	assert_int_equal(measure_gt("nehalem", SEL(0x0b, 0x01)), 100000000ULL);
+	assert_int_equal(measure_gt("westmere", SEL(0x0b, 0x01)), 100000000ULL);
+	assert_int_equal(measure_gt("silvermont", SEL(0x04, 0x40)), 100000000ULL);
+	assert_int_equal(measure_gt("airmont", SEL(0x04, 0x40)), 100000000ULL);
+	assert_int_equal(measure_gt("goldmont", SEL(0xd0, 0x81)), 100000000ULL);
+	assert_int_equal(measure_gt("goldmont-plus", SEL(0xd0, 0x81)), 100000000ULL);
+	assert_int_equal(measure_gt("broadwell", SEL(0xd0, 0x81)), 100000000ULL);
+	assert_int_equal(measure_gt("nehalem", SEL(0xd0, 0x81)), 0);
+	assert_int_equal(measure_gt("silvermont", SEL(0xd0, 0x81)), 0);
+	assert_int_equal(measure_gt("haswell", SEL(0x0b, 0x01)), 0);
+	assert_int_equal(measure_gt("goldmont", SEL(0x04, 0x40)), 0);
+	/* instructions: 0xC0/0x01 only where the json defines ANY_P with it */
+	assert_int_equal(measure_gt("nehalem", SEL(0xc0, 0x01)), 1500000000ULL);
+	assert_int_equal(measure_gt("westmere", SEL(0xc0, 0x01)), 1500000000ULL);
+	assert_int_equal(measure_gt("nehalem", SEL(0xc0, 0x00)), 1500000000ULL);
+	assert_int_equal(measure_gt("silvermont", SEL(0xc0, 0x00)), 1500000000ULL);
+	assert_int_equal(measure_gt("silvermont", SEL(0xc0, 0x01)), 0);
+	assert_int_equal(measure_gt("goldmont-plus", SEL(0x3c, 0x00)), 1000000000ULL);
+	/* offcore requests: Westmere, Haswell, Broadwell; not Nehalem, not the Atoms */
+	assert_int_equal(measure_gt("westmere", SEL(0xb0, 0x01)), 1000000ULL);
+	assert_int_equal(measure_gt("broadwell", SEL(0xb0, 0x01)), 1000000ULL);
+	assert_int_equal(measure_gt("nehalem", SEL(0xb0, 0x01)), 0);
+	assert_int_equal(measure_gt("nehalem", SEL(0x60, 0x01)), 0);
+	assert_int_equal(measure_gt("goldmont", SEL(0x60, 0x01)), 0);
+	assert_int_equal(measure_gt("westmere", SEL(0x60, 0x01)), 100000000ULL);
+	/* load latency does not exist on the Atoms */
+	assert_int_equal(measure_gt("silvermont", SEL(0xcd, 0x01)), 0);
+}
+
+/* Westmere's 0x60 counts on PMC0 only (pmu-facts §4.4). */
+static void test_westmere_outstanding_pmc0(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("westmere", gt_text, &clk);
+	int i;
+
+	(void)state;
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x60, 0x01), 1), 100000000ULL);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(measure(s, &clk, 0, i, SEL(0x60, 0x01), 1), 0);
+	sim_free(s);
+}
+
+static void test_fixed_counters(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("broadwell", gt_text, &clk);
+
+	(void)state;
+	wr(s, 1, FIXED_CTRL, 0x333);
+	clk.t = 2;
+	assert_int_equal(rd(s, 1, FIXED(0)), 3000000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(1)), 2000000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(2)), 1000000000ULL);
+	/* USR only on CTR0, OS only on CTR1, nothing on CTR2. */
+	wr(s, 1, FIXED_CTRL, 0x012);
+	clk.t = 3;
+	assert_int_equal(rd(s, 1, FIXED(0)), 3000000000ULL + 1125000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(1)), 2000000000ULL + 250000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(2)), 1000000000ULL);
+	/* GLOBAL_CTRL bit 33 off stops CTR1 only. */
+	wr(s, 1, FIXED_CTRL, 0x333);
+	wr(s, 1, GCTRL, 0x50000000fULL);
+	clk.t = 4;
+	assert_int_equal(rd(s, 1, FIXED(0)), 4125000000ULL + 1500000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(1)), 2250000000ULL);
+	assert_int_equal(rd(s, 1, FIXED(2)), 1500000000ULL);
+	/* Other CPUs were never enabled. */
+	assert_int_equal(rd(s, 0, FIXED(1)), 0);
+	sim_free(s);
+}
+
+static void test_wrap(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("haswell", gt_text, &clk);
+	wr(s, 0, A_PMC(2), (1ULL << 48) - 100);
+	wr(s, 0, EVTSEL(2), SEL(0x3c, 0));
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, PMC(2)), 1000000000ULL - 100);
+	assert_int_equal(rd(s, 0, GSTATUS), B(2));
+	wr(s, 0, GOVF, B(2));
+	assert_int_equal(rd(s, 0, GSTATUS), 0);
+	/* Fixed counter: bit 32 + i. */
+	wr(s, 0, FIXED(1), (1ULL << 48) - 1);
+	wr(s, 0, FIXED_CTRL, 0x030);
+	clk.t = 2;
+	assert_int_equal(rd(s, 0, FIXED(1)), 1000000000ULL - 1);
+	assert_int_equal(rd(s, 0, GSTATUS), B(33));    /* PMC2 did not wrap again */
+	sim_free(s);
+
+	s = mk("silvermont", gt_text, &clk);
+	wr(s, 0, A_PMC(1), (1ULL << 40) - 10);
+	wr(s, 0, EVTSEL(1), SEL(0xc0, 0));
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, PMC(1)), 1500000000ULL - 10);
+	assert_int_equal(rd(s, 0, GSTATUS), B(1));
+	/* no wrap, no bit */
+	wr(s, 0, GOVF, B(1));
+	clk.t = 2;
+	assert_int_equal(rd(s, 0, PMC(1)), 3000000000ULL - 10);
+	assert_int_equal(rd(s, 0, GSTATUS), 0);
+	sim_free(s);
+}
+
+/* Counts stay exact when read in uneven steps (fractions carried). */
+static void test_fractions_carried(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("goldmont", gt_text, &clk);
+	int k;
+
+	(void)state;
+	wr(s, 0, RSP0, 0x1000000001ULL);        /* HITM: 1e5/s, USR only: 75000/s */
+	wr(s, 0, EVTSEL(0), SEL(0xb7, 0x01) & ~OS);
+	for (k = 1; k <= 7; k++) {
+		clk.t = k / 7.0;
+		(void)rd(s, 0, PMC(0));
+	}
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	/* A clock going backwards counts nothing. */
+	clk.t = 0.5;
+	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	clk.t = 2;
+	assert_int_equal(rd(s, 0, PMC(0)), 150000);
+	sim_free(s);
+}
+
+static void test_load_latency(void **state)
+{
+	static const char *const uarches[] = { "haswell", "broadwell", "nehalem", "westmere" };
+	size_t u;
+
+	(void)state;
+	for (u = 0; u < 4; u++) {
+		struct clk clk;
+		struct sim *s = mk(uarches[u], gt_text, &clk);
+		bool hsw = u < 2;
+		uint64_t sel = hsw ? SEL(0xcd, 0x01) : SEL(0x0b, 0x10);
+
+		/* Threshold 3, no PEBS: nothing; PEBS_EN or LL_EN alone: nothing. */
+		wr(s, 0, LD_LAT, 3);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(0));
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(32));
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		/* Both bits of the right counter. */
+		wr(s, 0, PEBS_ENABLE, B(0) | B(33));
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 50000000ULL);
+		assert_int_equal(measure(s, &clk, 0, 1, sel, 1), 0);
+		/* CMASK, INV, edge, AnyThread: nothing. */
+		assert_int_equal(measure(s, &clk, 0, 0, sel | CMASK(1), 1), 0);
+		assert_int_equal(measure(s, &clk, 0, 0, sel | INV, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, 0, sel | EDGE, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, 0, sel | ANY, 1), 0);
+		/* Thresholds: loads with latency strictly greater count. */
+		wr(s, 0, LD_LAT, 2);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);    /* below the minimum of 3 */
+		wr(s, 0, LD_LAT, 0);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		wr(s, 0, LD_LAT, 9);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 50000000ULL);
+		wr(s, 0, LD_LAT, 10);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 25000000ULL);
+		wr(s, 0, LD_LAT, 50);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 12500000ULL);
+		wr(s, 0, LD_LAT, 199);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 12500000ULL);
+		wr(s, 0, LD_LAT, 200);
+		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		/* USR only, and on PMC3 with its own bits. */
+		wr(s, 0, LD_LAT, 10);
+		wr(s, 0, PEBS_ENABLE, B(3) | B(35));
+		assert_int_equal(measure(s, &clk, 0, 3, sel & ~OS, 1), 18750000ULL);
+		/* The threshold changing while counting: split exactly. */
+		wr(s, 0, PMC(3), 0);
+		wr(s, 0, EVTSEL(3), sel);
+		clk.t += 1;
+		wr(s, 0, LD_LAT, 50);
+		clk.t += 1;
+		assert_int_equal(rd(s, 0, PMC(3)), 25000000ULL + 12500000ULL);
+		sim_free(s);
+	}
+}
+
+struct rsp_case {
+	int reg;
+	uint64_t rsp;
+	uint64_t count;         /* per second with the ground truth */
+};
+
+static void check_rsp(const char *uarch, const struct rsp_case *c, size_t n)
+{
+	struct clk clk;
+	struct sim *s = mk(uarch, gt_text, &clk);
+	const struct sim_hw *hw = sim_hw_lookup(uarch);
+	size_t i, e;
+
+	for (i = 0; i < n; i++) {
+		uint64_t sel = 0;
+
+		for (e = 0; e < hw->nevents; e++)
+			if (hw->events[e].kind == (c[i].reg ? SIM_EV_RSP1 : SIM_EV_RSP0))
+				sel = SEL(hw->events[e].event, hw->events[e].umask);
+		wr(s, 0, RSP0 + c[i].reg, c[i].rsp);
+		print_message("%s RSP_%d 0x%llx\n", uarch, c[i].reg, (unsigned long long)c[i].rsp);
+		assert_int_equal(measure(s, &clk, 0, 1, sel, 1), c[i].count);
+	}
+	sim_free(s);
+}
+
+#define NCASES(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_offcore_nehalem(void **state)
+{
+	static const struct rsp_case c[] = {
+		{ 0, 0xff01, 1000000 },         /* any response */
+		{ 0, 0x0201, 200000 },          /* OTHER_CORE_HIT_SNP */
+		{ 0, 0x0401, 100000 },          /* OTHER_CORE_HITM */
+		{ 0, 0x0601, 300000 },          /* both add up */
+		{ 0, 0x0101, 350000 },          /* UNCORE_HIT: half the rest */
+		{ 0, 0x4001, 350000 },          /* LOCAL_DRAM: the other half */
+		{ 0, 0x4101, 700000 },
+		{ 0, 0xf801, 350000 },          /* ANY_LLC_MISS */
+		{ 0, 0x2001, 0 },               /* REMOTE_DRAM: single socket */
+		{ 0, 0xff00, 0 },               /* no request bit */
+		{ 0, 0x0001, 0 },               /* no response bit */
+		{ 0, 0xff02, 0 },               /* RFO: no simulated traffic */
+		{ 0, 0xff03, 1000000 },
+	};
+
+	(void)state;
+	check_rsp("nehalem", c, NCASES(c));
+	check_rsp("westmere", c, NCASES(c));
+}
+
+static void test_offcore_westmere_rsp1(void **state)
+{
+	static const struct rsp_case c[] = {
+		{ 1, 0xff01, 1000000 }, { 1, 0x0201, 200000 }, { 1, 0x0401, 100000 },
+	};
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	check_rsp("westmere", c, NCASES(c));
+	/* 0xBB reads RSP_1, not RSP_0. */
+	s = mk("westmere", gt_text, &clk);
+	wr(s, 0, RSP0, 0xff01);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x01), 1), 1000000);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x02), 1), 0);
+	sim_free(s);
+	/* Nehalem has no 0xBB. */
+	s = mk("nehalem", gt_text, &clk);
+	wr(s, 0, RSP0, 0xff01);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 0);
+	sim_free(s);
+}
+
+static void test_offcore_haswell(void **state)
+{
+	static const struct rsp_case hsw[] = {
+		{ 0, 0x0000010001ULL, 1000000 },        /* ANY_RESPONSE */
+		{ 0, 0x3f803c0001ULL | B(16), 1000000 },
+		{ 0, 0x04003c0001ULL, 200000 },         /* L3 hit + SNOOP_HIT_NO_FWD */
+		{ 0, 0x0400040001ULL, 200000 },         /* any one L3-hit supplier bit */
+		{ 0, 0x10003c0001ULL, 100000 },         /* L3 hit + HITM */
+		{ 0, 0x01803c0001ULL, 350000 },         /* L3 hit, no snoop */
+		{ 0, 0x3f80400001ULL, 350000 },         /* L3_MISS_LOCAL (22) */
+		{ 0, 0x3f84000001ULL, 0 },              /* bit 26 is Broadwell's */
+		{ 0, 0x3fffc00001ULL, 350000 },         /* pmu-facts §5.5 HSW L3 miss any */
+		{ 0, 0x3f803c0001ULL, 650000 },         /* L3 hit, any snoop */
+		{ 0, 0x00003c0001ULL, 0 },              /* supplier without snoop */
+		{ 0, 0x1400000001ULL, 0 },              /* snoop without supplier */
+		{ 0, 0x0000010002ULL, 0 },              /* RFO */
+		{ 1, 0x0000010001ULL, 1000000 },
+		{ 1, 0x10003c0001ULL, 100000 },
+	};
+	static const struct rsp_case bdw[] = {
+		{ 0, 0x3f84000001ULL, 350000 },
+		{ 0, 0x0204000001ULL, 350000 },
+		{ 0, 0x3f80400001ULL, 0 },
+		{ 0, 0x04003c0001ULL, 200000 },
+		{ 1, 0x10003c0001ULL, 100000 },
+	};
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	check_rsp("haswell", hsw, NCASES(hsw));
+	check_rsp("broadwell", bdw, NCASES(bdw));
+	/* The Atom RSP_1 encoding means nothing here. */
+	s = mk("haswell", gt_text, &clk);
+	wr(s, 0, RSP1, 0x10001);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x02), 1), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 1000000);
+	sim_free(s);
+}
+
+static void test_offcore_atoms(void **state)
+{
+	static const struct rsp_case slm[] = {
+		{ 0, 0x0000010001ULL, 1000000 },
+		{ 0, 0x0400000001ULL, 200000 },         /* SNOOP_HIT */
+		{ 0, 0x1000000001ULL, 100000 },         /* HITM */
+		{ 0, 0x0080000001ULL, 350000 },         /* SNOOP_NONE: half the rest */
+		{ 0, 0x0200000001ULL, 350000 },         /* SNOOP_MISS: the other half */
+		{ 0, 0x1680000001ULL, 1000000 },        /* L2_MISS.ANY */
+		{ 0, 0x0000040001ULL, 0 },              /* L2_HIT: none simulated */
+		{ 0, 0x4000000001ULL, 100000000 },      /* OUTSTANDING */
+		{ 0, 0x4000000003ULL, 100000000 },      /* with another request type */
+		{ 0, 0x4000010001ULL, 0 },              /* OUTSTANDING + response bits */
+		{ 0, 0x4400000001ULL, 0 },
+		{ 0, 0x4000000002ULL, 0 },              /* RFO outstanding: no traffic */
+		{ 1, 0x0000010001ULL, 1000000 },
+		{ 1, 0x1000000001ULL, 100000 },
+	};
+	static const struct rsp_case glm[] = {
+		{ 0, 0x0000010001ULL, 1000000 },
+		{ 0, 0x0400000001ULL, 200000 },
+		{ 0, 0x1000000001ULL, 100000 },
+		{ 0, 0x0200000001ULL, 700000 },         /* snoop miss or none needed: all the rest */
+		{ 0, 0x3600000001ULL, 1000000 },
+		{ 0, 0x4000000001ULL, 100000000 },
+		{ 0, 0x4000040001ULL, 0 },
+		{ 1, 0x0000010001ULL, 1000000 },
+	};
+	static const char *const atoms[] = { "silvermont", "airmont", "goldmont", "goldmont-plus" };
+	size_t i;
+
+	(void)state;
+	check_rsp("silvermont", slm, NCASES(slm));
+	check_rsp("airmont", slm, NCASES(slm));
+	check_rsp("goldmont", glm, NCASES(glm));
+	check_rsp("goldmont-plus", glm, NCASES(glm));
+	/* OUTSTANDING is an RSP_0 bit: RSP_1 refuses it. */
+	for (i = 0; i < 4; i++) {
+		struct clk clk;
+		struct sim *s = mk(atoms[i], gt_text, &clk);
+
+		wr_eio(s, 0, RSP1, 0x4000000001ULL);
+		wr(s, 0, RSP0, 0x4000000001ULL);
+		/* 0xBB is not an Atom event. */
+		assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 0);
+		sim_free(s);
+	}
+}
+
+/* Every documented RSP value decodes to what its row says. */
+static void test_rsp_docs_decode(void **state)
+{
+	size_t u, i;
+
+	(void)state;
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
+
+		assert_true(hw->nrsp_docs > 0);
+		for (i = 0; i < hw->nrsp_docs; i++) {
+			const struct sim_rsp_doc *d = &hw->rsp_docs[i];
+			double w[SIM_T_N] = { 0 };
+
+			assert_int_equal(d->value & ~hw->rsp_valid[d->reg], 0);
+			sim_hw_rsp_weights(hw, d->reg, d->value, w);
+			assert_true(w[SIM_T_CLEAN] == d->clean);
+			assert_true(w[SIM_T_HITM] == d->hitm);
+			assert_true(w[SIM_T_REST] == d->rest);
+			assert_true(w[SIM_T_OUTST] == d->outst);
+		}
+	}
+}
+
+static void test_sharing(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+	int c;
+
+	(void)state;
+	/* Nehalem: the two hyperthreads of a core (cpu c and c + 4). */
+	s = mk("nehalem", "cpus = 8\n", &clk);
+	wr(s, 1, RSP0, 0x0201);
+	assert_int_equal(rd(s, 5, RSP0), 0x0201);
+	for (c = 0; c < 8; c++)
+		if (c != 1 && c != 5)
+			assert_int_equal(rd(s, c, RSP0), 0);
+	sim_free(s);
+	/* Westmere: both registers. */
+	s = mk("westmere", "cpus = 8\n", &clk);
+	wr(s, 6, RSP1, 0x0401);
+	assert_int_equal(rd(s, 2, RSP1), 0x0401);
+	assert_int_equal(rd(s, 2, RSP0), 0);
+	assert_int_equal(rd(s, 3, RSP1), 0);
+	sim_free(s);
+	/* Silvermont: the two cores of a module. */
+	s = mk("silvermont", "cpus = 8\n", &clk);
+	wr(s, 2, RSP0, 0x10001);
+	assert_int_equal(rd(s, 3, RSP0), 0x10001);
+	assert_int_equal(rd(s, 1, RSP0), 0);
+	assert_int_equal(rd(s, 4, RSP0), 0);
+	wr(s, 5, RSP1, 0x1000000001ULL);
+	assert_int_equal(rd(s, 4, RSP1), 0x1000000001ULL);
+	sim_free(s);
+	/* Goldmont: per core. */
+	s = mk("goldmont", "cpus = 4\n", &clk);
+	wr(s, 0, RSP0, 0x10001);
+	assert_int_equal(rd(s, 1, RSP0), 0);
+	sim_free(s);
+	/* Haswell: per logical CPU, even the sibling thread. */
+	s = mk("haswell", "cpus = 8\n", &clk);
+	wr(s, 0, RSP0, 0x10001);
+	assert_int_equal(rd(s, 4, RSP0), 0);
+	assert_int_equal(rd(s, 0, RSP0), 0x10001);
+	sim_free(s);
+}
+
+/* A sibling's write changes what this CPU counts from that moment on, exactly. */
+static void test_sharing_exact(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("nehalem", gt_text, &clk);         /* 4 CPUs: cpu 0 and 2 share */
+	wr(s, 0, RSP0, 0xff01);
+	wr(s, 2, EVTSEL(0), SEL(0xb7, 0x01));
+	clk.t = 1;
+	wr(s, 0, RSP0, 0x0201);                 /* cpu 2 not touched */
+	clk.t = 3;
+	assert_int_equal(rd(s, 2, PMC(0)), 1000000 + 2 * 200000);
+	assert_int_equal(rd(s, 0, PMC(0)), 0);  /* cpu 0 programmed nothing */
+	sim_free(s);
+
+	s = mk("airmont", gt_text, &clk);         /* 4 CPUs: modules {0,1} {2,3} */
+	wr(s, 3, EVTSEL(1), SEL(0xb7, 0x02));
+	wr(s, 2, RSP1, 0x1000000001ULL);
+	clk.t = 2;
+	wr(s, 2, RSP1, 0x10001);
+	clk.t = 2.5;
+	wr(s, 1, RSP1, 0);                      /* another module: no effect */
+	clk.t = 3;
+	assert_int_equal(rd(s, 3, PMC(1)), 2 * 100000 + 1000000);
+	sim_free(s);
+}
+
+static void test_anythread(void **state)
+{
+	static const char prof[] =
+		"cpus = 4\nghz = 2\nbusy = 0.5\ncpu2.ghz = 3\n";
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	/* Haswell: cpu 0 and cpu 2 are one core; AnyThread counts both. */
+	s = mk("haswell", prof, &clk);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | ANY, 1), 1000000000ULL + 1500000000ULL);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0), 1), 1000000000ULL);
+	wr(s, 0, FIXED_CTRL, 0x070);
+	clk.t += 1;
+	assert_int_equal(rd(s, 0, FIXED(1)), 2500000000ULL);
+	sim_free(s);
+	/* Goldmont ignores AnyThread (pmu-facts §2.1). */
+	s = mk("goldmont", prof, &clk);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0x3c, 0) | ANY, 1), 1000000000ULL);
+	sim_free(s);
+}
+
+/* The Nehalem counter-reset erratum sequence (pmu-facts §6) is accepted and counts nothing. */
+static void test_nehalem_erratum_sequence(void **state)
+{
+	static const uint64_t sel[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+	static const char *const u[] = { "nehalem", "westmere" };
+	int i, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct clk clk;
+		struct sim *s = mk(u[k], gt_text, &clk);
+
+		for (i = 0; i < 4; i++) {
+			wr(s, 0, EVTSEL(i), sel[i]);
+			wr(s, 0, PMC(i), 0);
+		}
+		wr(s, 0, GCTRL, 0xf);
+		clk.t = 1;
+		wr(s, 0, GCTRL, 0);
+		for (i = 0; i < 4; i++)
+			assert_int_equal(rd(s, 0, PMC(i)), 0);
+		sim_free(s);
+	}
+}
+
+/* --- profiles ----------------------------------------------------------- */
+
+static const char gt_overrides[] =
+	"cpu1.ghz = 3\n"
+	"cpu1.ipc = 2\n"
+	"cpu2.busy = 0.25\n"
+	"cpu2.loads_per_sec = 3e8\n"
+	"cpu3.offcore_reads_per_sec = 4e6\n"
+	"cpu3.snoop_hit_per_sec = 1e6\n"
+	"cpu3.hitm_per_sec = 2e6\n"
+	"cpu3.offcore_latency = 250\n";
+
+struct truth {
+	uint64_t cyc, inst, ref, loads, rd, outst, clean, hitm;
+};
+
+/* Per second, written out from the profile text above. */
+static const struct truth truths[4] = {
+	{ 1000000000, 1500000000, 500000000, 100000000, 1000000, 100000000, 200000, 100000 },
+	{ 1500000000, 3000000000, 500000000, 100000000, 1000000, 100000000, 200000, 100000 },
+	{ 500000000, 750000000, 250000000, 300000000, 1000000, 100000000, 200000, 100000 },
+	{ 1000000000, 1500000000, 500000000, 100000000, 4000000, 1000000000, 1000000, 2000000 },
+};
+
+static void check_truth(struct sim *s, struct clk *clk)
+{
+	int c;
+
+	for (c = 0; c < 4; c++) {
+		wr(s, c, EVTSEL(0), SEL(0x3c, 0));
+		wr(s, c, EVTSEL(1), SEL(0xc0, 0));
+		wr(s, c, EVTSEL(2), SEL(0xd0, 0x81));
+		wr(s, c, EVTSEL(3), SEL(0xb0, 0x01));
+		wr(s, c, FIXED_CTRL, 0x333);
+	}
+	clk->t += 2;
+	for (c = 0; c < 4; c++) {
+		const struct truth *t = &truths[c];
+
+		assert_int_equal(rd(s, c, PMC(0)), 2 * t->cyc);
+		assert_int_equal(rd(s, c, PMC(1)), 2 * t->inst);
+		assert_int_equal(rd(s, c, PMC(2)), 2 * t->loads);
+		assert_int_equal(rd(s, c, PMC(3)), 2 * t->rd);
+		assert_int_equal(rd(s, c, FIXED(0)), 2 * t->inst);
+		assert_int_equal(rd(s, c, FIXED(1)), 2 * t->cyc);
+		assert_int_equal(rd(s, c, FIXED(2)), 2 * t->ref);
+	}
+	for (c = 0; c < 4; c++) {
+		int i;
+
+		for (i = 0; i < 4; i++)
+			wr(s, c, PMC(i), 0);
+		wr(s, c, RSP0, 0x04003c0001ULL);
+		wr(s, c, RSP1, 0x10003c0001ULL);
+		wr(s, c, EVTSEL(0), SEL(0x60, 0x01));
+		wr(s, c, EVTSEL(1), SEL(0xb7, 0x01));
+		wr(s, c, EVTSEL(2), SEL(0xbb, 0x01));
+		wr(s, c, EVTSEL(3), SEL(0x3c, 0) & ~OS);
+	}
+	clk->t += 1;
+	for (c = 0; c < 4; c++) {
+		const struct truth *t = &truths[c];
+
+		assert_int_equal(rd(s, c, PMC(0)), t->outst);
+		assert_int_equal(rd(s, c, PMC(1)), t->clean);
+		assert_int_equal(rd(s, c, PMC(2)), t->hitm);
+		assert_int_equal(rd(s, c, PMC(3)), t->cyc / 4 * 3);
+	}
+}
+
+static void test_ground_truth(void **state)
+{
+	char text[2048];
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s%s", gt_text, gt_overrides);
+	s = mk("haswell", text, &clk);
+	check_truth(s, &clk);
+	sim_free(s);
+}
+
+/* The same profile as a file (tests run from the repository root). */
+static void test_ground_truth_file(void **state)
+{
+	struct sim_profile *p;
+	struct clk clk;
+	struct sim *s;
+	char err[256];
+
+	(void)state;
+	p = sim_profile_load("tests/profiles/ground-truth.prof", err, sizeof(err));
+	if (!p)
+		fail_msg("%s", err);
+	s = sim_new("broadwell", p, err, sizeof(err));
+	sim_profile_free(p);
+	assert_non_null(s);
+	clk.t = 10;
+	sim_set_clock(s, clk_now, &clk);
+	check_truth(s, &clk);
+	sim_free(s);
+}
+
+/* Every profile in tests/profiles/ parses and runs on every simulated uarch. */
+static void test_profile_files(void **state)
+{
+	static const char *const mine[] = {
+		"tests/profiles/example.prof", "tests/profiles/ground-truth.prof",
+		"tests/profiles/other-user.prof", "tests/profiles/hitm-storm.prof",
+	};
+	char err[256];
+	glob_t g;
+	size_t i, u, found = 0;
+
+	(void)state;
+	assert_int_equal(glob("tests/profiles/*.prof", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct sim_profile *p = sim_profile_load(g.gl_pathv[i], err, sizeof(err));
+
+		print_message("%s\n", g.gl_pathv[i]);
+		for (u = 0; u < sizeof(mine) / sizeof(mine[0]); u++)
+			found += !strcmp(g.gl_pathv[i], mine[u]);
+		if (!p)
+			fail_msg("%s", err);
+		for (u = 0; sim_uarch_names[u]; u++) {
+			struct sim *s = sim_new(sim_uarch_names[u], p, err, sizeof(err));
+
+			/* threads_per_core = 2 files do not fit the Atoms, and say so. */
+			if (!s) {
+				print_message("%s\n", err);
+				assert_non_null(strstr(err, "Hyper-Threading"));
+				continue;
+			}
+			sim_free(s);
+		}
+		sim_profile_free(p);
+	}
+	globfree(&g);
+	assert_int_equal(found, sizeof(mine) / sizeof(mine[0]));
+	assert_null(sim_profile_load("tests/profiles/does-not-exist.prof", err, sizeof(err)));
+	assert_string_equal(err, "tests/profiles/does-not-exist.prof:0: (file): No such file or directory");
+}
+
+static void test_presets(void **state)
+{
+	static const char prof[] =
+		"cpus = 4\nghz = 2\nbusy = 0.5\n"
+		"msr.0x186 = 0x43003c\n"               /* another user holds PMC0 everywhere */
+		"cpu1.msr.0x186 = 0x4300c0\n"          /* ... counting instructions on cpu 1 */
+		"cpu2.msr.0x38f = 0x700000000\n"       /* GP counters disabled on cpu 2 */
+		"msr.0xc1 = 1000\n";
+	struct clk clk;
+	struct sim *s;
+	struct sim_profile *p;
+	char err[256];
+
+	(void)state;
+	s = mk("haswell", prof, &clk);
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, EVTSEL(0)), 0x43003c);
+	assert_int_equal(rd(s, 0, PMC(0)), 1000 + 1000000000ULL);
+	assert_int_equal(rd(s, 1, PMC(0)), 1000 + 1200000000ULL);       /* default ipc 1.2 */
+	assert_int_equal(rd(s, 2, PMC(0)), 1000);
+	assert_int_equal(rd(s, 2, GCTRL), 0x700000000ULL);
+	sim_free(s);
+
+	/* A preset the machine refuses fails sim_new, saying which. */
+	p = parse("msr.0x1a7 = 0xff01\n");
+	assert_null(sim_new("nehalem", p, err, sizeof(err)));
+	assert_string_equal(err, "profile msr.0x1a7 = 0xff01 (cpu 0): MSR 0x1a7 does not exist on nehalem");
+	s = sim_new("westmere", p, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(rd(s, 3, RSP1), 0xff01);
+	sim_free(s);
+	sim_profile_free(p);
+	p = parse("cpu1.msr.0x186 = 0x100000000\n");
+	assert_null(sim_new("nehalem", p, err, sizeof(err)));
+	assert_non_null(strstr(err, "(cpu 1)"));
+	assert_non_null(strstr(err, "reserved bits"));
+	sim_profile_free(p);
+	p = parse("msr.0x345 = 0\n");
+	assert_null(sim_new("haswell", p, err, sizeof(err)));
+	assert_non_null(strstr(err, "read-only"));
+	sim_profile_free(p);
+}
+
+static void test_profile_syntax(void **state)
+{
+	static const char text[] =
+		"\n"
+		"   # comment line\r\n"
+		"cpus=2\r\n"
+		"  ghz   =   3.0   # trailing comment\n"
+		"cpu1.busy = 0.5#tight comment\n"
+		"load_latency = 4:0.5   8:0.5\n"
+		"msr.0X38F = 0x3\n"
+		"loads_per_sec = 0x10\n"               /* hex float is a number */
+		"\t\n";
+	struct sim_profile *p = parse(text);
+
+	(void)state;
+	assert_int_equal(p->cpus, 2);
+	assert_true(p->cpu[0].ghz == 3.0);
+	assert_true(p->cpu[0].tsc_ghz == 3.0);
+	assert_true(p->cpu[0].busy == 1.0);
+	assert_true(p->cpu[1].busy == 0.5);
+	assert_int_equal(p->cpu[1].nlat, 2);
+	assert_true(p->cpu[1].lat[1] == 8);
+	assert_true(p->cpu[0].loads_per_sec == 16);
+	assert_int_equal(p->npresets, 1);
+	assert_int_equal(p->presets[0].msr, 0x38f);
+	assert_int_equal(p->presets[0].value, 3);
+	sim_profile_free(p);
+	/* Defaults: the documented ones. */
+	p = parse("");
+	assert_int_equal(p->cpus, 8);
+	assert_int_equal(p->threads_per_core, 0);
+	assert_true(p->cpu[7].ghz == 2.4);
+	assert_true(p->cpu[7].tsc_ghz == 2.4);
+	assert_true(p->cpu[7].ipc == 1.2);
+	assert_true(p->cpu[7].busy == 1);
+	assert_true(p->cpu[7].user_fraction == 0.9);
+	assert_int_equal(p->cpu[7].nlat, 4);
+	assert_true(p->cpu[7].snoop_hit_per_sec + p->cpu[7].hitm_per_sec <=
+		    p->cpu[7].offcore_reads_per_sec);
+	sim_profile_free(p);
+	/* Rounding is not an excess: 0.1 + 0.2 > 0.3 in binary. */
+	p = parse("offcore_reads_per_sec = 0.3\nsnoop_hit_per_sec = 0.1\nhitm_per_sec = 0.2\n");
+	sim_profile_free(p);
+	/* tsc_ghz follows the global ghz, not a per-CPU one. */
+	p = parse("cpus = 2\nghz = 2\ncpu1.ghz = 3\n");
+	assert_true(p->cpu[1].ghz == 3);
+	assert_true(p->cpu[1].tsc_ghz == 2);
+	sim_profile_free(p);
+}
+
+struct bad {
+	const char *text;
+	const char *err;
+};
+
+static const struct bad bads[] = {
+	{ "foo = 1\n", "t.prof:1: foo: unknown key" },
+	{ "cpus = 2\ncpu1.foo = 1\n", "t.prof:2: cpu1.foo: unknown key" },
+	{ "cpu.ghz = 1\n", "t.prof:1: cpu.ghz: unknown key" },
+	{ "ghz = abc\n", "t.prof:1: ghz: bad number 'abc'" },
+	{ "ghz = nan\n", "t.prof:1: ghz: bad number 'nan'" },
+	{ "ghz = inf\n", "t.prof:1: ghz: bad number 'inf'" },
+	{ "ghz = 2.4GHz\n", "t.prof:1: ghz: bad number '2.4GHz'" },
+	{ "ghz = 2.4 5\n", "t.prof:1: ghz: bad number '2.4 5'" },
+	{ "ghz =\n", "t.prof:1: ghz: bad number ''" },
+	{ "ghz = 0\n", "t.prof:1: ghz: must be positive" },
+	{ "ghz = -1\n", "t.prof:1: ghz: negative rate -1" },
+	{ "\nloads_per_sec = -5\n", "t.prof:2: loads_per_sec: negative rate -5" },
+	{ "hitm_per_sec = -1e3\n", "t.prof:1: hitm_per_sec: negative rate -1000" },
+	{ "offcore_latency = -1\n", "t.prof:1: offcore_latency: negative latency -1" },
+	{ "busy = 1.5\n", "t.prof:1: busy: fraction 1.5 outside 0..1" },
+	{ "user_fraction = -0.1\n", "t.prof:1: user_fraction: fraction -0.1 outside 0..1" },
+	{ "load_latency = 5:0.5 20:0.4\n", "t.prof:1: load_latency: fractions sum to 0.9, not 1" },
+	{ "load_latency = 20:0.5 5:0.5\n",
+	  "t.prof:1: load_latency: latencies must be >= 1 and strictly increasing" },
+	{ "load_latency = 5:0.5 5:0.5\n",
+	  "t.prof:1: load_latency: latencies must be >= 1 and strictly increasing" },
+	{ "load_latency = 0.5:1\n",
+	  "t.prof:1: load_latency: latencies must be >= 1 and strictly increasing" },
+	{ "load_latency = 5:1.5\n", "t.prof:1: load_latency: fraction 1.5 outside 0..1" },
+	{ "load_latency = 5-1\n", "t.prof:1: load_latency: bad point '5-1' (want cycles:fraction)" },
+	{ "load_latency = 5:x\n", "t.prof:1: load_latency: bad point '5:x' (want cycles:fraction)" },
+	{ "load_latency =\n", "t.prof:1: load_latency: no cycles:fraction points" },
+	{ "ghz = 2\nipc = 1\nghz = 3\n", "t.prof:3: ghz: duplicate key (first on line 1)" },
+	{ "cpus = 2\ncpu1.ipc = 1\ncpu1.ipc = 2\n", "t.prof:3: cpu1.ipc: duplicate key (first on line 2)" },
+	{ "msr.0x186 = 1\nmsr.0x186 = 2\n", "t.prof:2: msr.0x186: duplicate key (first on line 1)" },
+	{ "cpu9.ghz = 3\n", "t.prof:1: cpu9.ghz: cpu 9 out of range (cpus = 8)" },
+	{ "cpu5.ipc = 1\ncpus = 4\n", "t.prof:1: cpu5.ipc: cpu 5 out of range (cpus = 4)" },
+	{ "cpus = 2\ncpu2.msr.0x186 = 1\n", "t.prof:2: cpu2.msr.0x186: cpu 2 out of range (cpus = 2)" },
+	{ "offcore_reads_per_sec = 2e6\nsnoop_hit_per_sec = 2e6\nhitm_per_sec = 1e6\n",
+	  "t.prof:3: hitm_per_sec: snoop_hit_per_sec + hitm_per_sec = 3e+06 exceed "
+	  "offcore_reads_per_sec = 2e+06 on cpu 0" },
+	{ "cpus = 2\ncpu1.hitm_per_sec = 2e7\n",
+	  "t.prof:2: cpu1.hitm_per_sec: snoop_hit_per_sec + hitm_per_sec = 2.1e+07 exceed "
+	  "offcore_reads_per_sec = 2e+07 on cpu 1" },
+	{ "cpus = 2\ncpu1.offcore_reads_per_sec = 1e6\nhitm_per_sec = 1e5\n",
+	  "t.prof:3: hitm_per_sec: snoop_hit_per_sec + hitm_per_sec = 1.1e+06 exceed "
+	  "offcore_reads_per_sec = 1e+06 on cpu 1" },
+	{ "threads_per_core = 3\n", "t.prof:1: threads_per_core: must be 1 or 2" },
+	{ "threads_per_core = 1.5\n", "t.prof:1: threads_per_core: must be 1 or 2" },
+	{ "cpus = 0\n", "t.prof:1: cpus: must be an integer 1..4096" },
+	{ "cpus = 4097\n", "t.prof:1: cpus: must be an integer 1..4096" },
+	{ "cpus = 2.5\n", "t.prof:1: cpus: must be an integer 1..4096" },
+	{ "cpus = 7\nthreads_per_core = 2\n",
+	  "t.prof:1: cpus: cpus = 7 is not a multiple of threads_per_core = 2" },
+	{ "cpu1.cpus = 2\n", "t.prof:1: cpu1.cpus: not a per-CPU key" },
+	{ "cpu0.threads_per_core = 1\n", "t.prof:1: cpu0.threads_per_core: not a per-CPU key" },
+	{ "ghz 2.4\n", "t.prof:1: ghz 2.4: expected 'key = value'" },
+	{ "= 2\n", "t.prof:1: (none): expected 'key = value'" },
+	{ "msr.zz = 1\n", "t.prof:1: msr.zz: bad MSR address (want msr.0xADDR)" },
+	{ "msr.0x1g = 1\n", "t.prof:1: msr.0x1g: bad MSR address (want msr.0xADDR)" },
+	{ "msr.0x100000000 = 1\n", "t.prof:1: msr.0x100000000: bad MSR address (want msr.0xADDR)" },
+	{ "msr.0x186 = -1\n", "t.prof:1: msr.0x186: bad number '-1'" },
+	{ "msr.0x186 = 0x1ffffffffffffffff\n", "t.prof:1: msr.0x186: bad number '0x1ffffffffffffffff'" },
+};
+
+static void test_profile_errors(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		char err[256] = "";
+		struct sim_profile *p = sim_profile_parse(bads[i].text, strlen(bads[i].text),
+							  "t.prof", err, sizeof(err));
+
+		print_message("%s", bads[i].text);
+		assert_null(p);
+		assert_string_equal(err, bads[i].err);
+		/* No error buffer: still refused, nothing written. */
+		assert_null(sim_profile_parse(bads[i].text, strlen(bads[i].text), "t.prof", NULL, 0));
+	}
+}
+
+/* The builtin profile changes over time: sinusoids and a HITM burst on cpu 3. */
+static void test_builtin_varies(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("haswell", NULL, &clk);
+	uint64_t prev3 = 0, prev0 = 0, min3 = ~0ULL, max3 = 0, min0 = ~0ULL, max0 = 0;
+	int k;
+
+	(void)state;
+	assert_int_equal(sim_ncpus(s), 8);
+	wr(s, 3, RSP0, 0x10003c0001ULL);        /* HITM on cpu 3 */
+	wr(s, 3, EVTSEL(0), SEL(0xb7, 0x01));
+	wr(s, 0, EVTSEL(0), SEL(0xd0, 0x81));   /* loads on cpu 0 */
+	for (k = 1; k <= 40; k++) {
+		uint64_t v3, v0;
+
+		clk.t = k;
+		v3 = rd(s, 3, PMC(0)) - prev3;
+		v0 = rd(s, 0, PMC(0)) - prev0;
+		prev3 += v3;
+		prev0 += v0;
+		if (v3 < min3)
+			min3 = v3;
+		if (v3 > max3)
+			max3 = v3;
+		if (v0 < min0)
+			min0 = v0;
+		if (v0 > max0)
+			max0 = v0;
+	}
+	print_message("hitm/s %llu..%llu loads/s %llu..%llu\n", (unsigned long long)min3,
+		      (unsigned long long)max3, (unsigned long long)min0, (unsigned long long)max0);
+	assert_true(min3 > 0);
+	assert_true(max3 > 10 * min3);          /* the burst */
+	assert_true(max0 > 2 * min0);           /* the sinusoid, amplitude 0.5 */
+	sim_free(s);
+}
+
+/* Two simulators share nothing. */
+static void test_two_sims(void **state)
+{
+	struct clk c1, c2;
+	struct sim *a = mk("haswell", gt_text, &c1);
+	struct sim *b = mk("haswell", gt_text, &c2);
+
+	(void)state;
+	wr(a, 0, EVTSEL(0), SEL(0x3c, 0));
+	wr(b, 0, EVTSEL(0), SEL(0x3c, 0));
+	wr(a, 0, RSP0, 0x10001);
+	c1.t = 1;
+	c2.t = 3;
+	assert_int_equal(rd(a, 0, PMC(0)), 1000000000ULL);
+	assert_int_equal(rd(b, 0, PMC(0)), 3000000000ULL);
+	assert_int_equal(rd(b, 0, RSP0), 0);
+	sim_free(a);
+	sim_free(b);
+}
+
+/* A big machine works and shares per domain (lattop is benchmarked at 1024 CPUs). */
+static void test_many_cpus(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("westmere", "cpus = 1024\n", &clk);
+	uint32_t r[4];
+	int c;
+
+	(void)state;
+	for (c = 0; c < 1024; c++)
+		wr(s, c, EVTSEL(0), SEL(0x3c, 0));
+	wr(s, 1000, RSP0, 0x0201);
+	assert_int_equal(rd(s, 1000 - 512, RSP0), 0x0201);
+	assert_int_equal(rd(s, 999, RSP0), 0);
+	clk.t = 1;
+	for (c = 0; c < 1024; c++)
+		assert_int_equal(rd(s, c, PMC(0)), 2400000000ULL);
+	sim_cpuid(s, 1, 0, r);
+	assert_int_equal((r[1] >> 16) & 0xff, 255);
+	sim_cpuid(s, 0xb, 1, r);
+	assert_int_equal(r[1] & 0xffff, 1024);
+	sim_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_unknown_uarch),
+		cmocka_unit_test(test_cpuid),
+		cmocka_unit_test(test_brand_example),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_topology_errors),
+		cmocka_unit_test(test_initial_state),
+		cmocka_unit_test(test_perf_capabilities),
+		cmocka_unit_test(test_missing_msrs),
+		cmocka_unit_test(test_reserved_bits),
+		cmocka_unit_test(test_offcore_masks),
+		cmocka_unit_test(test_counter_writes),
+		cmocka_unit_test(test_tsc_and_storage),
+		cmocka_unit_test(test_global_status),
+		cmocka_unit_test(test_gp_conditions),
+		cmocka_unit_test(test_events_per_uarch),
+		cmocka_unit_test(test_westmere_outstanding_pmc0),
+		cmocka_unit_test(test_fixed_counters),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_fractions_carried),
+		cmocka_unit_test(test_load_latency),
+		cmocka_unit_test(test_offcore_nehalem),
+		cmocka_unit_test(test_offcore_westmere_rsp1),
+		cmocka_unit_test(test_offcore_haswell),
+		cmocka_unit_test(test_offcore_atoms),
+		cmocka_unit_test(test_rsp_docs_decode),
+		cmocka_unit_test(test_sharing),
+		cmocka_unit_test(test_sharing_exact),
+		cmocka_unit_test(test_anythread),
+		cmocka_unit_test(test_nehalem_erratum_sequence),
+		cmocka_unit_test(test_ground_truth),
+		cmocka_unit_test(test_ground_truth_file),
+		cmocka_unit_test(test_profile_files),
+		cmocka_unit_test(test_presets),
+		cmocka_unit_test(test_profile_syntax),
+		cmocka_unit_test(test_profile_errors),
+		cmocka_unit_test(test_builtin_varies),
+		cmocka_unit_test(test_two_sims),
+		cmocka_unit_test(test_many_cpus),
+	};
+
+	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
+}
