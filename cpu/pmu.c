@@ -353,16 +353,34 @@ static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
  * Nehalem/Westmere errata AAK100, AAP53, BD53: counters may count wrongly
  * after being reprogrammed unless "reset" by briefly enabling four
  * non-counting events on PMC0-3.  The sequence is the kernel's
- * intel_pmu_nhm_workaround(), except that GLOBAL_CTRL keeps its fixed-counter
- * bits (someone else's NMI watchdog may be counting there): only bits 0-3
- * pulse.  It needs PERFEVTSEL0-3 to itself.
+ * intel_pmu_nhm_workaround() (PEBS and the enables off, the magic events
+ * with their counters cleared, a pulse of GLOBAL_CTRL bits 0-3), except that
+ * only lattop's PEBS bits are cleared and GLOBAL_CTRL keeps its
+ * fixed-counter bits: someone else's NMI watchdog may be counting there.
+ * It needs PERFEVTSEL0-3 to itself.
  */
 static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
 	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 	uint64_t keep = c->hw_global & ~0xfull;
+	uint64_t ours = 0;
 	int r = 0;
 
+	/* 1. No PEBS on PMC0-3 (all ours here) and their enables off. */
+	for (int k = 0; k < 4; k++)
+		ours |= (1ull << k) | PEBS_LL_EN(k);
+	if (c->hw_pebs & ours) {
+		if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~ours, err, errlen)) < 0)
+			return r;
+		c->hw_pebs &= ~ours;
+		c->cur.ldlat_ctr = -1;
+	}
+	if (c->hw_global != keep) {
+		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen)) < 0)
+			return r;
+		c->hw_global = keep;
+	}
+	/* 2. The four magic events, counters cleared; 3-4. a pulse of bits 0-3. */
 	for (int k = 0; k < 4 && !r; k++) {
 		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
 		if (!r)
@@ -372,9 +390,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, char *err, size_t err
 		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep | 0xf, err, errlen);
 	if (!r)
 		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen);
-	if (!r)
-		c->hw_global = keep;
-	/* Every counter 0-3 is then programmed afresh by the caller, or idled. */
+	/* 5. Every counter 0-3 is then programmed afresh by the caller, or idled. */
 	for (int k = 0; k < 4 && !r; k++) {
 		r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
@@ -390,6 +406,12 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	uint64_t want;
 	int r;
 
+	if ((next->gp_mask & c->gp_taken) && !p->force) {
+		snprintf(err, errlen, "cpu %d: internal error: a configuration names counters in use "
+			 "by someone else (mask 0x%x); nothing written", c->id,
+			 next->gp_mask & c->gp_taken);
+		return -EBUSY;
+	}
 	for (unsigned k = 0; k < p->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
@@ -487,17 +509,18 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		else
 			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & FIXED_FIELD(k);
 	}
-	if (want != c->hw_fixed_ctrl) {
-		for (unsigned k = 0; k < p->nfixed; k++)
-			if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
-				uint64_t v;
+	/* Counting from now: a baseline for each fixed counter joining. */
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
+			uint64_t v;
 
-				if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, err, errlen)) < 0)
-					return r;
-				c->last_fixed[k] = v;
-				/* Never written, but counting changes it: restore it too. */
-				reg_find(c, MSR_FIXED_CTR(k))->dirty = true;
-			}
+			if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, err, errlen)) < 0)
+				return r;
+			c->last_fixed[k] = v;
+			/* Never written, but counting changes it: restore it too. */
+			reg_find(c, MSR_FIXED_CTR(k))->dirty = true;
+		}
+	if (want != c->hw_fixed_ctrl) {
 		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
 			return r;
 		c->hw_fixed_ctrl = want;
