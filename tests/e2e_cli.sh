@@ -1,0 +1,115 @@
+#!/bin/sh
+# e2e_cli.sh: the command line.  Bad input gets a one-line error naming
+# the option and the value, exit 2, and writes no register; --detect and
+# --list-events print the documented JSON; a CPU lattop cannot measure is
+# named, with the reason and the simulator as the way to see it work.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+HSW=tests/dumps/haswell_core-i7-4500u.raw
+M=$LIB_TMP/m
+mounted=0
+if have_fuse && msrfs_mount $M --simulate haswell; then
+	mounted=1
+fi
+
+# bad NAME WORD ARGS...: exit 2, one line naming WORD, then the usage hint,
+# and (when the stand-in is mounted) nothing written.
+bad() {
+	name=$1 word=$2
+	shift 2
+	[ $mounted -eq 1 ] && msrfs_ctl $M log-reset
+	./lattop "$@" >$LIB_TMP/out 2>$LIB_TMP/err
+	rc=$?
+	lines=$(wc -l <$LIB_TMP/err)
+	if [ $rc -eq 2 ] && [ "$lines" -eq 2 ] && head -n 1 $LIB_TMP/err | grep -qF -- "$word" &&
+	   grep -q "^Try 'lattop --help'" $LIB_TMP/err && [ ! -s $LIB_TMP/out ]; then
+		ok "bad input: $name"
+	else
+		not_ok "bad input: $name"
+		diag "exit $rc, stderr: $(cat $LIB_TMP/err)"
+	fi
+	if [ $mounted -eq 1 ]; then
+		is "bad input: $name: no register written" "$(grep -c '^W ' $M/log)" 0
+	fi
+}
+
+D="--msr-dir $M --cpuid-file $HSW --once"
+bad "interval zero" "-d '0'" $D -d 0
+bad "interval negative" "-d '-1'" $D -d -1
+bad "interval not a number" "-d 'x'" $D -d x
+bad "interval absurdly large" "-d '1e9'" $D -d 1e9
+bad "interval NaN" "-d 'nan'" $D -d nan
+bad "iterations zero" "-n '0'" $D -n 0
+bad "iterations garbage" "-n '3x'" $D -n 3x
+bad "cpu list reversed" "-c '3-1'" $D -c 3-1
+bad "cpu list garbage" "-c 'a'" $D -c a
+bad "cpu list out of range" "-c '99'" $D -c 99
+bad "cpu list trailing comma" "-c '1,'" $D -c 1,
+bad "threshold below 3" "--thresholds '2'" $D --thresholds 2
+bad "threshold above 65535" "--thresholds '65536'" $D --thresholds 65536
+bad "threshold not a number" "--thresholds '8,x'" $D --thresholds 8,x
+bad "threshold repeated" "--thresholds '8,8'" $D --thresholds 8,8
+bad "17 thresholds" "at most 16" $D --thresholds 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19
+bad "format unknown" "--format 'xml'" $D --format xml
+bad "unknown option" "--bogus" $D --bogus
+bad "missing value" "--format" $D --format
+bad "stray argument" "'extra'" $D extra
+bad "--msr-dir not a directory" "--msr-dir /nonexistent" --msr-dir /nonexistent --cpuid-file $HSW --once
+bad "--cpuid-file missing" "/nonexistent" --msr-dir $M --cpuid-file /nonexistent --once
+bad "--cpuid-file garbage" "bad_garbage.raw" --msr-dir $M --cpuid-file tests/dumps/bad_garbage.raw --once
+bad "--simulate unknown" "--simulate 'skylake'" --simulate skylake --once
+bad "--sim-profile without --simulate" "--sim-profile" $D --sim-profile tests/profiles/truth.prof
+bad "--sim-profile unreadable" "/nonexistent" --simulate haswell --sim-profile /nonexistent --once
+echo "bogus_key = 1" >$LIB_TMP/bad.prof
+bad "--sim-profile with an unknown key" "bad.prof:1: bogus_key" --simulate haswell --sim-profile $LIB_TMP/bad.prof --once
+bad "two modes" "exclude each other" $D -b
+bad "--detect --format csv" "--format 'csv'" --detect --format csv
+[ $mounted -eq 1 ] || skip "no FUSE here ($LIB_WHY): the no-register-written checks did not run"
+[ $mounted -eq 1 ] && msrfs_umount $M
+
+# --detect: the stable JSON keys.
+./lattop --detect --format json --cpuid-file $HSW >$LIB_TMP/d.json
+is "--detect json: exit 0" "$?" 0
+is "--detect json: keys" "$(jq -c 'keys' $LIB_TMP/d.json)" \
+	'["brand","family","hypervisor","microarch","model","pmu","pmu_table","stepping","supported","vendor"]'
+is "--detect json: values" "$(jq -c '[.family, .model, .microarch, .pmu_table, .supported, .pmu]' $LIB_TMP/d.json)" \
+	'[6,69,"haswell","haswell",true,{"version":3,"gp_counters":4,"gp_width":48,"fixed_counters":3,"fixed_width":48}]'
+./lattop --detect --format json --cpuid-file tests/dumps/constructed_haswell-2gp.raw >$LIB_TMP/d.json
+is "--detect json: an unsupported CPU has a reason" \
+	"$(jq -c '[.supported, (.reason | test("2 general-purpose counters"))]' $LIB_TMP/d.json)" '[false,true]'
+
+# A CPU that cannot be measured: named, with the reason and the simulator.
+./lattop --cpuid-file tests/dumps/constructed_haswell-hypervisor-v0.raw --once >$LIB_TMP/out 2>$LIB_TMP/err
+is "hidden PMU: exit 1" "$?" 1
+check "hidden PMU: says why and how to see it work" \
+	sh -c "grep -q 'hypervisor' $LIB_TMP/err && grep -q 'lattop --simulate haswell' $LIB_TMP/err"
+
+# --list-events: every microarchitecture, the documented shape.
+for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broadwell; do
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/e.json 2>$LIB_TMP/err
+	is "$u --list-events: exit 0" "$?" 0
+	is "$u --list-events: keys" "$(jq -c '[.microarch, (.events[0] | keys)]' $LIB_TMP/e.json)" \
+		"[\"$u\",[\"counter\",\"ld_lat_threshold\",\"metric\",\"name\",\"offcore_msr\",\"offcore_rsp\",\"pebs_enable\",\"perfevtsel\",\"slots\"]]"
+	is "$u --list-events: no PERFEVTSEL with INT (bit 20) or without EN (bit 22)" \
+		"$(jq '[.events[] | select(.perfevtsel != null) | .perfevtsel | ltrimstr("0x") | explode |
+			reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end)) |
+			select((. / 1048576 | floor) % 2 == 1 or (. / 4194304 | floor) % 2 == 0)] | length' $LIB_TMP/e.json)" 0
+	case $u in
+	silvermont|airmont|goldmont|goldmont-plus)
+		is "$u --list-events: no load-latency rows, a reason instead" \
+			"$(jq '[([.events[] | select(.ld_lat_threshold != null)] | length), (.unsupported.load_latency | length > 0)]' -c $LIB_TMP/e.json)" \
+			'[0,true]'
+		is "$u --list-events: OUTSTANDING in MSR_OFFCORE_RSP_0" \
+			"$(jq -r '.events[] | select(.metric == "offcore_outstanding") | .offcore_msr + " " + .offcore_rsp' $LIB_TMP/e.json)" \
+			"0x1a6 0x4000000001"
+		;;
+	*)
+		is "$u --list-events: one load-latency row per threshold, PEBS_EN+LL_EN on its counter" \
+			"$(jq -c '[.events[] | select(.ld_lat_threshold != null) | [.ld_lat_threshold, .counter, .pebs_enable]]' $LIB_TMP/e.json)" \
+			'[[8,"PMC3","0x800000008"],[16,"PMC3","0x800000008"],[32,"PMC3","0x800000008"],[64,"PMC3","0x800000008"],[128,"PMC3","0x800000008"],[256,"PMC3","0x800000008"],[512,"PMC3","0x800000008"]]'
+		;;
+	esac
+done
+./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
+is "--list-events on an unsupported CPU: exit 1" "$?" 1
+tap_done
