@@ -78,6 +78,16 @@ extern const struct pmu_table *const pmu_tables[];
 #define EVTSEL_EN      (1ull << 22)
 #define EVTSEL_INV     (1ull << 23)
 
+/*
+ * Row builders for the tables, in the style of perf's core.c constraint
+ * macros: FIXED(n) for IA32_FIXED_CTRn, GP(event, umask, counter mask),
+ * RSP(1 or 2, MSR_OFFCORE_RSP_x value).
+ */
+#define FIXED(ctr)            .fixed = (ctr), .counters = 0
+#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
+			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
+#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
+
 /* The full PERFEVTSEL value lattop writes for @e: USR|OS|EN, never INT. */
 uint64_t pmu_event_evtsel(const struct pmu_event *e);
 

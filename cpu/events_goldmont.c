@@ -19,12 +19,6 @@
 
 #include "cpu/events.h"
 
-/* Row builders in the style of perf's core.c constraint macros. */
-#define FIXED(ctr)            .fixed = (ctr), .counters = 0
-#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
-			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
-#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
-
 /* MSR_OFFCORE_RSP_x bits (SDM16 Table 18-21; PM GLM/GLP matrix; K-core GLM_*). */
 #define GLM_DMND_DATA_RD      (1ull << 0)   /* request: demand cacheable data reads */
 #define GLM_ANY_RESPONSE      (1ull << 16)

@@ -22,12 +22,6 @@
 
 #include "cpu/events.h"
 
-/* Row builders in the style of perf's core.c constraint macros. */
-#define FIXED(ctr)            .fixed = (ctr), .counters = 0
-#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
-			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
-#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
-
 /* MSR_OFFCORE_RSP_x bits (SDM16 18.11.4; PM HSW matrix; K-core HSW_*). */
 #define HSW_DMND_DATA_RD      (1ull << 0)   /* request: demand data reads */
 #define HSW_L3_HIT            0x3C0000ull   /* supplier: L3_HITM|HITE|HITS|HITF, bits 21:18 */

@@ -22,12 +22,6 @@
 
 #include "cpu/events.h"
 
-/* Row builders in the style of perf's core.c constraint macros. */
-#define FIXED(ctr)            .fixed = (ctr), .counters = 0
-#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
-			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
-#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
-
 /* MSR_OFFCORE_RSP_x bits (SDM09 Fig.18-28 / Table 18-24; K-core NHM_*). */
 #define NHM_DMND_DATA_RD      0x0001ull  /* request: demand data reads */
 #define NHM_OTHER_CORE_HIT    0x0200ull  /* response: L3 hit, clean hit in a sibling core */

@@ -19,12 +19,6 @@
 
 #include "cpu/events.h"
 
-/* Row builders in the style of perf's core.c constraint macros. */
-#define FIXED(ctr)            .fixed = (ctr), .counters = 0
-#define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
-			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
-#define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
-
 /* MSR_OFFCORE_RSP_x bits (SDM16 Fig.18-18/19, Tables 18-15/16/17). */
 #define SLM_DMND_DATA_RD      (1ull << 0)   /* request: demand (+DCU prefetch) data reads */
 #define SLM_ANY_RESPONSE      (1ull << 16)
