@@ -2,7 +2,7 @@
 # e2e_restore.sh: lattop through --msr-dir on the FUSE msr stand-in
 # (tests/msrfs) serving the simulator: the same open/pread/pwrite path as
 # /dev/cpu/N/msr.  Every register is as it was after --once and after
-# --batch ended by SIGTERM, SIGINT and SIGHUP; a counter in use is never
+# --batch ended by SIGTERM, SIGINT, SIGHUP and SIGQUIT; a counter in use is never
 # written while the others measure; with no counter free nothing is written
 # and the exit is non-zero.
 cd "$(dirname "$0")/.." && . tests/lib.sh
@@ -74,7 +74,7 @@ is "--once wrote only allowlisted registers" \
 	   grep -v -E '^0x(c[1-8]|4c[1-8]|18[6-9a-d]|309|30a|30b|38d|38f|3f1|3f6|1a6|1a7)$' | wc -l)" 0
 
 # ---- --batch ended by a signal ----
-for sig in TERM INT HUP; do
+for sig in TERM INT HUP QUIT; do
 	msrfs_ctl $M log-reset
 	regs_snapshot $M $LIB_TMP/before
 	./lattop --msr-dir $M --cpuid-file $HSW -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
