@@ -406,10 +406,10 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	uint64_t want;
 	int r;
 
-	if ((next->gp_mask & c->gp_taken) && !p->force) {
+	if (((next->gp_mask & c->gp_taken) || (next->fixed_mask & c->fixed_taken)) && !p->force) {
 		snprintf(err, errlen, "cpu %d: internal error: a configuration names counters in use "
-			 "by someone else (mask 0x%x); nothing written", c->id,
-			 next->gp_mask & c->gp_taken);
+			 "by someone else (general-purpose 0x%x, fixed 0x%x); nothing written", c->id,
+			 next->gp_mask & c->gp_taken, next->fixed_mask & c->fixed_taken);
 		return -EBUSY;
 	}
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -420,11 +420,18 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			changed |= bit;
 	}
 
-	/* 1. PEBS off before its counter changes hands. */
+	/*
+	 * 1. PEBS off before its counter changes hands, and off for every
+	 * other counter lattop programs: a stale bit left by someone else
+	 * would arm a PEBS assist on an ordinary event.
+	 */
 	want = c->hw_pebs;
 	if (cur->ldlat_ctr >= 0 && (cur->ldlat_ctr != next->ldlat_ctr ||
 				    (changed & (1u << cur->ldlat_ctr))))
 		want &= ~((1ull << cur->ldlat_ctr) | PEBS_LL_EN(cur->ldlat_ctr));
+	for (unsigned k = 0; k < p->ngp; k++)
+		if ((next->gp_mask & (1u << k)) && (int)k != next->ldlat_ctr)
+			want &= ~((1ull << k) | PEBS_LL_EN(k));
 	if (want != c->hw_pebs) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 			return r;
@@ -604,6 +611,20 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 	return 0;
 }
 
+static bool is_counter(uint32_t reg)
+{
+	return (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) ||
+	       (reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED));
+}
+
+/* Does @reg count again once its saved control is back (a counter taken over)? */
+static bool counts_when_restored(struct pmu_cpu *c, uint32_t reg)
+{
+	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
+		return reg_find(c, MSR_PERFEVTSEL(reg - MSR_PMC(0)))->saved & EVTSEL_EN;
+	return reg_find(c, MSR_FIXED_CTR_CTRL)->saved & FIXED_EN(reg - MSR_FIXED_CTR(0));
+}
+
 /*
  * Restore order: stop PEBS, then the event selects and fixed enables (so
  * nothing counts any more), then the counter values, the offcore and
@@ -636,11 +657,13 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 				struct pmu_reg *s = &c->regs[k];
 				uint32_t reg = s->reg;
 				uint64_t v = s->saved;
+				bool inexact;
 				char name[40];
 				int r;
 
 				if (!s->dirty || restore_rank(reg) != rank)
 					continue;
+				inexact = false;
 				if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) {
 					uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)v & gmask;
 
@@ -657,6 +680,7 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 							 c->id, pmu_reg_name(s->reg, name, sizeof(name)),
 							 (unsigned long long)v, (unsigned long long)sext);
 						bad++;
+						inexact = true;
 					}
 				}
 				r = msr_write(p->dev, c->id, reg, v);
@@ -669,6 +693,25 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 					continue;
 				}
 				s->dirty = false;
+				/*
+				 * Counters are read back: whether a write to a fixed counter
+				 * sign-extends bit 31 without full-width writes is not
+				 * documented, so what went back is checked, not assumed.
+				 */
+				if (is_counter(s->reg) && !inexact && !counts_when_restored(c, s->reg)) {
+					uint64_t got, w = s->reg >= MSR_FIXED_CTR(0) &&
+						s->reg < MSR_FIXED_CTR(PMU_MAX_FIXED) ? p->fixed_width : p->gp_width;
+
+					if (rd(p, c, s->reg, &got, NULL, 0) == 0 &&
+					    (got & width_mask(w)) != (v & width_mask(w))) {
+						snprintf(err, errlen, "cpu %d: %s was 0x%llx; after restoring it "
+							 "reads 0x%llx%s", c->id,
+							 pmu_reg_name(s->reg, name, sizeof(name)),
+							 (unsigned long long)v, (unsigned long long)got,
+							 p->fw_write ? "" : " (no full-width counter writes)");
+						bad++;
+					}
+				}
 			}
 		}
 		c->programmed = false;

@@ -50,24 +50,30 @@ void metrics_sum(const struct rates *in, int n, struct rates *out)
 
 double metrics_mean_latency(const unsigned *t, const double *above, int n, double loads)
 {
-	double sum = 0, prev_edge, prev_count;
+	double sum = 0, total, low;
 
 	if (n == 0 || !(loads > 0))
 		return NAN;
 	for (int i = 0; i < n; i++)
 		if (isnan(above[i]))
 			return NAN;
-	/* At or below t0: between the 4-cycle minimum and t0. */
-	prev_edge = t[0] > 4 ? t[0] : 4;
-	prev_count = fmax(loads - above[0], 0);
-	sum += prev_count * (4 + prev_edge) / 2;
+	/*
+	 * Thresholds measured in different rotation slots can disagree
+	 * (above[0] > loads when the load rate changes within the interval):
+	 * every band is clamped at zero and the mean taken over their sum.
+	 */
+	low = fmax(loads - above[0], 0);
+	total = low;
+	sum = low * (4 + (t[0] > 4 ? t[0] : 4)) / 2.0;
 	for (int i = 0; i < n; i++) {
-		double hi = i + 1 < n ? t[i + 1] : 2.0 * t[i];
-		double cnt = i + 1 < n ? above[i] - above[i + 1] : above[i];
+		double cnt = fmax(i + 1 < n ? above[i] - above[i + 1] : above[i], 0);
+		/* A band counts at its middle; loads above the highest threshold at twice it. */
+		double at = i + 1 < n ? ((t[i] + 1) + t[i + 1]) / 2.0 : 2.0 * t[i];
 
-		sum += fmax(cnt, 0) * ((t[i] + 1) + hi) / 2;
+		sum += cnt * at;
+		total += cnt;
 	}
-	return sum / loads;
+	return total > 0 ? sum / total : NAN;
 }
 
 static const char *first_reason(const struct plan *pl, enum metric a, enum metric b)

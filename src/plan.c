@@ -17,7 +17,7 @@ static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
 {
 	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
 
-	if (pl->ldlat_ctr >= 0)
+	if (pl->ldlat_reserved)
 		m &= (uint8_t)~(1u << pl->ldlat_ctr);
 	return m;
 }
@@ -52,7 +52,7 @@ static bool fit(const struct plan *pl, const struct plan_slot *s, const struct p
 		rsp[j] = rows[i]->offcore_rsp;
 	}
 	if (ldlat) {
-		if (s->cfg.ldlat_ctr >= 0 || pl->ldlat_ctr < 0)
+		if (s->cfg.ldlat_ctr >= 0 || pl->ldlat_ctr < 0 || (used & (1u << pl->ldlat_ctr)))
 			return false;
 		ctr[0] = (int8_t)pl->ldlat_ctr;
 		return true;
@@ -166,25 +166,49 @@ static bool fits_alone(struct plan *pl, const struct plan_resources *res, int ui
 	return ok;
 }
 
-static void counters_held(char *buf, size_t len, const struct pmu_event *e,
-			  const struct plan_resources *res)
+static size_t ctr_list(char *buf, size_t len, uint8_t mask)
 {
-	uint8_t want = (uint8_t)(e->counters & ((1u << res->ngp) - 1));
-	size_t o;
+	size_t o = (size_t)snprintf(buf, len, "IA32_PMC");
 
-	if (e->offcore && !(res->rsp_free & (1u << (e->offcore - 1)))) {
-		snprintf(buf, len, "%s needs MSR_OFFCORE_RSP_%d, which another user's offcore-response "
-			 "event holds", e->name, e->offcore - 1);
-		return;
-	}
-	o = (size_t)snprintf(buf, len, "%s needs IA32_PMC", e->name);
 	for (int c = 0, first = 1; c < 8 && o < len; c++)
-		if (want & (1u << c)) {
+		if (mask & (1u << c)) {
 			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? "" : "/", c);
 			first = 0;
 		}
-	if (o < len)
-		snprintf(buf + o, len - o, ", which another user holds");
+	return o;
+}
+
+/* Why @rows (n of them, a pair or one row) fit no slot: what is really missing. */
+static void why_not_placed(char *buf, size_t len, const struct plan *pl,
+			   const struct pmu_event *const *rows, int n,
+			   const struct plan_resources *res)
+{
+	uint8_t all = (uint8_t)((1u << res->ngp) - 1);
+	char list[48];
+
+	for (int i = 0; i < n; i++) {
+		const struct pmu_event *e = rows[i];
+		uint8_t want = e->counters & all, free_ = want & res->gp_free;
+
+		if (e->offcore && !(res->rsp_free & (1u << (e->offcore - 1)))) {
+			snprintf(buf, len, "%s needs MSR_OFFCORE_RSP_%d, which another user's "
+				 "offcore-response event holds", e->name, e->offcore - 1);
+			return;
+		}
+		ctr_list(list, sizeof(list), want);
+		if (!free_) {
+			snprintf(buf, len, "%s needs %s, which another user holds", e->name, list);
+			return;
+		}
+		if (pl->ldlat_reserved && free_ == (1u << pl->ldlat_ctr)) {
+			snprintf(buf, len, "%s needs %s; the free one, IA32_PMC%d, counts load latency",
+				 e->name, list, pl->ldlat_ctr);
+			return;
+		}
+	}
+	ctr_list(list, sizeof(list), usable(pl, res));
+	snprintf(buf, len, "%s%s%s need %d counters at once; free: %s", rows[0]->name,
+		 n > 1 ? " and " : "", n > 1 ? rows[1]->name : "", n, usable(pl, res) ? list : "none");
 }
 
 static void set_reason(struct plan *pl, enum metric m, const char *why)
@@ -246,7 +270,8 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		return -1;
 	}
 	pl->nthresh = nthresh;
-	memcpy(pl->thresholds, thresholds, nthresh * sizeof(*thresholds));
+	if (nthresh)
+		memcpy(pl->thresholds, thresholds, nthresh * sizeof(*thresholds));
 
 	/* Fixed counters: always running, when free. */
 	for (const struct pmu_event *e = t->events; e->name; e++) {
@@ -283,11 +308,19 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	} else if (nthresh == 0) {
 		set_reason(pl, M_LOAD_LATENCY, "no load-latency threshold asked for");
 	} else {
-		pl->ldlat_ctr = highest_bit(ld->counters & res->gp_free & ((1u << res->ngp) - 1));
+		uint8_t free_ = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+
+		pl->ldlat_ctr = highest_bit(ld->counters & free_);
 		if (pl->ldlat_ctr < 0) {
-			counters_held(why, sizeof(why), ld, res);
+			why_not_placed(why, sizeof(why), pl, &ld, 1, res);
 			set_reason(pl, M_LOAD_LATENCY, why);
 		}
+		/*
+		 * The load-latency counter keeps its event in every slot, so that
+		 * PEBS_ENABLE does not change, unless it is the only counter
+		 * free: then it rotates like the others.
+		 */
+		pl->ldlat_reserved = pl->ldlat_ctr >= 0 && (free_ & ~(1u << pl->ldlat_ctr));
 	}
 	if (pl->reason[M_LOAD_LATENCY])
 		set_reason(pl, M_LOADS, pl->reason[M_LOAD_LATENCY]);
@@ -316,10 +349,9 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		pl->unit[ui].row[1] = rows[1];
 		if (!fits_alone(pl, res, ui)) {
 			pl->nunits--;
-			for (int i = 0; i < 2; i++) {
-				counters_held(why, sizeof(why), rows[i], res);
+			why_not_placed(why, sizeof(why), pl, rows, 2, res);
+			for (int i = 0; i < 2; i++)
 				set_reason(pl, rows[i]->metric, why);
-			}
 			continue;
 		}
 		pl->unit_of[rows[0]->metric] = ui;
@@ -348,7 +380,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		}
 		if (!fits_alone(pl, res, ui)) {
 			pl->nunits--;
-			counters_held(why, sizeof(why), last, res);
+			why_not_placed(why, sizeof(why), pl, &last, 1, res);
 			set_reason(pl, m, why);
 			continue;
 		}

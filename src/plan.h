@@ -68,7 +68,8 @@ struct plan {
 	int ldlat_unit[PLAN_MAX_THRESH];/* unit per threshold, or -1 */
 	int nthresh;
 	unsigned thresholds[PLAN_MAX_THRESH];
-	int ldlat_ctr;                  /* counter reserved for load latency, or -1 */
+	int ldlat_ctr;                  /* counter for load latency, or -1 */
+	bool ldlat_reserved;            /* ... kept for it in every slot */
 	uint8_t fixed_mask;
 	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
 	char reason_buf[M__COUNT][192];

@@ -1,0 +1,643 @@
+/*
+ * test_plan.c: the rotation planner (src/plan.c).
+ *
+ * For each of the eight supported microarchitectures, with every counter
+ * free and then with every combination of taken counters, offcore MSRs
+ * and load-latency facility, the plan must be self-consistent: counters
+ * within each row's mask and within the free ones, one value per
+ * MSR_OFFCORE_RSP_x per slot, one load-latency counter in every slot with
+ * its threshold, the two rows of a ratio always together, every unit
+ * running somewhere, and every metric either measured or given a reason.
+ * Then the cases the brief names: Westmere without PMC0, Haswell without
+ * PMC3, fixed counter 1 taken, the PEBS facility taken, 16 and 17
+ * thresholds.  What the test expects of each uarch is written here, not
+ * read from the table being tested.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cpu/events.h"
+#include "cpu/pmu.h"
+#include "cpu/uarch.h"
+#include "src/plan.h"
+
+#define BIT(m) (1u << (m))
+#define ALL_METRICS ((1u << M__COUNT) - 1)
+#define NO_LDLAT    (BIT(M_LOADS) | BIT(M_LOAD_LATENCY))
+
+/* What each uarch measures with everything free (independent of the tables). */
+static const struct {
+	const char *name;
+	unsigned measured;          /* metrics */
+	bool ldlat;                 /* has a load-latency facility */
+} expect[] = {
+	{ "nehalem",       ALL_METRICS & ~BIT(M_OFFCORE_OUTSTANDING), true },
+	{ "westmere",      ALL_METRICS, true },
+	{ "silvermont",    ALL_METRICS & ~NO_LDLAT, false },
+	{ "airmont",       ALL_METRICS & ~NO_LDLAT, false },
+	{ "goldmont",      ALL_METRICS & ~NO_LDLAT, false },
+	{ "goldmont-plus", ALL_METRICS & ~NO_LDLAT, false },
+	{ "haswell",       ALL_METRICS, true },
+	{ "broadwell",     ALL_METRICS, true },
+};
+#define NEXPECT (sizeof(expect) / sizeof(expect[0]))
+
+static const unsigned thr5[] = { 8, 16, 32, 64, 128 };
+
+static struct plan *plan_new(void)
+{
+	struct plan *pl = calloc(1, sizeof(*pl));
+
+	assert_non_null(pl);
+	return pl;
+}
+
+/* Everything free on @u. */
+static void res_all_free(struct plan_resources *res, const struct uarch *u, bool ldlat)
+{
+	memset(res, 0, sizeof(*res));
+	res->ngp = u->gp_needed;
+	res->nfixed = 3;
+	res->gp_free = (uint8_t)((1u << u->gp_needed) - 1);
+	res->fixed_free = 0x7;
+	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
+	res->ldlat_free = ldlat;
+}
+
+static int unit_in_slot(const struct plan_slot *s, int ui)
+{
+	int n = 0;
+
+	for (int p = 0; p < s->nplace; p++)
+		if (s->place[p].unit == ui)
+			n++;
+	return n;
+}
+
+/* Every property a plan must have, whatever the resources. */
+static void check_plan(const struct plan *pl, const struct uarch *u, const struct plan_resources *res,
+		       const unsigned *thr, int nthr)
+{
+	uint8_t gp_ok = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+
+	assert_true(pl->nslots >= 1 && pl->nslots <= PLAN_MAX_SLOTS);
+	assert_true(pl->nunits >= 0 && pl->nunits <= PLAN_MAX_UNITS);
+	assert_int_equal(pl->fixed_mask & ~res->fixed_free, 0);
+
+	for (int si = 0; si < pl->nslots; si++) {
+		const struct plan_slot *s = &pl->slot[si];
+		uint8_t used = 0, rsp_used = 0;
+		int nld = 0;
+
+		assert_true(s->nplace <= PMU_MAX_GP);
+		assert_int_equal(s->cfg.fixed_mask, pl->fixed_mask);
+		for (int p = 0; p < s->nplace; p++) {
+			const struct plan_place *pp = &s->place[p];
+			const struct plan_unit *un;
+
+			assert_true(pp->unit >= 0 && pp->unit < pl->nunits);
+			un = &pl->unit[pp->unit];
+			assert_false(un->fixed);
+			assert_int_equal(unit_in_slot(s, pp->unit), 1);
+			for (int j = 0; j < un->nrows; j++) {
+				const struct pmu_event *e = pp->row[j];
+				int c = pp->ctr[j];
+
+				assert_non_null(e);
+				assert_int_equal(e->fixed, PMU_FIXED_NONE);
+				assert_true(c >= 0 && c < (int)res->ngp);
+				/* Within the row's counters and the free ones, once per slot. */
+				assert_true(e->counters & (1u << c));
+				assert_true(gp_ok & (1u << c));
+				assert_false(used & (1u << c));
+				used |= (uint8_t)(1u << c);
+				assert_int_equal(s->cfg.evtsel[c], pmu_event_evtsel(e));
+				assert_true(s->cfg.evtsel[c] & EVTSEL_EN);
+				assert_false(s->cfg.evtsel[c] & EVTSEL_INT);
+				/* Required CPU features and existing MSRs only. */
+				assert_int_equal(e->needs & ~u->flags, 0);
+				if (e->offcore) {
+					int k = e->offcore - 1;
+
+					assert_true((unsigned)e->offcore <= u->offcore_msrs);
+					assert_true(res->rsp_free & (1u << k));
+					assert_true(s->cfg.rsp_mask & (1u << k));
+					/* One value per MSR: every row using it agrees with the slot. */
+					assert_int_equal(s->cfg.rsp[k], e->offcore_rsp);
+					rsp_used |= (uint8_t)(1u << k);
+				}
+				if (e->ldlat) {
+					nld++;
+					assert_true(un->thresh >= 0 && un->thresh < nthr);
+					assert_int_equal(c, pl->ldlat_ctr);
+					assert_int_equal(s->cfg.ldlat_ctr, c);
+					assert_int_equal(s->cfg.ldlat, thr[un->thresh]);
+				} else {
+					assert_int_equal(un->thresh, -1);
+				}
+			}
+			if (un->nrows == 2) {
+				/* A ratio's two rows, together in this slot. */
+				assert_int_equal(pp->row[0]->pair, pp->row[1]->pair);
+				assert_true(pp->row[0]->pair != 0);
+				assert_int_not_equal(pp->ctr[0], pp->ctr[1]);
+			}
+		}
+		assert_int_equal(s->cfg.gp_mask, used);
+		assert_int_equal(s->cfg.rsp_mask, rsp_used);
+		if (pl->ldlat_reserved) {
+			/* The load-latency counter is the same in every slot, with a threshold. */
+			assert_int_equal(nld, 1);
+			assert_int_equal(s->cfg.ldlat_ctr, pl->ldlat_ctr);
+		} else if (pl->ldlat_ctr >= 0) {
+			/* Its only free counter: load latency rotates with the rest. */
+			assert_true(nld <= 1);
+			assert_int_equal(s->cfg.ldlat_ctr, nld ? pl->ldlat_ctr : -1);
+		} else {
+			assert_int_equal(nld, 0);
+			assert_int_equal(s->cfg.ldlat_ctr, -1);
+		}
+	}
+
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		const struct plan_unit *un = &pl->unit[ui];
+		int n = 0, first = -1;
+
+		for (int si = 0; si < pl->nslots; si++)
+			if (unit_in_slot(&pl->slot[si], ui)) {
+				n++;
+				if (first < 0)
+					first = si;
+			}
+		if (un->fixed) {
+			assert_int_equal(n, 0);
+			assert_int_equal(un->nrows, 1);
+			assert_true(pl->fixed_mask & (1u << un->row[0]->fixed));
+			assert_int_equal(un->ctr[0], un->row[0]->fixed);
+			continue;
+		}
+		/* Every rotating unit runs, and nslots says where. */
+		assert_true(n >= 1);
+		assert_int_equal(un->nslots, n);
+		assert_int_equal(un->first_slot, first);
+		for (int p = 0; p < pl->slot[first].nplace; p++)
+			if (pl->slot[first].place[p].unit == ui)
+				assert_int_equal(un->ctr[0], pl->slot[first].place[p].ctr[0]);
+	}
+
+	/* Each threshold has its unit, which runs, when load latency is measured. */
+	if (plan_has(pl, M_LOAD_LATENCY)) {
+		assert_true(pl->ldlat_ctr >= 0);
+		assert_int_equal(pl->nthresh, nthr);
+		for (int i = 0; i < nthr; i++) {
+			int ui = pl->ldlat_unit[i];
+
+			assert_true(ui >= 0 && ui < pl->nunits);
+			assert_int_equal(pl->unit[ui].thresh, i);
+			assert_true(pl->unit[ui].nslots >= 1);
+			assert_int_equal(pl->thresholds[i], thr[i]);
+		}
+	} else {
+		assert_int_equal(pl->ldlat_ctr, -1);
+	}
+
+	/* Every metric measured by a unit, or said why not. */
+	for (int m = 0; m < M__COUNT; m++) {
+		if (plan_has(pl, m)) {
+			int ui = pl->unit_of[m];
+			bool has_row = false;
+
+			assert_true(ui >= 0 && ui < pl->nunits);
+			for (int j = 0; j < pl->unit[ui].nrows; j++)
+				has_row |= (int)pl->unit[ui].row[j]->metric == m;
+			assert_true(has_row);
+		} else {
+			assert_non_null(pl->reason[m]);
+			assert_true(strlen(pl->reason[m]) > 10);
+			if (m != M_LOAD_LATENCY)
+				assert_int_equal(pl->unit_of[m], -1);
+		}
+	}
+	/* Outstanding cycles only ever together with the reads they divide. */
+	if (plan_has(pl, M_OFFCORE_OUTSTANDING)) {
+		assert_true(plan_has(pl, M_OFFCORE_READS));
+		assert_int_equal(pl->unit_of[M_OFFCORE_OUTSTANDING], pl->unit_of[M_OFFCORE_READS]);
+		assert_int_equal(pl->unit[pl->unit_of[M_OFFCORE_READS]].nrows, 2);
+	}
+}
+
+/* Everything free: the expected metrics measured, the others with the table's own reason. */
+static void test_all_free_every_uarch(void **state)
+{
+	(void)state;
+	for (size_t x = 0; x < NEXPECT; x++) {
+		const struct uarch *u = uarch_by_name(expect[x].name);
+		struct plan *pl = plan_new();
+		struct plan_resources res;
+		char err[256];
+		int n = 0;
+
+		assert_non_null(u);
+		res_all_free(&res, u, expect[x].ldlat);
+		assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+		check_plan(pl, u, &res, thr5, 5);
+		for (int m = 0; m < M__COUNT; m++) {
+			bool want = expect[x].measured & BIT(m);
+
+			if (plan_has(pl, m) != want)
+				print_error("%s: %s %s\n", u->name, metric_name(m),
+					    want ? "not measured" : "measured");
+			assert_int_equal(plan_has(pl, m), want);
+			if (!want) {
+				assert_non_null(u->table->unsupported[m]);
+				assert_string_equal(pl->reason[m], u->table->unsupported[m]);
+			}
+		}
+		/* Instructions, cycles and reference cycles on the fixed counters. */
+		assert_int_equal(pl->fixed_mask, 0x7);
+		assert_true(pl->unit[pl->unit_of[M_CYCLES]].fixed);
+		assert_true(pl->unit[pl->unit_of[M_INSTRUCTIONS]].fixed);
+		assert_true(pl->unit[pl->unit_of[M_REF_CYCLES]].fixed);
+		for (const struct uarch *const *v = uarch_supported; *v; v++)
+			n += *v == u;
+		assert_int_equal(n, 1);
+		free(pl);
+	}
+	/* The list the test walks is the list lattop supports. */
+	{
+		int n = 0;
+
+		for (const struct uarch *const *v = uarch_supported; *v; v++)
+			n++;
+		assert_int_equal(n, (int)NEXPECT);
+	}
+}
+
+/* Every combination of taken counters, offcore MSRs, PEBS facility, and 0-3 thresholds. */
+static void test_every_resource_combination(void **state)
+{
+	static const unsigned thr[] = { 20, 40, 80 };
+	struct plan *pl = plan_new();
+	long plans = 0;
+
+	(void)state;
+	for (const struct uarch *const *up = uarch_supported; *up; up++) {
+		const struct uarch *u = *up;
+		unsigned ngp = u->gp_needed;
+
+		for (unsigned gp = 0; gp < (1u << ngp); gp++)
+			for (unsigned fx = 0; fx < 8; fx++)
+				for (unsigned rsp = 0; rsp < (1u << u->offcore_msrs); rsp++)
+					for (int ld = 0; ld < 2; ld++)
+						for (int nthr = 0; nthr <= 3; nthr++) {
+							struct plan_resources res;
+							char err[256];
+
+							res.ngp = ngp;
+							res.nfixed = 3;
+							res.gp_free = (uint8_t)gp;
+							res.fixed_free = (uint8_t)fx;
+							res.rsp_free = (uint8_t)rsp;
+							res.ldlat_free = ld;
+							err[0] = 0;
+							if (plan_build(pl, u, &res, thr, nthr, err, sizeof(err)))
+								fail_msg("%s gp %x fx %x rsp %x ld %d n %d: %s",
+									 u->name, gp, fx, rsp, ld, nthr, err);
+							check_plan(pl, u, &res, thr, nthr);
+							plans++;
+						}
+	}
+	assert_true(plans > 1000);
+	free(pl);
+}
+
+/*
+ * Westmere with PMC0 taken: OFFCORE_REQUESTS_OUTSTANDING (0x60) runs on
+ * PMC0 only, so offcore latency is gone, with a reason naming IA32_PMC0;
+ * the reads still come, from another row.
+ */
+static void test_westmere_pmc0_taken(void **state)
+{
+	const struct uarch *u = uarch_by_name("westmere");
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	const struct pmu_event *e;
+	char err[256];
+
+	(void)state;
+	res_all_free(&res, u, true);
+	res.gp_free = 0xe;
+	assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(pl, u, &res, thr5, 5);
+	assert_false(plan_has(pl, M_OFFCORE_OUTSTANDING));
+	assert_non_null(strstr(pl->reason[M_OFFCORE_OUTSTANDING], "IA32_PMC0"));
+	assert_null(strstr(pl->reason[M_OFFCORE_OUTSTANDING], "PMC1"));
+	assert_true(plan_has(pl, M_OFFCORE_READS));
+	e = pl->unit[pl->unit_of[M_OFFCORE_READS]].row[0];
+	assert_int_equal(e->metric, M_OFFCORE_READS);
+	assert_int_equal(e->pair, 0);
+	/* Everything else still measured. */
+	for (int m = 0; m < M__COUNT; m++)
+		if (m != M_OFFCORE_OUTSTANDING)
+			assert_true(plan_has(pl, m));
+	free(pl);
+}
+
+/* Haswell with PMC3 taken: its load-latency event runs on PMC3 only. */
+static void test_haswell_pmc3_taken(void **state)
+{
+	const struct uarch *u = uarch_by_name("haswell");
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	char err[256];
+
+	(void)state;
+	res_all_free(&res, u, true);
+	res.gp_free = 0x7;
+	assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(pl, u, &res, thr5, 5);
+	assert_false(plan_has(pl, M_LOAD_LATENCY));
+	assert_non_null(strstr(pl->reason[M_LOAD_LATENCY], "PMC3"));
+	assert_int_equal(pl->ldlat_ctr, -1);
+	for (int m = 0; m < M__COUNT; m++)
+		if (m != M_LOAD_LATENCY && m != M_LOADS)
+			assert_true(plan_has(pl, m));
+	free(pl);
+}
+
+/* Fixed counter 1 taken (an NMI watchdog): cycles move to a general-purpose row. */
+static void test_fixed1_taken(void **state)
+{
+	struct plan *pl = plan_new();
+	char err[256];
+
+	(void)state;
+	for (const struct uarch *const *up = uarch_supported; *up; up++) {
+		const struct uarch *u = *up;
+		struct plan_resources res;
+		const struct plan_unit *un;
+
+		res_all_free(&res, u, u->table == uarch_by_name("haswell")->table ||
+				       u->table == uarch_by_name("nehalem")->table);
+		res.fixed_free = 0x5;
+		assert_int_equal(plan_build(pl, u, &res, thr5, 3, err, sizeof(err)), 0);
+		check_plan(pl, u, &res, thr5, 3);
+		assert_int_equal(pl->fixed_mask, 0x5);
+		assert_true(plan_has(pl, M_CYCLES));
+		un = &pl->unit[pl->unit_of[M_CYCLES]];
+		assert_false(un->fixed);
+		assert_int_equal(un->row[0]->fixed, PMU_FIXED_NONE);
+		assert_int_equal(un->row[0]->metric, M_CYCLES);
+		assert_true(un->nslots >= 1);
+		assert_true(plan_has(pl, M_INSTRUCTIONS));
+		assert_true(pl->unit[pl->unit_of[M_INSTRUCTIONS]].fixed);
+		assert_true(plan_has(pl, M_REF_CYCLES));
+	}
+	free(pl);
+}
+
+/* Fixed counter 2 taken: reference cycles have no other counter, and the reason says which. */
+static void test_fixed2_taken(void **state)
+{
+	const struct uarch *u = uarch_by_name("goldmont");
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	char err[256];
+
+	(void)state;
+	res_all_free(&res, u, false);
+	res.fixed_free = 0x3;
+	assert_int_equal(plan_build(pl, u, &res, NULL, 0, err, sizeof(err)), 0);
+	check_plan(pl, u, &res, NULL, 0);
+	assert_false(plan_has(pl, M_REF_CYCLES));
+	assert_non_null(strstr(pl->reason[M_REF_CYCLES], "IA32_FIXED_CTR2"));
+	free(pl);
+}
+
+/* The PEBS facility held by someone: load latency unavailable, and the reason says so. */
+static void test_ldlat_facility_taken(void **state)
+{
+	struct plan *pl = plan_new();
+	char err[256];
+
+	(void)state;
+	for (const char *const *n = (const char *const[]){ "nehalem", "westmere", "haswell",
+							   "broadwell", NULL }; *n; n++) {
+		const struct uarch *u = uarch_by_name(*n);
+		struct plan_resources res;
+
+		res_all_free(&res, u, false);
+		assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+		check_plan(pl, u, &res, thr5, 5);
+		assert_false(plan_has(pl, M_LOAD_LATENCY));
+		assert_non_null(strstr(pl->reason[M_LOAD_LATENCY], "PEBS"));
+		assert_int_equal(pl->ldlat_ctr, -1);
+		for (int si = 0; si < pl->nslots; si++)
+			assert_int_equal(pl->slot[si].cfg.ldlat_ctr, -1);
+	}
+	free(pl);
+}
+
+/* Another user's offcore-response event holds MSR_OFFCORE_RSP_0: the snoop rows use RSP_1. */
+static void test_rsp0_taken(void **state)
+{
+	struct plan *pl = plan_new();
+	char err[256];
+
+	(void)state;
+	for (const char *const *n = (const char *const[]){ "westmere", "silvermont", "goldmont",
+							   "haswell", NULL }; *n; n++) {
+		const struct uarch *u = uarch_by_name(*n);
+		struct plan_resources res;
+
+		res_all_free(&res, u, u->table->unsupported[M_LOAD_LATENCY] == NULL);
+		res.rsp_free = 0x2;
+		assert_int_equal(plan_build(pl, u, &res, thr5, 2, err, sizeof(err)), 0);
+		check_plan(pl, u, &res, thr5, 2);
+		assert_true(plan_has(pl, M_SNOOP_HIT));
+		assert_true(plan_has(pl, M_SNOOP_HITM));
+		for (int si = 0; si < pl->nslots; si++)
+			assert_false(pl->slot[si].cfg.rsp_mask & 0x1);
+	}
+	free(pl);
+}
+
+/* 16 thresholds: each has a unit that runs, in a slot of its own threshold. */
+static void test_16_thresholds(void **state)
+{
+	unsigned thr[17];
+	struct plan *pl = plan_new();
+	char err[256];
+
+	(void)state;
+	for (int i = 0; i < 17; i++)
+		thr[i] = 4 + 8 * (unsigned)i;
+	for (const char *const *n = (const char *const[]){ "nehalem", "westmere", "haswell",
+							   "broadwell", NULL }; *n; n++) {
+		const struct uarch *u = uarch_by_name(*n);
+		struct plan_resources res;
+		int seen[16] = { 0 };
+
+		res_all_free(&res, u, true);
+		err[0] = 0;
+		assert_int_equal(plan_build(pl, u, &res, thr, 16, err, sizeof(err)), 0);
+		check_plan(pl, u, &res, thr, 16);
+		assert_true(plan_has(pl, M_LOAD_LATENCY));
+		assert_true(pl->nslots >= 16);
+		for (int si = 0; si < pl->nslots; si++)
+			for (int t = 0; t < 16; t++)
+				if (pl->slot[si].cfg.ldlat == thr[t])
+					seen[t]++;
+		for (int t = 0; t < 16; t++)
+			assert_true(seen[t] >= 1);
+
+		/* 17: refused with a message, not a half-built plan. */
+		err[0] = 0;
+		assert_int_equal(plan_build(pl, u, &res, thr, 17, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "16"));
+	}
+	free(pl);
+}
+
+/*
+ * A reason that blames another user must be true: "needs IA32_PMCa/b,
+ * which another user holds" only when none of them is free,
+ * "IA32_FIXED_CTRn, which another user holds" only when it is taken,
+ * "MSR_OFFCORE_RSP_n, which another user's ..." likewise.  (A counter kept
+ * for lattop's own load latency is not another user's.)  Returns the
+ * number of false claims in @pl, printing the first few.
+ */
+static int false_blames(const struct plan *pl, const struct uarch *u,
+			const struct plan_resources *res, int *printed)
+{
+	int bad = 0;
+
+	for (int m = 0; m < M__COUNT; m++) {
+		const char *r = pl->reason[m], *q;
+		bool lie = false;
+
+		if (!r || !strstr(r, "another user"))
+			continue;
+		if ((q = strstr(r, "needs IA32_PMC")) != NULL) {
+			for (q += strlen("needs IA32_PMC"); *q >= '0' && *q <= '9'; q++) {
+				if (res->gp_free & (1u << (*q - '0')))
+					lie = true;
+				if (q[1] == '/')
+					q++;
+			}
+		} else if ((q = strstr(r, "needs IA32_FIXED_CTR")) != NULL) {
+			lie = res->fixed_free & (1u << (q[strlen("needs IA32_FIXED_CTR")] - '0'));
+		} else if ((q = strstr(r, "needs MSR_OFFCORE_RSP_")) != NULL) {
+			lie = res->rsp_free & (1u << (q[strlen("needs MSR_OFFCORE_RSP_")] - '0'));
+		}
+		if (lie) {
+			if ((*printed)++ < 4)
+				print_error("%s gp_free %x fixed_free %x rsp_free %x ldlat %d: %s: \"%s\"\n",
+					    u->name, res->gp_free, res->fixed_free, res->rsp_free,
+					    res->ldlat_free, metric_name(m), r);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void test_reasons_blame_truthfully(void **state)
+{
+	static const unsigned thr[] = { 20, 40 };
+	struct plan *pl = plan_new();
+	int bad = 0, printed = 0;
+	char err[256];
+
+	(void)state;
+	for (const struct uarch *const *up = uarch_supported; *up; up++) {
+		const struct uarch *u = *up;
+
+		for (unsigned gp = 0; gp < (1u << u->gp_needed); gp++)
+			for (unsigned fx = 0; fx < 8; fx++)
+				for (unsigned rsp = 0; rsp < (1u << u->offcore_msrs); rsp++)
+					for (int ld = 0; ld < 2; ld++) {
+						struct plan_resources res = {
+							u->gp_needed, 3, (uint8_t)gp, (uint8_t)fx,
+							(uint8_t)rsp, ld,
+						};
+
+						assert_int_equal(plan_build(pl, u, &res, thr, 2, err,
+									    sizeof(err)), 0);
+						bad += false_blames(pl, u, &res, &printed);
+					}
+	}
+	assert_int_equal(bad, 0);
+	free(pl);
+}
+
+/* plan_resources_from_pmu: what is free on every CPU; --force frees everything. */
+static void test_resources_from_pmu(void **state)
+{
+	struct pmu_cpu cpu[3];
+	struct pmu p;
+	struct plan_resources res;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	memset(cpu, 0, sizeof(cpu));
+	p.uarch = uarch_by_name("westmere");
+	p.ngp = 4;
+	p.nfixed = 3;
+	p.has_ldlat = true;
+	p.ncpu = 3;
+	p.cpu = cpu;
+	cpu[0].gp_taken = 0x1;
+	cpu[2].gp_taken = 0x4;
+	cpu[1].fixed_taken = 0x2;
+	p.rsp_taken = 0x1;
+	plan_resources_from_pmu(&res, &p);
+	assert_int_equal(res.ngp, 4);
+	assert_int_equal(res.nfixed, 3);
+	assert_int_equal(res.gp_free, 0xa);
+	assert_int_equal(res.fixed_free, 0x5);
+	assert_int_equal(res.rsp_free, 0x2);
+	assert_true(res.ldlat_free);
+	p.ldlat_taken = true;
+	plan_resources_from_pmu(&res, &p);
+	assert_false(res.ldlat_free);
+	p.force = true;
+	p.rsp_taken = 0;
+	p.ldlat_taken = false;
+	plan_resources_from_pmu(&res, &p);
+	assert_int_equal(res.gp_free, 0xf);
+	assert_int_equal(res.fixed_free, 0x7);
+	assert_int_equal(res.rsp_free, 0x3);
+	/* Nehalem has one offcore MSR; a table without load latency has no facility. */
+	p.uarch = uarch_by_name("nehalem");
+	plan_resources_from_pmu(&res, &p);
+	assert_int_equal(res.rsp_free, 0x1);
+	p.has_ldlat = false;
+	plan_resources_from_pmu(&res, &p);
+	assert_false(res.ldlat_free);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_free_every_uarch),
+		cmocka_unit_test(test_every_resource_combination),
+		cmocka_unit_test(test_westmere_pmc0_taken),
+		cmocka_unit_test(test_haswell_pmc3_taken),
+		cmocka_unit_test(test_fixed1_taken),
+		cmocka_unit_test(test_fixed2_taken),
+		cmocka_unit_test(test_ldlat_facility_taken),
+		cmocka_unit_test(test_rsp0_taken),
+		cmocka_unit_test(test_16_thresholds),
+		cmocka_unit_test(test_reasons_blame_truthfully),
+		cmocka_unit_test(test_resources_from_pmu),
+	};
+
+	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}

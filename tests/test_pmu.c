@@ -1,0 +1,1393 @@
+/*
+ * test_pmu.c: the PMU programmer (cpu/pmu.c) and the write allowlist
+ * (cpu/msr_allow.c), against the in-memory device of tests/fakedev.h.
+ *
+ * What is checked: probing and saving write nothing; every register
+ * written was read by pmu_save first; pmu_restore puts every register back
+ * (exactly with full-width writes; without, a value that is not a
+ * sign-extension of its low 32 bits is reported); counters someone else
+ * holds are never written and their IA32_FIXED_CTR_CTRL fields keep their
+ * value; PERFEVTSEL.INT and the fixed PMI bits are never set; PEBS is on
+ * only while the load-latency counter holds its event; deltas across
+ * counter wraps and the PEBS counter's re-zeroing; the Nehalem counter
+ * reset; apply writes only what changed; restore order; error paths.
+ *
+ * Configurations come from the real planner (src/plan.c) where the check
+ * is about real rotations, and are written by hand where one exact
+ * situation is wanted.  Nothing here touches a real device.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cpu/events.h"
+#include "cpu/msr_allow.h"
+#include "cpu/pmu.h"
+#include "cpu/uarch.h"
+#include "src/plan.h"
+#include "tests/fakedev.h"
+
+#define EV_CYCLES   0x43003cull   /* 0x3C/0x00 USR|OS|EN: core cycles, every family */
+#define EV_INST     0x4300c0ull   /* 0xC0/0x00 USR|OS|EN */
+#define EV_OTHER    0x4301c2ull   /* someone else's event: 0xC2/0x01 USR|OS|EN */
+
+#define GLOBAL_FIXED_BITS  (0x7ull << 32)
+#define FIELD(k)           (0xfull << (4 * (k)))
+#define PMI(k)             (0x8ull << (4 * (k)))
+
+static const int rig_ids[FAKE_MAX_CPU] = { 0, 2, 5, 7, 8, 9, 12, 13 };
+
+struct rig {
+	struct fakedev f;
+	struct cpu_desc desc;
+	const struct uarch *u;
+	struct pmu p;
+	bool opened;
+	struct plan pl;
+	int n;
+	int save_from, save_to;        /* log window of pmu_save */
+	int nregs[FAKE_MAX_CPU];
+	struct fake_reg orig[FAKE_MAX_CPU][FAKE_MAX_REG];
+	char err[512];
+};
+
+static bool table_has_ldlat(const struct pmu_table *t)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->ldlat)
+			return true;
+	return false;
+}
+
+static const struct pmu_event *ldlat_row(const struct pmu_table *t)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->ldlat)
+			return e;
+	return NULL;
+}
+
+/*
+ * A rig for @uarch with @n CPUs (Linux ids 0, 2, 5, 7, ...: not their
+ * indexes), the PMU CPUID leaf 0xA reports for it, and a Linux-like state:
+ * event selects free, counters holding counts, every global enable set
+ * (Linux leaves IA32_PERF_GLOBAL_CTRL all ones).
+ */
+static struct rig *rig_new(const char *uarch, int n, bool fw_write)
+{
+	struct rig *r = calloc(1, sizeof(*r));
+	struct fake_layout l;
+	const struct uarch *u = uarch_by_name(uarch);
+
+	assert_non_null(r);
+	assert_non_null(u);
+	r->u = u;
+	r->n = n;
+	strcpy(r->desc.id.vendor, "GenuineIntel");
+	r->desc.id.family = 6;
+	r->desc.id.pdcm = true;
+	r->desc.id.max_leaf = 0xd;
+	r->desc.id.pmu.version = u->min_version;
+	r->desc.id.pmu.gp_counters = u->gp_needed;
+	r->desc.id.pmu.gp_width = u->gp_width;
+	r->desc.id.pmu.fixed_counters = 3;
+	r->desc.id.pmu.fixed_width = 48;
+	r->desc.uarch = u;
+	r->desc.supported = true;
+
+	memset(&l, 0, sizeof(l));
+	l.version = u->min_version;
+	l.ngp = u->gp_needed;
+	l.nfixed = 3;
+	l.gp_width = u->gp_width;
+	l.fixed_width = 48;
+	l.fw_write = fw_write;
+	l.offcore_msrs = u->offcore_msrs;
+	l.pebs_wmask = table_has_ldlat(u->table) ? 0xfull | 0xfull << 32 : 0x1;
+	fake_init(&r->f, n, rig_ids);
+	fake_add_pmu(&r->f, &l);
+	for (int i = 0; i < n; i++) {
+		int id = rig_ids[i];
+
+		fake_set(&r->f, id, MSR_PERF_GLOBAL_CTRL, ((1ull << l.ngp) - 1) | GLOBAL_FIXED_BITS);
+		for (unsigned k = 0; k < l.ngp; k++)
+			fake_set(&r->f, id, MSR_PMC(k), 0x1000000ull * (k + 1) + 0x100ull * i + 0x11);
+		for (unsigned k = 0; k < 3; k++)
+			fake_set(&r->f, id, MSR_FIXED_CTR(k), 0x7000000000ull * (k + 1) + i);
+	}
+	return r;
+}
+
+static void rig_free(struct rig *r)
+{
+	if (r->opened)
+		pmu_close(&r->p);
+	free(r);
+}
+
+/* Keep the register file as it is now: what restore must give back. */
+static void rig_snapshot(struct rig *r)
+{
+	memcpy(r->nregs, r->f.nregs, sizeof(r->nregs));
+	memcpy(r->orig, r->f.regs, sizeof(r->orig));
+}
+
+static int rig_open(struct rig *r, bool force)
+{
+	int ids[FAKE_MAX_CPU];
+	int rc;
+
+	memcpy(ids, rig_ids, sizeof(ids));
+	rc = pmu_open(&r->p, &r->f.dev, &r->desc, ids, r->n, force, r->err, sizeof(r->err));
+	r->opened = true;
+	return rc;
+}
+
+/* Snapshot, open, save: the state every test starts from. */
+static void rig_start(struct rig *r, bool force)
+{
+	rig_snapshot(r);
+	assert_int_equal(rig_open(r, force), 0);
+	r->save_from = fake_mark(&r->f);
+	assert_int_equal(pmu_save(&r->p, r->err, sizeof(r->err)), 0);
+	r->save_to = fake_mark(&r->f);
+}
+
+static void rig_plan(struct rig *r, const unsigned *thr, int nthr)
+{
+	struct plan_resources res;
+
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(plan_build(&r->pl, r->u, &res, thr, nthr, r->err, sizeof(r->err)), 0);
+}
+
+/*
+ * Every register as it was at the snapshot, counters included: the fixed
+ * counters too, which lattop only enables but which counting changes.
+ */
+static void rig_assert_restored(struct rig *r)
+{
+	int bad = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		assert_int_equal(r->f.nregs[i], r->nregs[i]);
+		for (int k = 0; k < r->nregs[i]; k++) {
+			const struct fake_reg *o = &r->orig[i][k], *now = &r->f.regs[i][k];
+
+			assert_int_equal(o->reg, now->reg);
+			if (o->val != now->val) {
+				print_error("cpu %d: MSR 0x%x is 0x%llx, was 0x%llx\n", rig_ids[i], o->reg,
+					    (unsigned long long)now->val, (unsigned long long)o->val);
+				bad++;
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The hardware counting: add to every counter programmed on CPU index @i. */
+static void rig_count(struct rig *r, int i, uint64_t seed)
+{
+	const struct pmu_cpu *c = &r->p.cpu[i];
+	int id = c->id;
+
+	for (unsigned k = 0; k < r->p.ngp; k++)
+		if (c->cur.gp_mask & (1u << k))
+			fake_set(&r->f, id, MSR_PMC(k),
+				 (fake_get(&r->f, id, MSR_PMC(k)) + seed + 13 * k) &
+				 fake_width_mask(r->p.gp_width));
+	for (unsigned k = 0; k < r->p.nfixed; k++)
+		if (c->cur.fixed_mask & (1u << k))
+			fake_set(&r->f, id, MSR_FIXED_CTR(k),
+				 (fake_get(&r->f, id, MSR_FIXED_CTR(k)) + 7 * seed + k) &
+				 fake_width_mask(r->p.fixed_width));
+}
+
+/* Read CPU index @i and check the deltas are what rig_count() added. */
+static void rig_read_check(struct rig *r, int i, uint64_t seed)
+{
+	const struct pmu_cpu *c = &r->p.cpu[i];
+	uint8_t gp = c->cur.gp_mask, fx = c->cur.fixed_mask;
+	uint64_t d[PMU_MAX_GP], fd[PMU_MAX_FIXED];
+
+	assert_int_equal(pmu_read_gp(&r->p, i, d), 0);
+	assert_int_equal(pmu_read_fixed(&r->p, i, fd), 0);
+	for (unsigned k = 0; k < r->p.ngp; k++)
+		assert_int_equal(d[k], (gp & (1u << k)) ? seed + 13 * k : 0);
+	for (unsigned k = 0; k < r->p.nfixed; k++)
+		assert_int_equal(fd[k], (fx & (1u << k)) ? 7 * seed + k : 0);
+}
+
+/* Apply @cfg on every CPU; 0 or the first error. */
+static int rig_apply_all(struct rig *r, const struct pmu_cfg *cfg)
+{
+	for (int i = 0; i < r->n; i++) {
+		int rc = pmu_apply(&r->p, i, cfg, r->err, sizeof(r->err));
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Run the plan's rotation @rounds times, counting and checking deltas each slot. */
+static void rig_rotate(struct rig *r, int rounds)
+{
+	uint64_t seed = 1000;
+
+	assert_int_equal(rig_apply_all(r, &r->pl.slot[0].cfg), 0);
+	for (int round = 0; round < rounds; round++)
+		for (int s = 0; s < r->pl.nslots; s++) {
+			int next = (s + 1) % r->pl.nslots;
+
+			for (int i = 0; i < r->n; i++) {
+				rig_count(r, i, seed + i);
+				rig_read_check(r, i, seed + i);
+				assert_int_equal(pmu_apply(&r->p, i, &r->pl.slot[next].cfg,
+							   r->err, sizeof(r->err)), 0);
+			}
+			seed += 101;
+		}
+}
+
+static void cfg_init(struct pmu_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ldlat_ctr = -1;
+}
+
+static void cfg_gp(struct pmu_cfg *c, int k, uint64_t evtsel)
+{
+	c->gp_mask |= (uint8_t)(1u << k);
+	c->evtsel[k] = evtsel;
+}
+
+static const unsigned thr4[] = { 16, 32, 64, 128 };
+
+/* ------------------------------------------------------------------ */
+
+/* The fake itself: the write semantics the other tests rely on. */
+static void test_fakedev_semantics(void **state)
+{
+	struct rig *r = rig_new("silvermont", 2, true);
+	struct msrdev *d = &r->f.dev;
+	uint64_t v;
+
+	(void)state;
+	/* Legacy writes: bit 31 sign-extended, cut to 40 bits. */
+	assert_int_equal(msrdev_write_raw(d, 2, MSR_PMC(0), 0x1280000000ull), 0);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PMC(0)), 0xff80000000ull);
+	assert_int_equal(msrdev_write_raw(d, 2, MSR_PMC(1), 0x17fffffffull), 0);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PMC(1)), 0x7fffffffull);
+	/* Full-width alias: same storage, any value within the width, EIO beyond. */
+	assert_int_equal(msrdev_write_raw(d, 2, MSR_A_PMC(0), 0x8123456789ull), 0);
+	assert_int_equal(msrdev_read(d, 2, MSR_PMC(0), &v), 0);
+	assert_int_equal(v, 0x8123456789ull);
+	assert_int_equal(msrdev_write_raw(d, 2, MSR_A_PMC(0), 1ull << 40), -EIO);
+	/* Missing registers, reserved bits, offline CPUs. */
+	assert_int_equal(msrdev_read(d, 2, MSR_PMC(2), &v), -EIO);
+	assert_int_equal(msrdev_write_raw(d, 2, MSR_PERF_GLOBAL_CTRL, 1ull << 40), -EIO);
+	assert_int_equal(msrdev_read(d, 3, MSR_PMC(0), &v), -ENXIO);
+	/* One injected failure, after one matching write let through. */
+	fake_fail_at(&r->f, FAKE_WRITE, 0, MSR_PERFEVTSEL(1), -EPERM, 1, 1);
+	assert_int_equal(msrdev_write_raw(d, 0, MSR_PERFEVTSEL(1), 1), 0);
+	assert_int_equal(msrdev_write_raw(d, 0, MSR_PERFEVTSEL(1), 2), -EPERM);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERFEVTSEL(1)), 1);
+	assert_int_equal(msrdev_write_raw(d, 0, MSR_PERFEVTSEL(1), 3), 0);
+	/* The log, in order, with results; A_PMC counted as PMC. */
+	assert_int_equal(r->f.log[0].reg, MSR_PMC(0));
+	assert_int_equal(r->f.log[0].op, FAKE_WRITE);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, 2, MSR_PMC(0)), 3);
+	assert_int_equal(r->f.log[r->f.nlog - 2].rc, -EPERM);
+	rig_free(r);
+
+	/* Without full-width writes the alias does not exist. */
+	r = rig_new("westmere", 1, false);
+	assert_int_equal(msrdev_write_raw(&r->f.dev, 0, MSR_A_PMC(0), 5), -EIO);
+	assert_int_equal(msrdev_read(&r->f.dev, 0, MSR_A_PMC(0), &v), -EIO);
+	rig_free(r);
+}
+
+/* pmu_open, pmu_check_free and pmu_save only read, on every supported uarch. */
+static void test_probe_and_save_write_nothing(void **state)
+{
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		struct rig *r = rig_new((*u)->name, 4, true);
+		char msg[512];
+
+		rig_snapshot(r);
+		assert_int_equal(rig_open(r, false), 0);
+		assert_int_equal(pmu_check_free(&r->p, msg, sizeof(msg)), -1);
+		assert_int_equal(pmu_save(&r->p, r->err, sizeof(r->err)), 0);
+		assert_true(fake_count(&r->f, 0, FAKE_READ, -1, 0) > 0);
+		assert_int_equal(fake_writes(&r->f, 0), 0);
+		assert_int_equal(r->p.writes, 0);
+		rig_assert_restored(r);
+		/* And a version-4 PMU's INUSE register was looked at. */
+		if ((*u)->min_version >= 4)
+			assert_true(fake_count(&r->f, 0, FAKE_READ, 0, MSR_PERF_GLOBAL_INUSE) > 0);
+		rig_free(r);
+	}
+}
+
+/* Every register written (IA32_A_PMCx as IA32_PMCx) was read by pmu_save on that CPU. */
+static void check_saved_before_written(struct rig *r)
+{
+	assert_int_equal(fake_writes(&r->f, 0) - fake_writes(&r->f, r->save_to), 0);
+	for (int w = r->save_to; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+		bool seen = false;
+
+		if (x->op != FAKE_WRITE)
+			continue;
+		for (int q = r->save_from; q < r->save_to && !seen; q++)
+			seen = r->f.log[q].op == FAKE_READ && r->f.log[q].rc == 0 &&
+			       r->f.log[q].cpu == x->cpu &&
+			       fake_storage(r->f.log[q].reg) == fake_storage(x->reg);
+		if (!seen)
+			print_error("cpu %d: MSR 0x%x written but not saved\n", x->cpu, x->reg);
+		assert_true(seen);
+	}
+}
+
+static void test_saved_before_written_every_uarch(void **state)
+{
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		struct rig *r = rig_new((*u)->name, 2, true);
+
+		rig_start(r, false);
+		rig_plan(r, thr4, 4);
+		rig_rotate(r, 2);
+		assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+		assert_true(fake_writes(&r->f, r->save_to) > 0);
+		check_saved_before_written(r);
+		rig_assert_restored(r);
+		assert_int_equal(r->f.lost, 0);
+		rig_free(r);
+	}
+}
+
+/* With full-width writes, counter values of any width come back exactly, through IA32_A_PMCx. */
+static void test_restore_exact_full_width(void **state)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+	struct pmu_cfg cfg;
+	int from;
+
+	(void)state;
+	/* None of these is a sign-extension of its low 32 bits. */
+	for (int i = 0; i < 4; i++)
+		for (unsigned k = 0; k < 4; k++)
+			fake_set(&r->f, rig_ids[i], MSR_PMC(k), 0x0000812345678000ull + ((uint64_t)k << 36) + (uint64_t)i);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	for (int k = 0; k < 4; k++)
+		cfg_gp(&cfg, k, EV_CYCLES);
+	cfg.fixed_mask = 7;
+	assert_int_equal(rig_apply_all(r, &cfg), 0);
+	for (int i = 0; i < 4; i++)
+		rig_count(r, i, 99);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, -1, MSR_A_PMC(0)), 4);
+	/* Restoring twice writes nothing more and reports nothing. */
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_writes(&r->f, from), 0);
+	rig_free(r);
+}
+
+/*
+ * Without full-width writes: values that are sign-extensions of their low
+ * 32 bits come back exactly; each other one is counted in pmu_restore's
+ * return value and named in its message.
+ */
+static void test_restore_legacy_width(void **state)
+{
+	struct rig *r = rig_new("westmere", 2, false);
+	const uint64_t vals[4] = {
+		0x0000000100000005ull,   /* bit 32 set: cannot be restored by IA32_PMC0 */
+		0x0000fffffffffff0ull,   /* sign-extension of 0xfffffff0, cut to 48 bits */
+		0x000000007fffffffull,   /* positive 32-bit value */
+		0x0000000000000012ull,
+	};
+	struct pmu_cfg cfg;
+	int rc;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 4; k++)
+			fake_set(&r->f, rig_ids[i], MSR_PMC(k), vals[k]);
+	rig_start(r, false);
+	assert_false(r->p.fw_write);
+	cfg_init(&cfg);
+	for (int k = 0; k < 4; k++)
+		cfg_gp(&cfg, k, EV_INST);
+	assert_int_equal(rig_apply_all(r, &cfg), 0);
+	for (int i = 0; i < 2; i++)
+		rig_count(r, i, 5);
+	r->err[0] = 0;
+	rc = pmu_restore(&r->p, r->err, sizeof(r->err));
+	assert_int_equal(rc, 2);                 /* PMC0 on each of the two CPUs */
+	assert_non_null(strstr(r->err, "IA32_PMC0"));
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(fake_get(&r->f, rig_ids[i], MSR_PMC(0)), 5);
+		for (int k = 1; k < 4; k++)
+			assert_int_equal(fake_get(&r->f, rig_ids[i], MSR_PMC(k)), vals[k]);
+	}
+	/* Everything but PMC0 as it was. */
+	for (int i = 0; i < 2; i++)
+		fake_set(&r->f, rig_ids[i], MSR_PMC(0), vals[0]);
+	rig_assert_restored(r);
+	/* No IA32_A_PMCx write was even tried. */
+	for (int w = 0; w < r->f.nlog; w++)
+		assert_false(r->f.log[w].op == FAKE_WRITE && fake_is_apmc(r->f.log[w].reg));
+	rig_free(r);
+}
+
+/* No write to @k's select or counter on @cpu (-1: any) after @from. */
+static void assert_gp_untouched(struct rig *r, int from, int cpu, unsigned k)
+{
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, cpu, MSR_PERFEVTSEL(k)), 0);
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, cpu, MSR_PMC(k)), 0);
+}
+
+/* Every IA32_FIXED_CTR_CTRL write on @cpu keeps field @k at @val, and no GLOBAL_CTRL write clears bit 32+k. */
+static void assert_fixed_field_kept(struct rig *r, int cpu, unsigned k, uint64_t val)
+{
+	int n = 0;
+
+	for (int w = 0; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op != FAKE_WRITE || x->cpu != cpu)
+			continue;
+		if (x->reg == MSR_FIXED_CTR_CTRL) {
+			assert_int_equal(x->val & FIELD(k), val & FIELD(k));
+			n++;
+		}
+		if (x->reg == MSR_PERF_GLOBAL_CTRL)
+			assert_true(x->val & (1ull << (32 + k)));
+	}
+	assert_int_equal(fake_get(&r->f, cpu, MSR_FIXED_CTR_CTRL) & FIELD(k), val & FIELD(k));
+	assert_true(n > 0);   /* the register was written: the field was kept, not ignored */
+}
+
+/* A general-purpose counter with EN set is someone's: never written. */
+static void test_taken_gp_never_written(void **state)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+
+	(void)state;
+	fake_set(&r->f, 5, MSR_PERFEVTSEL(1), EV_OTHER);
+	rig_start(r, false);
+	assert_int_equal(r->p.cpu[2].gp_taken, 0x2);
+	rig_plan(r, thr4, 4);
+	rig_rotate(r, 3);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	assert_gp_untouched(r, 0, -1, 1);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* A configuration that names a taken counter is refused, and nothing of it written (pmu.h's guarantee). */
+static void test_apply_never_writes_taken_counter(void **state)
+{
+	struct rig *r = rig_new("haswell", 2, true);
+	struct pmu_cfg cfg;
+
+	(void)state;
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(1), EV_OTHER);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg_gp(&cfg, 1, EV_INST);
+	r->err[0] = 0;
+	assert_true(pmu_apply(&r->p, 1, &cfg, r->err, sizeof(r->err)) < 0);
+	assert_non_null(strstr(r->err, "cpu 2"));
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, 2, MSR_PERFEVTSEL(1)), 0);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, 2, MSR_PMC(1)), 0);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PERFEVTSEL(1)), EV_OTHER);
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/* The NMI watchdog's fixed counter 1 (OS|USR|PMI): its field and enable stay as found. */
+static void test_taken_fixed_field_kept(void **state)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		fake_set(&r->f, rig_ids[i], MSR_FIXED_CTR_CTRL, 0x0b0);
+	rig_start(r, false);
+	assert_int_equal(r->p.cpu[0].fixed_taken, 0x2);
+	rig_plan(r, thr4, 4);
+	assert_false(r->pl.fixed_mask & 0x2);
+	rig_rotate(r, 2);
+	/* A configuration asking for fixed counter 1 is refused, and writes nothing. */
+	{
+		struct pmu_cfg cfg;
+		int before = fake_mark(&r->f);
+
+		cfg_init(&cfg);
+		cfg.fixed_mask = 7;
+		for (int i = 0; i < 4; i++) {
+			assert_int_equal(pmu_read_gp(&r->p, i, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+			assert_true(pmu_apply(&r->p, i, &cfg, r->err, sizeof(r->err)) < 0);
+		}
+		assert_int_equal(fake_count(&r->f, before, FAKE_WRITE, -1, 0), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		assert_fixed_field_kept(r, rig_ids[i], 1, 0x0b0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(fake_get(&r->f, rig_ids[i], MSR_FIXED_CTR_CTRL), 0x0b0);
+	/* The watchdog's counter itself is never written either, not even by restore. */
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, -1, MSR_FIXED_CTR(1)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * Version 4 (Goldmont): IA32_PERF_GLOBAL_INUSE says PMC2 (its select has
+ * an event code but EN clear) and fixed counter 2 are in use: neither is
+ * written, and fixed counter 2's field keeps its (non-enabling) value.
+ */
+static void test_inuse_v4(void **state)
+{
+	struct rig *r = rig_new("goldmont", 2, true);
+
+	(void)state;
+	assert_true(fake_has(&r->f, 2, MSR_PERF_GLOBAL_INUSE));
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(2), 0x00003c);
+	fake_set(&r->f, 2, MSR_FIXED_CTR_CTRL, 0x800);
+	fake_set(&r->f, 2, MSR_PERF_GLOBAL_INUSE, (1ull << 2) | (1ull << 34));
+	rig_start(r, false);
+	assert_int_equal(r->p.cpu[1].gp_taken, 0x4);
+	assert_int_equal(r->p.cpu[1].fixed_taken, 0x4);
+	assert_int_equal(r->p.cpu[0].gp_taken, 0);
+	rig_plan(r, NULL, 0);
+	assert_false(plan_has(&r->pl, M_REF_CYCLES));
+	assert_non_null(strstr(r->pl.reason[M_REF_CYCLES], "IA32_FIXED_CTR2"));
+	rig_rotate(r, 2);
+	assert_gp_untouched(r, 0, -1, 2);
+	assert_fixed_field_kept(r, 2, 2, 0x800);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * Someone's offcore-response event (0xB7/0x01 reads MSR_OFFCORE_RSP_0) and
+ * someone's PEBS event on CPU 5: MSR_OFFCORE_RSP_0, IA32_PEBS_ENABLE and
+ * the threshold are theirs on every CPU (conservative: the MSRs may be
+ * shared), so none is ever written; with --force they are lattop's.
+ */
+static void shared_resources(bool force)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+	struct plan_resources res;
+
+	fake_set(&r->f, 5, MSR_PERFEVTSEL(0), 0x4301b7);
+	fake_set(&r->f, 5, MSR_OFFCORE_RSP(0), 0x10003c0001ull);
+	fake_set(&r->f, 5, MSR_PERFEVTSEL(1), 0x4301cd);
+	fake_set(&r->f, 5, MSR_PEBS_ENABLE, (1ull << 1) | (1ull << 33));
+	fake_set(&r->f, 5, MSR_PEBS_LD_LAT, 100);
+	rig_start(r, force);
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(res.rsp_free, force ? 0x3 : 0x2);
+	assert_int_equal(res.ldlat_free, force);
+	assert_int_equal(res.gp_free, force ? 0xf : 0xc);
+	rig_plan(r, thr4, 4);
+	assert_int_equal(plan_has(&r->pl, M_LOAD_LATENCY), force);
+	rig_rotate(r, 2);
+	if (!force) {
+		assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, -1, MSR_OFFCORE_RSP(0)), 0);
+		assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, -1, MSR_PEBS_ENABLE), 0);
+		assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, -1, MSR_PEBS_LD_LAT), 0);
+		assert_true(fake_count(&r->f, 0, FAKE_WRITE, -1, MSR_OFFCORE_RSP(1)) > 0);
+	} else {
+		assert_true(fake_count(&r->f, 0, FAKE_WRITE, 5, MSR_OFFCORE_RSP(0)) > 0);
+		assert_true(fake_count(&r->f, 0, FAKE_WRITE, 5, MSR_PEBS_ENABLE) > 0);
+	}
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+static void test_shared_resources_taken(void **state)
+{
+	(void)state;
+	shared_resources(false);
+	shared_resources(true);
+}
+
+/* Every GP counter of CPU 5 taken: refused, naming the CPU and the values; nothing written. */
+static void test_check_free_refuses(void **state)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+	char msg[1024];
+
+	(void)state;
+	for (unsigned k = 0; k < 4; k++)
+		fake_set(&r->f, 5, MSR_PERFEVTSEL(k), EV_OTHER + k);
+	/* CPU 7 has three of four taken: that alone is no refusal. */
+	for (unsigned k = 0; k < 3; k++)
+		fake_set(&r->f, 7, MSR_PERFEVTSEL(k), EV_CYCLES);
+	rig_snapshot(r);
+	assert_int_equal(rig_open(r, false), 0);
+	msg[0] = 0;
+	assert_int_equal(pmu_check_free(&r->p, msg, sizeof(msg)), 5);
+	assert_non_null(strstr(msg, "cpu 5"));
+	assert_non_null(strstr(msg, "IA32_PERFEVTSEL0=0x4301c2"));
+	assert_non_null(strstr(msg, "IA32_PERFEVTSEL1=0x4301c3"));
+	assert_non_null(strstr(msg, "IA32_PERFEVTSEL2=0x4301c4"));
+	assert_non_null(strstr(msg, "IA32_PERFEVTSEL3=0x4301c5"));
+	assert_int_equal(fake_writes(&r->f, 0), 0);
+	rig_free(r);
+}
+
+/* --force: the taken counters are programmed, and everything comes back. */
+static void test_force_takes_over_and_restores(void **state)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+	char msg[512];
+
+	(void)state;
+	for (unsigned k = 0; k < 4; k++)
+		fake_set(&r->f, 5, MSR_PERFEVTSEL(k), EV_OTHER + k);
+	fake_set(&r->f, 5, MSR_FIXED_CTR_CTRL, 0x0b0);
+	rig_start(r, true);
+	assert_int_equal(pmu_check_free(&r->p, msg, sizeof(msg)), -1);
+	rig_plan(r, thr4, 4);
+	assert_int_equal(r->pl.fixed_mask, 7);
+	for (int m = 0; m < M__COUNT; m++)
+		assert_true(plan_has(&r->pl, m));
+	rig_rotate(r, 2);
+	assert_true(fake_count(&r->f, 0, FAKE_WRITE, 5, MSR_PERFEVTSEL(0)) > 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	assert_int_equal(fake_get(&r->f, 5, MSR_PERFEVTSEL(3)), EV_OTHER + 3);
+	assert_int_equal(fake_get(&r->f, 5, MSR_FIXED_CTR_CTRL), 0x0b0);
+	rig_free(r);
+}
+
+/*
+ * --force over fixed counters already enabled (perf's OS|USR, 0x333): the
+ * control register needs no write, but the first delta must still count
+ * from when lattop took them, not from zero.
+ */
+static void test_force_fixed_first_delta(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	struct pmu_cfg cfg;
+	uint64_t d[PMU_MAX_FIXED];
+
+	(void)state;
+	fake_set(&r->f, 0, MSR_FIXED_CTR_CTRL, 0x333);
+	rig_start(r, true);
+	cfg_init(&cfg);
+	cfg.fixed_mask = 7;
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	for (unsigned k = 0; k < 3; k++)
+		fake_set(&r->f, 0, MSR_FIXED_CTR(k), fake_get(&r->f, 0, MSR_FIXED_CTR(k)) + 100 + k);
+	assert_int_equal(pmu_read_fixed(&r->p, 0, d), 0);
+	for (unsigned k = 0; k < 3; k++)
+		assert_int_equal(d[k], 100 + k);
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/* The value @reg of CPU @cpu had at the snapshot. */
+static uint64_t orig_val(const struct rig *r, int cpu, uint32_t reg)
+{
+	int i = fake_cpu_index(&r->f, cpu);
+
+	for (int k = 0; i >= 0 && k < r->nregs[i]; k++)
+		if (r->orig[i][k].reg == reg)
+			return r->orig[i][k].val;
+	fail_msg("cpu %d: no MSR 0x%x", cpu, reg);
+	return 0;
+}
+
+/* INT (bit 20) in no PERFEVTSEL write; no fixed field lattop writes has PMI (bit 3). */
+static void check_no_int_no_pmi(struct rig *r, int from)
+{
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op != FAKE_WRITE)
+			continue;
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+			assert_false(x->val & EVTSEL_INT);
+		if (x->reg == MSR_FIXED_CTR_CTRL) {
+			uint64_t saved = orig_val(r, x->cpu, MSR_FIXED_CTR_CTRL);
+
+			for (unsigned k = 0; k < 3; k++)
+				if ((x->val & FIELD(k)) != (saved & FIELD(k)))
+					assert_false(x->val & PMI(k));
+		}
+	}
+}
+
+static void test_no_int_no_pmi(void **state)
+{
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		struct rig *r = rig_new((*u)->name, 2, true);
+		struct pmu_cfg cfg;
+
+		/* A PMI-enabled field someone else holds stays theirs. */
+		fake_set(&r->f, 2, MSR_FIXED_CTR_CTRL, 0x0b0);
+		rig_start(r, false);
+		rig_plan(r, thr4, 4);
+		rig_rotate(r, 2);
+		/* Even a configuration asking for INT does not get it. */
+		cfg_init(&cfg);
+		cfg_gp(&cfg, 0, EV_CYCLES | EVTSEL_INT);
+		cfg.fixed_mask = 1;
+		assert_int_equal(pmu_read_gp(&r->p, 0, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+		assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+		assert_false(fake_get(&r->f, 0, MSR_PERFEVTSEL(0)) & EVTSEL_INT);
+		assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+		check_no_int_no_pmi(r, r->save_to);
+		rig_assert_restored(r);
+		rig_free(r);
+	}
+}
+
+/*
+ * Replay the writes from @from on: IA32_PEBS_ENABLE may have bit k or
+ * 32+k set only while PERFEVTSELk holds the load-latency event (EN set),
+ * and PERFEVTSELk may not change while they are set.
+ */
+static int pebs_violations(struct rig *r, int from, bool verbose)
+{
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	uint64_t ldsel = pmu_event_evtsel(ld);
+	uint64_t sel[FAKE_MAX_CPU][PMU_MAX_GP], pebs[FAKE_MAX_CPU];
+	int bad = 0;
+
+	for (int i = 0; i < r->n; i++) {
+		pebs[i] = 0;
+		for (unsigned k = 0; k < PMU_MAX_GP; k++)
+			sel[i][k] = 0;
+		for (int q = 0; q < r->nregs[i]; q++) {
+			uint32_t reg = r->orig[i][q].reg;
+
+			if (reg == MSR_PEBS_ENABLE)
+				pebs[i] = r->orig[i][q].val;
+			if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+				sel[i][reg - MSR_PERFEVTSEL(0)] = r->orig[i][q].val;
+		}
+	}
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+		int i = fake_cpu_index(&r->f, x->cpu);
+
+		if (x->op != FAKE_WRITE || x->rc)
+			continue;
+		if (x->reg == MSR_PEBS_ENABLE) {
+			for (unsigned k = 0; k < r->p.ngp; k++)
+				if ((x->val & ((1ull << k) | (1ull << (32 + k)))) && sel[i][k] != ldsel) {
+					if (verbose)
+						print_error("log %d cpu %d: PEBS_ENABLE=0x%llx while PERFEVTSEL%u=0x%llx\n",
+							    w, x->cpu, (unsigned long long)x->val, k,
+							    (unsigned long long)sel[i][k]);
+					bad++;
+				}
+			pebs[i] = x->val;
+		}
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+			unsigned k = x->reg - MSR_PERFEVTSEL(0);
+
+			if ((pebs[i] & ((1ull << k) | (1ull << (32 + k)))) && x->val != ldsel) {
+				if (verbose)
+					print_error("log %d cpu %d: PERFEVTSEL%u=0x%llx while PEBS_ENABLE=0x%llx\n",
+						    w, x->cpu, k, (unsigned long long)x->val,
+						    (unsigned long long)pebs[i]);
+				bad++;
+			}
+			sel[i][k] = x->val;
+		}
+	}
+	return bad;
+}
+
+/* PEBS is enabled for load latency at all, and then only while its counter holds the event. */
+static void pebs_invariant(const char *uarch)
+{
+	struct rig *r = rig_new(uarch, 2, true);
+	int bad;
+
+	rig_start(r, false);
+	rig_plan(r, thr4, 4);
+	assert_true(r->pl.ldlat_ctr >= 0);
+	assert_true(r->pl.nslots > 1);
+	rig_rotate(r, 3);
+	assert_true(fake_count(&r->f, r->save_to, FAKE_WRITE, 0, MSR_PEBS_ENABLE) > 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	bad = pebs_violations(r, r->save_to, true);
+	assert_int_equal(bad, 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+static void test_pebs_only_with_event_haswell(void **state)
+{
+	(void)state;
+	pebs_invariant("haswell");
+	pebs_invariant("broadwell");
+}
+
+/* The same on Nehalem and Westmere, where the counter reset rewrites PERFEVTSEL0-3. */
+static void test_pebs_only_with_event_nhm_reset(void **state)
+{
+	(void)state;
+	pebs_invariant("nehalem");
+	pebs_invariant("westmere");
+}
+
+/* A load-latency event given up: PEBS bits cleared before its select changes. */
+static void test_pebs_cleared_before_event_change(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	struct pmu_cfg a, b;
+	uint64_t d[PMU_MAX_GP];
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 3, pmu_event_evtsel(ld));
+	a.ldlat_ctr = 3;
+	a.ldlat = 32;
+	cfg_gp(&a, 0, EV_CYCLES);
+	cfg_init(&b);
+	cfg_gp(&b, 3, EV_INST);
+	cfg_gp(&b, 0, EV_CYCLES);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), (1ull << 3) | (1ull << 35));
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_LD_LAT), 32);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERFEVTSEL(3)), EV_INST);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pebs_violations(r, r->save_to, true), 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* The PEBS counter is written back to 0 once it reaches 2^(width-8); deltas stay right. */
+static void test_pebs_counter_rezeroed(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	const uint64_t lim = 1ull << (48 - 8);
+	struct pmu_cfg cfg;
+	uint64_t d[PMU_MAX_GP];
+	int from;
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 3, pmu_event_evtsel(ld));
+	cfg.ldlat_ctr = 3;
+	cfg.ldlat = 16;
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+
+	/* Just below: left alone. */
+	fake_set(&r->f, 0, MSR_PMC(3), lim - 1);
+	fake_set(&r->f, 0, MSR_PMC(0), lim + 5);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], lim - 1);
+	assert_int_equal(d[0], lim + 5);
+	assert_int_equal(fake_writes(&r->f, from), 0);
+
+	/* At the limit: delta counted, then zeroed; the other counter is not. */
+	fake_set(&r->f, 0, MSR_PMC(3), lim + 2);
+	fake_set(&r->f, 0, MSR_PMC(0), lim + 10);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], 3);
+	assert_int_equal(d[0], 5);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(0)), lim + 10);
+	assert_int_equal(fake_writes(&r->f, from), 1);
+
+	/* Counting on from zero. */
+	fake_set(&r->f, 0, MSR_PMC(3), 7);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], 7);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* Deltas across a wrap of a @width-bit counter. */
+static void wrap_check(const char *uarch, unsigned width)
+{
+	struct rig *r = rig_new(uarch, 1, true);
+	uint64_t top = 1ull << width, d[PMU_MAX_GP], fd[PMU_MAX_FIXED];
+	struct pmu_cfg cfg;
+
+	assert_int_equal(r->u->gp_width, width);
+	rig_start(r, false);
+	assert_int_equal(r->p.gp_width, width);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg_gp(&cfg, 1, EV_INST);
+	cfg.fixed_mask = 7;
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	fake_set(&r->f, 0, MSR_PMC(0), top - 10);
+	fake_set(&r->f, 0, MSR_PMC(1), top - 1);
+	fake_set(&r->f, 0, MSR_FIXED_CTR(1), (1ull << 48) - 4);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_read_fixed(&r->p, 0, fd), 0);
+	fake_set(&r->f, 0, MSR_PMC(0), 5);
+	fake_set(&r->f, 0, MSR_PMC(1), 0);
+	fake_set(&r->f, 0, MSR_FIXED_CTR(1), 6);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_read_fixed(&r->p, 0, fd), 0);
+	assert_int_equal(d[0], 15);
+	assert_int_equal(d[1], 1);
+	assert_int_equal(fd[1], 10);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_free(r);
+}
+
+static void test_wrap_48(void **state)
+{
+	(void)state;
+	wrap_check("haswell", 48);
+}
+
+static void test_wrap_40(void **state)
+{
+	(void)state;
+	wrap_check("silvermont", 40);
+}
+
+/* Index in the log of the first write on @cpu to @reg with @val after @from, or -1. */
+static int find_write(const struct rig *r, int from, int cpu, uint32_t reg, uint64_t val)
+{
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op == FAKE_WRITE && x->cpu == cpu && x->reg == reg && x->val == val)
+			return w;
+	}
+	return -1;
+}
+
+/* The GLOBAL_CTRL writes on @cpu after @from, in order. */
+static int global_writes(const struct rig *r, int from, int to, int cpu, uint64_t *v, int max)
+{
+	int n = 0;
+
+	for (int w = from; w < to && n < max; w++)
+		if (r->f.log[w].op == FAKE_WRITE && r->f.log[w].cpu == cpu &&
+		    r->f.log[w].reg == MSR_PERF_GLOBAL_CTRL)
+			v[n++] = r->f.log[w].val;
+	return n;
+}
+
+static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+
+/*
+ * Nehalem/Westmere counter reset (K-core intel_pmu_nhm_workaround): the
+ * four magic events on PERFEVTSEL0-3 with PMC0-3 zeroed, GLOBAL_CTRL bits
+ * 0-3 set then cleared, the fixed-counter bits untouched; then the wanted
+ * events, and no magic event left enabled.
+ */
+static void reset_sequence(const char *uarch, uint64_t global0)
+{
+	struct rig *r = rig_new(uarch, 2, false);
+	struct pmu_cfg cfg;
+	uint64_t g[16];
+	int from, pulse_on = -1, pulse_off = -1, ng;
+
+	for (int i = 0; i < 2; i++)
+		fake_set(&r->f, rig_ids[i], MSR_PERF_GLOBAL_CTRL, global0);
+	rig_start(r, false);
+	assert_true(r->p.ctr_reset);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg_gp(&cfg, 2, EV_INST);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 1, &cfg, r->err, sizeof(r->err)), 0);
+	assert_false(r->p.ctr_reset_skipped);
+
+	ng = global_writes(r, from, r->f.nlog, 2, g, 16);
+	assert_true(ng >= 2);
+	for (int k = 0; k < ng; k++) {
+		assert_int_equal(g[k] & GLOBAL_FIXED_BITS, global0 & GLOBAL_FIXED_BITS);
+		if (pulse_on < 0 && (g[k] & 0xf) == 0xf)
+			pulse_on = k;
+		else if (pulse_on >= 0 && pulse_off < 0 && (g[k] & 0xf) == 0)
+			pulse_off = k;
+	}
+	assert_true(pulse_on >= 0);
+	assert_true(pulse_off > pulse_on);
+	{
+		/* Log positions of the pulse. */
+		int on = -1, off = -1, seen = 0;
+
+		for (int w = from; w < r->f.nlog; w++)
+			if (r->f.log[w].op == FAKE_WRITE && r->f.log[w].cpu == 2 &&
+			    r->f.log[w].reg == MSR_PERF_GLOBAL_CTRL) {
+				if (seen == pulse_on)
+					on = w;
+				if (seen == pulse_off)
+					off = w;
+				seen++;
+			}
+		for (int k = 0; k < 4; k++) {
+			int m = find_write(r, from, 2, MSR_PERFEVTSEL(k), nhm_magic[k]);
+			int z = find_write(r, m < 0 ? from : m, 2, MSR_PMC(k), 0);
+
+			assert_true(m >= 0);
+			assert_true(m < on);
+			assert_true(z >= 0 && z < on);
+		}
+		/* After the pulse: the wanted events (counters zeroed), the others idle. */
+		assert_true(find_write(r, off, 2, MSR_PERFEVTSEL(0), EV_CYCLES) > off);
+		assert_true(find_write(r, off, 2, MSR_PERFEVTSEL(2), EV_INST) > off);
+	}
+	assert_int_equal(fake_get(&r->f, 2, MSR_PERFEVTSEL(0)), EV_CYCLES);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PERFEVTSEL(2)), EV_INST);
+	assert_false(fake_get(&r->f, 2, MSR_PERFEVTSEL(1)) & EVTSEL_EN);
+	assert_false(fake_get(&r->f, 2, MSR_PERFEVTSEL(3)) & EVTSEL_EN);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PMC(0)), 0);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PMC(2)), 0);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PERF_GLOBAL_CTRL) & 0x5, 0x5);
+	/* The other CPU was not touched. */
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 0, 0), 0);
+	/* Nothing changed: no reset, no write. */
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_read_gp(&r->p, 1, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+	assert_int_equal(pmu_apply(&r->p, 1, &cfg, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_writes(&r->f, from), 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+static void test_nhm_reset_sequence(void **state)
+{
+	(void)state;
+	reset_sequence("nehalem", 0x70000000full);   /* Linux: every enable set */
+	reset_sequence("westmere", 0x200000000ull);  /* only fixed counter 1 (a watchdog) */
+}
+
+/*
+ * The reset's step 1 (K-core intel_pmu_nhm_workaround: "1) Clear
+ * MSR_IA32_PEBS_ENABLE and MSR_CORE_PERF_GLOBAL_CTRL"): when the magic
+ * events are written, PMC0-3 are disabled in GLOBAL_CTRL, so bits 0-3 go
+ * 0 -> 1 -> 0: a pulse.  (The fixed-counter bits stay as they are.)
+ */
+static void test_nhm_reset_starts_disabled(void **state)
+{
+	struct rig *r = rig_new("nehalem", 1, false);
+	struct pmu_cfg cfg;
+	uint64_t g = 0x70000000full;
+	int from;
+
+	(void)state;
+	fake_set(&r->f, 0, MSR_PERF_GLOBAL_CTRL, g);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 1, EV_CYCLES);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op == FAKE_WRITE && x->reg == MSR_PERF_GLOBAL_CTRL) {
+			assert_int_equal(x->val & GLOBAL_FIXED_BITS, GLOBAL_FIXED_BITS);
+			g = x->val;
+		}
+		if (x->op == FAKE_WRITE && x->reg == MSR_PERFEVTSEL(0) && x->val == nhm_magic[0]) {
+			if (g & 0xf)
+				print_error("magic events written with GLOBAL_CTRL=0x%llx\n",
+					    (unsigned long long)g);
+			assert_int_equal(g & 0xf, 0);
+		}
+	}
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/* PERFEVTSEL2 held by someone: no reset (it would write PERFEVTSEL0-3), and it is said. */
+static void test_nhm_reset_skipped(void **state)
+{
+	struct rig *r = rig_new("westmere", 2, false);
+	struct pmu_cfg cfg;
+
+	(void)state;
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(2), EV_OTHER);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg.fixed_mask = 7;
+	assert_int_equal(rig_apply_all(r, &cfg), 0);
+	assert_true(r->p.ctr_reset_skipped);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(find_write(r, 0, 2, MSR_PERFEVTSEL(k), nhm_magic[k]), -1);
+	assert_gp_untouched(r, 0, 2, 2);
+	assert_int_equal(fake_get(&r->f, 2, MSR_PERFEVTSEL(0)), EV_CYCLES);
+	/* CPU 0 has PERFEVTSEL0-3 to itself: its reset ran. */
+	assert_true(find_write(r, 0, 0, MSR_PERFEVTSEL(0), nhm_magic[0]) >= 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* Haswell has no such erratum: no magic event, ever. */
+static void test_no_reset_on_haswell(void **state)
+{
+	struct rig *r = rig_new("haswell", 2, true);
+
+	(void)state;
+	rig_start(r, false);
+	assert_false(r->p.ctr_reset);
+	rig_plan(r, thr4, 4);
+	rig_rotate(r, 2);
+	for (int w = 0; w < r->f.nlog; w++)
+		if (r->f.log[w].op == FAKE_WRITE && r->f.log[w].reg >= MSR_PERFEVTSEL(0) &&
+		    r->f.log[w].reg < MSR_PERFEVTSEL(4))
+			for (int k = 0; k < 4; k++)
+				assert_int_not_equal(r->f.log[w].val, nhm_magic[k]);
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/* Applying the configuration already programmed writes nothing, on every uarch and slot. */
+static void test_second_apply_writes_nothing(void **state)
+{
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		struct rig *r = rig_new((*u)->name, 2, true);
+
+		rig_start(r, false);
+		rig_plan(r, thr4, 4);
+		rig_rotate(r, 1);
+		for (int s = 0; s < r->pl.nslots; s++) {
+			int from;
+
+			for (int i = 0; i < 2; i++) {
+				assert_int_equal(pmu_read_gp(&r->p, i, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+				assert_int_equal(pmu_apply(&r->p, i, &r->pl.slot[s].cfg, r->err,
+							   sizeof(r->err)), 0);
+			}
+			from = fake_mark(&r->f);
+			for (int i = 0; i < 2; i++) {
+				assert_int_equal(pmu_read_gp(&r->p, i, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+				assert_int_equal(pmu_apply(&r->p, i, &r->pl.slot[s].cfg, r->err,
+							   sizeof(r->err)), 0);
+			}
+			if (fake_writes(&r->f, from))
+				print_error("%s slot %d: %d writes on a second apply\n", (*u)->name, s,
+					    fake_writes(&r->f, from));
+			assert_int_equal(fake_writes(&r->f, from), 0);
+		}
+		assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+		rig_assert_restored(r);
+		rig_free(r);
+	}
+}
+
+/* Restore: PEBS_ENABLE before any select, each counter after its select, GLOBAL_CTRL last. */
+static void test_restore_order(void **state)
+{
+	struct rig *r = rig_new("haswell", 2, true);
+	int from;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		fake_set(&r->f, rig_ids[i], MSR_PERF_GLOBAL_CTRL, 0);   /* so lattop writes it */
+	rig_start(r, false);
+	rig_plan(r, thr4, 4);
+	rig_rotate(r, 1);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	for (int i = 0; i < 2; i++) {
+		int id = rig_ids[i], pebs = -1, last = -1, global = -1, sel[4] = { -1, -1, -1, -1 };
+
+		for (int w = from; w < r->f.nlog; w++) {
+			const struct fake_rec *x = &r->f.log[w];
+
+			if (x->op != FAKE_WRITE || x->cpu != id)
+				continue;
+			last = w;
+			if (x->reg == MSR_PEBS_ENABLE)
+				pebs = w;
+			if (x->reg == MSR_PERF_GLOBAL_CTRL)
+				global = w;
+			if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(4)) {
+				sel[x->reg - MSR_PERFEVTSEL(0)] = w;
+				assert_true(pebs >= 0);
+			}
+			if (fake_is_pmc(x->reg) || fake_is_apmc(x->reg)) {
+				int k = (int)(fake_storage(x->reg) - MSR_PMC(0));
+
+				assert_true(sel[k] >= 0 && sel[k] < w);
+			}
+		}
+		assert_true(pebs >= 0);
+		assert_true(global >= 0);
+		assert_int_equal(global, last);
+		for (int k = 0; k < 4; k++)
+			assert_true(sel[k] >= 0);
+	}
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* A write refused mid-apply: the error names CPU and register; restore still puts everything back. */
+static void write_error(uint32_t reg, int err, const char *name)
+{
+	struct rig *r = rig_new("haswell", 4, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	struct pmu_cfg cfg;
+	int rc = 0;
+
+	for (int i = 0; i < 4; i++)
+		fake_set(&r->f, rig_ids[i], MSR_PERF_GLOBAL_CTRL, 0);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg_gp(&cfg, 1, EV_INST);
+	cfg_gp(&cfg, 2, EV_OTHER);
+	cfg_gp(&cfg, 3, pmu_event_evtsel(ld));
+	cfg.ldlat_ctr = 3;
+	cfg.ldlat = 64;
+	cfg.fixed_mask = 7;
+	fake_fail_at(&r->f, FAKE_WRITE, 5, reg, err, 0, 1);
+	for (int i = 0; i < 4 && rc == 0; i++) {
+		r->err[0] = 0;
+		rc = pmu_apply(&r->p, i, &cfg, r->err, sizeof(r->err));
+		if (rc)
+			assert_int_equal(i, 2);
+	}
+	assert_int_equal(rc, err);
+	assert_non_null(strstr(r->err, "cpu 5"));
+	assert_non_null(strstr(r->err, name));
+	assert_true(fake_writes(&r->f, r->save_to) > 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	check_saved_before_written(r);
+	rig_free(r);
+}
+
+static void test_write_error_mid_apply(void **state)
+{
+	(void)state;
+	write_error(MSR_PERFEVTSEL(2), -EIO, "IA32_PERFEVTSEL2");
+	write_error(MSR_PERF_GLOBAL_CTRL, -EPERM, "IA32_PERF_GLOBAL_CTRL");
+	write_error(MSR_PEBS_ENABLE, -EPERM, "IA32_PEBS_ENABLE");
+	write_error(MSR_FIXED_CTR_CTRL, -EIO, "IA32_FIXED_CTR_CTRL");
+}
+
+/* A register that will not read at probe: an error naming CPU and register, nothing written. */
+static void test_read_error_at_probe(void **state)
+{
+	struct rig *r = rig_new("westmere", 4, false);
+
+	(void)state;
+	fake_fail_at(&r->f, FAKE_READ, 7, MSR_PEBS_ENABLE, -EIO, 0, -1);
+	assert_int_equal(rig_open(r, false), -1);
+	assert_non_null(strstr(r->err, "cpu 7"));
+	assert_non_null(strstr(r->err, "IA32_PEBS_ENABLE"));
+	assert_int_equal(fake_writes(&r->f, 0), 0);
+	rig_free(r);
+}
+
+/* msr_write: registers off the allowlist get -EPERM and no device write at all. */
+static void test_allowlist(void **state)
+{
+	static const uint32_t refused[] = {
+		FAKE_MSR_DEBUGCTL, FAKE_MSR_DS_AREA, FAKE_MSR_391, MSR_PERF_GLOBAL_INUSE,
+		FAKE_MSR_OVF_CTRL, FAKE_MSR_MISC_ENABLE, MSR_TSC, MSR_PERF_CAPABILITIES,
+		MSR_PERF_GLOBAL_STATUS, MSR_PMC(PMU_MAX_GP), MSR_PERFEVTSEL(PMU_MAX_GP),
+		MSR_FIXED_CTR(PMU_MAX_FIXED), 0x1a8,
+	};
+	static const uint32_t allowed[] = {
+		MSR_PMC(0), MSR_PMC(7), MSR_A_PMC(0), MSR_PERFEVTSEL(0), MSR_PERFEVTSEL(7),
+		MSR_FIXED_CTR(0), MSR_FIXED_CTR(2), MSR_OFFCORE_RSP(0), MSR_OFFCORE_RSP(1),
+		MSR_FIXED_CTR_CTRL, MSR_PERF_GLOBAL_CTRL, MSR_PEBS_ENABLE, MSR_PEBS_LD_LAT,
+	};
+	struct rig *r = rig_new("goldmont", 1, true);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		uint64_t before = fake_get(&r->f, 0, refused[i]);
+		int from = fake_mark(&r->f);
+
+		assert_false(msr_allowed(refused[i]));
+		assert_int_equal(msr_write(&r->f.dev, 0, refused[i], 0x1), -EPERM);
+		assert_int_equal(fake_writes(&r->f, from), 0);
+		assert_int_equal(fake_get(&r->f, 0, refused[i]), before);
+	}
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+		int from = fake_mark(&r->f);
+
+		assert_true(msr_allowed(allowed[i]));
+		(void)msr_write(&r->f.dev, 0, allowed[i], 0);
+		assert_int_equal(fake_writes(&r->f, from), 1);
+	}
+	rig_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fakedev_semantics),
+		cmocka_unit_test(test_probe_and_save_write_nothing),
+		cmocka_unit_test(test_saved_before_written_every_uarch),
+		cmocka_unit_test(test_restore_exact_full_width),
+		cmocka_unit_test(test_restore_legacy_width),
+		cmocka_unit_test(test_taken_gp_never_written),
+		cmocka_unit_test(test_apply_never_writes_taken_counter),
+		cmocka_unit_test(test_taken_fixed_field_kept),
+		cmocka_unit_test(test_inuse_v4),
+		cmocka_unit_test(test_shared_resources_taken),
+		cmocka_unit_test(test_check_free_refuses),
+		cmocka_unit_test(test_force_takes_over_and_restores),
+		cmocka_unit_test(test_force_fixed_first_delta),
+		cmocka_unit_test(test_no_int_no_pmi),
+		cmocka_unit_test(test_pebs_only_with_event_haswell),
+		cmocka_unit_test(test_pebs_only_with_event_nhm_reset),
+		cmocka_unit_test(test_pebs_cleared_before_event_change),
+		cmocka_unit_test(test_pebs_counter_rezeroed),
+		cmocka_unit_test(test_wrap_48),
+		cmocka_unit_test(test_wrap_40),
+		cmocka_unit_test(test_nhm_reset_sequence),
+		cmocka_unit_test(test_nhm_reset_starts_disabled),
+		cmocka_unit_test(test_nhm_reset_skipped),
+		cmocka_unit_test(test_no_reset_on_haswell),
+		cmocka_unit_test(test_second_apply_writes_nothing),
+		cmocka_unit_test(test_restore_order),
+		cmocka_unit_test(test_write_error_mid_apply),
+		cmocka_unit_test(test_read_error_at_probe),
+		cmocka_unit_test(test_allowlist),
+	};
+
+	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
+}
