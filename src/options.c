@@ -297,6 +297,7 @@ int options_cpu_list(const char *list, const struct msrdev *d, int *ids, char *e
 				ids[n++] = (int)id;
 		}
 	}
-	qsort(ids, n, sizeof(*ids), cmp_int);
+	if (ids && n)
+		qsort(ids, n, sizeof(*ids), cmp_int);
 	return n;
 }

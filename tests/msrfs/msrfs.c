@@ -54,6 +54,7 @@
 #define MSR_FILE_SIZE  (1ll << 33)   /* past 0xffffffff + 8: no read is cut at EOF */
 #define LOG_MAX_LINES  200000
 #define MAX_NTH        64
+#define MSRFS_MAX_ARGS 64
 
 enum msrfs_node {
 	NODE_NONE,
@@ -757,12 +758,14 @@ int main(int argc, char **argv)
 {
 	const char *store = NULL, *uarch = NULL, *profile = NULL, *a;
 	int ncpus = -1, width = 48, tpc = 1, fw_write = 0, fargc = 0, ret;
-	char **fargv = calloc(argc + 4, sizeof(*fargv));
+	char *fargv[MSRFS_MAX_ARGS + 4];
 	char err[512], opts[128];
 	pid_t parent;
 
-	if (!fargv)
+	if (argc > MSRFS_MAX_ARGS) {
+		fprintf(stderr, "msrfs: too many arguments\n");
 		return 2;
+	}
 	fargv[fargc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		bool ok = true;
@@ -828,6 +831,5 @@ int main(int argc, char **argv)
 	free(fs.offline);
 	free(fs.faults);
 	msrfs_text_free(&fs.log);
-	free(fargv);
 	return ret;
 }

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define MSRPEEK_MAX 256   /* bytes one call moves at most (-n) */
+
 static int msrpeek_usage(void)
 {
 	fprintf(stderr, "usage: msrpeek [-n BYTES] DIR CPU REG [VALUE]\n"
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
 {
 	unsigned long long reg, val = 0, n = 8, fdarg = 0;
 	int argi = 1, fd = -1, use_fd = 0, write_mode;
-	unsigned char *buf;
+	unsigned char buf[MSRPEEK_MAX];
 	char path[4096];
 	ssize_t got;
 
@@ -89,9 +91,8 @@ int main(int argc, char **argv)
 	    (write_mode && msrpeek_number(argv[1], UINT64_MAX, &val)))
 		return msrpeek_usage();
 
-	buf = calloc(1, n ? n : 1);
-	if (!buf)
-		return msrpeek_fail(ENOMEM);
+	if (n > MSRPEEK_MAX)
+		return msrpeek_usage();
 	if (!use_fd) {
 		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0)
@@ -122,7 +123,6 @@ int main(int argc, char **argv)
 				printf(" %02x", buf[i]);
 		printf("\n");
 	}
-	free(buf);
 	if (!use_fd)
 		close(fd);
 	return 0;
