@@ -78,6 +78,24 @@ static int dir_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
 	return n < 0 ? -errno : -EIO;
 }
 
+static int dir_reopen(struct msrdev *d, int cpu)
+{
+	struct dir_priv *p = d->priv;
+	int i = msrdev_index(d, cpu), fd;
+	char path[4096];
+
+	if (i < 0)
+		return -ENXIO;
+	snprintf(path, sizeof(path), "%s/%d/msr", p->path, cpu);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (p->fd[i] >= 0)
+		close(p->fd[i]);
+	p->fd[i] = fd;
+	return 0;
+}
+
 static void dir_destroy(struct msrdev *d)
 {
 	struct dir_priv *p = d->priv;
@@ -95,6 +113,7 @@ static void dir_destroy(struct msrdev *d)
 static const struct msrdev_ops dir_ops = {
 	.read = dir_read,
 	.write = dir_write,
+	.reopen = dir_reopen,
 	.destroy = dir_destroy,
 };
 

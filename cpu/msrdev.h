@@ -33,6 +33,8 @@ struct msrdev_cpu {
 struct msrdev_ops {
 	int  (*read)(struct msrdev *, int cpu, uint32_t reg, uint64_t *val);
 	int  (*write)(struct msrdev *, int cpu, uint32_t reg, uint64_t val);
+	/* Open a CPU's file again after it was offline; NULL when there is none. */
+	int  (*reopen)(struct msrdev *, int cpu);
 	void (*destroy)(struct msrdev *);
 };
 

@@ -146,6 +146,46 @@ static int evtsel_offcore(const struct pmu_table *t, uint64_t evtsel)
 	return -1;
 }
 
+/* Read a CPU's control registers and decide which counters are taken. */
+static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	const struct uarch *u = p->uarch;
+
+	c->gp_taken = c->fixed_taken = 0;
+	c->inuse = 0;
+	for (unsigned k = 0; k < p->ngp; k++)
+		if (rd(p, c, MSR_PERFEVTSEL(k), &c->evtsel[k], err, errlen) < 0)
+			return -1;
+	if (rd(p, c, MSR_FIXED_CTR_CTRL, &c->fixed_ctrl, err, errlen) < 0 ||
+	    rd(p, c, MSR_PERF_GLOBAL_CTRL, &c->global_ctrl, err, errlen) < 0 ||
+	    rd(p, c, MSR_PEBS_ENABLE, &c->pebs_enable, err, errlen) < 0)
+		return -1;
+	if (p->version >= 4 && rd(p, c, MSR_PERF_GLOBAL_INUSE, &c->inuse, err, errlen) < 0)
+		return -1;
+
+	for (unsigned k = 0; k < p->ngp; k++)
+		if ((c->evtsel[k] & EVTSEL_EN) || (c->inuse & (1ull << k)))
+			c->gp_taken |= 1u << k;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if ((c->fixed_ctrl & FIXED_EN(k)) || (c->inuse & (1ull << (32 + k))))
+			c->fixed_taken |= 1u << k;
+	if (p->force)
+		return 0;       /* taken over: still saved and restored, but treated as free */
+	for (unsigned k = 0; k < p->ngp; k++) {
+		int j;
+
+		if (!(c->gp_taken & (1u << k)))
+			continue;
+		j = evtsel_offcore(u->table, c->evtsel[k]);
+		if (j >= 0)
+			p->rsp_taken |= 1u << j;
+		/* Someone's PEBS events: the facility is theirs. */
+		if (c->pebs_enable & ((1ull << k) | PEBS_LL_EN(k)))
+			p->ldlat_taken = true;
+	}
+	return 0;
+}
+
 int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	     const int *ids, int n, bool force, char *err, size_t errlen)
 {
@@ -188,38 +228,8 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 				return -1;
 			p->fw_write = v & PERF_CAP_FW_WRITE;
 		}
-		for (unsigned k = 0; k < p->ngp; k++)
-			if (rd(p, c, MSR_PERFEVTSEL(k), &c->evtsel[k], err, errlen) < 0)
-				return -1;
-		if (rd(p, c, MSR_FIXED_CTR_CTRL, &c->fixed_ctrl, err, errlen) < 0 ||
-		    rd(p, c, MSR_PERF_GLOBAL_CTRL, &c->global_ctrl, err, errlen) < 0 ||
-		    rd(p, c, MSR_PEBS_ENABLE, &c->pebs_enable, err, errlen) < 0)
+		if (probe_cpu(p, c, err, errlen) < 0)
 			return -1;
-		if (p->version >= 4 && rd(p, c, MSR_PERF_GLOBAL_INUSE, &c->inuse, err, errlen) < 0)
-			return -1;
-
-		for (unsigned k = 0; k < p->ngp; k++)
-			if ((c->evtsel[k] & EVTSEL_EN) || (c->inuse & (1ull << k)))
-				c->gp_taken |= 1u << k;
-		for (unsigned k = 0; k < p->nfixed; k++)
-			if ((c->fixed_ctrl & FIXED_EN(k)) || (c->inuse & (1ull << (32 + k))))
-				c->fixed_taken |= 1u << k;
-		if (force) {
-			/* Taken over: still saved and restored, but treated as free. */
-			continue;
-		}
-		for (unsigned k = 0; k < p->ngp; k++) {
-			int j;
-
-			if (!(c->gp_taken & (1u << k)))
-				continue;
-			j = evtsel_offcore(u->table, c->evtsel[k]);
-			if (j >= 0)
-				p->rsp_taken |= 1u << j;
-			/* Someone's PEBS events: the facility is theirs. */
-			if (c->pebs_enable & ((1ull << k) | PEBS_LL_EN(k)))
-				p->ldlat_taken = true;
-		}
 	}
 	return 0;
 }
@@ -289,7 +299,8 @@ int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 	return -1;
 }
 
-static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, char *err, size_t errlen)
+static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mask,
+		    char *err, size_t errlen)
 {
 	struct pmu_reg *s = &c->regs[c->nregs];
 
@@ -300,46 +311,73 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, char *err, s
 	if (rd(p, c, reg, &s->saved, err, errlen) < 0)
 		return -1;
 	s->reg = reg;
+	s->mask = mask;
 	s->dirty = false;
 	c->nregs++;
 	return 0;
 }
 
+/*
+ * The registers lattop may write on a CPU, with the bits it owns.  A counter
+ * someone else holds is not among them (unless --force): since wr() refuses
+ * a register that was not saved, it can never be written, not even at
+ * restore.  The three shared registers are owned field by field.
+ */
+static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	uint8_t gp = p->force ? 0 : c->gp_taken, fx = p->force ? 0 : c->fixed_taken;
+	uint64_t fixed_mask = 0, global_mask = 0, pebs_mask = 0;
+	int r = 0;
+
+	c->nregs = 0;
+	for (unsigned k = 0; k < p->ngp; k++)
+		if (!(gp & (1u << k))) {
+			global_mask |= 1ull << k;
+			pebs_mask |= (1ull << k) | PEBS_LL_EN(k);
+		}
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (!(fx & (1u << k))) {
+			fixed_mask |= FIXED_FIELD(k);
+			global_mask |= GLOBAL_FIXED(k);
+		}
+	/* Control registers first, so a failure leaves nothing half-known. */
+	for (unsigned k = 0; k < p->ngp && !r; k++)
+		if (!(gp & (1u << k)))
+			r = save_one(p, c, MSR_PERFEVTSEL(k), ~0ull, err, errlen);
+	for (unsigned k = 0; k < p->ngp && !r; k++)
+		if (!(gp & (1u << k)))
+			r = save_one(p, c, MSR_PMC(k), ~0ull, err, errlen);
+	for (unsigned k = 0; k < p->nfixed && !r; k++)
+		if (!(fx & (1u << k)))
+			r = save_one(p, c, MSR_FIXED_CTR(k), ~0ull, err, errlen);
+	if (!r)
+		r = save_one(p, c, MSR_FIXED_CTR_CTRL, fixed_mask, err, errlen);
+	if (!r)
+		r = save_one(p, c, MSR_PERF_GLOBAL_CTRL, global_mask, err, errlen);
+	if (!r)
+		r = save_one(p, c, MSR_PEBS_ENABLE, pebs_mask, err, errlen);
+	if (!r && p->has_ldlat)
+		r = save_one(p, c, MSR_PEBS_LD_LAT, ~0ull, err, errlen);
+	for (unsigned j = 0; j < p->uarch->offcore_msrs && !r; j++)
+		r = save_one(p, c, MSR_OFFCORE_RSP(j), ~0ull, err, errlen);
+	if (r)
+		return -1;
+	c->saved = true;
+	c->hw_global = reg_find(c, MSR_PERF_GLOBAL_CTRL)->saved;
+	c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
+	c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
+	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++)
+		c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
+	if (p->has_ldlat)
+		c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
+	return 0;
+}
+
 int pmu_save(struct pmu *p, char *err, size_t errlen)
 {
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *c = &p->cpu[i];
-		int r = 0;
-
-		c->nregs = 0;
-		/* Control registers first, so a failure leaves nothing half-known. */
-		for (unsigned k = 0; k < p->ngp && !r; k++)
-			r = save_one(p, c, MSR_PERFEVTSEL(k), err, errlen);
-		for (unsigned k = 0; k < p->ngp && !r; k++)
-			r = save_one(p, c, MSR_PMC(k), err, errlen);
-		for (unsigned k = 0; k < p->nfixed && !r; k++)
-			r = save_one(p, c, MSR_FIXED_CTR(k), err, errlen);
-		if (!r)
-			r = save_one(p, c, MSR_FIXED_CTR_CTRL, err, errlen);
-		if (!r)
-			r = save_one(p, c, MSR_PERF_GLOBAL_CTRL, err, errlen);
-		if (!r)
-			r = save_one(p, c, MSR_PEBS_ENABLE, err, errlen);
-		if (!r && p->has_ldlat)
-			r = save_one(p, c, MSR_PEBS_LD_LAT, err, errlen);
-		for (unsigned j = 0; j < p->uarch->offcore_msrs && !r; j++)
-			r = save_one(p, c, MSR_OFFCORE_RSP(j), err, errlen);
-		if (r)
+	for (int i = 0; i < p->ncpu; i++)
+		if (save_cpu(p, &p->cpu[i], err, errlen) < 0)
 			return -1;
-		c->saved = true;
-		c->hw_global = reg_find(c, MSR_PERF_GLOBAL_CTRL)->saved;
-		c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
-		c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
-		for (unsigned j = 0; j < p->uarch->offcore_msrs; j++)
-			c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
-		if (p->has_ldlat)
-			c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
-	}
 	return 0;
 }
 
@@ -630,7 +668,7 @@ static bool counts_when_restored(struct pmu_cpu *c, uint32_t reg)
  * nothing counts any more), then the counter values, the offcore and
  * threshold registers, and the global enables last.
  */
-static int restore_rank(uint32_t reg)
+int pmu_restore_rank(uint32_t reg)
 {
 	if (reg == MSR_PEBS_ENABLE)
 		return 0;
@@ -661,9 +699,16 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 				char name[40];
 				int r;
 
-				if (!s->dirty || restore_rank(reg) != rank)
+				if (!s->dirty || pmu_restore_rank(reg) != rank)
 					continue;
 				inexact = false;
+				if (s->mask != ~0ull) {
+					/* A shared register: put back only lattop's bits. */
+					uint64_t now;
+
+					if (rd(p, c, reg, &now, NULL, 0) == 0)
+						v = (now & ~s->mask) | (v & s->mask);
+				}
 				if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) {
 					uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)v & gmask;
 
@@ -719,4 +764,157 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 		c->cur.ldlat_ctr = -1;
 	}
 	return bad;
+}
+
+/* Forget @reg: lattop no longer owns it, so it is never written again. */
+static void give_up_reg(struct pmu_cpu *c, uint32_t reg)
+{
+	struct pmu_reg *s = reg_find(c, reg);
+
+	if (s) {
+		s->dirty = false;
+		s->mask = 0;
+	}
+}
+
+int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint8_t lost_gp = 0, lost_fx = 0;
+	size_t o = 0;
+	uint64_t v;
+	char name[40];
+	int r;
+
+	msg[0] = 0;
+	for (unsigned k = 0; k < p->ngp; k++) {
+		if (!(c->cur.gp_mask & (1u << k)))
+			continue;
+		if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, NULL, 0)) < 0)
+			return r;
+		if (v == (c->cur.evtsel[k] & ~EVTSEL_INT))
+			continue;
+		lost_gp |= (uint8_t)(1u << k);
+		if (o < len)
+			o += (size_t)snprintf(msg + o, len - o, "%scpu %d: %s was reprogrammed by someone "
+					      "else (0x%llx, lattop wrote 0x%llx)", o ? "; " : "", c->id,
+					      pmu_reg_name(MSR_PERFEVTSEL(k), name, sizeof(name)),
+					      (unsigned long long)v,
+					      (unsigned long long)(c->cur.evtsel[k] & ~EVTSEL_INT));
+	}
+	if (c->cur.fixed_mask) {
+		struct pmu_reg *s = reg_find(c, MSR_FIXED_CTR_CTRL);
+
+		if ((r = rd(p, c, MSR_FIXED_CTR_CTRL, &v, NULL, 0)) < 0)
+			return r;
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if ((c->cur.fixed_mask & (1u << k)) &&
+			    (v & FIXED_FIELD(k)) != (c->hw_fixed_ctrl & FIXED_FIELD(k))) {
+				lost_fx |= (uint8_t)(1u << k);
+				if (o < len)
+					o += (size_t)snprintf(msg + o, len - o, "%scpu %d: fixed counter %u "
+							      "was reprogrammed by someone else "
+							      "(IA32_FIXED_CTR_CTRL 0x%llx)", o ? "; " : "",
+							      c->id, k, (unsigned long long)v);
+			}
+		/* Fields that are not lattop's: take the owners' current values. */
+		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
+	}
+	if (!lost_gp && !lost_fx)
+		return 0;
+
+	for (unsigned k = 0; k < p->ngp; k++) {
+		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
+		struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE);
+		uint64_t bits = (1ull << k) | PEBS_LL_EN(k);
+
+		if (!(lost_gp & (1u << k)))
+			continue;
+		/* Our PEBS bits must not stay armed on the new owner's event. */
+		if (c->hw_pebs & bits) {
+			c->hw_pebs &= ~bits;
+			if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs, msg + o, len - o)) < 0)
+				return r;
+			if (c->cur.ldlat_ctr == (int)k)
+				c->cur.ldlat_ctr = -1;
+		}
+		c->gp_taken |= (uint8_t)(1u << k);
+		c->cur.gp_mask &= (uint8_t)~(1u << k);
+		give_up_reg(c, MSR_PERFEVTSEL(k));
+		give_up_reg(c, MSR_PMC(k));
+		g->mask &= ~(1ull << k);
+		pe->mask &= ~bits;
+	}
+	for (unsigned k = 0; k < p->nfixed; k++) {
+		if (!(lost_fx & (1u << k)))
+			continue;
+		c->fixed_taken |= (uint8_t)(1u << k);
+		c->cur.fixed_mask &= (uint8_t)~(1u << k);
+		give_up_reg(c, MSR_FIXED_CTR(k));
+		reg_find(c, MSR_FIXED_CTR_CTRL)->mask &= ~FIXED_FIELD(k);
+		reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask &= ~GLOBAL_FIXED(k);
+	}
+	return __builtin_popcount(lost_gp) + __builtin_popcount(lost_fx);
+}
+
+void pmu_restore_emergency(struct pmu *p)
+{
+	/* Only the msr driver's files: the simulator dies with the process. */
+	if (!p->dev || !p->dev->path)
+		return;
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+
+		if (!c->saved)
+			continue;
+		for (int rank = 0; rank < 4; rank++)
+			for (int k = 0; k < c->nregs; k++) {
+				struct pmu_reg *s = &c->regs[k];
+				uint32_t reg = s->reg;
+				uint64_t v = s->saved, now;
+
+				if (!s->dirty || pmu_restore_rank(reg) != rank)
+					continue;
+				if (s->mask != ~0ull && msrdev_read(p->dev, c->id, reg, &now) == 0)
+					v = (now & ~s->mask) | (v & s->mask);
+				if (p->fw_write && reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
+					reg = MSR_A_PMC(reg - MSR_PMC(0));
+				if (msr_write(p->dev, c->id, reg, v) == 0)
+					s->dirty = false;
+			}
+	}
+}
+
+int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	int r;
+
+	if (p->dev->ops->reopen && (r = p->dev->ops->reopen(p->dev, c->id)) < 0) {
+		snprintf(err, errlen, "cpu %d: %s/%d/msr: %s", c->id, p->dev->path, c->id, strerror(-r));
+		return r;
+	}
+	/* Registers that still hold what lattop programmed were not reset: go on. */
+	if (c->programmed && c->cur.gp_mask) {
+		bool same = true;
+
+		for (unsigned k = 0; k < p->ngp && same; k++) {
+			uint64_t v;
+
+			if (!(c->cur.gp_mask & (1u << k)))
+				continue;
+			if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, err, errlen)) < 0)
+				return r;
+			same = v == (c->cur.evtsel[k] & ~EVTSEL_INT);
+		}
+		if (same)
+			return 0;
+	}
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.ldlat_ctr = -1;
+	c->programmed = false;
+	c->saved = false;
+	if (probe_cpu(p, c, err, errlen) < 0 || save_cpu(p, c, err, errlen) < 0)
+		return -EIO;
+	return 0;
 }

@@ -39,6 +39,7 @@ struct pmu_cfg {
 struct pmu_reg {
 	uint32_t reg;
 	uint64_t saved;
+	uint64_t mask;                  /* the bits lattop owns: all, or its fields of a shared register */
 	bool dirty;                     /* lattop has written it */
 };
 
@@ -132,6 +133,36 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
  * is described in @err (the last one).
  */
 int pmu_restore(struct pmu *p, char *err, size_t errlen);
+
+/*
+ * Read back the controls lattop programmed on CPU index @i.  Counters
+ * someone else has reprogrammed since are given up: never written again,
+ * not even at restore, and reported in @msg.  Returns how many were lost
+ * (0 when all is as lattop left it), or a negative errno.
+ */
+int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len);
+
+/*
+ * CPU index @i is back online: the kernel reinitialised its PMU, so it is
+ * opened, probed and saved again (what it holds now is what lattop must
+ * leave), and nothing is programmed on it until the caller applies a
+ * configuration.  A negative errno when it cannot be (e.g. -EACCES once
+ * root was dropped).
+ */
+int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen);
+
+/*
+ * Restore from a signal handler: async-signal-safe (the device's pwrite,
+ * no allocation, no formatting).  Registers are written back as saved.
+ */
+void pmu_restore_emergency(struct pmu *p);
+
+/*
+ * Restore order, 0 first: PEBS_ENABLE, then event selects and fixed
+ * enables (counting stops), then counter values and the rest, and
+ * GLOBAL_CTRL last.
+ */
+int pmu_restore_rank(uint32_t reg);
 
 /* A short message for an MSR access error: what to do about it. */
 const char *pmu_strerror(int neg_errno, bool write);
