@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cpu/pmu.h"
@@ -19,9 +20,13 @@
 #include "cpu/uarch.h"
 #include "src/metrics.h"
 #include "src/options.h"
+#include "src/doctor.h"
+#include "src/journal.h"
 #include "src/plan.h"
+#include "src/privs.h"
 #include "src/report.h"
 #include "src/sampler.h"
+#include "ui/ui.h"
 
 #define LATTOP_VERSION "0.1"
 
@@ -48,6 +53,80 @@ static void install_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 	/* A closed pipe ends the run through a write error, registers restored. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+struct run {
+	struct options opt;
+	struct cpu_desc desc;
+	struct sim *sim;
+	struct sim_profile *profile;
+	struct msrdev *dev;
+	struct pmu pmu;
+	struct plan plans[2];           /* the one in use, and room for a new one */
+	struct plan *plan;
+	struct sampler sampler;
+	int *ids;
+	int nids;
+	struct ui *ui;
+	bool new_thresholds;
+	struct journal journal;
+	bool journaled;
+	char dev_path[4096];            /* the msr directory, absolute */
+	char lost[1024];                /* counters given up to a new owner, for the note */
+	/* per interval */
+	struct rates *rates, *ok_rates, *core_rates;
+	struct report_cpu *rc;
+	struct ui_row *cpu_rows, *core_rows;
+	int *core_of;                   /* CPU index -> core row */
+	int ncore;
+	struct metrics total;
+};
+
+/*
+ * A crash (SIGSEGV, SIGBUS, SIGABRT, SIGFPE) restores the registers and
+ * the terminal before dying, with async-signal-safe calls only: pread and
+ * pwrite on the msr files, ftruncate of the journal, write and tcsetattr.
+ */
+static struct run *crash_run;
+static struct termios crash_tty;
+static bool crash_tty_saved;
+
+static void on_crash(int sig)
+{
+	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
+	struct run *r = crash_run;
+
+	if (r) {
+		pmu_restore_emergency(&r->pmu);
+		if (r->journaled)
+			journal_clear(&r->journal);
+	}
+	if (crash_tty_saved) {
+		tcsetattr(STDIN_FILENO, TCSANOW, &crash_tty);
+		if (write(STDOUT_FILENO, reset, sizeof(reset) - 1) < 0) {
+			/* nothing more can be done */
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_crash_handlers(struct run *r)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa;
+
+	crash_run = r;
+	crash_tty_saved = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &crash_tty) == 0;
+	sigaltstack(&ss, NULL);         /* a stack overflow still gets its handler */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 static int fail(int status, const char *msg)
@@ -95,6 +174,9 @@ static const char *taken_note(const struct pmu *p, const struct plan *pl, char *
 			break;
 		}
 	}
+	if (crash_run && crash_run->lost[0] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s; lattop gave them up", o ? "; " : "",
+				      crash_run->lost);
 	if (p->ctr_reset_skipped && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
@@ -103,28 +185,224 @@ static const char *taken_note(const struct pmu *p, const struct plan *pl, char *
 	return buf[0] ? buf : NULL;
 }
 
-struct run {
-	struct options opt;
-	struct cpu_desc desc;
-	struct sim *sim;
-	struct sim_profile *profile;
-	struct msrdev *dev;
-	struct pmu pmu;
-	struct plan plan;
-	struct sampler sampler;
-	int *ids;
-	int nids;
-};
+
+/* Core rows: one per (package, core), in order; computed once. */
+static int cmp_core(const void *a, const void *b)
+{
+	const struct msrdev_cpu *x = *(const struct msrdev_cpu *const *)a;
+	const struct msrdev_cpu *y = *(const struct msrdev_cpu *const *)b;
+
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	return (x->core > y->core) - (x->core < y->core);
+}
+
+static int setup_rows(struct run *r)
+{
+	const struct msrdev_cpu **by = calloc(r->nids, sizeof(*by));
+	int n = r->nids;
+
+	r->rates = calloc(n, sizeof(*r->rates));
+	r->ok_rates = calloc(n, sizeof(*r->ok_rates));
+	r->core_rates = calloc(n, sizeof(*r->core_rates));
+	r->rc = calloc(n, sizeof(*r->rc));
+	r->cpu_rows = calloc(n, sizeof(*r->cpu_rows));
+	r->core_rows = calloc(n, sizeof(*r->core_rows));
+	r->core_of = calloc(n, sizeof(*r->core_of));
+	if (!by || !r->rates || !r->ok_rates || !r->core_rates || !r->rc || !r->cpu_rows ||
+	    !r->core_rows || !r->core_of) {
+		free(by);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		by[i] = &r->dev->cpu[r->pmu.cpu[i].dev];
+	qsort(by, n, sizeof(*by), cmp_core);
+	r->ncore = 0;
+	for (int k = 0; k < n; k++) {
+		if (k == 0 || cmp_core(&by[k - 1], &by[k])) {
+			struct ui_row *row = &r->core_rows[r->ncore++];
+
+			row->cpu = -1;
+			row->core = by[k]->core;
+			row->package = by[k]->package;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const struct msrdev_cpu *dc = &r->dev->cpu[r->pmu.cpu[i].dev];
+
+		for (int k = 0; k < r->ncore; k++)
+			if (r->core_rows[k].core == dc->core && r->core_rows[k].package == dc->package)
+				r->core_of[i] = k;
+		r->core_rows[r->core_of[i]].nthreads++;
+	}
+	free(by);
+	return 0;
+}
+
+static void free_rows(struct run *r)
+{
+	free(r->rates);
+	free(r->ok_rates);
+	free(r->core_rates);
+	free(r->rc);
+	free(r->cpu_rows);
+	free(r->core_rows);
+	free(r->core_of);
+}
+
+/* Why a CPU has no numbers this interval. */
+static const char *cpu_error(const struct sample_cpu *sc)
+{
+	if ((sc->err == -EACCES || sc->err == -EPERM) && privs_dropped())
+		return "back online, but lattop gave up root after starting: restart lattop to measure it";
+	if (sc->offline)
+		return "offline";
+	if (sc->err == -EBUSY)
+		return "its counters changed hands: measured again from the next interval";
+	return pmu_strerror(sc->err, false);
+}
+
+/* The metrics of the interval just sampled: per CPU, per core, total. */
+static void compute(struct run *r)
+{
+	const struct plan *pl = r->plan;
+	double tsc = r->sampler.tsc_hz;
+	int ok = 0;
+
+	for (int k = 0; k < r->ncore; k++) {
+		metrics_sum(NULL, 0, &r->core_rates[k]);
+		r->core_rows[k].ok = false;
+	}
+	for (int i = 0; i < r->nids; i++) {
+		const struct msrdev_cpu *dc = &r->dev->cpu[r->pmu.cpu[i].dev];
+		const struct sample_cpu *sc = &r->sampler.cpu[i];
+		struct report_cpu *c = &r->rc[i];
+
+		c->cpu = dc->id;
+		c->core = dc->core;
+		c->package = dc->package;
+		c->ok = sc->ok;
+		c->error = sc->ok ? NULL : cpu_error(sc);
+		metrics_rates(pl, sc, &r->rates[i]);
+		metrics_compute(pl, &r->rates[i], tsc, &c->m);
+		r->cpu_rows[i] = (struct ui_row){ .cpu = c->cpu, .core = c->core, .package = c->package,
+						  .nthreads = 1, .ok = c->ok, .error = c->error, .m = c->m };
+		if (sc->ok) {
+			struct ui_row *row = &r->core_rows[r->core_of[i]];
+
+			r->ok_rates[ok++] = r->rates[i];
+			if (row->ok)
+				metrics_add(&r->core_rates[r->core_of[i]], &r->rates[i]);
+			else
+				r->core_rates[r->core_of[i]] = r->rates[i];
+			row->ok = true;
+		}
+	}
+	for (int k = 0; k < r->ncore; k++)
+		metrics_compute(pl, &r->core_rates[k], tsc, &r->core_rows[k].m);
+	{
+		struct rates total;
+
+		metrics_sum(r->ok_rates, ok, &total);
+		metrics_compute(pl, &total, tsc, &r->total);
+	}
+}
+
+static double unit_share(const struct plan *pl, enum metric m)
+{
+	int ui = pl->unit_of[m];
+
+	if (ui < 0)
+		return 0;
+	if (pl->unit[ui].fixed)
+		return 1;
+	return (double)pl->unit[ui].nslots / pl->nslots;
+}
+
+static bool ui_waiter(void *arg, double deadline)
+{
+	struct run *r = arg;
+
+	for (;;) {
+		switch (ui_wait(r->ui, deadline)) {
+		case UI_QUIT:
+			stop_signal = -1;
+			return false;
+		case UI_INTERVAL:
+			r->opt.interval = ui_interval(r->ui);
+			break;
+		case UI_THRESHOLDS:
+			r->opt.nthresh = ui_thresholds(r->ui, r->opt.thresholds, PLAN_MAX_THRESH);
+			r->new_thresholds = true;
+			break;
+		case UI_NONE:
+			break;
+		}
+		if (stop_signal)
+			return false;
+		if (sampler_now() >= deadline)
+			return true;
+	}
+}
+
+static int show(struct run *r, bool first, char *note, size_t notelen)
+{
+	struct timeval tv;
+	const char *n = taken_note(&r->pmu, r->plan, note, notelen);
+
+	gettimeofday(&tv, NULL);
+	if (r->ui) {
+		const struct plan *pl = r->plan;
+		struct ui_frame f = {
+			.desc = &r->desc,
+			.simulated = r->sim != NULL,
+			.interval_s = r->opt.interval,
+			.measured_s = r->sampler.cpu[0].interval_s,
+			.time = tv.tv_sec + tv.tv_usec / 1e6,
+			.ncpu = r->nids,
+			.cpu = r->cpu_rows,
+			.ncore = r->ncore,
+			.core = r->core_rows,
+			.total = r->total,
+			.nslots = pl->nslots,
+			.share_lat = pl->ldlat_unit[0] >= 0 ?
+				(double)pl->unit[pl->ldlat_unit[0]].nslots / pl->nslots : 0,
+			.share_snoop = fmin(unit_share(pl, M_SNOOP_HIT), unit_share(pl, M_SNOOP_HITM)),
+			.share_offcore = unit_share(pl, M_OFFCORE_READS),
+			.note = n,
+		};
+
+		ui_frame(r->ui, &f);
+		return 0;
+	} else {
+		struct report rep = {
+			.source = r->sim ? "simulator" : "msr",
+			.desc = &r->desc,
+			.interval_s = r->sampler.cpu[0].interval_s,
+			.time = tv.tv_sec + tv.tv_usec / 1e6,
+			.ncpu = r->nids,
+			.cpu = r->rc,
+			.total = r->total,
+			.note = n,
+		};
+
+		return report_write(stdout, r->opt.format, &rep, first);
+	}
+}
 
 static int measure(struct run *r)
 {
-	struct report_cpu *rc = NULL;
-	struct rates *rates = NULL, total;
-	struct report rep;
 	char err[1024], note[1024];
-	int status = EXIT_OK, ok, res;
+	int status = EXIT_OK, res;
 	bool first = true;
 
+	/*
+	 * The journal's lock first: another lattop running, or one killed
+	 * with its registers left changed, must be told as such, not mistaken
+	 * for someone else holding the counters.
+	 */
+	if (!r->sim && journal_open(&r->journal, r->opt.state_dir, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
 	if (pmu_open(&r->pmu, r->dev, &r->desc, r->ids, r->nids, r->opt.force, err, sizeof(err)) < 0)
 		return fail(EXIT_CANNOT, err);
 	if (pmu_check_free(&r->pmu, err, sizeof(err)) >= 0)
@@ -133,79 +411,144 @@ static int measure(struct run *r)
 		struct plan_resources res_free;
 
 		plan_resources_from_pmu(&res_free, &r->pmu);
-		if (plan_build(&r->plan, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+		r->plan = &r->plans[0];
+		if (plan_build(r->plan, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
 			       err, sizeof(err)) < 0)
 			return fail(EXIT_CANNOT, err);
 	}
-	rc = calloc(r->nids, sizeof(*rc));
-	rates = calloc(r->nids, sizeof(*rates));
-	if (!rc || !rates) {
-		free(rc);
-		free(rates);
+	if (setup_rows(r) < 0) {
+		free_rows(r);
 		return fail(EXIT_CANNOT, "out of memory");
+	}
+	if (r->opt.mode == MODE_SCREEN && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+		struct ui_opts uo = {
+			.no_color = r->opt.no_color || getenv("NO_COLOR"),
+			.ascii = r->opt.ascii,
+			.interval_s = r->opt.interval,
+			.parse_thresholds = options_parse_thresholds,
+		};
+
+		r->ui = ui_open(&uo, err, sizeof(err));
+		if (!r->ui) {
+			free_rows(r);
+			return fail(EXIT_CANNOT, err);
+		}
 	}
 
 	install_signals();
+	/* Nothing is written before the journal holds every original value. */
 	if (pmu_save(&r->pmu, err, sizeof(err)) < 0) {
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	if (sampler_start(&r->sampler, &r->pmu, &r->plan, err, sizeof(err)) < 0) {
-		status = fail(EXIT_CANNOT, err);
+	if (!r->sim) {
+		if (journal_write(&r->journal, &r->pmu, r->dev_path, err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+		r->journaled = true;
+	}
+	install_crash_handlers(r);
+	{
+		char who[64];
+
+		if (privs_drop(who, sizeof(who), err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+	}
+	if (sampler_start(&r->sampler, &r->pmu, r->plan, err, sizeof(err)) < 0) {
+		/* The CPUs already programmed are put back before the error is told. */
+		status = EXIT_CANNOT;
 		goto restore;
 	}
+	err[0] = 0;
+	if (r->ui) {
+		r->sampler.wait = ui_waiter;
+		r->sampler.wait_arg = r;
+	}
 	for (long n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); n++) {
-		struct timeval tv;
+		bool replan = r->new_thresholds;
 
 		if (sampler_interval(&r->sampler, r->opt.interval, &stop_signal, err, sizeof(err)) < 0) {
-			status = fail(EXIT_CANNOT, err);
+			status = EXIT_CANNOT;
 			break;
 		}
-		ok = 0;
+		if (stop_signal)
+			break;          /* a partial interval is not shown: some slots never ran */
+		/* Counters someone else reprogrammed meanwhile are given up, never fought over. */
 		for (int i = 0; i < r->nids; i++) {
-			const struct msrdev_cpu *dc = &r->dev->cpu[r->pmu.cpu[i].dev];
-			const struct sample_cpu *sc = &r->sampler.cpu[i];
+			char lost[512];
 
-			rc[i].cpu = dc->id;
-			rc[i].core = dc->core;
-			rc[i].package = dc->package;
-			rc[i].ok = sc->ok;
-			rc[i].error = sc->ok ? NULL : pmu_strerror(sc->err, false);
-			metrics_rates(&r->plan, sc, &rates[i]);
-			metrics_compute(&r->plan, &rates[i], r->sampler.tsc_hz, &rc[i].m);
-			if (sc->ok)
-				rates[ok++] = rates[i];
+			if (r->sampler.cpu[i].ok && pmu_check_owned(&r->pmu, i, lost, sizeof(lost)) > 0) {
+				snprintf(r->lost, sizeof(r->lost), "%s", lost);
+				if (!r->ui)
+					fprintf(stderr, "lattop: %s; lattop gives it up\n", lost);
+				replan = true;
+			}
 		}
-		metrics_sum(rates, ok, &total);
-		gettimeofday(&tv, NULL);
-		memset(&rep, 0, sizeof(rep));
-		rep.source = r->sim ? "simulator" : "msr";
-		rep.desc = &r->desc;
-		rep.interval_s = r->sampler.cpu[0].interval_s;
-		rep.time = tv.tv_sec + tv.tv_usec / 1e6;
-		rep.ncpu = r->nids;
-		rep.cpu = rc;
-		metrics_compute(&r->plan, &total, r->sampler.tsc_hz, &rep.total);
-		rep.note = taken_note(&r->pmu, &r->plan, note, sizeof(note));
-		if (report_write(stdout, r->opt.format, &rep, first) < 0) {
-			if (errno != EPIPE)
-				status = fail(EXIT_CANNOT, "writing the report failed");
+		if (r->sampler.changed) {
+			r->sampler.changed = false;
+			replan = true;
+		}
+		if (replan && r->journaled &&
+		    journal_write(&r->journal, &r->pmu, r->dev_path, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+		compute(r);
+		if (show(r, first, note, sizeof(note)) < 0) {
+			if (errno != EPIPE) {
+				snprintf(err, sizeof(err), "writing the report failed");
+				status = EXIT_CANNOT;
+			}
 			break;
 		}
 		first = false;
+		if (replan) {
+			struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+			struct plan_resources res_free;
+
+			r->new_thresholds = false;
+			plan_resources_from_pmu(&res_free, &r->pmu);
+			if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds,
+				       r->opt.nthresh, err, sizeof(err)) < 0) {
+				if (r->ui)
+					ui_message(r->ui, err);
+				err[0] = 0;
+				continue;
+			}
+			if (sampler_replan(&r->sampler, next, err, sizeof(err)) < 0) {
+				status = EXIT_CANNOT;
+				break;
+			}
+			r->plan = next;
+		}
 	}
 restore:
-	res = pmu_restore(&r->pmu, err, sizeof(err));
+	/* The terminal first, so that messages below are readable. */
+	if (r->ui) {
+		ui_close(r->ui);
+		r->ui = NULL;
+	}
+	res = pmu_restore(&r->pmu, note, sizeof(note));
+	if (status == EXIT_CANNOT && err[0])
+		fail(EXIT_CANNOT, err);
 	if (res > 0) {
 		fprintf(stderr, "lattop: %d register%s not restored exactly; last: %s\n", res,
-			res > 1 ? "s" : "", err);
+			res > 1 ? "s" : "", note);
 		status = EXIT_CANNOT;
+	} else if (r->journaled) {
+		journal_clear(&r->journal);
 	}
+	crash_run = NULL;
 out:
+	if (r->ui)
+		ui_close(r->ui);
+	journal_close(&r->journal);
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
-	free(rc);
-	free(rates);
+	free_rows(r);
 	return status;
 }
 
@@ -217,6 +560,9 @@ int main(int argc, char **argv)
 	int status;
 
 	memset(&r, 0, sizeof(r));
+	r.journal.fd = r.journal.dirfd = -1;
+	if (privs_refuse_setuid(err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
 	if (options_parse(argc, argv, &r.opt, err, sizeof(err)) < 0)
 		return fail(EXIT_USAGE, err);
 	if (r.opt.mode == MODE_HELP) {
@@ -230,6 +576,17 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 
+	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
+	if (r.opt.msr_dir && !realpath(r.opt.msr_dir, r.dev_path)) {
+		snprintf(err, sizeof(err), "--msr-dir %s: %s", r.opt.msr_dir, strerror(errno));
+		return fail(EXIT_USAGE, err);
+	}
+	if (r.opt.mode == MODE_RESTORE) {
+		if (journal_restore(r.opt.state_dir, r.dev_path, err, sizeof(err)) < 0)
+			return fail(EXIT_CANNOT, err);
+		printf("lattop: %s\n", err);
+		return EXIT_OK;
+	}
 	if (r.opt.simulate) {
 		r.profile = r.opt.sim_profile ? sim_profile_load(r.opt.sim_profile, err, sizeof(err))
 					      : sim_profile_builtin();
@@ -255,6 +612,22 @@ int main(int argc, char **argv)
 	}
 
 	status = EXIT_OK;
+	if (r.opt.mode == MODE_DOCTOR) {
+		struct doctor_check checks[DOCTOR__COUNT];
+		struct doctor_env env = {
+			.root = "/",
+			.msr_dir = r.opt.msr_dir ? r.dev_path : NULL,
+			.state_dir = r.opt.state_dir,
+			.desc = &r.desc,
+			.euid = geteuid(),
+		};
+		int n = doctor_run(&env, checks, DOCTOR__COUNT);
+
+		doctor_print(stdout, checks, n, isatty(STDOUT_FILENO) && !r.opt.no_color &&
+			     !getenv("NO_COLOR"));
+		status = doctor_can_measure(checks, n) ? EXIT_OK : EXIT_CANNOT;
+		goto out;
+	}
 	if (r.opt.mode == MODE_DETECT) {
 		report_detect(stdout, r.opt.format, &r.desc);
 		goto out;
@@ -277,16 +650,16 @@ int main(int argc, char **argv)
 
 		res.gp_free = (uint8_t)((1u << res.ngp) - 1);
 		res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);
-		if (plan_build(&r.plan, r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
+		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
 			       err, sizeof(err)) < 0)
 			status = fail(EXIT_CANNOT, err);
 		else
-			report_events(stdout, r.opt.format, &r.desc, &r.plan);
+			report_events(stdout, r.opt.format, &r.desc, &r.plans[0]);
 		goto out;
 	}
 
 	r.dev = r.sim ? msrdev_sim_open(r.sim, err, sizeof(err))
-		      : msrdev_dir_open(r.opt.msr_dir ? r.opt.msr_dir : "/dev/cpu", err, sizeof(err));
+		      : msrdev_dir_open(r.dev_path, err, sizeof(err));
 	if (!r.dev) {
 		status = fail(r.opt.msr_dir ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;

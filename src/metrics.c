@@ -33,19 +33,26 @@ void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rat
 			out->above[i] = rate(&c->acc[pl->ldlat_unit[i]], 0);
 }
 
+void metrics_add(struct rates *acc, const struct rates *r)
+{
+	for (int m = 0; m < M__COUNT; m++)
+		acc->r[m] += r->r[m];
+	for (int i = 0; i < PLAN_MAX_THRESH; i++)
+		acc->above[i] += r->above[i];
+}
+
 void metrics_sum(const struct rates *in, int n, struct rates *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (int m = 0; m < M__COUNT; m++)
-		out->r[m] = n ? 0 : NAN;
-	for (int i = 0; i < PLAN_MAX_THRESH; i++)
-		out->above[i] = n ? 0 : NAN;
-	for (int k = 0; k < n; k++) {
+	if (n == 0) {
 		for (int m = 0; m < M__COUNT; m++)
-			out->r[m] += in[k].r[m];
+			out->r[m] = NAN;
 		for (int i = 0; i < PLAN_MAX_THRESH; i++)
-			out->above[i] += in[k].above[i];
+			out->above[i] = NAN;
+		return;
 	}
+	*out = in[0];
+	for (int k = 1; k < n; k++)
+		metrics_add(out, &in[k]);
 }
 
 double metrics_mean_latency(const unsigned *t, const double *above, int n, double loads)

@@ -43,6 +43,9 @@ struct metrics {
 /* Rates of one CPU from its accumulations: counts over the time each unit ran. */
 void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rates *out);
 
+/* Add @r to @acc. */
+void metrics_add(struct rates *acc, const struct rates *r);
+
 /* Sum @n rate sets (a CPU that was not read is left out by the caller). */
 void metrics_sum(const struct rates *in, int n, struct rates *out);
 

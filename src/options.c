@@ -17,9 +17,11 @@
 const char options_usage[] =
 	"Usage: lattop [--once | -b] [-d SECS] [-n N] [-c LIST] [--format text|csv|json]\n"
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
-	"              [--msr-dir DIR] [--cpuid-file FILE] [--force]\n"
+	"              [--msr-dir DIR] [--cpuid-file FILE] [--force] [--no-color] [--ascii]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
-	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n";
+	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
+	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
+	"       lattop --restore [--msr-dir DIR] [--state-dir DIR]\n";
 
 const char options_help[] =
 	"lattop: a top-like monitor of memory behaviour on Intel CPUs: load latency,\n"
@@ -31,9 +33,14 @@ const char options_help[] =
 	"  -b, --batch             print one snapshot every interval\n"
 	"      --detect            print the CPU detected and whether lattop can measure it\n"
 	"      --list-events       print the events lattop would program, and on which counters\n"
+	"      --doctor            check everything between you and a measurement, and\n"
+	"                          say how to fix each problem\n"
+	"      --restore           write back the registers a lattop that was killed or\n"
+	"                          crashed left changed, from its state journal\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
-	"  With none of these, lattop behaves as --batch.\n"
+	"  With none of these, lattop opens the interactive screen; when standard\n"
+	"  output is not a terminal it behaves as --batch.\n"
 	"\n"
 	"Options:\n"
 	"  -d, --delay SECS        the interval, 0.05 to 3600 seconds (default 1)\n"
@@ -50,6 +57,23 @@ const char options_help[] =
 	"      --sim-profile FILE  the simulated workload (with --simulate)\n"
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
+	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
+	"      --no-color          no colour on the screen (also when NO_COLOR is set)\n"
+	"      --ascii             ASCII-only drawing on the screen\n"
+	"\n"
+	"Keys on the screen:\n"
+	"  q                       quit\n"
+	"  space                   pause or resume the display\n"
+	"  < >                     move the sort column left or right\n"
+	"  s                       next sort column\n"
+	"  1 2 3                   show or hide the load-latency, snoop and offcore panes\n"
+	"  c                       per logical CPU or per core\n"
+	"  + -                     longer or shorter interval\n"
+	"  t                       type new load-latency thresholds\n"
+	"  Up Down PgUp PgDn Home End\n"
+	"                          scroll the rows\n"
+	"  r                       reset the history\n"
+	"  h ?                     this help\n"
 	"\n"
 	"Every register lattop writes is saved first and written back on exit,\n"
 	"including on SIGINT, SIGTERM, SIGHUP and SIGQUIT. Counters in use by\n"
@@ -62,7 +86,8 @@ static const unsigned default_thresholds[] = { 8, 16, 32, 64, 128, 256, 512 };
 
 enum {
 	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
-	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE,
+	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
+	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR,
 };
 
 static const struct option longopts[] = {
@@ -82,6 +107,11 @@ static const struct option longopts[] = {
 	{ "sim-profile", required_argument, NULL, OPT_SIM_PROFILE },
 	{ "msr-dir", required_argument, NULL, OPT_MSR_DIR },
 	{ "cpuid-file", required_argument, NULL, OPT_CPUID_FILE },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "doctor", no_argument, NULL, OPT_DOCTOR },
+	{ "restore", no_argument, NULL, OPT_RESTORE },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -105,8 +135,9 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int parse_thresholds(const char *s, struct options *o, char *err, size_t errlen)
+int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err, size_t errlen)
 {
+	unsigned t[PLAN_MAX_THRESH];
 	const char *p = s;
 	int n = 0;
 
@@ -126,18 +157,19 @@ static int parse_thresholds(const char *s, struct options *o, char *err, size_t 
 				   "(MSR_PEBS_LD_LAT_THRESHOLD's minimum is 3)");
 		if (n == PLAN_MAX_THRESH)
 			return bad(err, errlen, "--thresholds", s, "at most 16 thresholds");
-		o->thresholds[n++] = (unsigned)v;
+		t[n++] = (unsigned)v;
 		p = end;
 		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
 			return bad(err, errlen, "--thresholds", s, "not a list of numbers");
 	}
-	qsort(o->thresholds, n, sizeof(*o->thresholds), cmp_unsigned);
+	qsort(t, n, sizeof(*t), cmp_unsigned);
 	for (int i = 1; i < n; i++)
-		if (o->thresholds[i] == o->thresholds[i - 1])
+		if (t[i] == t[i - 1])
 			return bad(err, errlen, "--thresholds", s, "a threshold is repeated");
-	o->nthresh = n;
+	memcpy(out, t, n * sizeof(*t));
+	*nout = n;
 	return 0;
 }
 
@@ -152,6 +184,7 @@ static bool known_uarch(const char *u)
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	bool once = false, batch = false, detect = false, list = false, fmt_set = false;
+	bool doctor = false, restore = false;
 	char *end;
 	int c;
 
@@ -201,7 +234,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return bad(err, errlen, "--format", optarg, "must be text, csv or json");
 			break;
 		case OPT_THRESHOLDS:
-			if (parse_thresholds(optarg, o, err, errlen) < 0)
+			if (options_parse_thresholds(optarg, o->thresholds, &o->nthresh, err, errlen) < 0)
 				return -1;
 			break;
 		case OPT_FORCE: o->force = true; break;
@@ -215,6 +248,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_SIM_PROFILE: o->sim_profile = optarg; break;
 		case OPT_MSR_DIR: o->msr_dir = optarg; break;
 		case OPT_CPUID_FILE: o->cpuid_file = optarg; break;
+		case OPT_NO_COLOR: o->no_color = true; break;
+		case OPT_ASCII: o->ascii = true; break;
+		case OPT_DOCTOR: doctor = true; break;
+		case OPT_RESTORE: restore = true; break;
+		case OPT_STATE_DIR: o->state_dir = optarg; break;
 		case ':':
 			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
 			return -1;
@@ -225,10 +263,14 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (optind < argc)
 		return bad(err, errlen, "argument", argv[optind], "lattop takes no arguments");
-	if (once + batch + detect + list > 1) {
-		snprintf(err, errlen, "--once, --batch, --detect and --list-events exclude each other");
+	if (once + batch + detect + list + doctor + restore > 1) {
+		snprintf(err, errlen, "--once, --batch, --detect, --list-events, --doctor and --restore "
+			 "exclude each other");
 		return -1;
 	}
+	if (restore && (o->simulate || o->cpuid_file))
+		return bad(err, errlen, "--restore", o->simulate ? o->simulate : o->cpuid_file,
+			   "takes only --msr-dir and --state-dir");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)
@@ -239,7 +281,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if ((detect || list) && fmt_set && o->format == FORMAT_CSV)
 		return bad(err, errlen, "--format", "csv", "--detect and --list-events print text or json");
 	o->mode = once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
-		  list ? MODE_LIST_EVENTS : MODE_SCREEN;
+		  list ? MODE_LIST_EVENTS : doctor ? MODE_DOCTOR : restore ? MODE_RESTORE : MODE_SCREEN;
 	if (once)
 		o->count = 1;
 	return 0;

@@ -12,8 +12,8 @@
 #include "src/plan.h"
 #include "src/report.h"
 
-enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, MODE_HELP,
-	    MODE_VERSION };
+enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, MODE_RESTORE,
+	    MODE_DOCTOR, MODE_HELP, MODE_VERSION };
 
 #define INTERVAL_MIN 0.05
 #define INTERVAL_MAX 3600.0    /* see PEBS_REZERO_SHIFT in cpu/pmu.c */
@@ -30,7 +30,10 @@ struct options {
 	const char *sim_profile;
 	const char *msr_dir;
 	const char *cpuid_file;
+	const char *state_dir;
 	bool force;
+	bool no_color;
+	bool ascii;
 };
 
 extern const char options_usage[];
@@ -38,6 +41,9 @@ extern const char options_help[];
 
 /* 0, or -1 with "option 'value': what is wrong" in @err. */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* A --thresholds list, sorted: 0, or -1 with a message. */
+int options_parse_thresholds(const char *s, unsigned *out, int *n, char *err, size_t errlen);
 
 /*
  * The CPUs of -c @list ("0-3,8"), which must all exist on @d; NULL @list

@@ -129,9 +129,31 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 
 	for (int i = 0; i < p->ncpu; i++) {
 		struct sample_cpu *c = &s->cpu[i];
+		int r;
 
 		memset(c->acc, 0, sizeof(c->acc));
-		c->ok = true;
+		c->ok = !c->offline;
+		if (c->offline) {
+			/*
+			 * Back online?  Its PMU was reinitialised: probed and saved
+			 * again, then programmed with the current slot.
+			 */
+			if ((r = pmu_reprobe(p, i, err, errlen)) < 0) {
+				c->err = r;
+				continue;
+			}
+			c->offline = false;
+			s->changed = true;
+			r = pmu_apply(p, i, &pl->slot[s->slot].cfg, err, errlen);
+			if (r < 0) {
+				/* Its counters changed hands meanwhile: after the re-plan. */
+				c->err = r;
+				c->offline = r != -EBUSY;
+				continue;
+			}
+			c->ok = true;
+			c->t_slot = sampler_now();
+		}
 		c->err = 0;
 		c->t_start = c->t_slot;
 	}
@@ -139,7 +161,8 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		int next = (s->slot + 1) % pl->nslots;
 		bool last = k == pl->nslots - 1;
 
-		if (!sleep_until(t0 + (k + 1) * slot_len, stop))
+		if (s->wait ? !s->wait(s->wait_arg, t0 + (k + 1) * slot_len) || *stop
+			    : !sleep_until(t0 + (k + 1) * slot_len, stop))
 			last = true;
 		/*
 		 * Read every CPU, then reprogram every CPU: hyperthreads and
@@ -158,6 +181,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (r < 0) {
 				c->ok = false;
 				c->err = r;
+				c->offline = r == -ENXIO || r == -EIO;
 			}
 		}
 		for (int i = 0; i < p->ncpu; i++) {
@@ -167,7 +191,15 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (!c->ok)
 				continue;
 			if (next != s->slot) {
-				if ((r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen)) < 0)
+				r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen);
+				if (r == -ENXIO) {
+					/* Gone offline between its read and now. */
+					c->ok = false;
+					c->offline = true;
+					c->err = r;
+					continue;
+				}
+				if (r < 0)
 					return r;
 				c->t_slot = sampler_now();
 			} else {
@@ -180,6 +212,27 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 	}
 	read_tsc(s);
 	s->intervals++;
+	return 0;
+}
+
+int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen)
+{
+	s->plan = pl;
+	s->slot = 0;
+	for (int i = 0; i < s->pmu->ncpu; i++) {
+		int r;
+
+		uint64_t discard[PMU_MAX_GP];
+
+		if (s->cpu[i].offline)
+			continue;
+		/* What counted since the last read belongs to no plan: dropped. */
+		if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
+			return r;
+		if ((r = pmu_apply(s->pmu, i, &pl->slot[0].cfg, err, errlen)) < 0)
+			return r;
+		s->cpu[i].t_slot = sampler_now();
+	}
 	return 0;
 }
 

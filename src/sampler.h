@@ -22,7 +22,8 @@ struct unit_acc {
 
 struct sample_cpu {
 	bool ok;                       /* read cleanly this interval */
-	int err;                       /* the negative errno when not */
+	bool offline;                  /* its msr file fails (ENXIO, EIO): retried each interval */
+	int err;                       /* the negative errno when not ok */
 	double t_start, t_slot;        /* interval start, current slot start */
 	double t_read;                 /* last read */
 	double interval_s;             /* this CPU's interval */
@@ -39,6 +40,13 @@ struct sampler {
 	uint64_t tsc0;
 	bool tsc_ok;
 	unsigned intervals;
+	bool changed;                  /* a CPU came back: the caller re-plans and re-journals */
+	/*
+	 * How to wait for a slot's end; NULL: sleep.  Returns false to end
+	 * the interval early (the screen's quit).
+	 */
+	bool (*wait)(void *arg, double deadline);
+	void *wait_arg;
 };
 
 /* Program slot 0 on every CPU and start counting. */
@@ -52,6 +60,9 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
  */
 int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
 		     char *err, size_t errlen);
+
+/* Switch to plan @pl (new thresholds): slot 0 programmed on every CPU. */
+int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen);
 
 void sampler_free(struct sampler *s);
 

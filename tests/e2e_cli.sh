@@ -33,7 +33,8 @@ bad() {
 	fi
 }
 
-D="--msr-dir $M --cpuid-file $HSW --once"
+mkdir -p $LIB_TMP/state && chmod 700 $LIB_TMP/state
+D="--state-dir $LIB_TMP/state --msr-dir $M --cpuid-file $HSW --once"
 bad "interval zero" "-d '0'" $D -d 0
 bad "interval negative" "-d '-1'" $D -d -1
 bad "interval not a number" "-d 'x'" $D -d x

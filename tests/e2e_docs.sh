@@ -31,6 +31,17 @@ while IFS= read -r d; do
 done <$LIB_TMP/descs
 check "help has option descriptions ($n)" test $n -ge 16
 is "the man page says every option as --help does" $miss 0
+# The keys: the man page's KEYS section says each in the same words.
+awk '/^Keys on the screen:/ { f = 1; next } f && /^$/ { exit }
+     f && /^  [^ ]/ { line = $0; sub(/^  /, "", line); n = split(line, w, "   +"); if (n > 1) print w[n]; next }
+     f && /^          / { sub(/^ +/, ""); print }' $LIB_TMP/help >$LIB_TMP/keys
+nk=0 miss=0
+while IFS= read -r d; do
+	nk=$((nk + 1))
+	grep -qF -- "$d" $LIB_TMP/man || { miss=$((miss + 1)); diag "key not in the man page: $d"; }
+done <$LIB_TMP/keys
+check "help lists the keys ($nk)" test $nk -ge 11
+is "the man page says every key as --help does" $miss 0
 for opt in $(grep -o -- '--[a-z][a-z-]*' $LIB_TMP/help | sort -u); do
 	grep -qF -- "$opt" README.md || { not_ok "README names $opt"; continue; }
 done

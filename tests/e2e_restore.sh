@@ -11,6 +11,8 @@ HSW=tests/dumps/haswell_core-i7-4500u.raw
 NHM=tests/dumps/nehalem_core-i5-750.raw
 WSM=tests/dumps/westmere_core-i5-650.raw
 M=$LIB_TMP/m
+S=$LIB_TMP/state
+mkdir -p $S && chmod 700 $S
 
 if ! have_fuse; then
 	skip "no FUSE here: $LIB_WHY"
@@ -42,7 +44,7 @@ writes_to() {
 # ---- --once ----
 msrfs_mount $M --simulate haswell --sim-profile "$(profile plain)" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
-if ./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err; then
+if ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err; then
 	ok "--once on the stand-in exits 0"
 else
 	not_ok "--once on the stand-in exits 0"
@@ -77,9 +79,12 @@ is "--once wrote only allowlisted registers" \
 for sig in TERM INT HUP QUIT; do
 	msrfs_ctl $M log-reset
 	regs_snapshot $M $LIB_TMP/before
-	./lattop --msr-dir $M --cpuid-file $HSW -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
+	: >$LIB_TMP/out
+	./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 	pid=$!
-	sleep 0.9
+	_i=0
+	while ! grep -q '^all ' $LIB_TMP/out && [ $_i -lt 400 ]; do sleep 0.05; _i=$((_i + 1)); done
+	sleep 0.3   # and into the next interval: the signal lands mid-rotation
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -101,7 +106,7 @@ msrfs_umount $M
 msrfs_mount $M --simulate haswell --sim-profile \
 	"$(profile inuse 'msr.0x188 = 0x43003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
-./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err
+./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err
 is "in use: exit 0" "$?" 0
 is "in use: PERFEVTSEL2 never written" "$(writes_to $M 0x188)" 0
 is "in use: PMC2 never written" "$(( $(writes_to $M 0xc3) + $(writes_to $M 0x4c3) ))" 0
@@ -131,7 +136,7 @@ msrfs_umount $M
 msrfs_mount $M --simulate haswell --sim-profile "$(profile full 'cpu2.msr.0x186 = 0x43003c' \
 	'cpu2.msr.0x187 = 0x4300c0' 'cpu2.msr.0x188 = 0x43003c' 'cpu2.msr.0x189 = 0x4300c0')" ||
 	{ not_ok "mount"; tap_done; exit 1; }
-./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 rc=$?
 check "no counter free: exit non-zero" test $rc -ne 0
 is "no counter free: nothing written" "$(grep -c '^W ' $M/log)" 0
@@ -139,7 +144,7 @@ check "no counter free: the message names the CPU, registers and --force" \
 	sh -c "grep -q 'cpu 2: no general-purpose counter is free' $LIB_TMP/err &&
 	       grep -q 'IA32_PERFEVTSEL3=0x4300c0' $LIB_TMP/err && grep -q -- '--force' $LIB_TMP/err"
 regs_snapshot $M $LIB_TMP/before
-./lattop --msr-dir $M --cpuid-file $HSW --once -d 0.3 --force >$LIB_TMP/out 2>$LIB_TMP/err
+./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --force >$LIB_TMP/out 2>$LIB_TMP/err
 is "--force: exit 0" "$?" 0
 check "--force: writes the taken counters" test "$(writes_to $M 0x186)" -gt 0
 regs_snapshot $M $LIB_TMP/after
@@ -156,7 +161,7 @@ msrfs_umount $M
 # ---- Nehalem: the counter-reset workaround runs, registers restored ----
 msrfs_mount $M --simulate nehalem --sim-profile "$(profile nhm)" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
-./lattop --msr-dir $M --cpuid-file $NHM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+./lattop --state-dir $S --msr-dir $M --cpuid-file $NHM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "nehalem: exit 0" "$?" 0
 check "nehalem: AAK100 sequence written (0x4300b5 to PERFEVTSEL0)" grep -q '^W 0 0x186 0x00000000004300b5' $M/log
 regs_snapshot $M $LIB_TMP/after
@@ -173,7 +178,7 @@ msrfs_umount $M
 # sign-extends): lattop must say so and exit 1; PMC0's can.
 msrfs_mount $M --simulate westmere --sim-profile \
 	"$(profile wsm 'msr.0xc1 = 0x7fff0000' 'msr.0xc2 = 0x12345678abcd')" || { not_ok "mount"; tap_done; exit 1; }
-./lattop --msr-dir $M --cpuid-file $WSM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
+./lattop --state-dir $S --msr-dir $M --cpuid-file $WSM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "westmere: a value that cannot be restored exits 1" "$?" 1
 check "westmere: and says which and why" \
 	sh -c "grep -q 'IA32_PMC1 was 0x12345678abcd; without full-width counter writes' $LIB_TMP/err"

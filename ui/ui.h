@@ -1,0 +1,90 @@
+/*
+ * ui.h: the interactive screen (ncurses).
+ *
+ * The screen is given frames: the metrics of the last interval and the
+ * CPU description.  It never touches an MSR, the simulator, a counter or
+ * the clock of the measurement: it draws what it is given and turns keys
+ * into actions that the main loop carries out (a new interval, new
+ * thresholds, quit).  What is purely a matter of display (sort, panes,
+ * scrolling, per-CPU or per-core rows, pause, the history behind the
+ * sparklines) is the screen's own state.
+ */
+#ifndef LATTOP_UI_H
+#define LATTOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpu/uarch.h"
+#include "src/metrics.h"
+
+/* One row: a logical CPU, or a core (the sum of its logical CPUs). */
+struct ui_row {
+	int cpu;                /* logical CPU, or -1 for a core row */
+	int core, package;
+	int nthreads;           /* logical CPUs summed in a core row; 1 otherwise */
+	bool ok;                /* measured this interval */
+	const char *error;      /* why not, when !ok */
+	struct metrics m;
+};
+
+struct ui_frame {
+	const struct cpu_desc *desc;
+	bool simulated;                 /* the data comes from the simulator */
+	double interval_s;              /* the interval asked for */
+	double measured_s;              /* the one measured */
+	double time;                    /* seconds since the epoch, at the end */
+	int ncpu;
+	const struct ui_row *cpu;       /* per logical CPU */
+	int ncore;
+	const struct ui_row *core;      /* per core */
+	struct metrics total;
+	/* Rotation: the share of the interval each measurement ran (1 = all of it). */
+	int nslots;
+	double share_lat;               /* each load-latency threshold */
+	double share_snoop;
+	double share_offcore;
+	const char *note;               /* counters taken by someone else, etc., or NULL */
+};
+
+enum ui_action {
+	UI_NONE,
+	UI_QUIT,
+	UI_INTERVAL,            /* ui_state.interval_s holds the new interval */
+	UI_THRESHOLDS,          /* ui_state.thresholds/nthresh hold the new list */
+};
+
+struct ui;
+
+struct ui_opts {
+	bool no_color;          /* --no-color, or NO_COLOR set */
+	bool ascii;             /* --ascii, or a terminal without line drawing */
+	double interval_s;
+	/* Validates a thresholds list typed after 't'; 0 or -1 with a message. */
+	int (*parse_thresholds)(const char *text, unsigned *out, int *n, char *err, size_t errlen);
+};
+
+/* Take the terminal.  NULL with a message when there is none. */
+struct ui *ui_open(const struct ui_opts *opts, char *err, size_t errlen);
+
+/* Give the terminal back as it was.  Safe to call twice. */
+void ui_close(struct ui *);
+
+/* A new interval's numbers: remember history, redraw (unless paused). */
+void ui_frame(struct ui *, const struct ui_frame *f);
+
+/*
+ * Wait for input until @deadline (CLOCK_MONOTONIC seconds), handling keys
+ * and resizes as they come.  Returns early with an action the main loop
+ * must carry out; UI_NONE when the deadline passed.
+ */
+enum ui_action ui_wait(struct ui *, double deadline);
+
+/* After UI_INTERVAL or UI_THRESHOLDS: the new values. */
+double ui_interval(const struct ui *);
+int ui_thresholds(const struct ui *, unsigned *out, int max);
+
+/* Show a one-line message in the status line (e.g. a refused threshold list). */
+void ui_message(struct ui *, const char *msg);
+
+#endif

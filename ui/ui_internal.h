@@ -1,0 +1,207 @@
+/*
+ * ui_internal.h: what the files of the screen share, and nothing outside
+ * ui/ may include.
+ *
+ * ui.c owns the terminal, the state of the display and the layout; snap.c
+ * the screen's own copies of frames and the HITM history behind the
+ * sparklines; draw.c attributes, glyphs and number formatting; each
+ * pane_*.c one `const struct pane`, which draws its column header and its
+ * rows into the box the screen gives it.  Only frames come in: no file here
+ * knows of MSRs, the simulator or the sampler.
+ */
+#ifndef LATTOP_UI_INTERNAL_H
+#define LATTOP_UI_INTERNAL_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ui/ui.h"
+
+#define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
+#define UI_MAX_PANES 3
+#define UI_MAX_COLS  16         /* sortable columns, CPU included */
+
+/* ---- attributes (draw.c) ---- */
+
+enum ui_attr {
+	UA_NORMAL,
+	UA_BRAND,               /* "lattop" */
+	UA_UARCH,               /* the microarchitecture's name */
+	UA_SIMULATED,           /* reverse video, red where there is colour */
+	UA_PAUSED,              /* reverse video */
+	UA_TITLE,               /* a pane's title */
+	UA_DIM,                 /* explanations, separators */
+	UA_COLHDR,              /* column headers: reverse video */
+	UA_COLHDR_SORT,         /* ... the sort column */
+	UA_TOTAL,               /* the `all` row */
+	UA_NA,                  /* `n/a` cells */
+	UA_STATUS,              /* the bottom line */
+	UA_STATUS_MSG,          /* ... with a message */
+	UA_BAR_LOW,             /* bars and sparklines, by severity */
+	UA_BAR_MID,
+	UA_BAR_HIGH,
+	UA_SPARK,
+	UA_WARN,                /* a cell worth a look */
+	UA_HOT,                 /* a row far above its own recent median */
+	UA_HOT_CELL,            /* ... its HITM/s cell */
+	UA__COUNT
+};
+
+/* Characters for bars and sparklines: UTF-8 block elements or ASCII. */
+struct ui_glyphs {
+	const char *bar[9];     /* horizontal, 0..8 eighths of a cell */
+	const char *spark[10];  /* vertical levels, [0] blank */
+	int nspark;
+	const char *vline;      /* between panes side by side */
+	const char *more;       /* a cut string ends with this */
+};
+
+/* ---- the screen's copies of frames (snap.c) ---- */
+
+struct snap_str;
+
+struct ui_snap {
+	bool valid;
+	struct ui_frame f;              /* its pointers point into this snap */
+	struct ui_row *cpu, *core;      /* f.cpu, f.core */
+	int cap_cpu, cap_core;
+	struct snap_str *str;           /* the strings the frame points to */
+	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST: a ring per row */
+	double *hist;
+	int hist_rows;
+	int hist_len, hist_head;        /* samples held; the slot the next one goes to */
+	unsigned long seq;              /* frames copied in */
+};
+
+/* Copy @f (rows and strings).  Resets the history when the row counts change. -1: no memory. */
+int snap_copy(struct ui_snap *s, const struct ui_frame *f);
+/* Record each row's HITM/s of the frame copied in. */
+void snap_push(struct ui_snap *s);
+/* @dst becomes a copy of @src, history included.  -1: no memory. */
+int snap_clone(struct ui_snap *dst, const struct ui_snap *src);
+void snap_reset(struct ui_snap *s);
+void snap_free(struct ui_snap *s);
+/* History row of a CPU row (@core false) or core row; @i < 0: the total. */
+int snap_hist_row(const struct ui_snap *s, bool core, int i);
+/* The history of row @r, oldest first, at most @max samples: how many. */
+int snap_hist(const struct ui_snap *s, int r, double *out, int max);
+
+/* ---- panes ---- */
+
+/* One row as a pane sees it. */
+struct pane_row {
+	const struct metrics *m;
+	bool ok;                /* measured: else every cell is n/a */
+	bool total;             /* the `all` row */
+	int hist;               /* its row in the history */
+};
+
+/* Where a pane draws, and what it derived for this drawing. */
+struct pane_view {
+	int y, x, h, w;         /* the box, label column included */
+	int lw;                 /* the label column's width */
+	int rows;               /* CPU or core rows shown */
+	double scale;           /* the pane's own use: a common scale for its rows */
+};
+
+/* A sortable column: its header and its value (NAN sorts last). */
+struct ui_col {
+	const char *name;
+	double (*value)(const struct metrics *m);
+};
+
+struct pane {
+	const char *name;       /* title line */
+	const char *what;       /* lower case, for the status line: "snoop" */
+	const char *about;      /* after the title, when there is room */
+	int toggle;             /* the key that shows or hides it */
+	const struct ui_col *cols;
+	int ncols;
+	/* Width wanted right of the label column: at ease, and at most useful. */
+	void (*width)(const struct ui *ui, int *pref, int *max);
+	/* Before its rows are drawn: derive scales from the rows of the frame (or NULL). */
+	void (*prepare)(const struct ui *ui, struct pane_view *v);
+	void (*head)(struct ui *ui, const struct pane_view *v, int y, int x, int w);
+	void (*row)(struct ui *ui, const struct pane_view *v, int y, int x, int w,
+		    const struct pane_row *r);
+	/* Why the metrics of the pane are not measured, or NULL. */
+	const char *(*reason)(const struct metrics *m);
+	/* A key of its own (or NULL): true when it changed something. */
+	bool (*key)(struct ui *ui, int ch);
+};
+
+extern const struct pane pane_latency;
+extern const struct pane pane_snoop;
+extern const struct pane pane_offcore;
+
+/* ---- the screen's state (ui.c) ---- */
+
+struct ui {
+	bool open;
+	SCREEN *scr;
+	struct ui_opts opts;
+	bool color, utf8;
+	attr_t attr[UA__COUNT];
+	const struct ui_glyphs *g;
+
+	struct ui_snap live;            /* the latest frame */
+	struct ui_snap frozen;          /* the frame shown while paused */
+	bool paused;
+
+	bool visible[UI_MAX_PANES];
+	bool per_core;
+	int sort;                       /* index into cols[] */
+	const struct ui_col *cols[UI_MAX_COLS];  /* [0] is CPU */
+	int col_pane[UI_MAX_COLS];      /* the pane of each, -1 for CPU */
+	int ncols;
+	int top;                        /* first row shown */
+	int page;                       /* rows shown in the smallest pane, last layout */
+	bool help;
+	bool prompt;
+	bool cursor;                    /* the cursor is shown (at the prompt) */
+	char pbuf[160];
+	int plen;
+	char msg[512];
+	double msg_until;               /* CLOCK_MONOTONIC */
+	bool dirty;
+
+	double interval_s;
+	unsigned thresh[PLAN_MAX_THRESH];
+	int nthresh;
+
+	int *order;                     /* row indices as sorted */
+	int order_cap;
+};
+
+/* The frame on display: the frozen one while paused. */
+const struct ui_snap *ui_shown(const struct ui *ui);
+/* Is @c the sort column? */
+bool ui_sorted(const struct ui *ui, const struct ui_col *c);
+/* Forget the HITM history (both the live and the frozen one). */
+void ui_reset_history(struct ui *ui);
+
+/* ---- drawing (draw.c) ---- */
+
+void draw_init(struct ui *ui);
+/* @s at (y, x), at most @w cells, with @attr; cells drawn. */
+int draw_text(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char *s);
+/* @s right-aligned in @w cells. */
+void draw_right(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char *s);
+/* Blank cells with @attr. */
+void draw_fill(struct ui *ui, int y, int x, int w, enum ui_attr attr);
+/* A horizontal bar of @frac (0..1) of @w cells; NAN draws nothing. */
+void draw_bar(struct ui *ui, int y, int x, int w, double frac, enum ui_attr attr);
+/* @n values, newest last, right-aligned in @w cells, scaled to @max. */
+void draw_spark(struct ui *ui, int y, int x, int w, const double *v, int n, double max,
+		enum ui_attr attr);
+/* A vertical separator of @h cells. */
+void draw_vline(struct ui *ui, int y, int x, int h);
+/* Numbers: SI suffixes ("1.2M", "350k", "0"); "-" for NAN. */
+void draw_si(char *buf, size_t len, double v);
+/* A fixed-point number: "%.*f", "-" for NAN. */
+void draw_fixed(char *buf, size_t len, double v, int decimals);
+/* A cell that the CPU cannot measure, right-aligned. */
+void draw_na(struct ui *ui, int y, int x, int w);
+
+#endif
