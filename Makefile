@@ -5,7 +5,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools
-PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq
+PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
+	     valgrind
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wformat=2 -Wno-format-nonliteral
@@ -26,7 +27,7 @@ TEST_BIN := $(TEST_SRC:.c=)
 MSRFS    := tests/msrfs/msrfs
 MSRFS_SRC := $(sort $(wildcard tests/msrfs/*.c))
 
-.PHONY: all run check deps deps-test tests clean install uninstall
+.PHONY: all run check check-sanitize deps deps-test tests clean install uninstall
 all: lattop
 
 %.o: %.c
@@ -51,7 +52,7 @@ tests/msrfs/%.o: tests/msrfs/%.c
 tests/tools/msrpeek: tests/tools/msrpeek.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek
+tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile
 
 # Install what is missing when root; otherwise print the exact command.
 deps:
@@ -67,6 +68,16 @@ check: deps-test
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run.sh
 
+# The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer:
+# any report fails the test that triggered it.  Builds in place, then cleans,
+# so the sanitized objects never mix with the normal ones.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize: deps-test
+	@$(MAKE) --no-print-directory clean
+	@$(MAKE) --no-print-directory CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		LATTOP_SANITIZED=1 sh tests/run.sh; rc=$$?; $(MAKE) --no-print-directory clean; exit $$rc
+
 install: lattop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 lattop $(DESTDIR)$(PREFIX)/bin/lattop
@@ -75,7 +86,69 @@ install: lattop
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lattop $(DESTDIR)$(PREFIX)/share/man/man1/lattop.1
 
+# PNG pictures of the screen from real runs on the simulator (Xvfb, xterm,
+# ImageMagick: tests/screenshots.sh installs them through tests/deps.sh).
+.PHONY: screenshots
+screenshots: lattop
+	sh tests/screenshots.sh
+
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek */*.o */*.d tests/*/*.o tests/*/*.d
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek */*.o */*.d tests/*/*.o tests/*/*.d \
+		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/obj/*.o tests/fuzz/obj/*.d
 
 -include $(wildcard */*.d tests/*/*.d)
+
+# ---- fuzzing: begin (tests/fuzz/, tests/e2e_fuzz.sh) ----
+# libFuzzer harnesses of the two input parsers, built with clang from their
+# own objects in tests/fuzz/obj/ (not the gcc ones).  `make check` runs them
+# over tests/fuzz/regress/ and fuzzes 15 s each; `make fuzz` is the long run
+# (FUZZ_SECONDS per harness; `make -j2 fuzz` runs both at once), new units in
+# tests/fuzz/work/, crashes in tests/fuzz/crashes/ (neither committed).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := -std=gnu11 $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
+		-fsanitize=fuzzer-no-link -MMD -MP
+FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/uarch.c \
+		    $(sort $(wildcard cpu/events*.c))) tests/fuzz/obj/fuzz_cpuid.o
+FUZZ_PROFILE_OBJ := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/sim.c cpu/sim_hw.c \
+		    cpu/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
+
+# Ask clang for its libFuzzer runtime only when a goal may need it.
+ifneq ($(filter tests check fuzz fuzz-% tests/fuzz/%,$(MAKECMDGOALS)),)
+FUZZ_RT := $(wildcard $(shell $(FUZZ_CC) -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer*.a)
+endif
+
+.PHONY: fuzz fuzz-cpuid fuzz-profile
+ifneq ($(FUZZ_RT),)
+tests/fuzz/obj/%.o: cpu/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/fuzz_cpuid: $(FUZZ_CPUID_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lcpuid -lm
+
+tests/fuzz/fuzz_profile: $(FUZZ_PROFILE_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm -lpthread
+else
+# No clang or no libFuzzer runtime: say so; tests/e2e_fuzz.sh skips.
+tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile:
+	@echo "lattop: $@ not built: no $(FUZZ_CC) with libFuzzer (apt-get install clang libclang-rt-14-dev)" >&2
+endif
+
+fuzz: deps-test
+	@$(MAKE) --no-print-directory fuzz-cpuid fuzz-profile
+
+fuzz-cpuid fuzz-profile: fuzz-%: tests/fuzz/fuzz_%
+	@test -x tests/fuzz/fuzz_$*
+	@mkdir -p tests/fuzz/crashes tests/fuzz/work/$*
+	tests/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix=tests/fuzz/crashes/$*- \
+		tests/fuzz/work/$* tests/fuzz/corpus/$* tests/fuzz/regress
+
+-include $(wildcard tests/fuzz/obj/*.d)
+# ---- fuzzing: end ----

@@ -18,17 +18,21 @@
  * libcpuid only what it writes itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libcpuid/libcpuid.h>
 
 #include "cpu/uarch.h"
 
 #define DUMP_MAX_BYTES  (8u << 20)  /* a 0.6.2 dump is ~5 KiB per logical CPU */
-#define DUMP_MAX_CPUS   1024u
+#define DUMP_MAX_CPUS   1024u       /* lattop's cap; libcpuid's logical_cpu_t is 16 bits */
+#define DUMP_MAX_INDEX  32u         /* the largest of the arrays below */
 #define DUMP_LINE_MAX   98          /* libcpuid reads with fgets(line, 100): longer lines split */
 #define DUMP_VERSION_MAX 7          /* sscanf("version=%s") into char version[8] */
 #define DUMP_END "--------------------------------------------------------------------------------"
@@ -48,6 +52,11 @@ static const struct {
 	{ "intel_fn14h",     MAX_INTELFN14H_LEVEL },
 	{ "amd_fn8000001dh", MAX_AMDFN8000001DH_LEVEL },
 };
+#define DUMP_ARRAYS (sizeof(cpuid_dump_arrays) / sizeof(cpuid_dump_arrays[0]))
+_Static_assert(MAX_CPUID_LEVEL <= DUMP_MAX_INDEX && MAX_EXT_CPUID_LEVEL <= DUMP_MAX_INDEX &&
+	       MAX_INTELFN4_LEVEL <= DUMP_MAX_INDEX && MAX_INTELFN11_LEVEL <= DUMP_MAX_INDEX &&
+	       MAX_INTELFN12H_LEVEL <= DUMP_MAX_INDEX && MAX_INTELFN14H_LEVEL <= DUMP_MAX_INDEX &&
+	       MAX_AMDFN8000001DH_LEVEL <= DUMP_MAX_INDEX, "DUMP_MAX_INDEX too small");
 
 enum dump_line {
 	DUMP_BLANK,
@@ -129,9 +138,11 @@ static int cpuid_parse_regs(const char *s)
 
 /*
  * Classify one line (without its '\n').  *cpu receives a separator's CPU
- * number; @why a short reason for DUMP_BAD.
+ * number, *array and *index a register line's array and index; @why a
+ * short reason for DUMP_BAD.
  */
-static enum dump_line cpuid_dump_line(const char *line, unsigned *cpu, const char **why)
+static enum dump_line cpuid_dump_line(const char *line, unsigned *cpu, unsigned *array,
+				      unsigned *index, const char **why)
 {
 	size_t len = strlen(line), i;
 	const char *s;
@@ -163,7 +174,7 @@ static enum dump_line cpuid_dump_line(const char *line, unsigned *cpu, const cha
 		}
 		return DUMP_CPU;
 	}
-	for (i = 0; i < sizeof(cpuid_dump_arrays) / sizeof(cpuid_dump_arrays[0]); i++) {
+	for (i = 0; i < DUMP_ARRAYS; i++) {
 		size_t nl = strlen(cpuid_dump_arrays[i].name);
 		unsigned idx;
 
@@ -179,6 +190,8 @@ static enum dump_line cpuid_dump_line(const char *line, unsigned *cpu, const cha
 			*why = "register index out of range";
 			return DUMP_BAD;
 		}
+		*array = (unsigned)i;
+		*index = idx;
 		return i == 0 ? DUMP_BASIC : DUMP_DATA;
 	}
 	*why = "not a libcpuid raw dump line";
@@ -197,36 +210,82 @@ static const char *cpuid_dump_order(enum dump_line kind, bool header, bool singl
 		return "version line after the data";
 	if (kind == DUMP_CPU && single)
 		return "Logical CPU line after data without one";
-	if (kind == DUMP_CPU && (cpu != next_cpu || cpu >= DUMP_MAX_CPUS))
+	if (kind == DUMP_CPU && cpu != next_cpu)
 		return "Logical CPU numbers do not count up from 0";
+	if (kind == DUMP_CPU && cpu >= DUMP_MAX_CPUS)
+		return "more than 1024 logical CPUs, lattop's limit for a dump";
 	if (kind == DUMP_DATA && header)
 		return "register line before the first basic_cpuid line";
 	return NULL;
 }
 
+/* A byte no text line holds (tabs and a CRLF's CR aside); -1 when none. */
+static int cpuid_dump_binary(const char *line, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c >= 0x7f)
+			return c;
+	}
+	return -1;
+}
+
 /*
  * Check that @path is a libcpuid raw dump libcpuid can read safely: every
  * line is one it writes, no data comes before the first basic_cpuid line
- * or "Logical CPU #0", and the separators count up from 0.
+ * or "Logical CPU #0", and the separators count up from 0.  And that it is
+ * whole and says one thing: no version line twice, nor a register line
+ * twice for one CPU, every "Logical CPU" part has its basic_cpuid[0], and
+ * the last line ends in '\n'.
  */
 static int cpuid_dump_check(const char *path, char *err, size_t errlen)
 {
 	enum { HEADER, SINGLE, CPUS } state = HEADER;
-	unsigned lineno = 0, next_cpu = 0, cpu = 0;
+	unsigned lineno = 0, next_cpu = 0, cpu = 0, array = 0, index = 0, version_line = 0;
+	unsigned seen[DUMP_ARRAYS][DUMP_MAX_INDEX];     /* line of each register line, 0: none */
+	char seen_why[96];
 	size_t total = 0, cap = 0;
 	char *line = NULL;
 	const char *why = NULL;
+	struct stat st;
 	ssize_t n;
 	FILE *f;
-	int ret = -1;
+	int ret = -1, bin, fd;
 
-	f = fopen(path, "r");
-	if (!f) {
+	memset(seen, 0, sizeof(seen));
+	/*
+	 * Only a regular file: libcpuid opens @path again, so a pipe's data
+	 * would be gone by then, a FIFO would block this open without
+	 * O_NONBLOCK, and /dev/zero is one endless line for getline().
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > (off_t)DUMP_MAX_BYTES) {
+		snprintf(err, errlen, "%s: larger than %u MiB, more than libcpuid's raw format "
+			 "holds for %u logical CPUs (lattop's limit): not a CPUID dump",
+			 path, DUMP_MAX_BYTES >> 20, DUMP_MAX_CPUS);
+		goto out;
+	}
 	for (;;) {
 		enum dump_line kind;
+		bool cut;
 
 		errno = 0;
 		n = getline(&line, &cap, f);
@@ -239,9 +298,10 @@ static int cpuid_dump_check(const char *path, char *err, size_t errlen)
 		}
 		lineno++;
 		total += (size_t)n;
-		if (total > DUMP_MAX_BYTES) {
-			snprintf(err, errlen, "%s: larger than %u bytes, not a CPUID dump",
-				 path, DUMP_MAX_BYTES);
+		if (total > DUMP_MAX_BYTES) {     /* it grew since fstat() */
+			snprintf(err, errlen, "%s: larger than %u MiB, more than libcpuid's raw format "
+				 "holds for %u logical CPUs (lattop's limit): not a CPUID dump",
+				 path, DUMP_MAX_BYTES >> 20, DUMP_MAX_CPUS);
 			goto out;
 		}
 		if (memchr(line, '\0', (size_t)n)) {
@@ -249,25 +309,66 @@ static int cpuid_dump_check(const char *path, char *err, size_t errlen)
 				 path, lineno);
 			goto out;
 		}
-		if (n > 0 && line[n - 1] == '\n')
+		cut = line[n - 1] != '\n';
+		if (!cut)
 			line[n - 1] = '\0';
-		kind = cpuid_dump_line(line, &cpu, &why);
+		kind = cpuid_dump_line(line, &cpu, &array, &index, &why);
 		if (kind == DUMP_STOP)
 			break;
+		/* Other bytes no text holds: say binary, not "malformed" (before the STOP line only). */
+		bin = cpuid_dump_binary(line, strlen(line));
+		if (bin >= 0) {
+			snprintf(err, errlen, "%s: line %u: binary data (byte 0x%02x), not a libcpuid raw dump",
+				 path, lineno, (unsigned)bin);
+			goto out;
+		}
+		if (cut) {
+			/* libcpuid ends every line with '\n': without one, it was cut short. */
+			snprintf(err, errlen, "%s: line %u: truncated: the file ends inside a line",
+				 path, lineno);
+			goto out;
+		}
 		if (kind == DUMP_BLANK)
 			continue;
 		if (kind != DUMP_BAD)
 			why = cpuid_dump_order(kind, state == HEADER, state == SINGLE, cpu, next_cpu);
+		if (!why && kind == DUMP_CPU && state == CPUS && !seen[0][0]) {
+			snprintf(seen_why, sizeof(seen_why),
+				 "Logical CPU #%u before this line has no basic_cpuid[0] line: truncated",
+				 next_cpu - 1);
+			why = seen_why;
+		}
+		if (!why && kind == DUMP_VERSION && version_line) {
+			snprintf(seen_why, sizeof(seen_why), "duplicate version line (first on line %u)",
+				 version_line);
+			why = seen_why;
+		}
+		if (!why && (kind == DUMP_BASIC || kind == DUMP_DATA) && seen[array][index]) {
+			/* libcpuid would keep the last; a dump says each register once. */
+			snprintf(seen_why, sizeof(seen_why), "duplicate %s[%u] (first on line %u)",
+				 cpuid_dump_arrays[array].name, index, seen[array][index]);
+			why = seen_why;
+		}
 		if (why) {
 			snprintf(err, errlen, "%s: line %u: %s", path, lineno, why);
 			goto out;
 		}
-		if (kind == DUMP_CPU) {
+		if (kind == DUMP_VERSION) {
+			version_line = lineno;
+		} else if (kind == DUMP_CPU) {
 			state = CPUS;
 			next_cpu++;
-		} else if (kind == DUMP_BASIC && state == HEADER) {
-			state = SINGLE;
+			memset(seen, 0, sizeof(seen));
+		} else if (kind == DUMP_BASIC || kind == DUMP_DATA) {
+			seen[array][index] = lineno;
+			if (state == HEADER)
+				state = SINGLE;
 		}
+	}
+	if (state == CPUS && !seen[0][0]) {
+		snprintf(err, errlen, "%s: line %u: Logical CPU #%u has no basic_cpuid[0] line: truncated",
+			 path, lineno, next_cpu - 1);
+		goto out;
 	}
 	ret = 0;
 out:

@@ -139,6 +139,12 @@ static bool sim_count(uint64_t *val, double *acc, double inc, uint64_t mask)
 	uint64_t u, sum;
 
 	*acc += inc;
+	/*
+	 * Fuzzing found: a huge rate (loads_per_sec = 1.7e308) makes @acc inf,
+	 * then inf - inf = NaN, and (uint64_t)NaN is undefined.  Saturate.
+	 */
+	if (!isfinite(*acc))
+		*acc = 0x1p62;
 	whole = floor(*acc + 1e-6 + fabs(*acc) * 1e-14);
 	if (whole < 1)
 		return false;
@@ -287,7 +293,8 @@ static double dot(const double w[SIM_T_N], const double t[SIM_T_N])
 	int k;
 
 	for (k = 0; k < SIM_T_N; k++)
-		s += w[k] * t[k];
+		if (w[k])       /* fuzzing found: 0 * inf (a huge rate counted by nothing) is NaN */
+			s += w[k] * t[k];
 	return s;
 }
 

@@ -135,6 +135,9 @@ static const struct sim_params default_params = {
 
 #define DEFAULT_CPUS 8
 
+/* Refused above this: a profile is a page of text (fuzzing: no unbounded input). */
+#define SIM_PROFILE_MAX (1u << 20)
+
 static char *trim(char *s)
 {
 	char *end;
@@ -279,6 +282,10 @@ static int parse_key(struct parser *p, struct entry *e, const char *key)
 			s++;
 		}
 		if (*s == '.') {
+			/* The number as written may be past n's cap: refuse it here. */
+			if (n >= SIM_MAX_CPUS)
+				return perr(p, e->line, e->text, "cpu number out of range (cpus is at most %d)",
+					    SIM_MAX_CPUS);
 			e->cpu = (int)n;
 			name = s + 1;
 		}
@@ -545,12 +552,17 @@ struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *
 {
 	struct parser p = { .name = name ? name : "profile", .err = err, .errlen = errlen };
 	struct sim_profile *prof = NULL;
-	size_t pos = 0;
+	size_t pos = 0, i;
 	char *buf = NULL;
 	int line = 0;
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (len > SIM_PROFILE_MAX) {
+		/* also keeps malloc(len + 1) below from wrapping */
+		perr(&p, 0, "(file)", "larger than 1 MiB, too big for a profile");
+		return NULL;
+	}
 	p.c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	if (!p.c_locale) {
 		perr(&p, 0, "profile", "cannot create the C locale");
@@ -573,6 +585,16 @@ struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *
 		if (memchr(text + pos, '\0', n)) {
 			perr(&p, line, "(line)", "NUL byte in the line");
 			goto out;
+		}
+		/* Other control characters (but tabs and a CRLF's CR): binary junk, never echoed. */
+		for (i = 0; i < n; i++) {
+			unsigned char ch = (unsigned char)buf[i];
+
+			if ((ch < 0x20 && ch != '\t' && (ch != '\r' || i + 1 < n)) || ch == 0x7f) {
+				perr(&p, line, "(line)", "control character 0x%02x: binary data, not a profile",
+				     ch);
+				goto out;
+			}
 		}
 		if (parse_line(&p, buf, line))
 			goto out;
@@ -622,6 +644,8 @@ struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen)
 		len += got;
 		if (got == 0)
 			break;
+		if (len > SIM_PROFILE_MAX)
+			break;          /* sim_profile_parse() refuses it: read no more */
 	}
 	if (ferror(f)) {
 		if (err && errlen)

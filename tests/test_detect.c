@@ -995,6 +995,108 @@ static void test_running(void **state)
 #endif
 }
 
+/* ------------------------------------- refusals added with the fuzzers */
+
+/*
+ * What tests/fuzz/ found or was made to look for: duplicated and
+ * contradictory register lines, truncated files, binary junk, huge files,
+ * files that are not regular, too many CPUs.  Each refusal is one line
+ * naming the file (expect_refused checks) and the reason.
+ */
+static void test_refused_since_fuzzing(void **state)
+{
+	static const char *const arrays[] = {
+		"ext_cpuid", "intel_fn4", "intel_fn11", "intel_fn12h", "intel_fn14h", "amd_fn8000001dh",
+	};
+	const char *cpu0 = "_________________ Logical CPU #0 _________________\n";
+	const char *cpu1 = "_________________ Logical CPU #1 _________________\n";
+	char text[512], path[256], err[256] = "", *big;
+	struct cpuid_raw raw;
+	size_t i, len;
+
+	(void)state;
+	/* the same register twice, equal or contradictory: refused, naming both lines */
+	refuse_str("dup-same.raw", GOOD_L0 GOOD_L1 GOOD_L1, "line 3: duplicate basic_cpuid[1] (first on line 2)");
+	refuse_str("dup-basic0.raw", GOOD_L0 GOOD_L1 "basic_cpuid[0]=0000000b 756e6547 6c65746e 49656e69\n",
+		   "line 3: duplicate basic_cpuid[0] (first on line 1)");
+	refuse_str("dup-ext.raw", GOOD_L0 "ext_cpuid[0]=80000008 0 0 0\next_cpuid[0]=80000004 0 0 0\n",
+		   "duplicate ext_cpuid[0] (first on line 2)");
+	refuse_str("dup-version.raw", "version=0.6.2\nversion=0.6.1\n" GOOD_L0,
+		   "line 2: duplicate version line (first on line 1)");
+	refuse_str("dup-fn4.raw", GOOD_L0 "intel_fn4[3]=1 2 3 4\n" GOOD_L1 "intel_fn4[3]=1 2 3 4\n",
+		   "line 4: duplicate intel_fn4[3] (first on line 2)");
+	snprintf(text, sizeof(text), "%s" GOOD_L0 GOOD_L1 "%s" GOOD_L0 GOOD_L1 GOOD_L1, cpu0, cpu1);
+	refuse_str("dup-cpu1.raw", text, "line 7: duplicate basic_cpuid[1] (first on line 6)");
+	/* ... but each logical CPU has its own registers */
+	snprintf(text, sizeof(text), "%s" GOOD_L0 GOOD_L1 "%s" GOOD_L0 GOOD_L1, cpu0, cpu1);
+	expect_accepted("two-cpus.raw", text, &raw);
+	assert_int_equal(raw.basic[1][0], 0x000306c3);
+
+	/* truncated: inside a line, or after a Logical CPU line */
+	refuse_str("cut-regs.raw", GOOD_L0 "basic_cpuid[1]=000306c3 0010", "line 2: truncated");
+	refuse_str("cut-whole-regs.raw", GOOD_L0 "basic_cpuid[1]=000306c3 00100800 7ffafbff bfebfbff",
+		   "line 2: truncated");
+	refuse_str("cut-version.raw", "version=0.6.2", "line 1: truncated");
+	snprintf(text, sizeof(text), "%s" GOOD_L0 GOOD_L1 "%s", cpu0, cpu1);
+	refuse_str("cut-cpu1.raw", text, "Logical CPU #1 has no basic_cpuid[0] line: truncated");
+	snprintf(text, sizeof(text), "%s" GOOD_L0 GOOD_L1 "%s" GOOD_L1, cpu0, cpu1);
+	refuse_str("cpu1-no-leaf0.raw", text, "Logical CPU #1 has no basic_cpuid[0] line");
+	snprintf(text, sizeof(text), "%s" GOOD_L1 "%s" GOOD_L0 GOOD_L1, cpu0, cpu1);
+	refuse_str("cpu0-no-leaf0.raw", text, "line 3: Logical CPU #0 before this line has no basic_cpuid[0]");
+	/* the line libcpuid stops at may end the file without a newline; results after it are free */
+	expect_accepted("stop-no-newline.raw", GOOD_L0 GOOD_L1
+			"--------------------------------------------------------------------------------",
+			&raw);
+	expect_accepted("stop-then-junk.raw", GOOD_L0 GOOD_L1
+			"--------------------------------------------------------------------------------\n"
+			"\x01\xff binary after the end", &raw);
+
+	/* binary junk other than NUL */
+	refuse_str("ctrl.raw", GOOD_L0 "basic_cpuid[1]=000306c3\x01 00100800 7ffafbff bfebfbff\n",
+		   "line 2: binary data (byte 0x01)");
+	refuse_str("high.raw", GOOD_L0 "\xef\xbb\xbf" GOOD_L1, "line 2: binary data (byte 0xef)");
+	refuse_str("esc.raw", "\x1b[2J" GOOD_L0, "line 1: binary data (byte 0x1b)");
+
+	/* libcpuid 0.6.2 segfaults on any register line before the first basic_cpuid line */
+	for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s-first.raw", arrays[i]);
+		snprintf(text, sizeof(text), "version=0.6.2\n%s[0]=00000001 00000002 00000003 00000004\n"
+			 GOOD_L0, arrays[i]);
+		refuse_str(name, text, "line 2: register line before the first basic_cpuid line");
+	}
+
+	/* huge: a sparse 9 MiB file, refused from its size alone */
+	snprintf(path, sizeof(path), "%s/huge.raw", tmpdir);
+	write_file(path, GOOD_L0, strlen(GOOD_L0));
+	assert_int_equal(truncate(path, 9 << 20), 0);
+	assert_int_equal(cpuid_raw_file(path, &raw, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "huge.raw"));
+	assert_non_null(strstr(err, "larger than 8 MiB"));
+	assert_non_null(strstr(err, "libcpuid"));
+	assert_null(strchr(err, '\n'));
+
+	/* more logical CPUs than lattop takes: 1025, each whole */
+	len = 1025 * (strlen(cpu0) + 4 + strlen(GOOD_L0)) + 1;
+	big = malloc(len);
+	assert_non_null(big);
+	big[0] = '\0';
+	for (i = 0, len = 0; i < 1025; i++)
+		len += (size_t)sprintf(big + len, "_________________ Logical CPU #%zu _________________\n"
+				       GOOD_L0, i);
+	expect_refused("cpus-1025.raw", big, len, "line 2049: more than 1024 logical CPUs");
+	free(big);
+
+	/* not a regular file: a FIFO (whose open must not block) and /dev/zero */
+	snprintf(path, sizeof(path), "%s/fifo.raw", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(cpuid_raw_file(path, &raw, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "fifo.raw: not a regular file"));
+	assert_int_equal(cpuid_raw_file("/dev/zero", &raw, err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/zero: not a regular file");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1011,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_uarch_fields),
 		cmocka_unit_test(test_leaf_a_mismatch),
 		cmocka_unit_test(test_running),
+		cmocka_unit_test_setup_teardown(test_refused_since_fuzzing, bad_setup, bad_teardown),
 	};
 
 	return cmocka_run_group_tests_name("detect", tests, NULL, NULL);

@@ -1580,6 +1580,153 @@ static void test_many_cpus(void **state)
 	sim_free(s);
 }
 
+/* --- refusals and limits added with the fuzzers (tests/fuzz/) -------- */
+
+static void expect_refused(const char *text, size_t len, const char *want)
+{
+	char err[256] = "";
+	struct sim_profile *p = sim_profile_parse(text, len, "t.prof", err, sizeof(err));
+
+	if (p) {
+		sim_profile_free(p);
+		fail_msg("accepted: %s", text);
+	}
+	if (strncmp(err, want, strlen(want)))
+		fail_msg("got \"%s\", want \"%s...\"", err, want);
+}
+
+#define refused(text, want) expect_refused(text, strlen(text), want)
+
+/* NaN and infinities are refused in every numeric key, global or per CPU. */
+static void test_profile_nonfinite(void **state)
+{
+	static const char *const keys[] = {
+		"cpus", "threads_per_core", "ghz", "tsc_ghz", "busy", "ipc", "user_fraction",
+		"loads_per_sec", "offcore_reads_per_sec", "offcore_latency", "snoop_hit_per_sec",
+		"hitm_per_sec", "msr.0x186",
+		"cpu1.ghz", "cpu1.tsc_ghz", "cpu1.busy", "cpu1.ipc", "cpu1.user_fraction",
+		"cpu1.loads_per_sec", "cpu1.offcore_reads_per_sec", "cpu1.offcore_latency",
+		"cpu1.snoop_hit_per_sec", "cpu1.hitm_per_sec", "cpu1.msr.0x186",
+	};
+	static const char *const values[] = {
+		"nan", "NaN", "-nan", "nan(0x1)", "inf", "-inf", "INF", "infinity", "-Infinity",
+		"1e999", "-1e999", "0x1p99999",
+	};
+	char text[128], want[128];
+	size_t k, v;
+
+	(void)state;
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (v = 0; v < sizeof(values) / sizeof(values[0]); v++) {
+			snprintf(text, sizeof(text), "cpus = 2\n%s = %s\n", keys[k], values[v]);
+			snprintf(want, sizeof(want), "t.prof:2: %s: bad number '%s'", keys[k], values[v]);
+			if (!strcmp(keys[k], "cpus"))
+				snprintf(text, sizeof(text), "\n%s = %s\n", keys[k], values[v]);
+			refused(text, want);
+		}
+	}
+	refused("load_latency = 5:nan\n", "t.prof:1: load_latency: bad point '5:nan'");
+	refused("load_latency = inf:1\n", "t.prof:1: load_latency: bad point 'inf:1'");
+	refused("cpus = 2\ncpu1.load_latency = 5:0.5 1e999:0.5\n",
+		"t.prof:2: cpu1.load_latency: bad point '1e999:0.5'");
+}
+
+static void test_profile_junk_and_size(void **state)
+{
+	char big_name[] = "/tmp/test_sim_big.XXXXXX", want[128];
+	size_t big = (1u << 20) + 1;
+	char *text = malloc(big), err[256] = "";
+	struct sim_profile *p;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(text);
+	/* 1 MiB is the most: blank lines up to it are fine, one byte more is not */
+	memset(text, '\n', big);
+	p = sim_profile_parse(text, big - 1, "t.prof", err, sizeof(err));
+	assert_non_null(p);
+	assert_int_equal(p->cpus, 8);
+	sim_profile_free(p);
+	expect_refused(text, big, "t.prof:0: (file): larger than 1 MiB, too big for a profile");
+	/* ... also from a file, read no further than that */
+	fd = mkstemp(big_name);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, big, f), big);
+	assert_int_equal(fclose(f), 0);
+	assert_null(sim_profile_load(big_name, err, sizeof(err)));
+	remove(big_name);
+	snprintf(want, sizeof(want), "%s:0: (file): larger than 1 MiB, too big for a profile", big_name);
+	assert_string_equal(err, want);
+	free(text);
+
+	/* binary junk: control characters refused by line, never echoed */
+	refused("cpus = 2\nghz = 2\x01\n", "t.prof:2: (line): control character 0x01: binary data");
+	refused("gh\x1b[2Jz = 1\n", "t.prof:1: (line): control character 0x1b");
+	refused("gh\rz = 1\n", "t.prof:1: (line): control character 0x0d");
+	refused("# a comment \x7f\n", "t.prof:1: (line): control character 0x7f");
+	expect_refused("ghz = 2\n\0\n", 10, "t.prof:2: (line): NUL byte in the line");
+	/* ... but tabs, a CRLF's CR and UTF-8 in comments are text */
+	p = parse("ghz\t=\t3\r\n# r\xc3\xa9sum\xc3\xa9: 3 GHz\n");
+	assert_true(p->cpu[0].ghz == 3);
+	sim_profile_free(p);
+
+	/* cpuN. with N past what cpus can be: refused as written, however long */
+	refused("cpu99999999999999999999.ghz = 1\n",
+		"t.prof:1: cpu99999999999999999999.ghz: cpu number out of range (cpus is at most 4096)");
+	refused("cpu4096.msr.0x186 = 1\n",
+		"t.prof:1: cpu4096.msr.0x186: cpu number out of range (cpus is at most 4096)");
+	p = parse("cpus = 4096\ncpu4095.ghz = 1\ncpu0004.ipc = 2\n");
+	assert_true(p->cpu[4095].ghz == 1);
+	assert_true(p->cpu[4].ipc == 2);
+	sim_profile_free(p);
+	/* the same CPU written two ways is a duplicate */
+	refused("cpu4.ipc = 1\ncpu04.ipc = 2\n", "t.prof:2: cpu04.ipc: duplicate key (first on line 1)");
+}
+
+/*
+ * Fuzzing found: a rate so large that the traffic integral overflows made
+ * the simulator convert NaN to a counter value (undefined behaviour).  A
+ * huge rate must count what it can and leave the other counters exact.
+ */
+static void test_profile_huge_rates(void **state)
+{
+	struct clk clk;
+	struct sim *s = mk("haswell", "cpus = 2\nghz = 2\nbusy = 0.5\nipc = 1\n"
+			   "loads_per_sec = 1.7976931348623157e308\n", &clk);
+	int r;
+
+	(void)state;
+	wr(s, 0, FIXED_CTRL, 0x333);
+	wr(s, 0, EVTSEL(0), SEL(0xd0, 0x81));   /* MEM_UOPS_RETIRED.ALL_LOADS */
+	for (r = 1; r <= 3; r++) {
+		clk.t = 2 * r;          /* 1.8e308 loads/s * 2 s = inf */
+		/* cycles and instructions: exact, untouched by the loads' inf */
+		assert_int_equal(rd(s, 0, FIXED(1)), (uint64_t)r * 2000000000ULL);
+		assert_int_equal(rd(s, 0, FIXED(0)), (uint64_t)r * 2000000000ULL);
+		assert_true(rd(s, 0, PMC(0)) <= 0xffffffffffffULL);
+	}
+	assert_true(rd(s, 0, GSTATUS) & B(0));  /* the loads counter overflowed */
+	assert_false(rd(s, 0, GSTATUS) & (B(32) | B(33)));
+	sim_free(s);
+
+	/*
+	 * Core clock past what a double holds once multiplied by 1e9: the
+	 * counter saturates and wraps (no count is meaningful; under UBSan,
+	 * tests/fuzz/regress/profile-inf-cycles-nan-to-u64.prof is the check).
+	 */
+	s = mk("silvermont", "cpus = 2\nghz = 1e300\n", &clk);
+	wr(s, 1, FIXED_CTRL, 0x333);
+	for (r = 1; r <= 3; r++) {
+		clk.t = r;
+		assert_true(rd(s, 1, FIXED(1)) <= 0xffffffffffULL);   /* 40 bits on the Atoms */
+	}
+	assert_true(rd(s, 1, GSTATUS) & B(33));
+	sim_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1622,6 +1769,9 @@ int main(void)
 		cmocka_unit_test(test_builtin_varies),
 		cmocka_unit_test(test_two_sims),
 		cmocka_unit_test(test_many_cpus),
+		cmocka_unit_test(test_profile_nonfinite),
+		cmocka_unit_test(test_profile_junk_and_size),
+		cmocka_unit_test(test_profile_huge_rates),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
