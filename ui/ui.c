@@ -549,7 +549,7 @@ static void ui_draw_status(struct ui *ui, const struct ui_snap *s)
 	const struct ui_col *c = ui->cols[ui->sort];
 
 	if (ui->prompt) {
-		static const char hint[] = "Enter apply  Esc cancel ";
+		static const char hint[] = "type to replace  Backspace edit  Enter apply  Esc cancel ";
 		int x;
 
 		int room, skip;
@@ -828,6 +828,7 @@ static void ui_prompt_open(struct ui *ui)
 				      t[i]);
 	ui->plen = (int)strlen(ui->pbuf);
 	ui->prompt = true;
+	ui->pfresh = true;
 }
 
 static void ui_set_message(struct ui *ui, const char *msg)
@@ -839,6 +840,10 @@ static void ui_set_message(struct ui *ui, const char *msg)
 
 static enum ui_action ui_prompt_key(struct ui *ui, int ch)
 {
+	bool fresh = ui->pfresh;
+
+	/* The current list is shown as a starting point: typing replaces it, editing keeps it. */
+	ui->pfresh = false;
 	switch (ch) {
 	case 27:                /* Esc */
 		ui->prompt = false;
@@ -882,7 +887,11 @@ static enum ui_action ui_prompt_key(struct ui *ui, int ch)
 	case KEY_RESIZE:
 		break;
 	default:
-		if (ch < 0x20 || ch > 0x7e || ui->plen + 1 >= (int)sizeof(ui->pbuf))
+		if (ch < 0x20 || ch > 0x7e)
+			return UI_NONE;
+		if (fresh)
+			ui->plen = 0;
+		if (ui->plen + 1 >= (int)sizeof(ui->pbuf))
 			return UI_NONE;
 		ui->pbuf[ui->plen++] = (char)ch;
 		ui->pbuf[ui->plen] = 0;

@@ -159,6 +159,7 @@ struct ui {
 	int page;                       /* rows shown in the smallest pane, last layout */
 	bool help;
 	bool prompt;
+	bool pfresh;             /* the prefilled list is untouched: typing replaces it */
 	bool cursor;                    /* the cursor is shown (at the prompt) */
 	char pbuf[160];
 	int plen;

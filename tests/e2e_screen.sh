@@ -1,0 +1,809 @@
+#!/bin/sh
+# e2e_screen.sh: the interactive screen, driven through tmux as a user would
+# drive it: what it shows at 80x24 and 200x50 (header, three panes, the `all`
+# row), that every key does what the help says, resizes, `q` giving the
+# terminal back, no colour or non-ASCII byte when the terminal or the user
+# asks for none, `n/a` for what the CPU cannot measure, and on the FUSE msr
+# stand-in every register as it was after the terminal is closed under it.
+#
+# The strings checked are those of the screen's visible contract (the ui/
+# top comment and the man page's KEYS section repeat them).  Every tmux
+# session runs on a server of its own (tmux -L), killed on exit; every wait
+# polls the pane for what it expects, a few seconds at most.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+HSW=tests/dumps/haswell_core-i7-4500u.raw
+M=$LIB_TMP/m
+SOCK=lattop-e2e-$$
+PS1_MARK='lattop-e2e-prompt> '
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "no tmux here (apt-get install tmux)"
+	tap_done
+	exit 0
+fi
+if [ ! -x ./lattop ]; then
+	not_ok "./lattop is built (make lattop)"
+	tap_done
+	exit 1
+fi
+
+# tmux on a server of our own, also when the tests run inside tmux.
+tm() {
+	env -u TMUX tmux -L "$SOCK" -f "$LIB_TMP/tmux.conf" "$@"
+}
+
+# The sessions go first, and lattop on the msr stand-in must have given its
+# registers back before lib_cleanup unmounts the stand-in.
+screen_cleanup() {
+	tm kill-server 2>/dev/null
+	if [ -s "$LIB_TMP/msr.pid" ]; then
+		_cl_n=50
+		while kill -0 "$(cat "$LIB_TMP/msr.pid")" 2>/dev/null && [ $_cl_n -gt 0 ]; do
+			sleep 0.1
+			_cl_n=$((_cl_n - 1))
+		done
+	fi
+	lib_cleanup
+}
+trap screen_cleanup EXIT
+trap 'exit 129' HUP
+# Should this script be killed outright, the sessions must not outlive it.
+(
+	while kill -0 $$ 2>/dev/null; do
+		sleep 1
+	done
+	env -u TMUX tmux -L "$SOCK" kill-server
+	sleep 1
+	rm -rf --one-file-system "$LIB_TMP"
+) </dev/null >/dev/null 2>&1 &
+
+# The pane has exactly the window's size (no status line); colours as a
+# modern terminal has them; the panes start in the repository.
+if [ -e /usr/share/terminfo/t/tmux-256color ] || [ -e /lib/terminfo/t/tmux-256color ]; then
+	DEFTERM=tmux-256color
+else
+	DEFTERM=screen-256color
+fi
+cat >"$LIB_TMP/tmux.conf" <<EOF
+set -g status off
+set -g default-terminal $DEFTERM
+set -g history-limit 100
+set -g remain-on-exit off
+EOF
+
+ESC=$(printf '\033')
+VLINE=$(printf '\342\224\202')          # U+2502, the line between panes
+
+# ---- driving tmux ----
+
+# start NAME COLS ROWS CMDLINE: a shell in a new session of COLS x ROWS, its
+# output recorded byte for byte in $LIB_TMP/NAME.raw, then CMDLINE typed into
+# it.  The exit status of CMDLINE lands in $LIB_TMP/NAME.exit.  What the
+# caller's environment could change is left out: NO_COLOR, a locale forced
+# by LC_ALL (the screen is UTF-8 unless a test says otherwise), COLUMNS and
+# LINES (they would override the size of the pane).
+start() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" -c "$(pwd)" \
+		"env -u TMUX -u NO_COLOR -u LC_ALL -u LC_CTYPE -u COLUMNS -u LINES \
+		PS1='$PS1_MARK' LANG=C.UTF-8 sh" || return 1
+	: >"$LIB_TMP/$1.raw"
+	tm pipe-pane -t "$1" -o "cat >>'$LIB_TMP/$1.raw'"
+	tm send-keys -t "$1" -l "$4; echo EXIT=\$? >'$LIB_TMP/$1.exit'"
+	tm send-keys -t "$1" Enter
+}
+
+key() {
+	_ky=$1
+	shift
+	tm send-keys -t "$_ky" "$@"
+}
+
+kill_session() {
+	tm kill-session -t "$1" 2>/dev/null
+}
+
+# cap NAME: the pane as text, for awk: the line between panes becomes `|`
+# and every other non-ASCII character `#` (one character, one column).
+cap() {
+	tm capture-pane -p -t "$1" | LC_ALL=C.UTF-8 sed "s/$VLINE/|/g; s/[^ -~]/#/g"
+}
+
+# capraw NAME: the pane as UTF-8 text, as drawn.
+capraw() {
+	tm capture-pane -p -t "$1"
+}
+
+# poll SECS CMD...: run CMD every 0.1 s until it succeeds; 1 after SECS.
+poll() {
+	_pl_n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		_pl_n=$((_pl_n - 1))
+		[ $_pl_n -le 0 ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# shows NAME ERE: a line of the pane matches.
+shows() {
+	cap "$1" | grep -q -E -- "$2"
+}
+
+hides() {
+	! shows "$@"
+}
+
+# expect NAME TESTNAME ERE [SECS]: one TAP line: the pane shows a line
+# matching ERE within SECS seconds (5); the screen as a diagnostic if not.
+expect() {
+	if poll "${4:-5}" shows "$1" "$3"; then
+		ok "$2"
+	else
+		not_ok "$2"
+		diag "nothing matches /$3/ on $1:"
+		diag "$(cap "$1")"
+	fi
+}
+
+# expect_gone NAME TESTNAME ERE [SECS]: ... no line matches any more.
+expect_gone() {
+	if poll "${4:-5}" hides "$1" "$3"; then
+		ok "$2"
+	else
+		not_ok "$2"
+		diag "still /$3/ on $1:"
+		diag "$(cap "$1")"
+	fi
+}
+
+# eventually SECS TESTNAME WANT CMD...: CMD prints WANT within SECS seconds.
+eventually() {
+	_secs=$1 _name=$2 _want=$3
+	shift 3
+	_got=""
+	_ev_n=$((_secs * 10))
+	while :; do
+		_got=$("$@")
+		[ "$_got" = "$_want" ] && break
+		_ev_n=$((_ev_n - 1))
+		[ $_ev_n -le 0 ] && break
+		sleep 0.1
+	done
+	is "$_name" "$_got" "$_want"
+	# CMD's first argument is the session: show its screen.
+	[ "$_got" = "$_want" ] || diag "$(cap "$2")"
+}
+
+# has TESTNAME TEXT ERE: ok when a line of TEXT matches ERE.
+has() {
+	if printf '%s\n' "$2" | grep -q -E -- "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "nothing matches /$3/ in:"
+		diag "$2"
+	fi
+}
+
+# hasnt TESTNAME TEXT ERE: ok when no line of TEXT matches ERE.
+hasnt() {
+	if printf '%s\n' "$2" | grep -q -E -- "$3"; then
+		not_ok "$1"
+		diag "/$3/ matches in:"
+		diag "$2"
+	else
+		ok "$1"
+	fi
+}
+
+status() {
+	cap "$1" | tail -n 1
+}
+
+# status_shows NAME ERE: the status line matches ERE.
+status_shows() {
+	status "$1" | grep -q -E -- "$2"
+}
+
+# last_text NAME: the last line that is not blank.
+last_text() {
+	cap "$1" | grep -v '^ *$' | tail -n 1
+}
+
+# body NAME: the screen but its first line (the clock ticks there).
+body() {
+	cap "$1" | sed 1d
+}
+
+# changes NAME SECS: the body differs from what it is now within SECS.
+changes() {
+	_ch_before=$(body "$1")
+	_ch_n=$(($2 * 10))
+	while [ $_ch_n -gt 0 ]; do
+		sleep 0.1
+		[ "$(body "$1")" != "$_ch_before" ] && return 0
+		_ch_n=$((_ch_n - 1))
+	done
+	return 1
+}
+
+# settle NAME: wait (3 s at most) until the body is the same twice 0.3 s
+# apart: tmux may be caught between two chunks of one redraw.
+settle() {
+	_se_n=10
+	_se_a=$(body "$1")
+	while [ $_se_n -gt 0 ]; do
+		sleep 0.3
+		_se_b=$(body "$1")
+		[ "$_se_a" = "$_se_b" ] && return 0
+		_se_a=$_se_b
+		_se_n=$((_se_n - 1))
+	done
+	return 1
+}
+
+# quit NAME WHAT: `q`, lattop exits 0, the session goes.  Every session
+# ends this way but the one that tests SIGHUP: a hangup also sends SIGCONT,
+# which LeakSanitizer's exit-time stop-the-world (ptrace) does not survive
+# in sanitized builds (the process then spins forever).
+quit() {
+	key "$1" q
+	if poll 5 test -s "$LIB_TMP/$1.exit"; then
+		is "$2: q exits 0" "$(cat "$LIB_TMP/$1.exit")" EXIT=0
+	else
+		not_ok "$2: q exits 0"
+		diag "$(cap "$1")"
+	fi
+	kill_session "$1"
+}
+
+# ---- reading the panes ----
+
+# pane NAME TITLE: the lines of the pane titled TITLE below its title line,
+# cut to its columns when panes stand side by side (between the `|` lines),
+# up to the next pane's title.
+pane() {
+	cap "$1" | awk -v t="$2" '
+	BEGIN { nt = split("Load latency|Snoop|Offcore", T, "|") }
+	function other(s,  i) {
+		for (i = 1; i <= nt; i++)
+			if (T[i] != t && index(s, T[i]))
+				return 1
+		return 0
+	}
+	!found {
+		x = index($0, t)
+		if (!x)
+			next
+		found = 1
+		l = 0
+		for (i = x - 1; i > 0; i--)
+			if (substr($0, i, 1) == "|") { l = i; break }
+		r = 0
+		for (i = x; i <= length($0); i++)
+			if (substr($0, i, 1) == "|") { r = i; break }
+		next
+	}
+	{
+		s = r ? substr($0, l + 1, r - l - 1) : substr($0, l + 1)
+		if (other(s))
+			exit
+		print s
+	}'
+}
+
+# colhdr NAME TITLE: the pane's column header line.
+colhdr() {
+	pane "$1" "$2" | awk '$1 == "CPU" || $1 == "Core" { print; exit }'
+}
+
+# rows NAME TITLE: the labels of the rows, one a line, up to `all`.
+rows() {
+	pane "$1" "$2" | awk '
+		!h { if ($1 == "CPU" || $1 == "Core") h = 1; next }
+		{ print $1; if ($1 == "all") exit }'
+}
+
+# rows_line NAME TITLE: the labels on one line.
+rows_line() {
+	rows "$1" "$2" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# core_rows NAME TITLE: `all` when every row but the last is labelled
+# package/core and the last is `all`; else the rows.
+core_rows() {
+	rows "$1" "$2" | awk '{ r = r " " $1 } $1 !~ /^[0-9]+\/[0-9]+$/ { n++; l = $1 }
+		END { print (n == 1 && l == "all" && NR >= 2) ? "all" : r }'
+}
+
+first_row() {
+	rows "$1" "$2" | head -n 1
+}
+
+last_rows() {
+	rows "$1" "$2" | tail -n 2 | tr '\n' ' ' | sed 's/ $//'
+}
+
+# row NAME TITLE LABEL: the line of the row labelled LABEL.
+row() {
+	pane "$1" "$2" | awk -v l="$3" '
+		!h { if ($1 == "CPU" || $1 == "Core") h = 1; next }
+		$1 == l { print; exit }'
+}
+
+# spark NAME: sparkline cells drawn (not blank) in the snoop pane's `all`
+# row: the block characters after the HITM% column.
+spark() {
+	row "$1" Snoop all | sed 's/^.*%//' | tr -cd '#' | wc -c
+}
+
+# count NAME FIXED: lines of the screen containing FIXED.
+count() {
+	cap "$1" | grep -c -F -- "$2"
+}
+
+# sgr_colours FILE: the colour parameters (30-38, 40-48, 90-97, 100-107)
+# of the SGR sequences in FILE, one a line.
+sgr_colours() {
+	LC_ALL=C grep -a -o "$ESC\\[[0-9;:]*m" "$1" | LC_ALL=C tr -d "${ESC}[m" |
+		tr ';:' '\n\n' | grep -E -x '3[0-8]|4[0-8]|9[0-7]|10[0-7]'
+}
+
+# non_ascii FILE: how many bytes of FILE are not ASCII.
+non_ascii() {
+	LC_ALL=C tr -d '\000-\177' <"$1" | wc -c
+}
+
+profile() {
+	_f=$LIB_TMP/$1.prof
+	shift
+	printf '%s\n' "$@" >"$_f"
+	echo "$_f"
+}
+
+# ---- the checks shared by every size ----
+
+# layout NAME WHAT COLS ROWS [NCPU]: what every screen shows.  With NCPU,
+# the rows of every pane are CPUs 0, 1, ... (at most NCPU), then `all`.
+layout() {
+	_ly_s=$1 _ly_w=$2
+	expect "$_ly_s" "$_ly_w: first frame drawn (a total row with a number)" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	_ly_cap=$(cap "$_ly_s")
+	_h1=$(printf '%s\n' "$_ly_cap" | head -n 1)
+	for re in '^ lattop ' ' SIMULATED ' ' Haswell ' 'interval 0\.[0-9]s' \
+		' [0-2][0-9]:[0-5][0-9]:[0-6][0-9]'; do
+		has "$_ly_w: header line 1 shows /$re/" "$_h1" "$re"
+	done
+	_h3=$(printf '%s\n' "$_ly_cap" | head -n 3)
+	has "$_ly_w: header shows the PMU" "$_h3" 'PMU v3, 4 GP x 48-bit \+ 3 fixed'
+	has "$_ly_w: header shows the rotation" "$_h3" \
+		'rotation: [0-9]+ slots latency [0-9]+%/threshold snoop [0-9]+% offcore [0-9]+%'
+	for t in 'Load latency' Snoop Offcore; do
+		is "$_ly_w: '$t' pane title shown once" "$(printf '%s\n' "$_ly_cap" | grep -c -F -- "$t")" 1
+		is "$_ly_w: '$t' pane: first column CPU" "$(colhdr "$_ly_s" "$t" | awk '{ print $1 }')" CPU
+		is "$_ly_w: '$t' pane: the last row is all" "$(rows "$_ly_s" "$t" | tail -n 1)" all
+	done
+	has "$_ly_w: Load latency columns" "$(colhdr "$_ly_s" 'Load latency')" 'Loads/s +>8 +>16 .*Mean'
+	has "$_ly_w: Snoop columns" "$(colhdr "$_ly_s" Snoop)" 'Hit/s +HITM/s +HITM%'
+	has "$_ly_w: Offcore columns" "$(colhdr "$_ly_s" Offcore)" 'Reads/s +Lat\(cyc\) +Lat\(ns\)'
+	is "$_ly_w: $4 lines on the screen" "$(capraw "$_ly_s" | wc -l)" "$4"
+	is "$_ly_w: no line wider than $3 columns" \
+		"$(cap "$_ly_s" | awk -v w="$3" 'length($0) > w' | wc -l)" 0
+	has "$_ly_w: status line: help hint, sort column, row mode" "$(status "$_ly_s")" \
+		'^h help +q quit .*sort: CPU +per CPU *$'
+	# Nothing left over from an earlier drawing (another size).
+	is "$_ly_w: one status line" "$(count "$_ly_s" 'h help')" 1
+	is "$_ly_w: one PMU line" "$(count "$_ly_s" 'PMU v')" 1
+	is "$_ly_w: one header line" "$(cap "$_ly_s" | grep -c '^ lattop ')" 1
+	[ "$5" ] || return 0
+	for t in 'Load latency' Snoop Offcore; do
+		_ly_r=$(rows_line "$_ly_s" "$t")
+		if printf '%s\n' "$_ly_r" | awk -v n="$5" '{
+			for (i = 1; i < NF; i++)
+				if ($i != i - 1)
+					exit 1
+			exit !($NF == "all" && NF >= 2 && NF <= n + 1) }'; then
+			ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
+		else
+			not_ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
+			diag "rows: $_ly_r"
+		fi
+	done
+}
+
+# sort_of NAME: "sort: COLUMN" from the status line.
+sort_of() {
+	status "$1" | grep -o 'sort: [^ ]*'
+}
+
+# first_col NAME TITLE: the first column header of the pane (CPU or Core).
+first_col() {
+	colhdr "$1" "$2" | awk '{ print $1 }'
+}
+
+# thresholds NAME: the threshold column headers of the load-latency pane.
+thresholds() {
+	colhdr "$1" 'Load latency' | grep -o '>[0-9]*' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# lines_are NAME N: the screen has N lines and its status line is drawn.
+lines_are() {
+	[ "$(capraw "$1" | wc -l)" -eq "$2" ] && status "$1" | grep -q 'sort: '
+}
+
+# prompting NAME: the status line is not the help hint (the `t` prompt).
+prompting() {
+	! status "$1" | grep -q '^h help'
+}
+
+# spark_at_least NAME N
+spark_at_least() {
+	[ "$(spark "$1")" -ge "$2" ]
+}
+
+# first_row_not NAME TITLE LABEL
+first_row_not() {
+	[ "$(first_row "$1" "$2")" != "$3" ]
+}
+
+alive() {
+	kill -0 "$1" 2>/dev/null
+}
+
+gone() {
+	! alive "$1"
+}
+
+status_changed() {
+	[ "$(status "$1")" != "$2" ]
+}
+
+# sort_to NAME COLUMN: press `s` until the status line says `sort: COLUMN`.
+sort_to() {
+	_st_i=0
+	while ! status "$1" | grep -q -F -- "sort: $2 "; do
+		_st_i=$((_st_i + 1))
+		[ $_st_i -gt 16 ] && return 1
+		_st_before=$(status "$1")
+		key "$1" s
+		poll 2 status_changed "$1" "$_st_before" || return 1
+	done
+	return 0
+}
+
+# The SGR parameters right before WORD on line 1 (capture-pane -e), one a line.
+sgr_before() {
+	tm capture-pane -p -e -t "$1" | head -n 1 |
+		LC_ALL=C grep -a -o "\\($ESC\\[[0-9;]*m\\)\\+ *$2" | head -n 1 |
+		LC_ALL=C sed "s/ *$2\$//; s/$ESC\\[//g; s/m/;/g" | tr ';' '\n' | grep .
+}
+
+# ---- the sessions, all started at once: they run while others are checked ----
+
+P8=$(profile p8 "cpus = 8" "hitm_per_sec = 1e5" \
+	"cpu0.hitm_per_sec = 2e4" "cpu1.hitm_per_sec = 4e4" "cpu2.hitm_per_sec = 8e4" \
+	"cpu3.hitm_per_sec = 1e5" "cpu4.hitm_per_sec = 3e5" "cpu5.hitm_per_sec = 9e6" \
+	"cpu6.hitm_per_sec = 6e5" "cpu7.hitm_per_sec = 5e4")
+P64=$(profile p64 "cpus = 64" "hitm_per_sec = 1e5" "cpu40.hitm_per_sec = 4e6")
+L="./lattop --simulate haswell"
+
+start b80 80 24 "$L -d 0.2"                     # builtin profile: numbers vary
+start b200 200 50 "$L -d 0.2"
+start p8s 80 24 "$L --sim-profile $P8 -d 0.2"
+start p8l 200 50 "$L --sim-profile $P8 -d 0.2"
+start p64s 80 24 "$L --sim-profile $P64 -d 0.5"
+start p64l 200 50 "$L --sim-profile $P64 -d 0.5"
+start vt100 80 24 "TERM=vt100 $L -d 0.2"
+start nocolor 80 24 "NO_COLOR=1 $L -d 0.2"
+start nocolor2 80 24 "$L --no-color -d 0.2"
+start ascii 80 24 "$L --ascii -d 0.2"
+start slm 80 24 "./lattop --simulate silvermont -d 0.2"
+
+# ---- what every screen shows ----
+
+layout b80 "80x24" 80 24 8
+check "80x24: the numbers change between refreshes" changes b80 5
+layout b200 "200x50" 200 50 8
+for t in 'Load latency' Snoop Offcore; do
+	is "200x50: '$t' shows all 8 CPUs" "$(rows_line b200 "$t")" "0 1 2 3 4 5 6 7 all"
+done
+check "200x50: the numbers change between refreshes" changes b200 5
+quit b200 200x50
+layout p8s "80x24, 8 CPUs" 80 24 8
+layout p8l "200x50, 8 CPUs" 200 50 8
+layout p64s "80x24, 64 CPUs" 80 24 64
+layout p64l "200x50, 64 CPUs" 200 50 64
+
+# Colour is there when the terminal has it (so that its absence below means
+# something), and SIMULATED is red.
+check "colour: SGR colours sent to a colour terminal" test -n "$(sgr_colours $LIB_TMP/b80.raw)"
+tm capture-pane -p -e -t b80 >$LIB_TMP/b80.cap
+check "colour: coloured cells on the screen" test -n "$(sgr_colours $LIB_TMP/b80.cap)"
+_p=$(sgr_before b80 SIMULATED | tr '\n' ' ')
+has "colour: SIMULATED in reverse video" "$_p" '(^| )7( |$)'
+has "colour: SIMULATED in red" "$_p" '(^| )(31|91)( |$)'
+
+# ---- keys ----
+
+# h and ?: the help, every key listed; any key closes it.
+key b80 h
+expect b80 "h: the help opens" '^ *lattop keys'
+_s=$(cap b80)
+for re in '^ +q +quit' '^ +space +pause or resume the display' \
+	'^ +< > +move the sort column left or right' '^ +s +next sort column' \
+	'^ +1 2 3 +show or hide the load-latency, snoop and offcore panes' \
+	'^ +c +per logical CPU or per core' \
+	'^ +\+ - +longer or shorter interval \(steps 0\.1 0\.2 0\.5 1 2 5 10 30 60 s\)' \
+	'^ +t +type new load-latency thresholds' '^ +Up Down PgUp PgDn Home End' 'scroll the rows' \
+	'^ +r +reset the history' '^ +h \? +this help'; do
+	has "help lists /$re/" "$_s" "$re"
+done
+hasnt "help: the panes are not drawn under it" "$_s" 'Load latency|HITM/s'
+key b80 x
+expect_gone b80 "help: x closes it" 'lattop keys'
+expect b80 "help: the panes are back" 'Load latency'
+key b80 '?'
+expect b80 "?: the help opens" '^ *lattop keys'
+key b80 q
+expect_gone b80 "help: q closes it" 'lattop keys'
+expect b80 "help: ... and does not quit" 'Offcore'
+check "help: lattop still runs" test ! -e $LIB_TMP/b80.exit
+
+# space: PAUSED, nothing moves; space again: moving again.
+key b80 Space
+expect b80 "space: PAUSED in the header" '^ lattop .*PAUSED'
+has "space: PAUSED in reverse video" "$(sgr_before b80 PAUSED | tr '\n' ' ')" '(^| )7( |$)'
+settle b80
+_b=$(body b80)
+sleep 1.2       # six intervals
+is "space: the numbers stand still while paused" "$(body b80)" "$_b"
+
+# r (while paused, so that nothing refills it): the sparkline goes blank.
+_n=$(spark b80)
+check "r: the sparkline shows a history before (cells: $_n)" test "$_n" -ge 3
+key b80 r
+eventually 3 "r: the sparkline is blank after" 0 spark b80
+
+key b80 Space
+expect_gone b80 "space again: PAUSED goes" 'PAUSED'
+check "space again: the numbers move again" changes b80 5
+poll 5 spark_at_least b80 3
+_n=$(spark b80)
+check "r: the history fills again after resume (cells: $_n)" test "$_n" -ge 1
+
+# < > s: the sort column, left to right.
+has "sort: CPU at the start" "$(status b80)" 'sort: CPU '
+key b80 '>'
+eventually 3 "> moves the sort to Loads/s" "sort: Loads/s" sort_of b80
+key b80 '<'
+eventually 3 "< moves it back to CPU" "sort: CPU" sort_of b80
+key b80 s
+eventually 3 "s: next sort column, Loads/s" "sort: Loads/s" sort_of b80
+key b80 s
+eventually 3 "s again: Mean" "sort: Mean" sort_of b80
+key b80 '<'
+key b80 '<'
+eventually 3 "< <: back to CPU" "sort: CPU" sort_of b80
+
+# 1 2 3: hide and show the panes.
+for k in 1 2 3; do
+	case $k in
+	1) t='Load latency' o1=Snoop o2=Offcore ;;
+	2) t=Snoop o1='Load latency' o2=Offcore ;;
+	3) t=Offcore o1='Load latency' o2=Snoop ;;
+	esac
+	key b80 $k
+	expect_gone b80 "$k hides the $t pane" "$t"
+	check "$k: $o1 and $o2 still shown" sh -c "[ \$1 -eq 1 ] && [ \$2 -eq 1 ]" sh \
+		"$(count b80 "$o1")" "$(count b80 "$o2")"
+	key b80 $k
+	expect b80 "$k again shows it" "$t"
+done
+
+# c: per core, and back.
+key b80 c
+eventually 3 "c: the first column is Core" Core first_col b80 Snoop
+has "c: status says per core" "$(status b80)" 'per core *$'
+for t in 'Load latency' Snoop Offcore; do
+	eventually 3 "c: '$t' first column Core" Core first_col b80 "$t"
+	eventually 3 "c: '$t' rows are package/core, then all" "all" core_rows b80 "$t"
+done
+key b80 c
+eventually 3 "c again: CPU" CPU first_col b80 Snoop
+has "c again: status says per CPU" "$(status b80)" 'per CPU *$'
+
+# + -: the interval, by the steps of the help.
+for step in "+ 0.5" "- 0.2" "- 0.1" "- 0.1" "+ 0.2"; do
+	set -- $step
+	key b80 "$1"
+	expect b80 "$1: interval $2s" "^ lattop .*interval $2s"
+done
+
+# Resize: 80x24 -> 200x50 -> 80x24, drawn as if started at that size.
+tm resize-window -t b80 -x 200 -y 50
+poll 5 lines_are b80 50
+layout b80 "resized to 200x50" 200 50 8
+tm resize-window -t b80 -x 80 -y 24
+poll 5 lines_are b80 24
+layout b80 "resized back to 80x24" 80 24 8
+
+# t: new thresholds; a bad list is refused and the old ones stay.
+key b80 t
+poll 3 prompting b80
+key b80 C-u
+key b80 -l '12,40,100'
+key b80 Enter
+eventually 5 "t 12,40,100: the columns are >12 >40 >100" ">12 >40 >100" thresholds b80
+key b80 t
+poll 3 prompting b80
+key b80 C-u
+key b80 -l '1,2'
+key b80 Enter
+if poll 5 status_shows b80 "'1,2'.*threshold"; then
+	ok "t 1,2: the refusal replaces the hint on the status line"
+else
+	not_ok "t 1,2: the refusal replaces the hint on the status line"
+	diag "$(status b80)"
+fi
+hasnt "t 1,2: the hint is not shown with it" "$(status b80)" '^h help'
+sleep 0.6       # three intervals
+is "t 1,2: the thresholds stay >12 >40 >100" "$(thresholds b80)" ">12 >40 >100"
+# Esc: the list typed is dropped.
+key b80 t
+poll 3 prompting b80
+key b80 C-u
+key b80 -l '20,30'
+key b80 Escape
+if poll 3 status_shows b80 'sort: '; then
+	ok "t then Esc: the prompt closes"
+else
+	not_ok "t then Esc: the prompt closes"
+	diag "$(status b80)"
+fi
+sleep 0.6
+is "t then Esc: the thresholds stay >12 >40 >100" "$(thresholds b80)" ">12 >40 >100"
+
+# q: the terminal as it was, exit 0.
+key b80 q
+poll 5 test -s $LIB_TMP/b80.exit
+is "q: lattop exits 0" "$(cat $LIB_TMP/b80.exit 2>/dev/null)" "EXIT=0"
+is "q: the alternate screen is left" "$(tm display -p -t b80 '#{alternate_on}')" 0
+eventually 3 "q: the shell prompt is back" "${PS1_MARK% }" last_text b80
+hasnt "q: the normal screen has no pane left on it" "$(cap b80)" 'Load latency|HITM/s|sort: CPU'
+kill_session b80
+
+# ---- sorting orders the rows ----
+
+if sort_to p8s HITM/s; then
+	ok "80x24: s reaches HITM/s"
+else
+	not_ok "80x24: s reaches HITM/s"
+	diag "$(status p8s)"
+fi
+eventually 3 "80x24: sorted by HITM/s, the hottest CPU (5) first" 5 first_row p8s Snoop
+if sort_to p8l HITM/s; then
+	ok "200x50: s reaches HITM/s"
+else
+	not_ok "200x50: s reaches HITM/s"
+	diag "$(status p8l)"
+fi
+for t in Snoop 'Load latency' Offcore; do
+	eventually 3 "200x50: sorted by HITM/s, '$t' rows hottest first" "5 6 4 3 2 7 1 0 all" \
+		rows_line p8l "$t"
+done
+quit p8s "80x24, 8 CPUs"
+quit p8l "200x50, 8 CPUs"
+
+# ---- scrolling 64 CPUs ----
+
+for s in p64s p64l; do
+	eventually 3 "$s: first row 0" 0 first_row $s 'Load latency'
+	key $s Down
+	eventually 3 "$s: Down: first row 1" 1 first_row $s 'Load latency'
+	key $s Up
+	eventually 3 "$s: Up: first row 0" 0 first_row $s 'Load latency'
+	key $s NPage
+	poll 3 first_row_not $s 'Load latency' 0
+	_f=$(first_row $s 'Load latency')
+	check "$s: PgDn: a page down (first row $_f)" test "$_f" -gt 1
+	is "$s: PgDn: all stays last" "$(rows $s 'Load latency' | tail -n 1)" all
+	key $s PPage
+	eventually 3 "$s: PgUp: first row 0" 0 first_row $s 'Load latency'
+	key $s End
+	for t in 'Load latency' Snoop Offcore; do
+		eventually 3 "$s: End: '$t' shows 63 then all" "63 all" last_rows $s "$t"
+	done
+	key $s Home
+	for t in 'Load latency' Snoop Offcore; do
+		eventually 3 "$s: Home: '$t' starts at 0" 0 first_row $s "$t"
+		is "$s: Home: '$t' ends with all" "$(rows $s "$t" | tail -n 1)" all
+	done
+	quit $s $s
+done
+
+# ---- no colour, ASCII only ----
+
+for s in vt100 nocolor nocolor2 ascii; do
+	expect $s "$s: first frame drawn" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	changes $s 3 >/dev/null  # a few frames more
+	tm capture-pane -p -e -t $s >$LIB_TMP/$s.cap
+	tm capture-pane -p -t $s >$LIB_TMP/$s.txt
+	case $s in
+	vt100|nocolor|nocolor2)
+		is "$s: no colour sent" "$(sgr_colours $LIB_TMP/$s.raw | sort -u | tr '\n' ' ')" ""
+		is "$s: no coloured cell on the screen" "$(sgr_colours $LIB_TMP/$s.cap | sort -u | tr '\n' ' ')" ""
+		;;
+	esac
+	case $s in
+	vt100|ascii)
+		is "$s: no byte sent is non-ASCII" "$(non_ascii $LIB_TMP/$s.raw)" 0
+		is "$s: no character on the screen is non-ASCII" "$(non_ascii $LIB_TMP/$s.txt)" 0
+		;;
+	esac
+	quit $s $s
+done
+
+# ---- what the CPU cannot measure ----
+
+expect slm "silvermont: first frame drawn" '(^|\|)all +[0-9.]+[kMG]? ' 8
+_r=$(rows_line slm 'Load latency')
+has "silvermont: the load-latency pane has rows" "$_r" '^0 .*all$'
+_bad=$(pane slm 'Load latency' | awk '
+	!h { if ($1 == "CPU") h = 1; next }
+	{ for (i = 2; i <= NF; i++) if ($i != "n/a") { print; break }
+	  if (NF < 3) print "short row: " $0
+	  if ($1 == "all") exit }')
+is "silvermont: every load-latency cell is n/a" "$_bad" ""
+has "silvermont: the snoop pane has numbers" "$(row slm Snoop all)" '^all +[0-9.]+[kMG]? +[0-9.]+[kMG]? '
+_why=$(./lattop --simulate silvermont --once -d 0.1 --format json 2>/dev/null |
+	jq -r .total.load_latency.reason 2>/dev/null | cut -c 1-30)
+if [ -n "$_why" ] && [ "$_why" != null ]; then
+	has "silvermont: the status line gives the reason" "$(status slm)" "$_why"
+else
+	not_ok "silvermont: --once --format json gives a reason"
+fi
+quit slm silvermont
+
+# ---- closing the terminal on the msr stand-in ----
+
+if ! have_fuse; then
+	skip "msr stand-in: no FUSE here: $LIB_WHY"
+elif [ ! -x "$LIB_MSRFS" ]; then
+	skip "msr stand-in: $LIB_MSRFS not built (make tests)"
+elif ! msrfs_mount $M --simulate haswell; then
+	not_ok "msr stand-in: mount"
+else
+	mkdir -m 700 $LIB_TMP/state
+	regs_snapshot $M $LIB_TMP/before
+	# Sanitized builds: no leak check on this path (see quit()).
+	nolsan=""
+	[ -n "$LATTOP_SANITIZED" ] && nolsan="env ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 "
+	start msr 80 24 "sh -c 'echo \$\$ >$LIB_TMP/msr.pid; exec $nolsan./lattop --msr-dir $M --cpuid-file $HSW --state-dir $LIB_TMP/state -d 0.2'"
+	expect msr "msr stand-in: the screen shows measurements" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	_h=$(cap msr | head -n 1)
+	has "msr stand-in: header names the CPU" "$_h" '^ lattop .*Haswell'
+	hasnt "msr stand-in: not SIMULATED" "$_h" SIMULATED
+	check "msr stand-in: lattop wrote registers" test "$(grep -c '^W ' $M/log)" -gt 0
+	pid=$(cat $LIB_TMP/msr.pid 2>/dev/null)
+	check "msr stand-in: lattop runs (pid $pid)" alive "$pid"
+	kill_session msr        # the terminal goes: SIGHUP
+	check "msr stand-in: lattop is gone after its terminal closed" poll 5 gone "$pid"
+	if [ -s $LIB_TMP/state/journal ]; then
+		not_ok "msr stand-in: no journal left behind"
+		diag "$(head -n 5 $LIB_TMP/state/journal)"
+	else
+		ok "msr stand-in: no journal left behind"
+	fi
+	regs_snapshot $M $LIB_TMP/after
+	if cmp -s $LIB_TMP/before $LIB_TMP/after; then
+		ok "msr stand-in: every register as it was before"
+	else
+		not_ok "msr stand-in: every register as it was before"
+		diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
+	fi
+	msrfs_umount $M
+fi
+
+tap_done
