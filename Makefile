@@ -27,7 +27,7 @@ TEST_BIN := $(TEST_SRC:.c=)
 MSRFS    := tests/msrfs/msrfs
 MSRFS_SRC := $(sort $(wildcard tests/msrfs/*.c))
 
-.PHONY: all run check check-sanitize deps deps-test tests clean install uninstall
+.PHONY: all run check check-sanitize bench deps deps-test tests clean install uninstall
 all: lattop
 
 %.o: %.c
@@ -77,6 +77,15 @@ check-sanitize: deps-test
 	@$(MAKE) --no-print-directory CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LATTOP_SANITIZED=1 sh tests/run.sh; rc=$$?; $(MAKE) --no-print-directory clean; exit $$rc
+
+# What lattop costs (BENCHMARKS.md): MSR operations against the floor, CPU
+# time and instructions per tick at 8-1024 simulated CPUs, terminal bytes
+# and CPU share beside top and htop.  Root (FUSE).
+PKGS_BENCH := strace valgrind htop time linux-perf
+bench: deps-test
+	@sh tests/deps.sh $(PKGS_BENCH)
+	@$(MAKE) --no-print-directory tests
+	@sh bench/bench.sh
 
 install: lattop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

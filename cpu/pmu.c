@@ -102,12 +102,20 @@ static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	return r;
 }
 
+/* The saved entry of @reg, or NULL; the counters, written every switch, by index. */
 static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 {
-	for (int i = 0; i < c->nregs; i++)
-		if (c->regs[i].reg == reg)
-			return &c->regs[i];
-	return NULL;
+	int8_t ix = -1;
+
+	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
+		ix = c->ix_pmc[reg - MSR_PMC(0)];
+	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+		ix = c->ix_evtsel[reg - MSR_PERFEVTSEL(0)];
+	else
+		for (int i = 0; i < c->nregs; i++)
+			if (c->regs[i].reg == reg)
+				return &c->regs[i];
+	return ix >= 0 ? &c->regs[ix] : NULL;
 }
 
 /* Every write lattop makes to a CPU: saved first, allowlisted, marked dirty. */
@@ -310,6 +318,10 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
 	}
 	if (rd(p, c, reg, &s->saved, err, errlen) < 0)
 		return -1;
+	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
+		c->ix_pmc[reg - MSR_PMC(0)] = (int8_t)c->nregs;
+	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+		c->ix_evtsel[reg - MSR_PERFEVTSEL(0)] = (int8_t)c->nregs;
 	s->reg = reg;
 	s->mask = mask;
 	s->dirty = false;
@@ -330,6 +342,8 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	int r = 0;
 
 	c->nregs = 0;
+	memset(c->ix_pmc, -1, sizeof(c->ix_pmc));
+	memset(c->ix_evtsel, -1, sizeof(c->ix_evtsel));
 	for (unsigned k = 0; k < p->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;
@@ -397,7 +411,7 @@ static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
  * fixed-counter bits: someone else's NMI watchdog may be counting there.
  * It needs PERFEVTSEL0-3 to itself.
  */
-static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, char *err, size_t errlen)
 {
 	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 	uint64_t keep = c->hw_global & ~0xfull;
@@ -423,24 +437,73 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, char *err, size_t err
 		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
 		if (!r)
 			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
+		c->last_gp[k] = 0;
 	}
 	if (!r)
 		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep | 0xf, err, errlen);
 	if (!r)
 		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen);
-	/* 5. Every counter 0-3 is then programmed afresh by the caller, or idled. */
+	/*
+	 * 5. Every counter 0-3 is then programmed afresh by the caller, or
+	 * idled here (the kernel clears them all, then programs; a counter
+	 * about to be programmed need not be cleared first).
+	 */
 	for (int k = 0; k < 4 && !r; k++) {
-		r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+		if (!(next_gp & (1u << k)))
+			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
 	}
 	return r;
+}
+
+/* The counters a switch to @next must re-baseline (see pmu_changes()). */
+static uint8_t to_rebase(const struct pmu *p, const struct pmu_cpu *c, const struct pmu_cfg *next)
+{
+	const struct pmu_cfg *cur = &c->cur;
+	uint8_t m = 0;
+
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint8_t bit = (uint8_t)(1u << k);
+
+		if ((next->gp_mask & bit) &&
+		    (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]))
+			m |= bit;
+	}
+	for (unsigned j = 0; j < 2; j++)
+		if ((next->rsp_mask & (1u << j)) && c->hw_rsp[j] != next->rsp[j])
+			m |= next->rsp_users[j] & next->gp_mask;
+	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat)
+		m |= (uint8_t)(1u << next->ldlat_ctr);
+	if (m && p->ctr_reset && (!(c->gp_taken & 0xf) || p->force))
+		m |= next->gp_mask & 0xf;       /* the reset clears PMC0-3 */
+	return m;
+}
+
+int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
+{
+	return __builtin_popcount(to_rebase(p, &p->cpu[i], next));
+}
+
+int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint64_t want = c->hw_global & ~(uint64_t)c->cur.gp_mask;
+	int r;
+
+	if (want == c->hw_global)
+		return 0;
+	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+		return r;
+	c->hw_global = want;
+	c->frozen = true;
+	return 0;
 }
 
 int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen)
 {
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_cfg *cur = &c->cur;
-	uint8_t changed = 0;
+	uint8_t changed = 0, zeroed = 0;
 	uint64_t want;
 	int r;
 
@@ -513,29 +576,38 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	if (changed && p->ctr_reset) {
 		if ((c->gp_taken & 0xf) && !p->force)
 			p->ctr_reset_skipped = true;
-		else if ((r = nhm_ctr_reset(p, c, err, errlen)) < 0)
+		else if ((r = nhm_ctr_reset(p, c, next->gp_mask, err, errlen)) < 0)
 			return r;
-		else
+		else {
+			/* PMC0-3 are zero now: their baselines are set. */
 			changed |= next->gp_mask & 0xf;
+			zeroed = 0xf;
+		}
 	}
 	for (unsigned k = 0; k < p->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
 		if (!(changed & bit))
 			continue;
-		if ((!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) &&
-		    (r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen)) < 0)
-			return r;
+		if (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) {
+			r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen);
+			if (r < 0)
+				return r;
+			c->rewritten |= bit;
+		}
 		/*
-		 * Zero after the new selection, so that what the counter saw
-		 * since it was last read goes nowhere rather than to the new
-		 * slot's event.
+		 * A new baseline after the new selection, so that what the
+		 * counter saw since it was last read goes nowhere rather than to
+		 * the new slot's event: a frozen counter's value, read while it
+		 * stood still, is one; otherwise it is zeroed.
 		 */
-		if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
-			return r;
+		if (!c->frozen && !(zeroed & bit)) {
+			if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+				return r;
+			c->last_gp[k] = 0;
+		}
 		cur->evtsel[k] = next->evtsel[k];
 		cur->gp_mask |= bit;
-		c->last_gp[k] = 0;
 	}
 
 	/*
@@ -597,6 +669,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_global = want;
 	}
+	c->frozen = false;
 	c->programmed = true;
 	return 0;
 }
@@ -777,51 +850,11 @@ static void give_up_reg(struct pmu_cpu *c, uint32_t reg)
 	}
 }
 
-int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
+/* Give up counters someone else took: never written again, not even at restore. */
+static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lost_fx,
+		   char *err, size_t errlen)
 {
-	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t lost_gp = 0, lost_fx = 0;
-	size_t o = 0;
-	uint64_t v;
-	char name[40];
 	int r;
-
-	msg[0] = 0;
-	for (unsigned k = 0; k < p->ngp; k++) {
-		if (!(c->cur.gp_mask & (1u << k)))
-			continue;
-		if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, NULL, 0)) < 0)
-			return r;
-		if (v == (c->cur.evtsel[k] & ~EVTSEL_INT))
-			continue;
-		lost_gp |= (uint8_t)(1u << k);
-		if (o < len)
-			o += (size_t)snprintf(msg + o, len - o, "%scpu %d: %s was reprogrammed by someone "
-					      "else (0x%llx, lattop wrote 0x%llx)", o ? "; " : "", c->id,
-					      pmu_reg_name(MSR_PERFEVTSEL(k), name, sizeof(name)),
-					      (unsigned long long)v,
-					      (unsigned long long)(c->cur.evtsel[k] & ~EVTSEL_INT));
-	}
-	if (c->cur.fixed_mask) {
-		struct pmu_reg *s = reg_find(c, MSR_FIXED_CTR_CTRL);
-
-		if ((r = rd(p, c, MSR_FIXED_CTR_CTRL, &v, NULL, 0)) < 0)
-			return r;
-		for (unsigned k = 0; k < p->nfixed; k++)
-			if ((c->cur.fixed_mask & (1u << k)) &&
-			    (v & FIXED_FIELD(k)) != (c->hw_fixed_ctrl & FIXED_FIELD(k))) {
-				lost_fx |= (uint8_t)(1u << k);
-				if (o < len)
-					o += (size_t)snprintf(msg + o, len - o, "%scpu %d: fixed counter %u "
-							      "was reprogrammed by someone else "
-							      "(IA32_FIXED_CTR_CTRL 0x%llx)", o ? "; " : "",
-							      c->id, k, (unsigned long long)v);
-			}
-		/* Fields that are not lattop's: take the owners' current values. */
-		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
-	}
-	if (!lost_gp && !lost_fx)
-		return 0;
 
 	for (unsigned k = 0; k < p->ngp; k++) {
 		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
@@ -833,7 +866,7 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		/* Our PEBS bits must not stay armed on the new owner's event. */
 		if (c->hw_pebs & bits) {
 			c->hw_pebs &= ~bits;
-			if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs, msg + o, len - o)) < 0)
+			if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs, err, errlen)) < 0)
 				return r;
 			if (c->cur.ldlat_ctr == (int)k)
 				c->cur.ldlat_ctr = -1;
@@ -855,6 +888,92 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask &= ~GLOBAL_FIXED(k);
 	}
 	return __builtin_popcount(lost_gp) + __builtin_popcount(lost_fx);
+}
+
+/* Read back the selects of @check; those not as lattop wrote them are lost (and told in @msg). */
+static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t *lost,
+			char *msg, size_t len, size_t *o)
+{
+	char name[40];
+	uint64_t v;
+	int r;
+
+	*lost = 0;
+	for (unsigned k = 0; k < p->ngp; k++) {
+		if (!(check & (1u << k)))
+			continue;
+		if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, NULL, 0)) < 0)
+			return r;
+		if (v == (c->cur.evtsel[k] & ~EVTSEL_INT))
+			continue;
+		*lost |= (uint8_t)(1u << k);
+		if (*o < len)
+			*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: %s was reprogrammed by someone "
+					       "else (0x%llx, lattop wrote 0x%llx)", *o ? "; " : "", c->id,
+					       pmu_reg_name(MSR_PERFEVTSEL(k), name, sizeof(name)),
+					       (unsigned long long)v,
+					       (unsigned long long)(c->cur.evtsel[k] & ~EVTSEL_INT));
+	}
+	return 0;
+}
+
+int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint8_t check = 0, lost;
+	size_t o = 0;
+	int r;
+
+	msg[0] = 0;
+	for (unsigned k = 0; k < p->ngp; k++) {
+		uint8_t bit = (uint8_t)(1u << k);
+
+		if ((c->cur.gp_mask & bit) &&
+		    (!(next->gp_mask & bit) || c->cur.evtsel[k] != next->evtsel[k]))
+			check |= bit;
+	}
+	if (!check)
+		return 0;
+	if ((r = selects_lost(p, c, check, &lost, msg, len, &o)) < 0)
+		return r;
+	return lost ? give_up(p, c, lost, 0, msg + o, len - o) : 0;
+}
+
+int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint8_t lost_gp, lost_fx = 0;
+	size_t o = 0;
+	uint64_t v;
+	int r;
+
+	msg[0] = 0;
+	/* Selects rewritten since the last check were verified just before (pmu_verify_before). */
+	r = selects_lost(p, c, c->cur.gp_mask & ~c->rewritten, &lost_gp, msg, len, &o);
+	c->rewritten = 0;
+	if (r < 0)
+		return r;
+	if (c->cur.fixed_mask) {
+		struct pmu_reg *s = reg_find(c, MSR_FIXED_CTR_CTRL);
+
+		if ((r = rd(p, c, MSR_FIXED_CTR_CTRL, &v, NULL, 0)) < 0)
+			return r;
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if ((c->cur.fixed_mask & (1u << k)) &&
+			    (v & FIXED_FIELD(k)) != (c->hw_fixed_ctrl & FIXED_FIELD(k))) {
+				lost_fx |= (uint8_t)(1u << k);
+				if (o < len)
+					o += (size_t)snprintf(msg + o, len - o, "%scpu %d: fixed counter %u "
+							      "was reprogrammed by someone else "
+							      "(IA32_FIXED_CTR_CTRL 0x%llx)", o ? "; " : "",
+							      c->id, k, (unsigned long long)v);
+			}
+		/* Fields that are not lattop's: take the owners' current values. */
+		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
+	}
+	if (!lost_gp && !lost_fx)
+		return 0;
+	return give_up(p, c, lost_gp, lost_fx, msg + o, len - o);
 }
 
 void pmu_restore_emergency(struct pmu *p)

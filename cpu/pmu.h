@@ -56,10 +56,13 @@ struct pmu_cpu {
 	/* saved before the first write */
 	struct pmu_reg regs[PMU_NREG];
 	int nregs;
+	int8_t ix_pmc[PMU_MAX_GP], ix_evtsel[PMU_MAX_GP];   /* regs[] index, -1: not saved */
 	bool saved;
 	/* now */
 	struct pmu_cfg cur;
 	bool programmed;
+	bool frozen;                    /* our counters stopped in GLOBAL_CTRL for a switch */
+	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;
 	uint64_t last_gp[PMU_MAX_GP];   /* last value read, for deltas */
@@ -115,6 +118,29 @@ int pmu_save(struct pmu *p, char *err, size_t errlen);
  * first (pmu_read_gp).  Returns 0 or a negative errno, with a message.
  */
 int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen);
+
+/*
+ * How many counters pmu_apply(@next) would have to re-baseline on CPU
+ * index @i (a new event, offcore value or threshold).  No device access.
+ */
+int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next);
+
+/*
+ * Stop lattop's general-purpose counters on CPU index @i (their bits of
+ * IA32_PERF_GLOBAL_CTRL), before they are read for a switch: pmu_apply()
+ * then keeps what they hold as baselines instead of zeroing each one, and
+ * its GLOBAL_CTRL write starts them again.  Worth it from three counters to
+ * re-baseline: two writes instead of three or more.
+ */
+int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen);
+
+/*
+ * Read back the event selects pmu_apply(@next) is about to overwrite on CPU
+ * index @i: a counter someone else reprogrammed since lattop's last write
+ * is given up (as pmu_check_owned() does) instead of being written over.
+ * Returns how many, with @msg.
+ */
+int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len);
 
 /*
  * Read the programmed general-purpose counters of CPU index @i: delta[k]

@@ -487,6 +487,12 @@ static int measure(struct run *r)
 				replan = true;
 			}
 		}
+		if (r->sampler.lost[0]) {
+			snprintf(r->lost, sizeof(r->lost), "%s", r->sampler.lost);
+			if (!r->ui)
+				fprintf(stderr, "lattop: %s; lattop gives it up\n", r->sampler.lost);
+			r->sampler.lost[0] = 0;
+		}
 		if (r->sampler.changed) {
 			r->sampler.changed = false;
 			replan = true;

@@ -246,6 +246,162 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->ldlat_free = p->has_ldlat && !p->ldlat_taken;
 }
 
+/* Registers that change from slot @a to slot @b: what a switch must write. */
+static int slot_distance(const struct pmu_cfg *a, const struct pmu_cfg *b)
+{
+	int d = 0;
+
+	for (int k = 0; k < PMU_MAX_GP; k++)
+		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+			d++;
+	for (int j = 0; j < 2; j++)
+		if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+			d++;
+	return d;
+}
+
+/* Rebuild slot @s's configuration from its placements (after relabelling). */
+static void slot_rebuild(struct plan *pl, struct plan_slot *s)
+{
+	struct pmu_cfg keep = s->cfg;
+
+	memset(&s->cfg, 0, sizeof(s->cfg));
+	s->cfg.ldlat_ctr = -1;
+	s->cfg.fixed_mask = keep.fixed_mask;
+	for (int p = 0; p < s->nplace; p++) {
+		const struct plan_place *pp = &s->place[p];
+
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
+			const struct pmu_event *e = pp->row[j];
+			int c = pp->ctr[j];
+
+			s->cfg.gp_mask |= (uint8_t)(1u << c);
+			s->cfg.evtsel[c] = pmu_event_evtsel(e);
+			if (e->offcore) {
+				s->cfg.rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
+				s->cfg.rsp[e->offcore - 1] = e->offcore_rsp;
+				s->cfg.rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
+			}
+			if (e->ldlat) {
+				s->cfg.ldlat_ctr = (int8_t)c;
+				s->cfg.ldlat = (uint16_t)pl->thresholds[pl->unit[pp->unit].thresh];
+			}
+		}
+	}
+}
+
+/* One general-purpose row of a slot, for relabelling. */
+struct relabel {
+	int place, row;
+	uint8_t allowed;
+	uint64_t evtsel;
+};
+
+static void relabel_search(const struct relabel *rows, int n, int i, uint8_t used, const int8_t *cur,
+			   int8_t *pick, const struct pmu_cfg *prev, int score, int *best, int8_t *best_pick)
+{
+	if (i == n) {
+		if (score > *best) {
+			*best = score;
+			memcpy(best_pick, pick, n);
+		}
+		return;
+	}
+	for (int c = 0; c < PMU_MAX_GP; c++) {
+		if (!(rows[i].allowed & (1u << c)) || (used & (1u << c)))
+			continue;
+		pick[i] = (int8_t)c;
+		relabel_search(rows, n, i + 1, used | (uint8_t)(1u << c), cur, pick, prev,
+			       score + ((prev->gp_mask & (1u << c)) && prev->evtsel[c] == rows[i].evtsel),
+			       best, best_pick);
+	}
+	(void)cur;
+}
+
+/*
+ * Make rotation cheap: order the slots so that neighbours differ little,
+ * then within each slot give every event the counter it had in the slot
+ * before when its counter mask allows, so that fewer event selects change
+ * at each switch.  The load-latency counter stays where it is.
+ */
+static void settle(struct plan *pl, const struct plan_resources *res)
+{
+	struct plan_slot tmp[PLAN_MAX_SLOTS];
+	bool done[PLAN_MAX_SLOTS] = { false };
+	int order[PLAN_MAX_SLOTS], n = pl->nslots;
+	uint8_t usable_mask = usable(pl, res);
+
+	if (n < 2)
+		return;
+	order[0] = 0;
+	done[0] = true;
+	for (int k = 1; k < n; k++) {
+		int best = -1, bd = 1 << 30;
+
+		for (int si = 0; si < n; si++) {
+			int d;
+
+			if (done[si])
+				continue;
+			d = slot_distance(&pl->slot[order[k - 1]].cfg, &pl->slot[si].cfg);
+			if (d < bd) {
+				bd = d;
+				best = si;
+			}
+		}
+		order[k] = best;
+		done[best] = true;
+	}
+	for (int k = 0; k < n; k++)
+		tmp[k] = pl->slot[order[k]];
+	memcpy(pl->slot, tmp, n * sizeof(*tmp));
+
+	for (int si = 1; si < n; si++) {
+		struct plan_slot *s = &pl->slot[si];
+		struct relabel rows[PMU_MAX_GP];
+		int8_t pick[PMU_MAX_GP], best_pick[PMU_MAX_GP], cur[PMU_MAX_GP];
+		int nr = 0, best = -1, before = 0;
+
+		for (int p = 0; p < s->nplace; p++)
+			for (int j = 0; j < pl->unit[s->place[p].unit].nrows; j++) {
+				const struct pmu_event *e = s->place[p].row[j];
+
+				if (e->ldlat)
+					continue;
+				rows[nr] = (struct relabel){ p, j, (uint8_t)(e->counters & usable_mask),
+							     pmu_event_evtsel(e) };
+				cur[nr] = s->place[p].ctr[j];
+				before += (pl->slot[si - 1].cfg.gp_mask & (1u << cur[nr])) &&
+					  pl->slot[si - 1].cfg.evtsel[cur[nr]] == rows[nr].evtsel;
+				nr++;
+			}
+		relabel_search(rows, nr, 0, 0, cur, pick, &pl->slot[si - 1].cfg, 0, &best, best_pick);
+		if (best <= before)
+			continue;
+		for (int r = 0; r < nr; r++)
+			s->place[rows[r].place].ctr[rows[r].row] = best_pick[r];
+		slot_rebuild(pl, s);
+	}
+
+	/* The units' first placement, for --list-events. */
+	for (int ui = 0; ui < pl->nunits; ui++)
+		if (!pl->unit[ui].fixed)
+			pl->unit[ui].first_slot = -1;
+	for (int si = 0; si < n; si++)
+		for (int p = 0; p < pl->slot[si].nplace; p++) {
+			const struct plan_place *pp = &pl->slot[si].place[p];
+			struct plan_unit *u = &pl->unit[pp->unit];
+
+			if (u->first_slot >= 0)
+				continue;
+			u->first_slot = si;
+			for (int j = 0; j < u->nrows; j++) {
+				u->ctr[j] = pp->ctr[j];
+				u->row[j] = pp->row[j];
+			}
+		}
+}
+
 /* Order in which single units are packed: the scarcest resources first. */
 static const enum metric single_order[] = {
 	M_SNOOP_HIT, M_SNOOP_HITM, M_OFFCORE_READS, M_OFFCORE_OUTSTANDING,
@@ -449,5 +605,36 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	}
 	for (int si = 0; si < pl->nslots; si++)
 		pl->slot[si].cfg.fixed_mask = pl->fixed_mask;
+	settle(pl, res);
 	return 0;
+}
+
+void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes)
+{
+	int r = __builtin_popcount(pl->fixed_mask), w = 0;
+
+	for (int si = 0; si < pl->nslots; si++) {
+		const struct pmu_cfg *a = &pl->slot[si].cfg;
+		const struct pmu_cfg *b = &pl->slot[(si + 1) % pl->nslots].cfg;
+		int changed = 0;
+
+		r += __builtin_popcount(a->gp_mask);
+		if (pl->nslots == 1)
+			continue;
+		for (int k = 0; k < PMU_MAX_GP; k++)
+			if ((b->gp_mask & (1u << k)) &&
+			    (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+				changed++;
+		for (int j = 0; j < 2; j++)
+			if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+				changed++;
+		if (b->ldlat_ctr >= 0 && a->ldlat != b->ldlat)
+			changed++;
+		w += changed;
+		/* Four selects and counters, and the enable pulse (pmu.c). */
+		if (ctr_reset && changed)
+			w += 4 + 4 + 3;
+	}
+	*reads = r;
+	*writes = w;
 }

@@ -83,6 +83,16 @@ struct plan {
 int plan_build(struct plan *pl, const struct uarch *u, const struct plan_resources *res,
 	       const unsigned *thresholds, int nthresh, char *err, size_t errlen);
 
+/*
+ * The floor of MSR operations per logical CPU per interval for this plan:
+ * @reads, the counters that must be read (each slot's general-purpose
+ * counters, the fixed counters once); @writes, what rotation must change
+ * (each control register whose value differs from one slot to the next:
+ * event selects, MSR_OFFCORE_RSP_x, the load-latency threshold), plus, on
+ * parts with the counter-reset erratum, its sequence at every switch.
+ */
+void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes);
+
 /* Free resources common to every CPU of @p. */
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/numfmt.h"
 #include "src/report.h"
 
 void report_json_str(FILE *f, const char *s)
@@ -28,23 +29,6 @@ void report_json_str(FILE *f, const char *s)
 			fputc(ch, f);
 	}
 	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
-static void json_reason(FILE *f, bool supported, const char *reason)
-{
-	fprintf(f, "\"supported\":%s,\"reason\":", supported ? "true" : "false");
-	if (reason)
-		report_json_str(f, reason);
-	else
-		fputs("null", f);
 }
 
 void report_detect_json(FILE *f, const struct cpu_desc *d)
@@ -189,7 +173,12 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		}
 	}
 	if (fmt == FORMAT_JSON) {
-		fputs("],\"unsupported\":{", f);
+		int rd, wr;
+
+		plan_floor(pl, (d->uarch->flags & UARCH_F_NHM_CTR_RESET) && d->id.pmu.gp_counters >= 4,
+			   &rd, &wr);
+		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
+		fputs(",\"unsupported\":{", f);
 		first = true;
 		for (int m = 0; m < M__COUNT; m++) {
 			if (!pl->reason[m])
@@ -210,49 +199,128 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 
 /* ---- snapshots ---- */
 
-static void json_metrics(FILE *f, const struct metrics *m)
-{
-	fputs("\"ghz\":", f);
-	json_num(f, m->ghz);
-	fputs(",\"ipc\":", f);
-	json_num(f, m->ipc);
+/*
+ * Snapshots are built in a buffer and written with one fwrite per CPU: the
+ * JSON of 1024 CPUs every interval is lattop's largest cost after the
+ * counters themselves, and stdio per token doubled it.
+ */
+struct jb {
+	size_t n;
+	char b[8192];
+};
 
-	fputs(",\"load_latency\":{", f);
-	json_reason(f, m->lat.supported, m->lat.reason);
-	fputs(",\"loads_per_sec\":", f);
-	json_num(f, m->lat.loads_per_sec);
-	fputs(",\"thresholds\":[", f);
-	for (int i = 0; i < m->lat.nthresh; i++)
-		fprintf(f, "%s%u", i ? "," : "", m->lat.thresholds[i]);
-	fputs("],\"above_per_sec\":[", f);
+#define JB_ROOM 1024    /* more than any one token: a reason, an error, a note is cut to fit */
+
+static void jb_flush(FILE *f, struct jb *j)
+{
+	fwrite(j->b, 1, j->n, f);
+	j->n = 0;
+}
+
+static void jb_mem(struct jb *j, const char *s, size_t len)
+{
+	memcpy(j->b + j->n, s, len);
+	j->n += len;
+}
+
+#define JB(j, lit) jb_mem(j, lit, sizeof(lit) - 1)
+
+static void jb_num(struct jb *j, double v)
+{
+	int k = numfmt(j->b + j->n, v, 6);
+
+	if (k)
+		j->n += (size_t)k;
+	else
+		JB(j, "null");
+}
+
+static void jb_int(struct jb *j, long long v)
+{
+	j->n += (size_t)numfmt_fixed(j->b + j->n, (double)v, 0);
+}
+
+/* A JSON string, cut to JB_ROOM bytes. */
+static void jb_str(struct jb *j, const char *s)
+{
+	size_t end = j->n + JB_ROOM - 8;
+
+	j->b[j->n++] = '"';
+	for (; s && *s && j->n < end; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			j->b[j->n++] = '\\';
+			j->b[j->n++] = (char)ch;
+		} else if (ch < 0x20) {
+			j->n += (size_t)snprintf(j->b + j->n, 7, "\\u%04x", ch);
+		} else {
+			j->b[j->n++] = (char)ch;
+		}
+	}
+	j->b[j->n++] = '"';
+}
+
+static void jb_reason(struct jb *j, bool supported, const char *reason)
+{
+	if (supported)
+		JB(j, "\"supported\":true,\"reason\":");
+	else
+		JB(j, "\"supported\":false,\"reason\":");
+	if (reason)
+		jb_str(j, reason);
+	else
+		JB(j, "null");
+}
+
+static void json_metrics(struct jb *j, const struct metrics *m)
+{
+	JB(j, "\"ghz\":");
+	jb_num(j, m->ghz);
+	JB(j, ",\"ipc\":");
+	jb_num(j, m->ipc);
+
+	JB(j, ",\"load_latency\":{");
+	jb_reason(j, m->lat.supported, m->lat.reason);
+	JB(j, ",\"loads_per_sec\":");
+	jb_num(j, m->lat.loads_per_sec);
+	JB(j, ",\"thresholds\":[");
 	for (int i = 0; i < m->lat.nthresh; i++) {
 		if (i)
-			fputc(',', f);
-		json_num(f, m->lat.above_per_sec[i]);
+			JB(j, ",");
+		jb_int(j, m->lat.thresholds[i]);
 	}
-	fputs("],\"mean_cycles_est\":", f);
-	json_num(f, m->lat.mean_cycles_est);
+	JB(j, "],\"above_per_sec\":[");
+	for (int i = 0; i < m->lat.nthresh; i++) {
+		if (i)
+			JB(j, ",");
+		jb_num(j, m->lat.above_per_sec[i]);
+	}
+	JB(j, "],\"mean_cycles_est\":");
+	jb_num(j, m->lat.mean_cycles_est);
 
-	fputs("},\"snoop\":{", f);
-	json_reason(f, m->snoop.supported, m->snoop.reason);
-	fputs(",\"hit_per_sec\":", f);
-	json_num(f, m->snoop.hit_per_sec);
-	fputs(",\"hitm_per_sec\":", f);
-	json_num(f, m->snoop.hitm_per_sec);
+	JB(j, "},\"snoop\":{");
+	jb_reason(j, m->snoop.supported, m->snoop.reason);
+	JB(j, ",\"hit_per_sec\":");
+	jb_num(j, m->snoop.hit_per_sec);
+	JB(j, ",\"hitm_per_sec\":");
+	jb_num(j, m->snoop.hitm_per_sec);
 
-	fputs("},\"offcore\":{", f);
-	json_reason(f, m->off.supported, m->off.reason);
-	fputs(",\"reads_per_sec\":", f);
-	json_num(f, m->off.reads_per_sec);
-	fputs(",\"avg_latency_cycles\":", f);
-	json_num(f, m->off.avg_latency_cycles);
-	fputs(",\"avg_latency_ns\":", f);
-	json_num(f, m->off.avg_latency_ns);
-	fputc('}', f);
+	JB(j, "},\"offcore\":{");
+	jb_reason(j, m->off.supported, m->off.reason);
+	JB(j, ",\"reads_per_sec\":");
+	jb_num(j, m->off.reads_per_sec);
+	JB(j, ",\"avg_latency_cycles\":");
+	jb_num(j, m->off.avg_latency_cycles);
+	JB(j, ",\"avg_latency_ns\":");
+	jb_num(j, m->off.avg_latency_ns);
+	JB(j, "}");
 }
 
 static void write_json(FILE *f, const struct report *r)
 {
+	static struct jb j;
+
 	fputs("{\"source\":", f);
 	report_json_str(f, r->source);
 	fputs(",\"cpu\":", f);
@@ -261,31 +329,45 @@ static void write_json(FILE *f, const struct report *r)
 	for (int i = 0; i < r->ncpu; i++) {
 		const struct report_cpu *c = &r->cpu[i];
 
-		fprintf(f, "%s{\"cpu\":%d,\"core\":%d,\"package\":%d,\"online\":%s,", i ? "," : "",
-			c->cpu, c->core, c->package, c->ok ? "true" : "false");
-		if (!c->ok) {
-			fputs("\"error\":", f);
-			report_json_str(f, c->error);
-			fputc(',', f);
+		if (i)
+			JB(&j, ",");
+		JB(&j, "{\"cpu\":");
+		jb_int(&j, c->cpu);
+		JB(&j, ",\"core\":");
+		jb_int(&j, c->core);
+		JB(&j, ",\"package\":");
+		jb_int(&j, c->package);
+		if (c->ok) {
+			JB(&j, ",\"online\":true,");
+		} else {
+			JB(&j, ",\"online\":false,\"error\":");
+			jb_str(&j, c->error);
+			JB(&j, ",");
 		}
-		json_metrics(f, &c->m);
-		fputc('}', f);
+		json_metrics(&j, &c->m);
+		JB(&j, "}");
+		if (j.n > sizeof(j.b) - 5 * JB_ROOM)
+			jb_flush(f, &j);
 	}
-	fputs("],\"total\":{", f);
-	json_metrics(f, &r->total);
-	fputs("}", f);
+	jb_flush(f, &j);        /* room for the total and the note */
+	JB(&j, "],\"total\":{");
+	json_metrics(&j, &r->total);
+	JB(&j, "}");
 	if (r->note) {
-		fputs(",\"note\":", f);
-		report_json_str(f, r->note);
+		JB(&j, ",\"note\":");
+		jb_str(&j, r->note);
 	}
-	fputs("}\n", f);
+	JB(&j, "}\n");
+	jb_flush(f, &j);
 }
 
 static void csv_num(FILE *f, double v)
 {
+	char buf[32];
+
 	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
+	if (numfmt(buf, v, 6))
+		fputs(buf, f);
 }
 
 static void csv_row(FILE *f, const struct report *r, const char *cpu, int core, int pkg,
@@ -340,33 +422,40 @@ static const char *si(double v, char *buf, size_t len)
 		v /= 1000;
 		k++;
 	}
+	if (len < 32)
+		return "?";
 	if (k == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, fabs(v) < 9.95 ? "%.1f%c" : "%.0f%c", v, suffix[k]);
+		numfmt_fixed(buf, v, 0);
+	else {
+		size_t n = (size_t)numfmt_fixed(buf, v, fabs(v) < 9.95 ? 1 : 0);
+
+		buf[n] = suffix[k];
+		buf[n + 1] = 0;
+	}
 	return buf;
 }
 
-static const char *fix(double v, const char *fmt, char *buf, size_t len)
+/* @v with @decimals decimals, "-" when not measured. */
+static const char *fix(double v, int decimals, char *buf, size_t len)
 {
-	if (!isfinite(v))
+	if (!isfinite(v) || len < 32)
 		return "-";
-	snprintf(buf, len, fmt, v);
+	numfmt_fixed(buf, v, decimals);
 	return buf;
 }
 
 static void text_row(FILE *f, const char *cpu, const char *core, const struct metrics *m)
 {
-	char b[12][24];
+	char b[12][32];
 
-	fprintf(f, "%-5s %-5s %5s %5s %6s", cpu, core, fix(m->ghz, "%.2f", b[0], 24),
-		fix(m->ipc, "%.2f", b[1], 24), si(m->lat.loads_per_sec, b[2], 24));
+	fprintf(f, "%-5s %-5s %5s %5s %6s", cpu, core, fix(m->ghz, 2, b[0], 32),
+		fix(m->ipc, 2, b[1], 32), si(m->lat.loads_per_sec, b[2], 32));
 	for (int i = 0; i < m->lat.nthresh; i++)
-		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 24));
-	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", fix(m->lat.mean_cycles_est, "%.0f", b[4], 24),
-		si(m->snoop.hit_per_sec, b[5], 24), si(m->snoop.hitm_per_sec, b[6], 24),
-		si(m->off.reads_per_sec, b[7], 24), fix(m->off.avg_latency_cycles, "%.0f", b[8], 24),
-		fix(m->off.avg_latency_ns, "%.1f", b[9], 24));
+		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 32));
+	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", fix(m->lat.mean_cycles_est, 0, b[4], 32),
+		si(m->snoop.hit_per_sec, b[5], 32), si(m->snoop.hitm_per_sec, b[6], 32),
+		si(m->off.reads_per_sec, b[7], 32), fix(m->off.avg_latency_cycles, 0, b[8], 32),
+		fix(m->off.avg_latency_ns, 1, b[9], 32));
 }
 
 static void write_text(FILE *f, const struct report *r)

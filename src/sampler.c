@@ -173,11 +173,31 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
+			const struct pmu_cfg *ncfg = &pl->slot[next].cfg;
 			int r;
 
 			if (!c->ok)
 				continue;
-			r = collect(s, i, s->slot, last, c->t_read = sampler_now());
+			c->t_read = sampler_now();
+			/*
+			 * Three or more counters to re-baseline: stop them all with one
+			 * write, so that what they hold serves as the baselines.
+			 */
+			r = next != s->slot && pmu_changes(p, i, ncfg) > 2 ?
+				pmu_freeze(p, i, err, errlen) : 0;
+			if (r == 0)
+				r = collect(s, i, s->slot, last, c->t_read);
+			/* Selects about to be overwritten must still be ours. */
+			if (r == 0 && next != s->slot) {
+				char lost[256];
+
+				r = pmu_verify_before(p, i, ncfg, lost, sizeof(lost));
+				if (r > 0) {
+					snprintf(s->lost, sizeof(s->lost), "%s", lost);
+					s->changed = true;
+					r = 0;
+				}
+			}
 			if (r < 0) {
 				c->ok = false;
 				c->err = r;
@@ -192,11 +212,16 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 				continue;
 			if (next != s->slot) {
 				r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen);
-				if (r == -ENXIO) {
-					/* Gone offline between its read and now. */
+				if (r == -ENXIO || r == -EBUSY) {
+					/*
+					 * Gone offline between its read and now, or one of
+					 * its counters was just given up: it sits out the rest
+					 * of the interval; the caller re-plans.
+					 */
 					c->ok = false;
-					c->offline = true;
+					c->offline = r == -ENXIO;
 					c->err = r;
+					s->changed |= r == -EBUSY;
 					continue;
 				}
 				if (r < 0)

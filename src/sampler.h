@@ -40,7 +40,8 @@ struct sampler {
 	uint64_t tsc0;
 	bool tsc_ok;
 	unsigned intervals;
-	bool changed;                  /* a CPU came back: the caller re-plans and re-journals */
+	bool changed;                  /* a CPU came back or a counter was lost: re-plan, re-journal */
+	char lost[512];                /* counters given up at a switch, for the caller to tell */
 	/*
 	 * How to wait for a slot's end; NULL: sleep.  Returns false to end
 	 * the interval early (the screen's quit).

@@ -1,0 +1,158 @@
+#!/bin/sh
+# bench.sh: what lattop costs (make bench).  Prints markdown tables; the
+# numbers in BENCHMARKS.md come from it.  Every figure is the median of
+# REPS runs (default 5): these machines are shared and noisy.
+#
+#   1. MSR device operations per logical CPU per interval, counted with
+#      strace on --msr-dir (the FUSE msr stand-in serving the simulator),
+#      against the floor the plan sets (lattop --list-events).
+#   2. Instructions (callgrind) and CPU time per tick at 8, 64, 256 and 1024
+#      simulated logical CPUs, lattop's own and the simulator's, and the
+#      resident memory.
+#   3. Bytes written to the terminal per steady refresh, and CPU share, of
+#      the screen at 80x24 and 200x50, beside top and htop.
+# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term].
+cd "$(dirname "$0")/.." || exit 2
+REPS=${REPS:-5}
+T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
+chmod 711 "$T"
+trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
+sections=${*:-ops cpu term}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ---- 1. MSR operations ----
+ops_once() {   # UARCH DUMP CPUS N -> "reads writes" of a run of N intervals
+	strace -f -qq -c -e trace=pread64,pwrite64 -o $T/st ./lattop --msr-dir $T/m --cpuid-file "$2" \
+		--state-dir $T/s -b -n "$4" -d 0.1 --format json >/dev/null 2>&1
+	awk '/pread64/ { r = $4 } /pwrite64/ { w = $4 } END { print r + 0, w + 0 }' $T/st
+}
+
+ops() {
+	echo "### MSR operations per logical CPU per interval (8 CPUs, -d 0.1, median of $REPS)"
+	echo
+	echo "| microarch | reads | writes | total | floor reads | floor writes | floor | ratio |"
+	echo "|---|---|---|---|---|---|---|---|"
+	mkdir -p $T/s && chmod 700 $T/s
+	for spec in nehalem:nehalem_core-i5-750 westmere:westmere_core-i5-650 \
+		    silvermont:silvermont_atom-z3740 goldmont:goldmont_atom-c3958 \
+		    haswell:haswell_core-i7-4500u broadwell:broadwell_core-i7-5500u; do
+		u=${spec%%:*} dump=tests/dumps/${spec#*:}.raw
+		printf 'cpus = 8\n' >$T/p
+		mkdir -p $T/m
+		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
+		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		: >$T/r; : >$T/w
+		for rep in $(seq $REPS); do
+			set -- $(ops_once $u $dump 8 1)
+			r1=$1 w1=$2
+			set -- $(ops_once $u $dump 8 11)
+			echo "$1 $r1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/r
+			echo "$2 $w1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/w
+		done
+		fusermount3 -u $T/m
+		wait
+		r=$(median <$T/r) w=$(median <$T/w)
+		set -- $(./lattop --list-events --cpuid-file $dump --format json |
+			 jq -r '"\(.floor.reads) \(.floor.writes)"')
+		echo "$u $r $w $1 $2" | awk '{ printf "| %s | %.2f | %.2f | %.2f | %d | %d | %d | %.2f |\n",
+			$1, $2, $3, $2 + $3, $4, $5, $4 + $5, ($2 + $3) / ($4 + $5) }'
+	done
+	echo
+}
+
+# ---- 2. CPU time, instructions, memory ----
+# lattop runs as nobody here: the simulator needs no root, and as root lattop
+# drops to nobody itself, after which valgrind could not write its output.
+NB="setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+cpu() {
+	mkdir -p $T/nb && chown nobody $T/nb
+	echo "### Per tick at N simulated CPUs (haswell, -d 0.05, --format json to /dev/null; median of $REPS)"
+	echo
+	echo "| CPUs | lattop instr/CPU/tick | simulator instr/CPU/tick | lattop share | CPU time/CPU/tick (both) | lattop's own | max RSS |"
+	echo "|---|---|---|---|---|---|---|"
+	for n in 8 64 256 1024; do
+		printf 'cpus = %d\n' $n >$T/nb/p
+		# Instructions: callgrind; the simulator is what runs under sim_rdmsr/sim_wrmsr.
+		for k in 1 11; do
+			$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
+				--sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null 2>&1
+			callgrind_annotate --inclusive=yes $T/nb/cg.$k 2>/dev/null >$T/ann.$k
+		done
+		tot() { awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' $1; }
+		sim() { awk '/cpu\/sim\.c:sim_(rd|wr)msr \[/ && !/=>/ { gsub(",", "", $1); s += $1 } END { print s + 0 }' $1; }
+		t1=$(tot $T/ann.1) t11=$(tot $T/ann.11) s1=$(sim $T/ann.1) s11=$(sim $T/ann.11)
+		# CPU time (task-clock) of 101 ticks less 1 tick, per CPU per tick; RSS of the long run.
+		: >$T/c; : >$T/m1
+		for rep in $(seq $REPS); do
+			for k in 1 101; do
+				perf stat -x, -e task-clock -o $T/nb/ps.$k /usr/bin/time -f '%M' -o $T/nb/rss.$k \
+					$NB ./lattop --simulate haswell --sim-profile $T/nb/p -b -n $k -d 0.05 \
+					--format json >/dev/null 2>&1
+			done
+			a=$(awk -F, '/task-clock/ { print $1 }' $T/nb/ps.1)
+			b=$(awk -F, '/task-clock/ { print $1 }' $T/nb/ps.101)
+			echo "$a $b $n" | awk '{ print ($2 - $1) / 100 / $3 * 1000 }' >>$T/c
+			cat $T/nb/rss.101 >>$T/m1
+		done
+		c=$(median <$T/c) rss=$(median <$T/m1)
+		echo "$n $t1 $t11 $s1 $s11 $c $rss" | awk '{
+			own = (($3 - $2) - ($5 - $4)) / 10 / $1; s = ($5 - $4) / 10 / $1;
+			share = own / (own + s);
+			printf "| %d | %.0f | %.0f | %.0f%% | %.2f µs | %.2f µs | %.1f MiB |\n",
+				$1, own, s, 100 * share, $6, $6 * share, $7 / 1024 }'
+	done
+	echo
+}
+
+# ---- 3. The terminal ----
+term_one() {   # NAME GEOMETRY(WxH) COMMAND -> "bytes_per_refresh cpu_percent"
+	w=${2%x*} h=${2#*x}
+	tmux -L lattop-bench kill-server 2>/dev/null
+	# exec: the pane's process is the program itself, not a shell around it.
+	tmux -L lattop-bench -f /dev/null new-session -d -s b -x $w -y $h "exec $3"
+	sleep 3                                  # the first full paint is not steady state
+	pid=$(tmux -L lattop-bench list-panes -t b -F '#{pane_pid}')
+	: >$T/pipe
+	tmux -L lattop-bench pipe-pane -t b -o "cat >>$T/pipe"
+	# CPU time in ns (schedstat), not in 10 ms ticks.
+	t0=$(awk '{ print $1 }' /proc/$pid/schedstat)
+	sleep 10
+	t1=$(awk '{ print $1 }' /proc/$pid/schedstat)
+	tmux -L lattop-bench pipe-pane -t b
+	tmux -L lattop-bench kill-server 2>/dev/null
+	echo "$(wc -c <$T/pipe) $t0 $t1" | awk '{ printf "%.0f %.3f\n", $1 / 10, ($3 - $2) / 1e9 / 10 * 100 }'
+}
+
+term() {
+	echo "### The screen: bytes per steady refresh and CPU share at a 1 s interval (10 s windows, median of 3)"
+	echo
+	echo "| program | 80x24 bytes/refresh | 80x24 CPU | 200x50 bytes/refresh | 200x50 CPU |"
+	echo "|---|---|---|---|---|"
+	export TERM=xterm-256color LANG=C.UTF-8
+	for prog in "lattop:./lattop --simulate haswell -d 1" "top:top -d 1" "htop:htop -d 10"; do
+		name=${prog%%:*} cmd=${prog#*:}
+		command -v ${cmd%% *} >/dev/null 2>&1 || [ -x "${cmd%% *}" ] || { echo "| $name | - | - | - | - |"; continue; }
+		row="| $name"
+		for g in 80x24 200x50; do
+			: >$T/b; : >$T/u
+			for rep in 1 2 3; do
+				set -- $(term_one $name $g "$cmd")
+				echo $1 >>$T/b
+				echo $2 >>$T/u
+			done
+			row="$row | $(median <$T/b) | $(median <$T/u)%"
+		done
+		echo "$row |"
+	done
+	echo
+}
+
+echo "## lattop benchmarks ($(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r))"
+echo
+for s in $sections; do
+	$s
+done

@@ -1,0 +1,23 @@
+/*
+ * numfmt.h: numbers as text, fast.  The reports print tens of numbers per
+ * CPU per interval; glibc's "%.6g" costs over a thousand instructions a
+ * number, more than all of lattop's counter work.  This writes the same
+ * six significant digits with integer arithmetic.
+ */
+#ifndef LATTOP_NUMFMT_H
+#define LATTOP_NUMFMT_H
+
+#include <stddef.h>
+
+/*
+ * @v with @sig significant digits (1..15), no exponent for magnitudes from
+ * 1e-4 to 1e15 (others fall back to snprintf's %g), trailing zeros
+ * dropped: a valid JSON number.  Non-finite values give "".  Returns the
+ * length; @buf holds at least 32 bytes.
+ */
+int numfmt(char *buf, double v, int sig);
+
+/* @v with exactly @decimals decimals (0..6), rounded; "" when not finite. */
+int numfmt_fixed(char *buf, double v, int decimals);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * test_numfmt.c: the fast number formatter against glibc's printf.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "src/numfmt.h"
+
+static void is(double v, int sig, const char *want)
+{
+	char buf[64];
+
+	numfmt(buf, v, sig);
+	if (strcmp(buf, want))
+		print_error("numfmt(%.17g, %d) = \"%s\", want \"%s\"\n", v, sig, buf, want);
+	assert_string_equal(buf, want);
+}
+
+static void test_exact(void **state)
+{
+	(void)state;
+	is(0, 6, "0");
+	is(1, 6, "1");
+	is(-3, 6, "-3");
+	is(2.4, 6, "2.4");
+	is(180, 6, "180");
+	is(75.0, 6, "75");
+	is(0.5, 6, "0.5");
+	is(0.05, 6, "0.05");
+	is(123456, 6, "123456");
+	is(1234567, 6, "1234570");
+	is(999999.7, 6, "1000000");
+	is(0.000123456789, 6, "0.000123457");
+	is(4e8, 6, "400000000");
+	is(1.5e14, 6, "150000000000000");
+	is(3.14159265, 3, "3.14");
+	is(99.96, 3, "100");
+	is(1e-5, 6, "1e-05");        /* outside the fast range: %g */
+	is(2e15, 6, "2e+15");
+	is(NAN, 6, "");
+	is(INFINITY, 6, "");
+}
+
+static void test_against_printf(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+	char a[64], b[64];
+
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		double v, ga, gb;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* log-uniform over the fast range, both signs */
+		v = pow(10, -4 + 19.0 * (double)(x >> 11) / 9007199254740992.0);
+		if (v >= 1e15)
+			v = 9.99e14;
+		if (x & 1)
+			v = -v;
+		numfmt(a, v, 6);
+		snprintf(b, sizeof(b), "%.6g", v);
+		ga = strtod(a, NULL);
+		gb = strtod(b, NULL);
+		/* Six significant digits either way: at most one unit in the sixth apart. */
+		if (fabs(ga - gb) > fabs(gb) * 1.01e-5) {
+			print_error("%.17g: numfmt \"%s\", printf \"%s\"\n", v, a, b);
+			fail();
+		}
+		if (!strchr(a, 'e') && (strlen(a) > 22 || strspn(a, "-0123456789.") != strlen(a))) {
+			print_error("%.17g: \"%s\" is not a plain number\n", v, a);
+			fail();
+		}
+	}
+}
+
+static void fixed(double v, int d, const char *want)
+{
+	char buf[64];
+
+	numfmt_fixed(buf, v, d);
+	assert_string_equal(buf, want);
+}
+
+static void test_fixed(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	fixed(2.4, 2, "2.40");
+	fixed(0.005, 2, "0.01");
+	fixed(-0.001, 2, "0.00");
+	fixed(123.456, 1, "123.5");
+	fixed(75, 0, "75");
+	fixed(-2.5, 1, "-2.5");
+	fixed(NAN, 2, "");
+	for (double v = 0.001; v < 1e7; v *= 1.37) {
+		numfmt_fixed(a, v, 2);
+		snprintf(b, sizeof(b), "%.2f", v);
+		assert_true(fabs(strtod(a, NULL) - strtod(b, NULL)) <= 0.0100001);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_against_printf),
+		cmocka_unit_test(test_fixed),
+	};
+
+	return cmocka_run_group_tests_name("numfmt", tests, NULL, NULL);
+}
