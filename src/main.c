@@ -119,7 +119,6 @@ static void install_crash_handlers(struct run *r)
 	struct sigaction sa;
 
 	crash_run = r;
-	crash_tty_saved = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &crash_tty) == 0;
 	sigaltstack(&ss, NULL);         /* a stack overflow still gets its handler */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_crash;
@@ -428,6 +427,8 @@ static int measure(struct run *r)
 			.parse_thresholds = options_parse_thresholds,
 		};
 
+		/* The terminal as it is now, for a crash to put back: before ncurses changes it. */
+		crash_tty_saved = tcgetattr(STDIN_FILENO, &crash_tty) == 0;
 		r->ui = ui_open(&uo, err, sizeof(err));
 		if (!r->ui) {
 			free_rows(r);

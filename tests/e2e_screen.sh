@@ -766,6 +766,32 @@ else
 fi
 quit slm silvermont
 
+# ---- a crash gives the terminal back too ----
+# The crash handler (SIGSEGV here) restores the terminal with
+# async-signal-safe calls before dying of the signal.
+screen_has() {
+	cap "$1" | grep -qF -- "$2"
+}
+start crash 80 24 "./lattop --simulate haswell -d 0.5 --thresholds 9,99"
+if poll 8 screen_has crash "Load latency"; then
+	kill -SEGV "$(pgrep -n -f 'lattop --simulate haswell -d 0.5 --thresholds 9,99')"
+	poll 5 test -s $LIB_TMP/crash.exit
+	is "crash: lattop died of SIGSEGV" "$(cat $LIB_TMP/crash.exit 2>/dev/null)" "EXIT=139"
+	is "crash: the alternate screen is left" "$(tm display -p -t crash '#{alternate_on}')" 0
+	key crash -l 'echo typed-after-crash'
+	key crash Enter
+	# With ECHO left off, the output would show but not what was typed.
+	if poll 3 screen_has crash "echo typed-after-crash"; then
+		ok "crash: the terminal echoes again (its modes restored)"
+	else
+		not_ok "crash: the terminal echoes again (its modes restored)"
+		diag "$(cap crash)"
+	fi
+else
+	not_ok "crash: the screen came up"
+fi
+kill_session crash
+
 # ---- closing the terminal on the msr stand-in ----
 
 if ! have_fuse; then
