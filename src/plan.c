@@ -74,6 +74,23 @@ static bool fit(const struct plan *pl, const struct plan_slot *s, const struct p
 	return true;
 }
 
+/* Row @e on counter @c in configuration @cfg (@thresh: its load-latency threshold). */
+static void cfg_add(const struct plan *pl, struct pmu_cfg *cfg, const struct pmu_event *e, int c,
+		    int thresh)
+{
+	cfg->gp_mask |= (uint8_t)(1u << c);
+	cfg->evtsel[c] = pmu_event_evtsel(e);
+	if (e->offcore) {
+		cfg->rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
+		cfg->rsp[e->offcore - 1] = e->offcore_rsp;
+		cfg->rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
+	}
+	if (e->ldlat) {
+		cfg->ldlat_ctr = (int8_t)c;
+		cfg->ldlat = (uint16_t)pl->thresholds[thresh];
+	}
+}
+
 static void place(struct plan *pl, int si, int ui, const struct pmu_event *const *rows,
 		  const int8_t ctr[2])
 {
@@ -88,17 +105,7 @@ static void place(struct plan *pl, int si, int ui, const struct pmu_event *const
 
 		pp->row[i] = e;
 		pp->ctr[i] = (int8_t)c;
-		s->cfg.gp_mask |= (uint8_t)(1u << c);
-		s->cfg.evtsel[c] = pmu_event_evtsel(e);
-		if (e->offcore) {
-			s->cfg.rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
-			s->cfg.rsp[e->offcore - 1] = e->offcore_rsp;
-			s->cfg.rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
-		}
-		if (e->ldlat) {
-			s->cfg.ldlat_ctr = (int8_t)c;
-			s->cfg.ldlat = (uint16_t)pl->thresholds[u->thresh];
-		}
+		cfg_add(pl, &s->cfg, e, c, u->thresh);
 	}
 	if (u->nslots++ == 0) {
 		u->first_slot = si;
@@ -271,22 +278,8 @@ static void slot_rebuild(struct plan *pl, struct plan_slot *s)
 	for (int p = 0; p < s->nplace; p++) {
 		const struct plan_place *pp = &s->place[p];
 
-		for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
-			const struct pmu_event *e = pp->row[j];
-			int c = pp->ctr[j];
-
-			s->cfg.gp_mask |= (uint8_t)(1u << c);
-			s->cfg.evtsel[c] = pmu_event_evtsel(e);
-			if (e->offcore) {
-				s->cfg.rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
-				s->cfg.rsp[e->offcore - 1] = e->offcore_rsp;
-				s->cfg.rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
-			}
-			if (e->ldlat) {
-				s->cfg.ldlat_ctr = (int8_t)c;
-				s->cfg.ldlat = (uint16_t)pl->thresholds[pl->unit[pp->unit].thresh];
-			}
-		}
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+			cfg_add(pl, &s->cfg, pp->row[j], pp->ctr[j], pl->unit[pp->unit].thresh);
 	}
 }
 

@@ -29,13 +29,7 @@ hitm_per_sec = 5e4
 EOF
 
 same_as_before() {
-	regs_snapshot $M $LIB_TMP/after
-	if cmp -s $LIB_TMP/before $LIB_TMP/after; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -12)"
-	fi
+	regs_unchanged "$1" $M $LIB_TMP/before
 }
 
 # wait_for FILE PATTERN SECONDS
@@ -100,10 +94,7 @@ check "back online without root: reported as needing a restart" \
 	sh -c "tail -n 1 $LIB_TMP/out | jq -e '.cpus[] | select(.cpu == 1) | (.error | test(\"restart lattop\"))' >/dev/null"
 # Its registers were reinitialised by no one here: what lattop wrote before
 # it went offline stays; the others are restored.
-grep -v '^1 ' $LIB_TMP/before >$LIB_TMP/b1
-regs_snapshot $M | grep -v '^1 ' >$LIB_TMP/a1
-if cmp -s $LIB_TMP/b1 $LIB_TMP/a1; then ok "the other CPUs restored"; else
-	not_ok "the other CPUs restored"; diag "$(diff $LIB_TMP/b1 $LIB_TMP/a1 | head)"; fi
+regs_unchanged "the other CPUs restored" $M $LIB_TMP/before '^1 '
 msrfs_umount $M
 
 # ---- a counter stolen mid-run ----
@@ -123,10 +114,7 @@ is "stolen: lattop exits 0" "$?" 0
 check "stolen: noticed and reported" grep -q 'cpu 0: IA32_PERFEVTSEL3 was reprogrammed by someone else' $LIB_TMP/err
 is "stolen: the new owner's value is left alone at exit" "$(grep '^0 0x189 ' $M/state)" "0 0x189 0x00000000004300c4"
 check "stolen: the note says lattop gave it up" sh -c "tail -n 1 $LIB_TMP/out | jq -r .note | grep -q 'gave them up'"
-grep -v -E '^0 0x(189|c4|3f1) ' $LIB_TMP/before >$LIB_TMP/b1
-regs_snapshot $M | grep -v -E '^0 0x(189|c4|3f1) ' >$LIB_TMP/a1
-if cmp -s $LIB_TMP/b1 $LIB_TMP/a1; then ok "stolen: every other register restored"; else
-	not_ok "stolen: every other register restored"; diag "$(diff $LIB_TMP/b1 $LIB_TMP/a1 | head)"; fi
+regs_unchanged "stolen: every other register restored" $M $LIB_TMP/before '^0 0x(189|c4|3f1) '
 is "stolen: no PEBS left armed on the new owner's counter" \
 	"$(( $(sed -n 's/^0 0x3f1 //p' $M/state) & 0x800000008 ))" 0
 msrfs_umount $M

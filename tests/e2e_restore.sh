@@ -53,13 +53,7 @@ fi
 is "--once measured HITM through the msr files" \
 	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
 check "--once wrote registers" test "$(grep -c '^W ' $M/log)" -gt 0
-regs_snapshot $M $LIB_TMP/after
-if cmp -s $LIB_TMP/before $LIB_TMP/after; then
-	ok "--once: every register as it was before"
-else
-	not_ok "--once: every register as it was before"
-	diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
-fi
+regs_unchanged "--once: every register as it was before" $M $LIB_TMP/before
 # bits_set LOG REGEX MASK: W lines to registers matching REGEX with a MASK bit set
 bits_set() {
 	grep "^W [0-9]* $2 " "$1/log" | { n=0
@@ -90,13 +84,7 @@ for sig in TERM INT HUP QUIT; do
 	rc=$?
 	is "--batch ended by SIG$sig exits 0" "$rc" 0
 	check "--batch printed snapshots before SIG$sig" grep -q '^all ' $LIB_TMP/out
-	regs_snapshot $M $LIB_TMP/after
-	if cmp -s $LIB_TMP/before $LIB_TMP/after; then
-		ok "SIG$sig: every register as it was before"
-	else
-		not_ok "SIG$sig: every register as it was before"
-		diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
-	fi
+	regs_unchanged "SIG$sig: every register as it was before" $M $LIB_TMP/before
 done
 msrfs_umount $M
 
@@ -120,16 +108,8 @@ is "in use: HITM still measured" \
 	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
 is "in use: cycles moved to a general-purpose counter: ghz measured" \
 	"$(jq '.total.ghz > 2.35 and .total.ghz < 2.45' $LIB_TMP/out)" true
-regs_snapshot $M $LIB_TMP/after
 # PMC2 and FIXED_CTR1 are counting for their owner: leave them out.
-grep -v -E ' 0x(c3|30a) ' $LIB_TMP/before >$LIB_TMP/b2
-grep -v -E ' 0x(c3|30a) ' $LIB_TMP/after >$LIB_TMP/a2
-if cmp -s $LIB_TMP/b2 $LIB_TMP/a2; then
-	ok "in use: every other register as it was before"
-else
-	not_ok "in use: every other register as it was before"
-	diag "$(diff $LIB_TMP/b2 $LIB_TMP/a2 | head -20)"
-fi
+regs_unchanged "in use: every other register as it was before" $M $LIB_TMP/before ' 0x(c3|30a) '
 msrfs_umount $M
 
 # ---- no general-purpose counter free: refuse, write nothing ----
@@ -147,15 +127,7 @@ regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --force >$LIB_TMP/out 2>$LIB_TMP/err
 is "--force: exit 0" "$?" 0
 check "--force: writes the taken counters" test "$(writes_to $M 0x186)" -gt 0
-regs_snapshot $M $LIB_TMP/after
-grep -v -E '^2 0x(c[1-4]|30[9ab]) ' $LIB_TMP/before >$LIB_TMP/b2
-grep -v -E '^2 0x(c[1-4]|30[9ab]) ' $LIB_TMP/after >$LIB_TMP/a2
-if cmp -s $LIB_TMP/b2 $LIB_TMP/a2; then
-	ok "--force: every control register restored"
-else
-	not_ok "--force: every control register restored"
-	diag "$(diff $LIB_TMP/b2 $LIB_TMP/a2 | head -20)"
-fi
+regs_unchanged "--force: every control register restored" $M $LIB_TMP/before '^2 0x(c[1-4]|30[9ab]) '
 msrfs_umount $M
 
 # ---- Nehalem: the counter-reset workaround runs, registers restored ----
@@ -164,13 +136,7 @@ regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $NHM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "nehalem: exit 0" "$?" 0
 check "nehalem: AAK100 sequence written (0x4300b5 to PERFEVTSEL0)" grep -q '^W 0 0x186 0x00000000004300b5' $M/log
-regs_snapshot $M $LIB_TMP/after
-if cmp -s $LIB_TMP/before $LIB_TMP/after; then
-	ok "nehalem: every register as it was before"
-else
-	not_ok "nehalem: every register as it was before"
-	diag "$(diff $LIB_TMP/before $LIB_TMP/after | head -20)"
-fi
+regs_unchanged "nehalem: every register as it was before" $M $LIB_TMP/before
 msrfs_umount $M
 
 # ---- Westmere: no full-width writes ----

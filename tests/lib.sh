@@ -192,6 +192,22 @@ regs_snapshot() {
 	fi
 }
 
+# regs_unchanged TESTNAME DIR BEFORE [ERE]: ok when DIR's registers now are
+# those of the snapshot BEFORE, lines matching ERE left out (registers that
+# count for another owner, or that the test expects to change).
+regs_unchanged() {
+	_rn=$1 _rd=$2 _rb=$3 _rs=${4:-'^$'}
+	regs_snapshot "$_rd" "$LIB_TMP/regs.now"
+	grep -v -E -- "$_rs" "$_rb" >"$LIB_TMP/regs.b"
+	grep -v -E -- "$_rs" "$LIB_TMP/regs.now" >"$LIB_TMP/regs.a"
+	if cmp -s "$LIB_TMP/regs.b" "$LIB_TMP/regs.a"; then
+		ok "$_rn"
+	else
+		not_ok "$_rn"
+		diag "$(diff "$LIB_TMP/regs.b" "$LIB_TMP/regs.a" | head -12)"
+	fi
+}
+
 lib_cleanup() {
 	while [ -n "$LIB_MOUNTS" ]; do
 		_d=$(printf '%s' "$LIB_MOUNTS" | head -n 1 | sed 's/^[0-9]* //')
