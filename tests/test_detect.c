@@ -146,6 +146,27 @@ static int readme_load(struct readme_row *rows, int max)
 		if (sscanf(c[2], "%x/%x", &r->family, &r->model) != 2)
 			continue;
 		r->has_leaf_a = sscanf(c[3], "%u / %u", &r->version, &r->gp) == 2;
+		if (!strncmp(c[5], "supported once the ", 19)) {
+			/*
+			 * "supported once the Sandy Bridge table exists; until then
+			 * unsupported, named": expected as lattop's tables stand.
+			 */
+			char want[32] = "";
+			size_t k = 0;
+
+			for (s = c[5] + 19; *s && strncmp(s, " table", 6) && k + 1 < sizeof(want); s++)
+				if (*s != ' ')
+					want[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+			want[k] = '\0';
+			r->supported = false;
+			for (int t = 0; pmu_tables[t]; t++)
+				if (!strcmp(pmu_tables[t]->name, want))
+					r->supported = true;
+			if (r->supported)
+				snprintf(r->table, sizeof(r->table), "%s", want);
+			n++;
+			continue;
+		}
 		r->supported = !strncmp(c[5], "supported", 9);
 		if (r->supported && (s = strstr(c[5], ", ")) && sscanf(s + 2, "%31s", r->table) != 1)
 			continue;
