@@ -78,6 +78,7 @@ struct sim_ctr {
 	double acc;             /* events counted but not yet whole */
 	bool on;
 	bool any;               /* AnyThread: counts the whole core */
+	double tag;             /* > 0: counts loads tagged at random with this probability */
 	double w[SIM_T_N];
 };
 
@@ -98,6 +99,9 @@ struct sim {
 	const struct sim_hw *hw;
 	struct sim_profile *prof;
 	int ncpus, tpc, ncores;
+	int packages;                   /* cores split evenly between them */
+	bool server;                    /* packages >= 2: the family's server part */
+	uint64_t rng;                   /* xorshift64* state, for load tagging */
 	unsigned ngp, nfixed;
 	uint64_t gp_mask, fx_mask;      /* counter width masks */
 	uint64_t ctrl_valid;            /* IA32_PERF_GLOBAL_CTRL */
@@ -189,6 +193,7 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 	int k;
 
 	ctr->on = ctr->any = false;
+	ctr->tag = 0;
 	memset(ctr->w, 0, sizeof(ctr->w));
 	if (!(sel & EVTSEL_EN) || !(cpu->global_ctrl & B(i)))
 		return;
@@ -204,7 +209,7 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 	/* No simulated event is defined with edge, invert or a counter mask. */
 	if (sel & (EVTSEL_EDGE | EVTSEL_INV | EVTSEL_CMASK))
 		return;
-	ev = sim_hw_event(hw, sel & 0xff, (sel >> 8) & 0xff);
+	ev = sim_hw_event(hw, sim->server, sel & 0xff, (sel >> 8) & 0xff);
 	if (!ev || !(ev->counters & B(i)))
 		return;
 	ctr->any = (sel & EVTSEL_ANY) && hw->any_thread && sim->tpc > 1;
@@ -230,7 +235,25 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 			return;
 		if (cpu->ld_lat < 3)
 			return;
-		ctr->w[SIM_T_LOADS] = s * sim_profile_above(sim->prof, c, (double)cpu->ld_lat);
+		/*
+		 * Only tagged loads count: "load operations are randomly selected
+		 * by hardware and tagged" (seed 000; SDM16 18.9.4.2 "counts only
+		 * tagged retired loads"; facts §8.1), at a rate the profile sets
+		 * and lattop cannot know.  Each load is tagged on its own, so the
+		 * count is binomial (sim_advance adds the noise).
+		 */
+		ctr->tag = prm->ldlat_tagged_fraction;
+		ctr->w[SIM_T_LOADS] = s * ctr->tag *
+				      sim_profile_above(sim->prof, c, (double)cpu->ld_lat);
+		break;
+	case SIM_EV_HITM_LOADS:
+		ctr->w[SIM_T_HITM] = ctr->w[SIM_T_HITM_MOD] = s;
+		break;
+	case SIM_EV_RHIT_LOADS:
+		ctr->w[SIM_T_RHIT] = s;
+		break;
+	case SIM_EV_RHITM_LOADS:
+		ctr->w[SIM_T_RHITM] = s;
 		break;
 	case SIM_EV_RSP0:
 	case SIM_EV_RSP1:
@@ -298,6 +321,34 @@ static double dot(const double w[SIM_T_N], const double t[SIM_T_N])
 	return s;
 }
 
+/* A uniform double in (0, 1), xorshift64* (Vigna). */
+static double sim_uniform(struct sim *sim)
+{
+	uint64_t x = sim->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	sim->rng = x;
+	return ((double)((x * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) * 0x1p-53;
+}
+
+/*
+ * Tagged loads among loads that would count: binomial with @mean = n * p;
+ * for the millions of loads of an access it is normal, variance n p (1 - p)
+ * = mean (1 - p) (Box-Muller).
+ */
+static double sim_tagged(struct sim *sim, double mean, double p)
+{
+	double z, v;
+
+	if (!(mean > 0))
+		return 0;
+	z = sqrt(-2 * log(sim_uniform(sim))) * cos(2 * M_PI * sim_uniform(sim));
+	v = mean + z * sqrt(mean * (1 - p));
+	return v > 0 ? v : 0;
+}
+
 /* Bring @c's counters to @now. */
 static void sim_advance(struct sim *sim, int c, double now)
 {
@@ -327,9 +378,14 @@ static void sim_advance(struct sim *sim, int c, double now)
 	}
 	for (i = 0; i < sim->ngp; i++) {
 		struct sim_ctr *ctr = &cpu->gp[i];
+		double inc;
 
-		if (ctr->on && sim_count(&ctr->val, &ctr->acc, dot(ctr->w, ctr->any ? core : tr),
-					 sim->gp_mask))
+		if (!ctr->on)
+			continue;
+		inc = dot(ctr->w, ctr->any ? core : tr);
+		if (ctr->tag > 0 && ctr->tag < 1)
+			inc = sim_tagged(sim, inc, ctr->tag);
+		if (sim_count(&ctr->val, &ctr->acc, inc, sim->gp_mask))
 			cpu->global_status |= B(i);
 	}
 	for (i = 0; i < sim->nfixed; i++) {
@@ -644,10 +700,13 @@ void sim_topology(const struct sim *sim, int cpu, int *core, int *package, int *
 	int co = -1, pkg = -1, mod = -1;
 
 	if (sim && cpu >= 0 && cpu < sim->ncpus) {
-		co = sim_core(sim, cpu);
-		pkg = 0;
-		/* Silvermont/Airmont pair cores into modules (SDM16 p.661); others: module = core. */
-		mod = sim->hw->rsp_scope == SIM_SCOPE_MODULE ? co / 2 : co;
+		int per_pkg = sim->ncores / sim->packages, g = sim_core(sim, cpu);
+
+		/* Cores split evenly between packages; ids unique within a package. */
+		pkg = g / per_pkg;
+		co = g % per_pkg;
+		/* The Atoms pair cores behind one L2 (SDM16 p.661); others: module = core. */
+		mod = co / (sim->hw->module_cores > 1 ? sim->hw->module_cores : 1);
 	}
 	if (core)
 		*core = co;
@@ -696,8 +755,9 @@ void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t 
 		regs[2] = 0x6c65746e;           /* "ntel" */
 		break;
 	case 1:
-		regs[0] = hw->stepping | (hw->model & 0xfU) << 4 | 6U << 8 |
-			  (uint32_t)(hw->model >> 4) << 16;
+		regs[0] = (sim->server ? hw->server_stepping : hw->stepping) |
+			  ((sim->server ? hw->server_model : hw->model) & 0xfU) << 4 | 6U << 8 |
+			  (uint32_t)((sim->server ? hw->server_model : hw->model) >> 4) << 16;
 		regs[1] = (uint32_t)(sim->ncpus > 255 ? 255 : sim->ncpus) << 16 | 8U << 8;
 		regs[2] = (hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
 		regs[3] = hw->cpuid1_edx;
@@ -711,8 +771,8 @@ void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t 
 			regs[1] = (uint32_t)sim->tpc;
 			regs[2] = 0x100;        /* level 0: SMT */
 		} else if (subleaf == 1) {
-			regs[0] = smt_shift + ceil_log2((unsigned)sim->ncores);
-			regs[1] = (uint32_t)sim->ncpus & 0xffff;
+			regs[0] = smt_shift + ceil_log2((unsigned)(sim->ncores / sim->packages));
+			regs[1] = (uint32_t)(sim->ncpus / sim->packages) & 0xffff;
 			regs[2] = 0x200 | 1;    /* level 1: core */
 		} else {
 			regs[2] = subleaf & 0xff;
@@ -858,8 +918,8 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	sim->ncpus = profile->cpus;
 	sim->tpc = profile->threads_per_core ? profile->threads_per_core : (hw->ht ? 2 : 1);
 	if (sim->tpc > 1 && !hw->ht) {
-		sim_seterr(err, errlen, "%s: threads_per_core = %d, but %s has no Hyper-Threading",
-			   hw->name, sim->tpc, hw->name);
+		sim_seterr(err, errlen, "%s:%d: threads_per_core: %d, but %s has no Hyper-Threading",
+			   profile->name, profile->line_tpc, sim->tpc, hw->name);
 		goto fail;
 	}
 	if (sim->ncpus < 1 || sim->ncpus > SIM_MAX_CPUS || sim->ncpus % sim->tpc) {
@@ -867,6 +927,33 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 			   hw->name, sim->ncpus, sim->tpc);
 		goto fail;
 	}
+	sim->packages = profile->packages > 0 ? profile->packages : 1;
+	if (sim->packages > 1 && !hw->multi_package) {
+		sim_seterr(err, errlen, "%s:%d: packages: %d, but %s is a single-package part",
+			   profile->name, profile->line_packages, sim->packages, hw->name);
+		goto fail;
+	}
+	if ((sim->ncpus / sim->tpc) % sim->packages) {
+		sim_seterr(err, errlen, "%s:%d: packages: %d does not divide the %d cores "
+			   "(cpus / threads_per_core)", profile->name, profile->line_packages,
+			   sim->packages, sim->ncpus / sim->tpc);
+		goto fail;
+	}
+	sim->server = sim->packages > 1;
+	for (c = 0; c < sim->ncpus && profile->line_module_hitm && hw->module_cores < 2; c++)
+		if (profile->cpu[c].same_module_hitm_fraction > 0)
+			break;
+	if (profile->line_module_hitm && hw->module_cores < 2 && c < sim->ncpus) {
+		sim_seterr(err, errlen, "%s:%d: same_module_hitm_fraction: %s has no modules "
+			   "(only the Atoms pair cores behind one L2)",
+			   profile->name, profile->line_module_hitm, hw->name);
+		goto fail;
+	}
+	/* Without modules, every HITM comes from another core: the default does not apply. */
+	if (hw->module_cores < 2)
+		for (c = 0; c < sim->ncpus; c++)
+			sim->prof->cpu[c].same_module_hitm_fraction = 0;
+	sim->rng = 0x9E3779B97F4A7C15ULL;       /* fixed: runs repeat */
 	sim->ncores = sim->ncpus / sim->tpc;
 	sim->ngp = sim_hw_ngp(hw);
 	sim->nfixed = sim_hw_nfixed(hw);

@@ -94,6 +94,12 @@ static const struct sim_event slm_events[] = {
 	/* facts §4.5: RSP_0 0xB7/0x01, RSP_1 0xB7/0x02 (SDM16 Table 18-14, PM SLM) */
 	{ 0xb7, 0x01, SIM_EV_RSP0, ALL2, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
 	{ 0xb7, 0x02, SIM_EV_RSP1, ALL2, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/*
+	 * MEM_UOPS_RETIRED.HITM: loads retired whose data came from a modified
+	 * line "from the other core or from the other module": the module
+	 * partner too (facts §8.2, PM SLM json).
+	 */
+	{ 0x04, 0x20, SIM_EV_HITM_LOADS, ALL2, "MEM_UOPS_RETIRED.HITM", "MEM_UOP_RETIRED:HITM", NULL },
 };
 
 /* Goldmont 06_5C and Goldmont Plus 06_7A (libpfm4 "glm"; it has no Goldmont Plus PMU). */
@@ -106,6 +112,8 @@ static const struct sim_event glm_events[] = {
 	/* facts §4.5 (K-core intel_glm_extra_regs, PM GLM/GLP, PFM glm 0x01b7/0x02b7) */
 	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
 	{ 0xb7, 0x02, SIM_EV_RSP1, ALL4, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* MEM_LOAD_UOPS_RETIRED.HITM: "cross core or cross module HITM" (facts §8.2, PM GLM/GLP json) */
+	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_UOPS_RETIRED.HITM", "MEM_LOAD_UOPS_RETIRED:HITM", NULL },
 };
 
 /* Haswell 06_3C (libpfm4 "hsw") and Broadwell 06_3D ("bdw"): same encodings. */
@@ -129,38 +137,64 @@ static const struct sim_event hsw_events[] = {
 };
 
 /*
+ * The server parts only (Haswell-EP 06_3F, Broadwell-EP 06_4F: libpfm4
+ * "hsw_ep", "bdw_ep"): loads retired whose data another package's cache
+ * supplied, modified or forwarded clean (facts §4.3, §8.8; PM HSX json).
+ */
+static const struct sim_event hsx_events[] = {
+	{ 0xd3, 0x10, SIM_EV_RHITM_LOADS, ALL4, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM",
+	  "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_HITM", "hsw_ep" },
+	{ 0xd3, 0x20, SIM_EV_RHIT_LOADS, ALL4, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD",
+	  "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_FWD", "hsw_ep" },
+};
+
+static const struct sim_event bdx_events[] = {
+	{ 0xd3, 0x10, SIM_EV_RHITM_LOADS, ALL4, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM",
+	  "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_HITM", "bdw_ep" },
+	{ 0xd3, 0x20, SIM_EV_RHIT_LOADS, ALL4, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD",
+	  "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_FWD", "bdw_ep" },
+};
+
+/*
  * Offcore-response values documented as meaningful, with what the decoder
  * below counts for them (clean, hitm, rest, outstanding weights).
  */
 
 /* Nehalem: facts §5.1 and §5.5 (PM NHM-EP MSRValue), bit 14 LOCAL_DRAM (K-core, PFM nhm). */
 static const struct sim_rsp_doc nhm_rsp[] = {
-	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
-	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
-	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0 },
-	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", NULL, 0 },
-	{ 0, 0x6001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_DRAM:LOCAL_DRAM", NULL, 0 },
-	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
+	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x0801, 0, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM", NULL, 0, 0, 1, 0 },
+	{ 0, 0x1001, 0, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD", NULL, 0, 1, 0, 0 },
+	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0, 0, 0, 0 },
+	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0, 0, 0, 0 },
+	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0, 0, 0, 0 },
+	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LOCAL_DRAM", NULL, 0, 0, 0, 0 },
+	{ 0, 0x6001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_DRAM:LOCAL_DRAM", NULL, 0, 0, 0, 0 },
+	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0, 1, 1, 0 },
 };
 
 /*
  * Westmere-EP: facts §5.1/§5.5.  libpfm4's wsm_dp names bit 14
  * OTHER_LLC_MISS and bit 12 LOCAL_DRAM_AND_REMOTE_CACHE_HIT, where the
  * kernel and the WSM-EP-DP json call bit 14 LOCAL_DRAM: the simulator
- * follows the json (DRAM reads answer on bit 14).
+ * follows the json (DRAM reads answer on bit 14).  Bit 12 is
+ * REMOTE_CACHE_FWD in the json and libpfm4 wsm: its rows are checked there.
  */
 static const struct sim_rsp_doc wsm_rsp[] = {
-	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
-	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
-	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0 },
-	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_LLC_MISS", NULL, 0 },
-	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
-	{ 1, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 1, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0 },
-	{ 1, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0 },
-	{ 1, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0 },
+	{ 0, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x0801, 0, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM", NULL, 0, 0, 1, 0 },
+	{ 0, 0x1001, 0, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD", "wsm", 0, 1, 0, 0 },
+	{ 1, 0x0801, 0, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_HITM", NULL, 0, 0, 1, 0 },
+	{ 1, 0x1001, 0, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_FWD", "wsm", 0, 1, 0, 0 },
+	{ 0, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0, 0, 0, 0 },
+	{ 0, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0, 0, 0, 0 },
+	{ 0, 0x0101, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:UNCORE_HIT", NULL, 0, 0, 0, 0 },
+	{ 0, 0x4001, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_LLC_MISS", NULL, 0, 0, 0, 0 },
+	{ 0, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0, 1, 1, 0 },
+	{ 1, 0xff01, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 1, 0x0201, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HIT_SNP", NULL, 0, 0, 0, 0 },
+	{ 1, 0x0401, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM", NULL, 0, 0, 0, 0 },
+	{ 1, 0xf801, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_LLC_MISS", NULL, 0, 1, 1, 0 },
 };
 
 /*
@@ -169,31 +203,36 @@ static const struct sim_rsp_doc wsm_rsp[] = {
  * OUTSTANDING umask: that row is checked against glm, which has the same bit.
  */
 static const struct sim_rsp_doc slm_rsp[] = {
-	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 0, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HIT", NULL, B(16) },
-	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HITM", NULL, B(16) },
-	{ 0, 0x0200000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_MISS", NULL, B(16) },
-	{ 0, 0x0080000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_NONE", NULL, B(16) },
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 0, 0, 1 },
+	{ 0, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HIT", NULL, B(16), 0, 0, 0 },
+	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HITM", NULL, B(16), 0, 0, 0 },
+	{ 0, 0x0200000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_MISS", NULL, B(16), 0, 0, 0 },
+	{ 0, 0x0080000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_NONE", NULL, B(16), 0, 0, 0 },
 	{ 0, 0x1680000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
-	  NULL, B(16) },
-	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", "glm", 0 },
-	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 1, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT", NULL, B(16) },
-	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HITM", NULL, B(16) },
+	  NULL, B(16), 0, 0, 0 },
+	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", "glm", 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 0, 0, 1 },
+	{ 1, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT", NULL, B(16), 0, 0, 0 },
+	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HITM", NULL, B(16), 0, 0, 0 },
+	/* L2_MISS.ANY (PM SLM matrix 0x1680000000): every read that missed the L2 */
+	{ 1, 0x1680000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
+	  NULL, B(16), 0, 0, 0 },
 };
 
 /* Goldmont/Goldmont Plus: facts §5.4/§5.5 (PM GLM/GLP MSRValue). */
 static const struct sim_rsp_doc glm_rsp[] = {
-	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 0, 0, 1 },
 	{ 0, 0x0400000001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
-	  NULL, B(16) },
-	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16) },
+	  NULL, B(16), 0, 0, 0 },
+	{ 0, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16), 0, 0, 0 },
 	{ 0, 0x0200000001ULL, 0, 0, 1, 0,
-	  "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_MISS_OR_NO_SNOOP_NEEDED", NULL, B(16) },
-	{ 0, 0x3600000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_ANY", NULL, B(16) },
-	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", NULL, 0 },
-	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16) },
+	  "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_MISS_OR_NO_SNOOP_NEEDED", NULL, B(16), 0, 0, 0 },
+	{ 0, 0x3600000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_SNP_ANY", NULL, B(16), 0, 0, 0 },
+	{ 0, 0x4000000001ULL, 0, 0, 0, 1, "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING", NULL, 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 0, 0, 1 },
+	{ 1, 0x1000000001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE", NULL, B(16), 0, 0, 0 },
+	/* L2_MISS.ANY (PM GLM matrix 0x3600000000) */
+	{ 1, 0x3600000001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_SNP_ANY", NULL, B(16), 0, 0, 0 },
 };
 
 /*
@@ -201,28 +240,28 @@ static const struct sim_rsp_doc glm_rsp[] = {
  * json's is 18-21 (0x3C0000); both are "an L3-hit supplier" here.
  */
 static const struct sim_rsp_doc hsw_rsp[] = {
-	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 0, 0x04001c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0 },
-	{ 0, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x04001c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0, 0, 0, 0 },
+	{ 0, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
 	{ 0, 0x01801c0001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NONE:SNP_NOT_NEEDED",
-	  NULL, 0 },
-	{ 0, 0x3f80400001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0 },
-	{ 0, 0x3f801c0001ULL, 1, 1, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_ANY", NULL, 0 },
-	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 1, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	  NULL, 0, 0, 0, 0 },
+	{ 0, 0x3f80400001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0, 0, 0, 0 },
+	{ 0, 0x3f801c0001ULL, 1, 1, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_ANY", NULL, 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 1, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
 };
 
 /* Broadwell: as Haswell with L3_MISS_LOCAL at bit 26 (facts §5.2, K-core BDW_L3_MISS_LOCAL). */
 static const struct sim_rsp_doc bdw_rsp[] = {
-	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 0, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0 },
-	{ 0, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD", NULL, 0, 0, 0, 0 },
+	{ 0, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
 	{ 0, 0x01803c0001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NONE:SNP_NOT_NEEDED",
-	  NULL, 0 },
-	{ 0, 0x3f84000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0 },
-	{ 0, 0x0204000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_MISS", NULL, 0 },
-	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0 },
-	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0 },
+	  NULL, 0, 0, 0, 0 },
+	{ 0, 0x3f84000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_ANY", NULL, 0, 0, 0, 0 },
+	{ 0, 0x0204000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_MISS", NULL, 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
 };
 
 /*
@@ -244,6 +283,7 @@ static const struct sim_hw hw_nehalem = {
 	.nrsp = 1, .rsp_valid = { 0xffff, 0 },                  /* K-core intel_nehalem_extra_regs */
 	.layout = SIM_RSP_NHM, .rsp_scope = SIM_SCOPE_CORE,     /* shared by HT siblings (K-core) */
 	.events = ROWS(nhm_events), .rsp_docs = ROWS(nhm_rsp),
+	.multi_package = true, .server_model = 0x1a, .server_stepping = 4,   /* NHM-EP: the model above */
 };
 
 static const struct sim_hw hw_westmere = {
@@ -258,6 +298,7 @@ static const struct sim_hw hw_westmere = {
 	.nrsp = 2, .rsp_valid = { 0xffff, 0xffff },             /* K-core intel_westmere_extra_regs */
 	.layout = SIM_RSP_NHM, .rsp_scope = SIM_SCOPE_CORE,
 	.events = ROWS(wsm_events), .rsp_docs = ROWS(wsm_rsp),
+	.multi_package = true, .server_model = 0x2c, .server_stepping = 2,  /* WSM-EP: the model above */
 };
 
 static const struct sim_hw hw_silvermont = {
@@ -271,6 +312,7 @@ static const struct sim_hw hw_silvermont = {
 	.nrsp = 2, .rsp_valid = { 0x768005ffffULL, 0x368005ffffULL },  /* K-core intel_slm_extra_regs */
 	.layout = SIM_RSP_SLM, .rsp_scope = SIM_SCOPE_MODULE,   /* SDM16 p.661 */
 	.events = ROWS(slm_events), .rsp_docs = ROWS(slm_rsp),
+	.module_cores = 2,                                      /* two cores share an L2 (facts §8.2) */
 };
 
 static const struct sim_hw hw_airmont = {
@@ -284,6 +326,7 @@ static const struct sim_hw hw_airmont = {
 	.nrsp = 2, .rsp_valid = { 0x768005ffffULL, 0x368005ffffULL },
 	.layout = SIM_RSP_SLM, .rsp_scope = SIM_SCOPE_MODULE,
 	.events = ROWS(slm_events), .rsp_docs = ROWS(slm_rsp),
+	.module_cores = 2,                                      /* two cores share an L2 (facts §8.2) */
 };
 
 static const struct sim_hw hw_goldmont = {
@@ -298,6 +341,7 @@ static const struct sim_hw hw_goldmont = {
 	.nrsp = 2, .rsp_valid = { 0x760005ffbfULL, 0x360005ffbfULL },  /* K-core intel_glm_extra_regs */
 	.layout = SIM_RSP_GLM, .rsp_scope = SIM_SCOPE_CORE,     /* one thread per core */
 	.events = ROWS(glm_events), .rsp_docs = ROWS(glm_rsp),
+	.module_cores = 2,                                      /* two cores share an L2 (facts §8.2) */
 };
 
 static const struct sim_hw hw_goldmont_plus = {
@@ -311,6 +355,7 @@ static const struct sim_hw hw_goldmont_plus = {
 	.nrsp = 2, .rsp_valid = { 0x760005ffbfULL, 0x360005ffbfULL },
 	.layout = SIM_RSP_GLM, .rsp_scope = SIM_SCOPE_CORE,
 	.events = ROWS(glm_events), .rsp_docs = ROWS(glm_rsp),
+	.module_cores = 2,                                      /* two cores share an L2 (facts §8.2) */
 };
 
 static const struct sim_hw hw_haswell = {
@@ -325,6 +370,8 @@ static const struct sim_hw hw_haswell = {
 	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },  /* K-core (snbep extra regs) */
 	.layout = SIM_RSP_HSW, .l3_miss_bit = 22, .rsp_scope = SIM_SCOPE_THREAD,
 	.events = ROWS(hsw_events), .rsp_docs = ROWS(hsw_rsp),
+	.multi_package = true, .server_model = 0x3f, .server_stepping = 2,  /* HSX (facts §1.1) */
+	.server_events = ROWS(hsx_events),
 };
 
 static const struct sim_hw hw_broadwell = {
@@ -339,6 +386,8 @@ static const struct sim_hw hw_broadwell = {
 	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },
 	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_THREAD,
 	.events = ROWS(hsw_events), .rsp_docs = ROWS(bdw_rsp),
+	.multi_package = true, .server_model = 0x4f, .server_stepping = 1,  /* BDX (facts §1.1) */
+	.server_events = ROWS(bdx_events),
 };
 
 /* In the order of sim_uarch_names. */
@@ -395,7 +444,7 @@ bool sim_hw_fw_write(const struct sim_hw *hw)
 	return hw->perf_caps & CAP_FW_WRITE;
 }
 
-const struct sim_event *sim_hw_event(const struct sim_hw *hw, unsigned event,
+const struct sim_event *sim_hw_event(const struct sim_hw *hw, bool server, unsigned event,
 				     unsigned umask)
 {
 	size_t i;
@@ -403,6 +452,9 @@ const struct sim_event *sim_hw_event(const struct sim_hw *hw, unsigned event,
 	for (i = 0; i < hw->nevents; i++)
 		if (hw->events[i].event == event && hw->events[i].umask == umask)
 			return &hw->events[i];
+	for (i = 0; server && i < hw->nserver_events; i++)
+		if (hw->server_events[i].event == event && hw->server_events[i].umask == umask)
+			return &hw->server_events[i];
 	return NULL;
 }
 
@@ -413,15 +465,19 @@ static double bit(uint64_t v, int n)
 
 /*
  * Nehalem/Westmere (facts §5.1): response bits are OR'd.  Bit 9 = clean hit
- * in another core, bit 10 = HITM; the rest is split half to UNCORE_HIT
- * (bit 8, L3 hit without snoop) and half to LOCAL_DRAM (bit 14).  Bits 11,
- * 12, 13 and 15 (remote caches, remote DRAM, non-DRAM) have no traffic on
- * the simulated single-socket machine.
+ * in another core, bit 10 = HITM; bit 11 = HITM in another package's cache
+ * (REMOTE_CACHE_HITM in the json and libpfm4; "reserved" in SDM09), bit 12 =
+ * a clean line forwarded by another package (REMOTE_CACHE_FWD); the rest is
+ * split half to UNCORE_HIT (bit 8, L3 hit without snoop) and half to
+ * LOCAL_DRAM (bit 14).  Bits 13 and 15 (remote DRAM, non-DRAM) have no
+ * traffic.  Remote traffic exists only with packages >= 2.
  */
 static void rsp_nhm(uint64_t rsp, double w[SIM_T_N])
 {
 	w[SIM_T_CLEAN] = bit(rsp, 9);
 	w[SIM_T_HITM] = bit(rsp, 10);
+	w[SIM_T_RHITM] = bit(rsp, 11);
+	w[SIM_T_RHIT] = bit(rsp, 12);
 	w[SIM_T_REST] = 0.5 * bit(rsp, 8) + 0.5 * bit(rsp, 14);
 }
 
@@ -438,8 +494,10 @@ static void rsp_hsw(const struct sim_hw *hw, uint64_t rsp, double w[SIM_T_N])
 	double l3 = (rsp & (0xfULL << 18)) ? 1.0 : 0.0;
 	double miss = bit(rsp, hw->l3_miss_bit);
 
+	/* Reads another package answered are responses too: ANY_RESPONSE counts them. */
 	if (rsp & B(16)) {
 		w[SIM_T_CLEAN] = w[SIM_T_HITM] = w[SIM_T_REST] = 1;
+		w[SIM_T_RHIT] = w[SIM_T_RHITM] = 1;
 		return;
 	}
 	w[SIM_T_CLEAN] = l3 * bit(rsp, 34);
@@ -450,13 +508,17 @@ static void rsp_hsw(const struct sim_hw *hw, uint64_t rsp, double w[SIM_T_N])
 
 /*
  * Silvermont/Airmont (facts §5.3) and Goldmont/Goldmont Plus (§5.4): bits
- * OR'd.  ANY_RESPONSE = all; 34 = clean hit in the other core; 36 = HITM;
- * the rest answers on 33 (GLM: snoop miss or no snoop needed) or, on SLM,
- * half on 31 (SNOOP_NONE) and half on 33 (SNOOP_MISS).  L2_HIT (18) and
- * NON_DRAM (37) have no traffic: the simulated reads all missed the L2.
- * OUTSTANDING (38, RSP_0 only): outstanding-weighted cycles, and only when
- * bits 37:16 are all zero (seed 001: "any response (bits 37:16 cleared to
- * 0)"); anything else with bit 38 counts nothing.
+ * OR'd.  ANY_RESPONSE = every request, the reads the L2 served included
+ * (L2_HIT, bit 18, is one of its responses: facts §8.3); 34 = clean hit in
+ * the other module; 36 = HITM in the other module (seed 001: snoops "in
+ * the other module"; a line in the module partner's L1 is an L2 hit, facts
+ * §8.2); the rest answers on 33 (GLM: snoop miss or no snoop needed) or,
+ * on SLM, half on 31 (SNOOP_NONE) and half on 33 (SNOOP_MISS).  L2_HIT
+ * alone counts the L2's reads; NON_DRAM (37) has no traffic.  OUTSTANDING
+ * (38, RSP_0 only): outstanding-weighted cycles of the reads that missed
+ * the L2 ("from the time of the L2 miss", PM SLM/GLM matrix), and only
+ * when bits 37:16 are all zero (seed 001: "any response (bits 37:16
+ * cleared to 0)"); anything else with bit 38 counts nothing.
  */
 static void rsp_atom(const struct sim_hw *hw, int reg, uint64_t rsp, double w[SIM_T_N])
 {
@@ -467,8 +529,10 @@ static void rsp_atom(const struct sim_hw *hw, int reg, uint64_t rsp, double w[SI
 	}
 	if (rsp & B(16)) {
 		w[SIM_T_CLEAN] = w[SIM_T_HITM] = w[SIM_T_REST] = 1;
+		w[SIM_T_L2HIT] = 1;
 		return;
 	}
+	w[SIM_T_L2HIT] = bit(rsp, 18);
 	w[SIM_T_CLEAN] = bit(rsp, 34);
 	w[SIM_T_HITM] = bit(rsp, 36);
 	if (hw->layout == SIM_RSP_SLM)

@@ -32,11 +32,15 @@ enum sim_traffic {
 	SIM_T_REF,      /* unhalted reference cycles: tsc_ghz * 1e9 * busy */
 	SIM_T_INST,     /* instructions retired: ipc * cycles */
 	SIM_T_LOADS,    /* loads retired */
-	SIM_T_RD,       /* demand data reads that leave the core */
-	SIM_T_CLEAN,    /* ... of them served by a clean hit in another core */
-	SIM_T_HITM,     /* ... served by a modified line in another core */
+	SIM_T_RD,       /* demand data reads that miss the L2 (leave the core; Atom: the module) */
+	SIM_T_CLEAN,    /* ... of them served by a clean hit in another core (Atom: module) */
+	SIM_T_HITM,     /* ... served by a modified line in another core (Atom: module) */
+	SIM_T_RHIT,     /* ... served by a clean line in another package's cache */
+	SIM_T_RHITM,    /* ... served by a modified line in another package's cache */
 	SIM_T_REST,     /* ... the rest: L3/L2 without snoop, or DRAM */
 	SIM_T_OUTST,    /* outstanding-weighted cycles: reads * offcore_latency */
+	SIM_T_L2HIT,    /* demand data reads the L2 served (Atom: with the module partner's HITM) */
+	SIM_T_HITM_MOD, /* loads served by a modified line in the module partner's L1 (Atom) */
 	SIM_T_N
 };
 
@@ -50,6 +54,10 @@ enum sim_ev_kind {
 	SIM_EV_RSP1,            /* OFFCORE_RESPONSE via MSR_OFFCORE_RSP_1 */
 	SIM_EV_OFF_REQ,         /* OFFCORE_REQUESTS.DEMAND_DATA_RD: SIM_T_RD */
 	SIM_EV_OFF_OUTST,       /* OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD */
+	SIM_EV_HITM_LOADS,      /* retired loads that hit a modified line in any other core:
+				 * SIM_T_HITM + SIM_T_HITM_MOD (Atom) */
+	SIM_EV_RHIT_LOADS,      /* retired loads served by another package's clean line */
+	SIM_EV_RHITM_LOADS,     /* ... by another package's modified line */
 };
 
 /*
@@ -81,6 +89,7 @@ struct sim_rsp_doc {
 	const char *pfm;
 	const char *pfm_pmu;    /* NULL = the uarch's PMU */
 	uint64_t pfm_extra;     /* bits libpfm4 sets beyond @value */
+	double rhit, rhitm, l2hit;      /* weights of SIM_T_RHIT, _RHITM, _L2HIT */
 };
 
 /* Offcore-response bit layouts (pmu-facts §5). */
@@ -118,6 +127,12 @@ struct sim_hw {
 	enum sim_rsp_layout layout;
 	int l3_miss_bit;                /* SIM_RSP_HSW: L3_MISS_LOCAL supplier */
 	enum sim_scope rsp_scope;
+	int module_cores;               /* cores behind one L2 (Atom: 2), else 1 */
+	bool multi_package;             /* has server parts with 2+ packages */
+	uint8_t server_model;           /* display model with packages >= 2 */
+	uint8_t server_stepping;
+	const struct sim_event *server_events;  /* events of the server part only */
+	size_t nserver_events;
 	const struct sim_event *events;
 	size_t nevents;
 	const struct sim_rsp_doc *rsp_docs;
@@ -133,7 +148,7 @@ unsigned sim_hw_gp_width(const struct sim_hw *);
 unsigned sim_hw_nfixed(const struct sim_hw *);
 unsigned sim_hw_fixed_width(const struct sim_hw *);
 bool sim_hw_fw_write(const struct sim_hw *);
-const struct sim_event *sim_hw_event(const struct sim_hw *, unsigned event,
+const struct sim_event *sim_hw_event(const struct sim_hw *, bool server, unsigned event,
 				     unsigned umask);
 /*
  * Weights (SIM_T_CLEAN, _HITM, _REST, _OUTST in @w, which must be zeroed by
@@ -151,6 +166,10 @@ struct sim_params {
 	double lat[SIM_MAX_LAT], lat_frac[SIM_MAX_LAT];
 	double offcore_reads_per_sec, offcore_latency;
 	double snoop_hit_per_sec, hitm_per_sec;
+	double ldlat_tagged_fraction;           /* share of loads the hardware tags */
+	double same_module_hitm_fraction;       /* share of hitm_per_sec from the module partner */
+	double l2_hit_per_sec;                  /* demand data reads the L2 serves */
+	double remote_hit_per_sec, remote_hitm_per_sec;
 };
 
 struct sim_preset {
@@ -173,8 +192,13 @@ struct sim_vary {
 };
 
 struct sim_profile {
+	char name[256];                 /* the file, for messages */
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
+	int packages;                   /* 1 unless set */
+	int line_packages;              /* lines of keys sim_new checks against the uarch; 0: unset */
+	int line_module_hitm;
+	int line_tpc;
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

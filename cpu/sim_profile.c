@@ -21,10 +21,20 @@
  *   loads_per_sec           7e8         loads retired
  *   load_latency            5:0.70 20:0.20 70:0.06 300:0.04
  *                                       cycles:fraction points of the load latency
- *   offcore_reads_per_sec   2e7         demand data reads leaving the core
+ *   offcore_reads_per_sec   2e7         demand data reads missing the L2 (the Atoms:
+ *                                       leaving the module)
  *   offcore_latency         200         their mean latency, core cycles
  *   snoop_hit_per_sec       1e6         ... of them served by a clean hit in another core
- *   hitm_per_sec            2.5e5       ... served by a modified line in another core
+ *                                       (the Atoms: in another module)
+ *   hitm_per_sec            2.5e5       loads served by a modified line in another core
+ *   same_module_hitm_fraction 0.25      the Atoms: share of hitm_per_sec from the module
+ *                                       partner (served by the L2); an error elsewhere
+ *   l2_hit_per_sec          5e7         demand data reads the L2 serves
+ *   ldlat_tagged_fraction   0.015625    share of loads the hardware tags for load
+ *                                       latency (0 < f <= 1; undocumented on real CPUs)
+ *   packages                1           sockets; >= 2 simulates the server part
+ *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
+ *   remote_hitm_per_sec     1e5         ... by a modified line in another package
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong".
@@ -43,6 +53,7 @@
 enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
+	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
 	K_MSR, K_N
 };
 
@@ -53,6 +64,8 @@ enum key_kind {
 	KIND_RATE,      /* >= 0 */
 	KIND_LATENCY,   /* >= 0 */
 	KIND_FRACTION,  /* 0..1 */
+	KIND_PROB,      /* 0 < p <= 1 */
+	KIND_PACKAGES,  /* integer 1..SIM_MAX_PACKAGES */
 	KIND_DIST,      /* load_latency points */
 	KIND_MSR,       /* 64-bit register value */
 };
@@ -77,6 +90,12 @@ static const struct key_def keys[K_N] = {
 	[K_OFF_LAT] = { "offcore_latency", KIND_LATENCY, true },
 	[K_SNOOP] = { "snoop_hit_per_sec", KIND_RATE, true },
 	[K_HITM] = { "hitm_per_sec", KIND_RATE, true },
+	[K_TAGGED] = { "ldlat_tagged_fraction", KIND_PROB, true },
+	[K_MODULE_HITM] = { "same_module_hitm_fraction", KIND_FRACTION, true },
+	[K_L2_HIT] = { "l2_hit_per_sec", KIND_RATE, true },
+	[K_PACKAGES] = { "packages", KIND_PACKAGES, false },
+	[K_REMOTE_HIT] = { "remote_hit_per_sec", KIND_RATE, true },
+	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -125,15 +144,26 @@ static int perr(struct parser *p, int line, const char *key, const char *fmt, ..
 	return -1;
 }
 
+/*
+ * Defaults.  The tagging rate is not documented (facts §8.1): 1/64 is
+ * arbitrary, and lattop must not depend on it.  The remote rates apply
+ * only with packages >= 2 (resolve()), the module share only on the Atoms
+ * (sim_new()).
+ */
 static const struct sim_params default_params = {
 	.ghz = 2.4, .tsc_ghz = 2.4, .ipc = 1.2, .busy = 1.0, .user_fraction = 0.9,
 	.loads_per_sec = 7e8,
 	.nlat = 4, .lat = { 5, 20, 70, 300 }, .lat_frac = { 0.70, 0.20, 0.06, 0.04 },
 	.offcore_reads_per_sec = 2e7, .offcore_latency = 200,
 	.snoop_hit_per_sec = 1e6, .hitm_per_sec = 2.5e5,
+	.ldlat_tagged_fraction = 1.0 / 64, .same_module_hitm_fraction = 0.25,
+	.l2_hit_per_sec = 5e7,
 };
 
 #define DEFAULT_CPUS 8
+#define DEFAULT_REMOTE_HIT  2e5         /* with packages >= 2 */
+#define DEFAULT_REMOTE_HITM 1e5
+#define SIM_MAX_PACKAGES 64
 
 /* Refused above this: a profile is a page of text (fuzzing: no unbounded input). */
 #define SIM_PROFILE_MAX (1u << 20)
@@ -258,6 +288,14 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	case KIND_FRACTION:
 		if (v < 0 || v > 1)
 			return perr(p, e->line, e->text, "fraction %g outside 0..1", v);
+		break;
+	case KIND_PROB:
+		if (!(v > 0) || v > 1)
+			return perr(p, e->line, e->text, "fraction %g outside 0 < f <= 1", v);
+		break;
+	case KIND_PACKAGES:
+		if (v != floor(v) || v < 1 || v > SIM_MAX_PACKAGES)
+			return perr(p, e->line, e->text, "must be an integer 1..%d", SIM_MAX_PACKAGES);
 		break;
 	default:
 		break;
@@ -430,14 +468,44 @@ static void apply(struct sim_params *prm, const struct entry *e)
 	case K_OFF_LAT: prm->offcore_latency = e->num; break;
 	case K_SNOOP: prm->snoop_hit_per_sec = e->num; break;
 	case K_HITM: prm->hitm_per_sec = e->num; break;
+	case K_TAGGED: prm->ldlat_tagged_fraction = e->num; break;
+	case K_MODULE_HITM: prm->same_module_hitm_fraction = e->num; break;
+	case K_L2_HIT: prm->l2_hit_per_sec = e->num; break;
+	case K_REMOTE_HIT: prm->remote_hit_per_sec = e->num; break;
+	case K_REMOTE_HITM: prm->remote_hitm_per_sec = e->num; break;
 	default: break;
 	}
 }
 
-/* Report snoop_hit + hitm > offcore_reads on @cpu at the last line that set one of them. */
+/*
+ * Reads leaving the L2 on @cpu that the profile says were served by
+ * another core or package: they must fit in offcore_reads_per_sec.  The
+ * module partner's share of HITM is served by the L2 and not counted.
+ */
+static double served_elsewhere(const struct sim_params *prm, double f)
+{
+	return prm->snoop_hit_per_sec + prm->hitm_per_sec * (1 - f) +
+	       prm->remote_hit_per_sec + prm->remote_hitm_per_sec;
+}
+
+/*
+ * The module share of HITM counts only where a profile sets it (the
+ * Atoms): its default does not apply to the other families (sim_new()).
+ */
+static double module_share(const struct parser *p, const struct sim_params *prm, int cpu)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->e[i].key == K_MODULE_HITM && (p->e[i].cpu == -1 || p->e[i].cpu == cpu))
+			return prm->same_module_hitm_fraction;
+	return 0;
+}
+
+/* Report served_elsewhere() > offcore_reads on @cpu at the last line that set one of them. */
 static int snoop_error(struct parser *p, const struct sim_params *prm, int cpu)
 {
 	const struct entry *last = NULL;
+	double f = module_share(p, prm, cpu);
+	bool remote = prm->remote_hit_per_sec > 0 || prm->remote_hitm_per_sec > 0;
 	bool own[K_N] = { false };
 	size_t i;
 
@@ -447,7 +515,8 @@ static int snoop_error(struct parser *p, const struct sim_params *prm, int cpu)
 	for (i = 0; i < p->n; i++) {
 		const struct entry *e = &p->e[i];
 
-		if (e->key != K_SNOOP && e->key != K_HITM && e->key != K_OFF_READS)
+		if (e->key != K_SNOOP && e->key != K_HITM && e->key != K_OFF_READS &&
+		    e->key != K_MODULE_HITM && e->key != K_REMOTE_HIT && e->key != K_REMOTE_HITM)
 			continue;
 		if (e->cpu != cpu && (e->cpu != -1 || own[e->key]))
 			continue;
@@ -455,8 +524,10 @@ static int snoop_error(struct parser *p, const struct sim_params *prm, int cpu)
 			last = e;
 	}
 	return perr(p, last ? last->line : 0, last ? last->text : "snoop_hit_per_sec",
-		    "snoop_hit_per_sec + hitm_per_sec = %g exceed offcore_reads_per_sec = %g on cpu %d",
-		    prm->snoop_hit_per_sec + prm->hitm_per_sec, prm->offcore_reads_per_sec, cpu);
+		    "snoop_hit_per_sec + hitm_per_sec%s%s = %g exceed offcore_reads_per_sec = %g "
+		    "on cpu %d", f > 0 ? " x (1 - same_module_hitm_fraction)" : "",
+		    remote ? " + remote_hit_per_sec + remote_hitm_per_sec" : "",
+		    served_elsewhere(prm, f), prm->offcore_reads_per_sec, cpu);
 }
 
 static int add_preset(struct sim_profile *prof, const struct entry *e)
@@ -472,8 +543,9 @@ static struct sim_profile *resolve(struct parser *p)
 {
 	struct sim_profile *prof;
 	struct sim_params base = default_params;
-	const struct entry *cpus_e = NULL, *tpc_e = NULL;
+	const struct entry *cpus_e = NULL, *tpc_e = NULL, *pkg_e = NULL;
 	bool tsc_set = false;
+	int prof_line_module = 0;
 	size_t i, npre = 0;
 	int c;
 
@@ -482,6 +554,10 @@ static struct sim_profile *resolve(struct parser *p)
 			cpus_e = &p->e[i];
 		if (p->e[i].key == K_TPC)
 			tpc_e = &p->e[i];
+		if (p->e[i].key == K_PACKAGES)
+			pkg_e = &p->e[i];
+		if (p->e[i].key == K_MODULE_HITM && !prof_line_module)
+			prof_line_module = p->e[i].line;
 		if (p->e[i].key == K_MSR)
 			npre++;
 	}
@@ -490,8 +566,25 @@ static struct sim_profile *resolve(struct parser *p)
 		perr(p, 0, "profile", "out of memory");
 		return NULL;
 	}
+	snprintf(prof->name, sizeof(prof->name), "%s", p->name);
 	prof->cpus = cpus_e ? (int)cpus_e->num : DEFAULT_CPUS;
 	prof->threads_per_core = tpc_e ? (int)tpc_e->num : 0;
+	prof->line_tpc = tpc_e ? tpc_e->line : 0;
+	prof->packages = pkg_e ? (int)pkg_e->num : 1;
+	prof->line_packages = pkg_e ? pkg_e->line : 0;
+	prof->line_module_hitm = prof_line_module;
+	if (prof->packages > 1) {
+		base.remote_hit_per_sec = DEFAULT_REMOTE_HIT;
+		base.remote_hitm_per_sec = DEFAULT_REMOTE_HITM;
+	}
+	for (i = 0; i < p->n && prof->packages < 2; i++) {
+		const struct entry *e = &p->e[i];
+
+		if ((e->key == K_REMOTE_HIT || e->key == K_REMOTE_HITM) && e->num > 0) {
+			perr(p, e->line, e->text, "remote traffic needs packages >= 2");
+			goto fail;
+		}
+	}
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].cpu >= prof->cpus) {
 			perr(p, p->e[i].line, p->e[i].text, "cpu %d out of range (cpus = %d)",
@@ -535,7 +628,7 @@ static struct sim_profile *resolve(struct parser *p)
 		const struct sim_params *prm = &prof->cpu[c];
 
 		/* Tolerate rounding: 0.1 + 0.2 is not above 0.3. */
-		if (prm->snoop_hit_per_sec + prm->hitm_per_sec >
+		if (served_elsewhere(prm, module_share(p, prm, c)) >
 		    prm->offcore_reads_per_sec * (1 + 1e-12)) {
 			snoop_error(p, prm, c);
 			goto fail;
@@ -766,7 +859,7 @@ void sim_profile_traffic(const struct sim_profile *prof, int cpu, double t0, dou
 	const struct sim_params *prm = &prof->cpu[cpu];
 	const struct sim_vary *v = &prof->vary;
 	double dt = t1 - t0, busy_t = dt, loads_t = dt, off_t = dt, burst = 0;
-	double cyc, rd, hitm, rest;
+	double cyc, rd, hitm, hitm_mod, rest, f;
 
 	if (dt <= 0)
 		return;
@@ -780,8 +873,15 @@ void sim_profile_traffic(const struct sim_profile *prof, int cpu, double t0, dou
 			burst = burst_time(v, t1) - burst_time(v, t0);
 	}
 	cyc = prm->ghz * 1e9 * prm->busy * busy_t;
+	/*
+	 * HITM: a share f comes from the module partner (Atom): its reads are
+	 * served by the shared L2, not offcore.  The burst is false sharing
+	 * with other cores: all of it leaves the L2.
+	 */
+	f = prm->same_module_hitm_fraction;
+	hitm_mod = prm->hitm_per_sec * f * off_t;
+	hitm = prm->hitm_per_sec * (1 - f) * off_t + v->burst_hitm_per_sec * burst;
 	rd = prm->offcore_reads_per_sec * off_t + v->burst_hitm_per_sec * burst;
-	hitm = prm->hitm_per_sec * off_t + v->burst_hitm_per_sec * burst;
 	out[SIM_T_TSC] += prm->tsc_ghz * 1e9 * dt;
 	out[SIM_T_CYC] += cyc;
 	out[SIM_T_REF] += prm->tsc_ghz * 1e9 * prm->busy * busy_t;
@@ -790,7 +890,12 @@ void sim_profile_traffic(const struct sim_profile *prof, int cpu, double t0, dou
 	out[SIM_T_RD] += rd;
 	out[SIM_T_CLEAN] += prm->snoop_hit_per_sec * off_t;
 	out[SIM_T_HITM] += hitm;
-	rest = prm->offcore_reads_per_sec - prm->snoop_hit_per_sec - prm->hitm_per_sec;
+	out[SIM_T_HITM_MOD] += hitm_mod;
+	out[SIM_T_RHIT] += prm->remote_hit_per_sec * off_t;
+	out[SIM_T_RHITM] += prm->remote_hitm_per_sec * off_t;
+	out[SIM_T_L2HIT] += prm->l2_hit_per_sec * off_t + hitm_mod;
+	rest = prm->offcore_reads_per_sec - prm->snoop_hit_per_sec -
+	       prm->hitm_per_sec * (1 - f) - prm->remote_hit_per_sec - prm->remote_hitm_per_sec;
 	out[SIM_T_REST] += (rest > 0 ? rest : 0) * off_t;
 	out[SIM_T_OUTST] += rd * prm->offcore_latency;
 }

@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,12 @@ static const char gt_text[] =
 	"offcore_reads_per_sec = 1e6\n"
 	"offcore_latency = 100\n"
 	"snoop_hit_per_sec = 2e5\n"
-	"hitm_per_sec = 1e5\n";
+	"hitm_per_sec = 1e5\n"
+	"l2_hit_per_sec = 5e5\n"
+	"ldlat_tagged_fraction = 1   # every load tagged: exact counts\n";
+/* The Atoms, with the default same_module_hitm_fraction 0.25 (sim_profile.c):
+ * 75000 HITM/s from other modules, 25000 from the module partner (an L2 hit),
+ * the rest of the reads 1e6 - 2e5 - 75000, L2 hits 5e5 + 25000. */
 
 struct clk {
 	double t;
@@ -329,7 +335,7 @@ static void test_topology_errors(void **state)
 	(void)state;
 	p = parse("cpus = 4\nthreads_per_core = 2\n");
 	assert_null(sim_new("silvermont", p, err, sizeof(err)));
-	assert_string_equal(err, "silvermont: threads_per_core = 2, but silvermont has no Hyper-Threading");
+	assert_string_equal(err, "t.prof:2: threads_per_core: 2, but silvermont has no Hyper-Threading");
 	assert_null(sim_new("goldmont-plus", p, err, sizeof(err)));
 	assert_non_null(strstr(err, "goldmont-plus has no Hyper-Threading"));
 	sim_profile_free(p);
@@ -791,21 +797,22 @@ static void test_fractions_carried(void **state)
 	int k;
 
 	(void)state;
-	wr(s, 0, RSP0, 0x1000000001ULL);        /* HITM: 1e5/s, USR only: 75000/s */
+	/* HITM from other modules: 75000/s, USR only: 56250/s */
+	wr(s, 0, RSP0, 0x1000000001ULL);
 	wr(s, 0, EVTSEL(0), SEL(0xb7, 0x01) & ~OS);
 	for (k = 1; k <= 7; k++) {
 		clk.t = k / 7.0;
 		(void)rd(s, 0, PMC(0));
 	}
 	clk.t = 1;
-	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	assert_int_equal(rd(s, 0, PMC(0)), 56250);
 	/* A clock going backwards counts nothing. */
 	clk.t = 0.5;
-	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	assert_int_equal(rd(s, 0, PMC(0)), 56250);
 	clk.t = 1;
-	assert_int_equal(rd(s, 0, PMC(0)), 75000);
+	assert_int_equal(rd(s, 0, PMC(0)), 56250);
 	clk.t = 2;
-	assert_int_equal(rd(s, 0, PMC(0)), 150000);
+	assert_int_equal(rd(s, 0, PMC(0)), 112500);
 	sim_free(s);
 }
 
@@ -867,6 +874,122 @@ static void test_load_latency(void **state)
 		assert_int_equal(rd(s, 0, PMC(3)), 25000000ULL + 12500000ULL);
 		sim_free(s);
 	}
+}
+
+/*
+ * Load latency counts only loads the hardware tagged, each at random with
+ * probability ldlat_tagged_fraction (facts §8.1): the count is near n p
+ * with binomial noise, never exactly it, and two runs differ.  A reading
+ * that takes the count for all loads is off by the factor 1/p.
+ */
+static void test_load_latency_tagged(void **state)
+{
+	static const char *const uarches[] = { "haswell", "nehalem" };
+	char text[sizeof(gt_text) + 64];
+	size_t u;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sldlat_tagged_fraction = 0.015625\n", gt_text);
+	/* The same key twice is refused: drop the first. */
+	*strstr(text, "ldlat_tagged_fraction = 1 ") = '#';
+	for (u = 0; u < 2; u++) {
+		struct clk clk;
+		struct sim *s = mk(uarches[u], text, &clk);
+		uint64_t sel = u == 0 ? SEL(0xcd, 0x01) : SEL(0x0b, 0x10);
+		double want = 5e7 / 64, sd = sqrt(want * (1 - 1.0 / 64));
+		uint64_t a, b;
+
+		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
+		wr(s, 0, LD_LAT, 9);
+		a = measure(s, &clk, 0, 0, sel, 1);
+		b = measure(s, &clk, 0, 0, sel, 1);
+		print_message("%s: %llu and %llu tagged loads above 9, expected %.0f +- %.0f\n",
+			      uarches[u], (unsigned long long)a, (unsigned long long)b, want, sd);
+		assert_true(fabs((double)a - want) < 6 * sd);
+		assert_true(fabs((double)b - want) < 6 * sd);
+		assert_int_not_equal(a, b);
+		/* The share above a threshold, from tagged loads alone: 12.5e6 / 50e6. */
+		wr(s, 0, LD_LAT, 50);
+		a = measure(s, &clk, 0, 0, sel, 1);
+		wr(s, 0, LD_LAT, 9);
+		b = measure(s, &clk, 0, 0, sel, 1);
+		assert_true(fabs((double)a / (double)b - 0.25) < 0.01);
+		sim_free(s);
+	}
+}
+
+/*
+ * Other packages: with packages >= 2 the simulator is the family's server
+ * part (its CPUID model), splits the cores between packages, and counts
+ * reads another package served: the retired-load events of Haswell-EP, the
+ * remote-cache response bits on Nehalem.  One package has none of it.
+ */
+static void test_packages(void **state)
+{
+	static const char two[] = "cpus = 8\npackages = 2\nremote_hit_per_sec = 3e5\n"
+				  "remote_hitm_per_sec = 1e5\n";
+	struct clk clk;
+	struct sim *s;
+	uint32_t r[4];
+	int core, pkg, mod;
+
+	(void)state;
+	s = mk("haswell", two, &clk);
+	sim_cpuid(s, 1, 0, r);
+	assert_int_equal((r[0] >> 4) & 0xf, 0xf);       /* 06_3F */
+	assert_int_equal((r[0] >> 16) & 0xf, 0x3);
+	sim_topology(s, 0, &core, &pkg, &mod);
+	assert_int_equal(pkg, 0);
+	sim_topology(s, 2, &core, &pkg, &mod);          /* 4 cores: 2 per package */
+	assert_int_equal(pkg, 1);
+	assert_int_equal(core, 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xd3, 0x10), 1), 100000);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xd3, 0x20), 1), 300000);
+	/* The local snoop responses do not see another package. */
+	wr(s, 0, RSP0, 0x10003c0001ULL);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x01), 1), 250000);
+	sim_free(s);
+
+	s = mk("haswell", "cpus = 8\n", &clk);
+	sim_cpuid(s, 1, 0, r);
+	assert_int_equal((r[0] >> 4) & 0xf, 0xc);       /* 06_3C: no remote events */
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xd3, 0x10), 1), 0);
+	sim_free(s);
+
+	s = mk("nehalem", two, &clk);
+	wr(s, 0, RSP0, 0x0801);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x01), 1), 100000);
+	wr(s, 0, RSP0, 0x1001);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x01), 1), 300000);
+	/* Any response: the remote reads are part of the 2e7 leaving the core. */
+	wr(s, 0, RSP0, 0xff01);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xb7, 0x01), 1), 20000000);
+	sim_free(s);
+}
+
+static void test_packages_errors(void **state)
+{
+	struct sim_profile *p;
+	char err[256];
+
+	(void)state;
+	p = parse("cpus = 4\npackages = 2\n");
+	assert_null(sim_new("silvermont", p, err, sizeof(err)));
+	assert_string_equal(err, "t.prof:2: packages: 2, but silvermont is a single-package part");
+	sim_profile_free(p);
+	p = parse("cpus = 8\npackages = 3\n");
+	assert_null(sim_new("haswell", p, err, sizeof(err)));
+	assert_non_null(strstr(err, "t.prof:2: packages: 3 does not divide the 4 cores"));
+	sim_profile_free(p);
+	p = parse("cpus = 4\nsame_module_hitm_fraction = 0.5\n");
+	assert_null(sim_new("haswell", p, err, sizeof(err)));
+	assert_non_null(strstr(err, "t.prof:2: same_module_hitm_fraction: haswell has no modules"));
+	sim_free(sim_new("goldmont", p, err, sizeof(err)));
+	sim_profile_free(p);
+	/* The default share applies on the Atoms alone. */
+	p = parse("cpus = 4\nsame_module_hitm_fraction = 0\n");
+	sim_free(sim_new("haswell", p, err, sizeof(err)));
+	sim_profile_free(p);
 }
 
 struct rsp_case {
@@ -987,30 +1110,33 @@ static void test_offcore_haswell(void **state)
 static void test_offcore_atoms(void **state)
 {
 	static const struct rsp_case slm[] = {
-		{ 0, 0x0000010001ULL, 1000000 },
-		{ 0, 0x0400000001ULL, 200000 },         /* SNOOP_HIT */
-		{ 0, 0x1000000001ULL, 100000 },         /* HITM */
-		{ 0, 0x0080000001ULL, 350000 },         /* SNOOP_NONE: half the rest */
-		{ 0, 0x0200000001ULL, 350000 },         /* SNOOP_MISS: the other half */
-		{ 0, 0x1680000001ULL, 1000000 },        /* L2_MISS.ANY */
-		{ 0, 0x0000040001ULL, 0 },              /* L2_HIT: none simulated */
+		{ 0, 0x0000010001ULL, 1525000 },        /* any response: L2 hits too */
+		{ 0, 0x0400000001ULL, 200000 },         /* SNOOP_HIT (other modules) */
+		{ 0, 0x1000000001ULL, 75000 },          /* HITM in other modules only */
+		{ 0, 0x0080000001ULL, 362500 },         /* SNOOP_NONE: half the rest */
+		{ 0, 0x0200000001ULL, 362500 },         /* SNOOP_MISS: the other half */
+		{ 0, 0x1680000001ULL, 1000000 },        /* L2_MISS.ANY: the reads leaving the module */
+		{ 0, 0x0000040001ULL, 525000 },         /* L2_HIT: the L2's, the partner's HITM too */
 		{ 0, 0x4000000001ULL, 100000000 },      /* OUTSTANDING */
 		{ 0, 0x4000000003ULL, 100000000 },      /* with another request type */
 		{ 0, 0x4000010001ULL, 0 },              /* OUTSTANDING + response bits */
 		{ 0, 0x4400000001ULL, 0 },
 		{ 0, 0x4000000002ULL, 0 },              /* RFO outstanding: no traffic */
-		{ 1, 0x0000010001ULL, 1000000 },
-		{ 1, 0x1000000001ULL, 100000 },
+		{ 1, 0x0000010001ULL, 1525000 },
+		{ 1, 0x1000000001ULL, 75000 },
+		{ 1, 0x1680000001ULL, 1000000 },
 	};
 	static const struct rsp_case glm[] = {
-		{ 0, 0x0000010001ULL, 1000000 },
+		{ 0, 0x0000010001ULL, 1525000 },
 		{ 0, 0x0400000001ULL, 200000 },
-		{ 0, 0x1000000001ULL, 100000 },
-		{ 0, 0x0200000001ULL, 700000 },         /* snoop miss or none needed: all the rest */
+		{ 0, 0x1000000001ULL, 75000 },
+		{ 0, 0x0200000001ULL, 725000 },         /* snoop miss or none needed: all the rest */
 		{ 0, 0x3600000001ULL, 1000000 },
+		{ 0, 0x0000040001ULL, 525000 },
 		{ 0, 0x4000000001ULL, 100000000 },
 		{ 0, 0x4000040001ULL, 0 },
-		{ 1, 0x0000010001ULL, 1000000 },
+		{ 1, 0x0000010001ULL, 1525000 },
+		{ 1, 0x3600000001ULL, 1000000 },
 	};
 	static const char *const atoms[] = { "silvermont", "airmont", "goldmont", "goldmont-plus" };
 	size_t i;
@@ -1026,6 +1152,9 @@ static void test_offcore_atoms(void **state)
 		struct sim *s = mk(atoms[i], gt_text, &clk);
 
 		wr_eio(s, 0, RSP1, 0x4000000001ULL);
+		/* The retired-load HITM event sees the module partner: all 1e5/s. */
+		assert_int_equal(measure(s, &clk, 0, 0, i < 2 ? SEL(0x04, 0x20) : SEL(0xd1, 0x20), 1),
+				 100000);
 		wr(s, 0, RSP0, 0x4000000001ULL);
 		/* 0xBB is not an Atom event. */
 		assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 0);
@@ -1053,6 +1182,9 @@ static void test_rsp_docs_decode(void **state)
 			assert_true(w[SIM_T_HITM] == d->hitm);
 			assert_true(w[SIM_T_REST] == d->rest);
 			assert_true(w[SIM_T_OUTST] == d->outst);
+			assert_true(w[SIM_T_RHIT] == d->rhit);
+			assert_true(w[SIM_T_RHITM] == d->rhitm);
+			assert_true(w[SIM_T_L2HIT] == d->l2hit);
 		}
 	}
 }
@@ -1126,7 +1258,8 @@ static void test_sharing_exact(void **state)
 	clk.t = 2.5;
 	wr(s, 1, RSP1, 0);                      /* another module: no effect */
 	clk.t = 3;
-	assert_int_equal(rd(s, 3, PMC(1)), 2 * 100000 + 1000000);
+	/* HITM in other modules (75000/s), then every response, L2 hits included */
+	assert_int_equal(rd(s, 3, PMC(1)), 2 * 75000 + 1525000);
 	sim_free(s);
 }
 
@@ -1463,6 +1596,15 @@ static const struct bad bads[] = {
 	  "t.prof:3: hitm_per_sec: snoop_hit_per_sec + hitm_per_sec = 1.1e+06 exceed "
 	  "offcore_reads_per_sec = 1e+06 on cpu 1" },
 	{ "threads_per_core = 3\n", "t.prof:1: threads_per_core: must be 1 or 2" },
+	{ "remote_hitm_per_sec = 1e5\n", "t.prof:1: remote_hitm_per_sec: remote traffic needs packages >= 2" },
+	{ "cpus = 2\ncpu1.remote_hit_per_sec = 1\n",
+	  "t.prof:2: cpu1.remote_hit_per_sec: remote traffic needs packages >= 2" },
+	{ "ldlat_tagged_fraction = 0\n", "t.prof:1: ldlat_tagged_fraction: fraction 0 outside 0 < f <= 1" },
+	{ "packages = 0\n", "t.prof:1: packages: must be an integer 1..64" },
+	{ "cpu1.packages = 2\n", "t.prof:1: cpu1.packages: not a per-CPU key" },
+	{ "packages = 2\noffcore_reads_per_sec = 1e6\nsnoop_hit_per_sec = 6e5\nhitm_per_sec = 2e5\n",
+	  "t.prof:4: hitm_per_sec: snoop_hit_per_sec + hitm_per_sec + remote_hit_per_sec + "
+	  "remote_hitm_per_sec = 1.1e+06 exceed offcore_reads_per_sec = 1e+06 on cpu 0" },
 	{ "threads_per_core = 1.5\n", "t.prof:1: threads_per_core: must be 1 or 2" },
 	{ "cpus = 0\n", "t.prof:1: cpus: must be an integer 1..4096" },
 	{ "cpus = 4097\n", "t.prof:1: cpus: must be an integer 1..4096" },
@@ -1751,6 +1893,9 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_fractions_carried),
 		cmocka_unit_test(test_load_latency),
+		cmocka_unit_test(test_load_latency_tagged),
+		cmocka_unit_test(test_packages),
+		cmocka_unit_test(test_packages_errors),
 		cmocka_unit_test(test_offcore_nehalem),
 		cmocka_unit_test(test_offcore_westmere_rsp1),
 		cmocka_unit_test(test_offcore_haswell),

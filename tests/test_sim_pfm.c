@@ -30,7 +30,8 @@
 #define PFM_INT         (1ULL << 20)
 #define USR_OS_EN       0x430000ULL
 
-static const char *const pmus[] = { "nhm", "wsm", "wsm_dp", "slm", "glm", "hsw", "bdw", NULL };
+static const char *const pmus[] = { "nhm", "wsm", "wsm_dp", "slm", "glm", "hsw", "bdw", "hsw_ep", "bdw_ep",
+				      NULL };
 
 /* Start libpfm4 answering for @pmu; ends a session a failed check may have left open. */
 static int pfm_force(const char *pmu)
@@ -103,6 +104,18 @@ static int check_pmu(const char *pmu)
 			assert_int_equal(codes[0] & 0xffffffffULL & ~PFM_INT, evtsel_of(ev));
 			checked++;
 		}
+		for (i = 0; i < hw->nserver_events; i++) {
+			const struct sim_event *ev = &hw->server_events[i];
+			uint64_t codes[4];
+
+			if (strcmp(row_pmu(hw, ev->pfm_pmu), pmu))
+				continue;
+			print_message("%s server %s: %s -> 0x%llx\n", hw->name, pmu, ev->pfm,
+				      (unsigned long long)evtsel_of(ev));
+			assert_true(pfm_encode(pmu, ev->pfm, codes) >= 1);
+			assert_int_equal(codes[0] & 0xffffffffULL & ~PFM_INT, evtsel_of(ev));
+			checked++;
+		}
 		for (i = 0; i < hw->nrsp_docs; i++) {
 			const struct sim_rsp_doc *d = &hw->rsp_docs[i];
 			const struct sim_event *ev = rsp_event(hw, d->reg);
@@ -142,7 +155,8 @@ static void test_tables_match_libpfm(void **state)
 		size_t u;
 
 		for (u = 0; sim_hw_all[u]; u++)
-			rows += (int)(sim_hw_all[u]->nevents + sim_hw_all[u]->nrsp_docs);
+			rows += (int)(sim_hw_all[u]->nevents + sim_hw_all[u]->nrsp_docs +
+				      sim_hw_all[u]->nserver_events);
 		assert_int_equal(total, rows);
 	}
 }
@@ -203,8 +217,8 @@ static void test_nehalem_notes(void **state)
 	assert_int_equal(codes[0] & 0xffff, 0x00c0);
 	assert_true(pfm_encode("nhm", "OFFCORE_REQUESTS:DEMAND_READ_DATA", codes) >= 1);
 	assert_int_equal(codes[0] & 0xffff, 0x01b0);
-	assert_null(sim_hw_event(sim_hw_lookup("nehalem"), 0xb0, 0x01));
-	assert_null(sim_hw_event(sim_hw_lookup("nehalem"), 0x60, 0x01));
+	assert_null(sim_hw_event(sim_hw_lookup("nehalem"), true, 0xb0, 0x01));
+	assert_null(sim_hw_event(sim_hw_lookup("nehalem"), true, 0x60, 0x01));
 	pfm_terminate();
 }
 
