@@ -2,7 +2,7 @@
  * events.c: what the event tables share: metric names, the list of
  * tables, and the PERFEVTSEL value of a row.
  *
- * Owns: metric_name(), pmu_event_evtsel(), pmu_tables[].
+ * Owns: metric_name(), snoop_scope_name(), pmu_event_evtsel(), pmu_tables[].
  * The rows themselves live in cpu/events_<family>.c.  Nothing here touches
  * a device or knows a CPU model; the planner and the PMU programmer read
  * these values and decide what to write.
@@ -22,7 +22,25 @@ static const char *const metric_names[M__COUNT] = {
 	[M_SNOOP_HITM]         = "snoop_hitm",
 	[M_OFFCORE_READS]      = "offcore_reads",
 	[M_OFFCORE_OUTSTANDING] = "offcore_outstanding",
+	[M_SNOOP_REMOTE_HIT]   = "snoop_remote_hit",
+	[M_SNOOP_REMOTE_HITM]  = "snoop_remote_hitm",
 };
+
+/* The JSON "hit_scope"/"hitm_scope" values. */
+const char *snoop_scope_name(enum snoop_scope s)
+{
+	switch (s) {
+	case SCOPE_OTHER_CORE:
+		return "other_core";
+	case SCOPE_OTHER_MODULE:
+		return "other_module";
+	case SCOPE_OTHER_PACKAGE:
+		return "other_package";
+	case SCOPE_NONE:
+		break;
+	}
+	return NULL;
+}
 
 const char *metric_name(enum metric m)
 {

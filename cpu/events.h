@@ -22,9 +22,11 @@ enum metric {
 	M_LOADS,                /* loads retired */
 	M_LOAD_LATENCY,         /* loads retired above the MSR_PEBS_LD_LAT_THRESHOLD */
 	M_SNOOP_HIT,            /* demand data reads served by a clean hit in another core */
-	M_SNOOP_HITM,           /* ... by a modified line in another core */
-	M_OFFCORE_READS,        /* demand data reads that leave the core */
-	M_OFFCORE_OUTSTANDING,  /* cycles x demand data reads outstanding */
+	M_SNOOP_HITM,           /* ... by a modified line in another core (row .scope says which) */
+	M_OFFCORE_READS,        /* demand data reads that miss the L2 (leave the core or module) */
+	M_OFFCORE_OUTSTANDING,  /* cycles x those reads outstanding */
+	M_SNOOP_REMOTE_HIT,     /* reads served by a clean line in another package's cache */
+	M_SNOOP_REMOTE_HITM,    /* ... by a modified line in another package's cache */
 	M__COUNT
 };
 
@@ -33,6 +35,21 @@ const char *metric_name(enum metric);
 /* Row requirements beyond the family (struct uarch.flags). */
 #define UARCH_F_OFFCORE_QUEUE  (1u << 0)  /* OFFCORE_REQUESTS(_OUTSTANDING) 0xB0/0x60: Westmere, not Nehalem */
 #define UARCH_F_NHM_CTR_RESET  (1u << 1)  /* AAK100/AAP53/BD53 counter-reset workaround wanted */
+#define UARCH_F_REMOTE_EVENTS  (1u << 2)  /* a server model's retired-load events for other packages */
+
+/*
+ * Whose caches a snoop row sees, beyond the CPU's own: the other cores of
+ * the package, or only the other modules (Atom offcore-response snoop bits
+ * stop at the module: pmu-facts 8.2), or the other packages.
+ */
+enum snoop_scope {
+	SCOPE_NONE,
+	SCOPE_OTHER_CORE,
+	SCOPE_OTHER_MODULE,
+	SCOPE_OTHER_PACKAGE,
+};
+
+const char *snoop_scope_name(enum snoop_scope);
 
 #define PMU_FIXED_NONE  (-1)
 
@@ -49,6 +66,7 @@ struct pmu_event {
 	uint8_t offcore;         /* 0: none; 1: MSR_OFFCORE_RSP_0; 2: MSR_OFFCORE_RSP_1 */
 	uint64_t offcore_rsp;    /* the value that MSR must hold */
 	bool ldlat;              /* load latency: PEBS_EN+LL_EN and MSR_PEBS_LD_LAT_THRESHOLD */
+	uint8_t scope;           /* enum snoop_scope, for the snoop metrics */
 	uint8_t pair;            /* nonzero: schedule together with the rows of the same tag */
 	uint32_t needs;          /* UARCH_F_* the CPU must have; 0 for every member of the family */
 	const char *source;      /* where the encoding comes from (SDM, perfmon json, kernel) */

@@ -21,14 +21,16 @@
 
 /* MSR_OFFCORE_RSP_x bits (SDM16 Table 18-21; PM GLM/GLP matrix; K-core GLM_*). */
 #define GLM_DMND_DATA_RD      (1ull << 0)   /* request: demand cacheable data reads */
-#define GLM_ANY_RESPONSE      (1ull << 16)
 #define GLM_HIT_OTHER_CORE    (1ull << 34)  /* L2_MISS.HIT_OTHER_CORE_NO_FWD */
-#define GLM_HITM_OTHER_CORE   (1ull << 36)  /* L2_MISS.HITM_OTHER_CORE */
+#define GLM_L2_MISS_ANY       0x3600000000ull  /* bits 33, 34, 36, 37: the L2 missed */
 #define GLM_OUTSTANDING       (1ull << 38)  /* weighted cycles, RSP_0 only */
 
 #define GLM_NO_LDLAT "Goldmont and Goldmont Plus have no load-latency facility: their PEBS " \
 		     "does not support the Data Source Encoding or Latency Value fields " \
 		     "(SDM Vol.3B 18.7.1.1)"
+
+#define GLM_ONE_PACKAGE "Goldmont and Goldmont Plus are single-package parts: no other " \
+			"package's cache can serve a read"
 
 static const struct pmu_event goldmont_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
@@ -51,35 +53,44 @@ static const struct pmu_event goldmont_events[] = {
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM GLM/GLP json 'Fixed counter 2' (0-based)" },
 
 	/*
-	 * --- snoop responses: demand data reads that missed L2 and were
-	 * answered by a clean snoop hit / HITM in another core.  RSP_0 is
-	 * 0xB7/0x01, RSP_1 is 0xB7/0x02.  Snoop-hit tries RSP_0 first and HITM
-	 * tries RSP_1 first, so both fit at once.  The json values carry no
-	 * supplier bit; libpfm4 glm adds ANY_RESPONSE (bit 16) to them.
+	 * --- snoop responses.  As on Silvermont, the offcore-response snoop
+	 * bits see the other modules only: the GLM json's MSRValue texts say
+	 * "snoop hit in the other processor module" (pmu-facts 8.2).  Clean
+	 * hits: OFFCORE_RESPONSE L2_MISS.HIT_OTHER_CORE_NO_FWD (bit 34).  RSP_0
+	 * is 0xB7/0x01, RSP_1 is 0xB7/0x02.  The json values carry no supplier
+	 * bit; libpfm4 glm adds ANY_RESPONSE (bit 16) to them.
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
+	  .scope = SCOPE_OTHER_MODULE,
 	  .source = "PM goldmont_core.json MSRValue 0x0400000001; K-core intel_glm_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
+	  .scope = SCOPE_OTHER_MODULE,
 	  .source = "PM goldmont_core.json MSRValue 0x0400000001 (MSRIndex 0x1a7); K-core glm extra regs" },
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
-	  .metric = M_SNOOP_HITM, GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_HITM_OTHER_CORE),
-	  .source = "PM goldmont_core.json MSRValue 0x1000000001 (MSRIndex 0x1a7); K-core glm extra regs" },
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
-	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_HITM_OTHER_CORE),
-	  .source = "PM goldmont_core.json MSRValue 0x1000000001; K-core intel_glm_extra_regs" },
-
+	/*
+	 * HITM: the retired-load event, which also sees the module partner:
+	 * MEM_LOAD_UOPS_RETIRED.HITM, "memory uop retired where cross core or
+	 * cross module HITM occurred" (PM GLM/GLP json; CollectPEBSRecord 2
+	 * means PEBS is possible, counting works without it).  It counts
+	 * retired load uops, not read requests.
+	 */
+	{ .name = "MEM_LOAD_UOPS_RETIRED.HITM", .metric = M_SNOOP_HITM, GP(0xD1, 0x20, 0xF),
+	  .scope = SCOPE_OTHER_CORE,
+	  .source = "PM goldmont_core.json, goldmontplus_core.json 0xD1/0x20, Counter 0-3; pmu-facts 8.2" },
 	/*
 	 * --- offcore latency, the Silvermont scheme (SDM16 18.6.3; Goldmont
-	 * inherits it, 18.7): RSP_1 = DEMAND_DATA_RD | ANY_RESPONSE counts
-	 * requests, RSP_0 = DEMAND_DATA_RD | OUTSTANDING[38] (every other bit
-	 * 0) counts weighted cycles.  Bit 38 is valid in RSP_0 only (kernel
-	 * masks 0x760005ffbf / 0x360005ffbf), so neither row has an alternative.
+	 * inherits it, 18.7): RSP_0 = DEMAND_DATA_RD | OUTSTANDING[38] (every
+	 * other bit 0) counts weighted cycles "from the time of the L2 miss"
+	 * (PM GLM/GLP json), so RSP_1 counts the L2 misses, L2_MISS.ANY (the
+	 * json's 0x3600000000: bits 33, 34, 36, 37), not ANY_RESPONSE, which
+	 * includes L2 hits (pmu-facts 8.3; see events_silvermont.c).  Bit 38 is
+	 * valid in RSP_0 only (kernel masks 0x760005ffbf / 0x360005ffbf), so
+	 * neither row has an alternative.
 	 */
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE", .metric = M_OFFCORE_READS,
-	  GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_ANY_RESPONSE), .pair = 1,
-	  .source = "SDM16 18.6.3; PM goldmontplus_core.json 0x0000010001 (GLM: same bits, matrix)" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", .metric = M_OFFCORE_READS,
+	  GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_L2_MISS_ANY), .pair = 1,
+	  .source = "PM goldmont_matrix.json L2_MISS.ANY 0x3600000000; GLM json OUTSTANDING text; SDM16 18.6.3" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_OUTSTANDING), .pair = 1,
 	  .source = "SDM16 18.6.3; PM GLM/GLP json 0x4000000001, MSRIndex 0x1a6 only" },
@@ -93,5 +104,7 @@ const struct pmu_table pmu_table_goldmont = {
 	.unsupported = {
 		[M_LOADS]        = GLM_NO_LDLAT,
 		[M_LOAD_LATENCY] = GLM_NO_LDLAT,
+		[M_SNOOP_REMOTE_HIT]  = GLM_ONE_PACKAGE,
+		[M_SNOOP_REMOTE_HITM] = GLM_ONE_PACKAGE,
 	},
 };

@@ -81,20 +81,35 @@ static const struct pmu_event haswell_events[] = {
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF),
-	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD),
+	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM haswell_core.json MSRValue 0x4003C0001; SDM16 18.11.4" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xBB, 0x01, 0xF),
-	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD),
+	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x4003C0001" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
 	  .metric = M_SNOOP_HITM, GP(0xBB, 0x01, 0xF),
-	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM),
+	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x10003C0001" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
 	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0xF),
-	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM),
+	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM haswell_core.json MSRValue 0x10003C0001; SDM16 18.11.4" },
+
+	/*
+	 * --- other packages (pmu-facts 8.8): loads retired whose data came
+	 * from a modified / a clean forwarded line in another package's cache.
+	 * The server parts' json only (HSX, BDX: MEM_LOAD_UOPS_L3_MISS_RETIRED
+	 * REMOTE_HITM 0x10, REMOTE_FWD 0x20); the client json has LOCAL_DRAM
+	 * alone, hence needs = UARCH_F_REMOTE_EVENTS (a model-table flag).
+	 * 0xD3 is one of the events erratum HSD29 covers (see loads above).
+	 */
+	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD", .metric = M_SNOOP_REMOTE_HIT,
+	  GP(0xD3, 0x20, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM haswellx_core.json, BDX json 0xD3/0x20, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
+	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", .metric = M_SNOOP_REMOTE_HITM,
+	  GP(0xD3, 0x10, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM haswellx_core.json, BDX json 0xD3/0x10, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
 
 	/*
 	 * --- offcore latency = OUTSTANDING / REQUESTS for demand data reads
@@ -114,5 +129,12 @@ static const struct pmu_event haswell_events[] = {
 const struct pmu_table pmu_table_haswell = {
 	.name = "haswell",
 	.events = haswell_events,
-	.unsupported = { NULL },
+	.unsupported = {
+		[M_SNOOP_REMOTE_HIT]  = "the client parts have one package, and no event for loads "
+					"another package served (MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_* "
+					"is in the server parts' event lists only)",
+		[M_SNOOP_REMOTE_HITM] = "the client parts have one package, and no event for loads "
+					"another package served (MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_* "
+					"is in the server parts' event lists only)",
+	},
 };

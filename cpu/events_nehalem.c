@@ -27,6 +27,14 @@
 #define NHM_OTHER_CORE_HIT    0x0200ull  /* response: L3 hit, clean hit in a sibling core */
 #define NHM_OTHER_CORE_HITM   0x0400ull  /* response: L3 hit, HITM in a sibling core */
 #define NHM_ANY_LOCATION      0xff00ull  /* response: every supplier bit 15:8 */
+/*
+ * Bit 11 is "reserved" in SDM09 Fig.18-28 and a kernel comment, but
+ * REMOTE_CACHE_HITM in the perfmon json (DEMAND_DATA_RD.REMOTE_CACHE_HITM =
+ * 0x801) and libpfm4 nhm/wsm; bit 12 is REMOTE_CACHE_FWD everywhere
+ * (pmu-facts 5.1).  The json and libpfm4 are followed.
+ */
+#define NHM_REMOTE_CACHE_HITM 0x0800ull  /* response: HITM in another package's cache */
+#define NHM_REMOTE_CACHE_FWD  0x1000ull  /* response: clean line forwarded by another package */
 
 static const struct pmu_event nehalem_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
@@ -77,17 +85,41 @@ static const struct pmu_event nehalem_events[] = {
 	 * the NHM json's "Counter 2" for these looks like a data artifact.
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT", .metric = M_SNOOP_HIT,
-	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT),
+	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM NHM/WSM json MSRValue 0x201; SDM09 Table 18-24 bits 0, 9; K-core intel_nehalem_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT", .metric = M_SNOOP_HIT,
-	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT),
+	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x201; K-core intel_westmere_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM", .metric = M_SNOOP_HITM,
-	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM),
+	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x401; K-core intel_westmere_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM", .metric = M_SNOOP_HITM,
-	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM),
+	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM), .scope = SCOPE_OTHER_CORE,
 	  .source = "PM NHM/WSM json MSRValue 0x401; SDM09 Table 18-24 bits 0, 10; K-core intel_nehalem_extra_regs" },
+
+	/*
+	 * --- other packages (pmu-facts 8.8): demand data reads served by a
+	 * modified / a clean forwarded line in another package's cache, the
+	 * remote-cache response bits of the same OFFCORE_RESPONSE.  They count
+	 * on every model; the planner asks for them only where the machine has
+	 * two or more packages (Nehalem-EP/EX, Westmere-EP/EX).
+	 */
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD", .metric = M_SNOOP_REMOTE_HIT,
+	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_FWD),
+	  .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM NHM-EP/WSM json MSRValue 0x1001; SDM09 Table 18-24 bit 12; PFM REMOTE_CACHE_FWD" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD", .metric = M_SNOOP_REMOTE_HIT,
+	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_FWD),
+	  .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x1001" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM", .metric = M_SNOOP_REMOTE_HITM,
+	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_HITM),
+	  .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x801" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM", .metric = M_SNOOP_REMOTE_HITM,
+	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_HITM),
+	  .scope = SCOPE_OTHER_PACKAGE,
+	  .source = "PM NHM-EP/WSM json MSRValue 0x801 (bit 11: reserved in SDM09); PFM REMOTE_CACHE_HITM" },
 
 	/*
 	 * --- offcore latency = OUTSTANDING / REQUESTS (Westmere only).

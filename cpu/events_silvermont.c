@@ -21,13 +21,15 @@
 
 /* MSR_OFFCORE_RSP_x bits (SDM16 Fig.18-18/19, Tables 18-15/16/17). */
 #define SLM_DMND_DATA_RD      (1ull << 0)   /* request: demand (+DCU prefetch) data reads */
-#define SLM_ANY_RESPONSE      (1ull << 16)
 #define SLM_SNOOP_HIT         (1ull << 34)  /* hit in the other module, not modified */
-#define SLM_HITM              (1ull << 36)  /* modified copy in another core's L1 */
+#define SLM_L2_MISS_ANY       0x1680000000ull  /* snoop bits 31, 33, 34, 36: the L2 missed */
 #define SLM_OUTSTANDING       (1ull << 38)  /* AVG_LATENCY: weighted cycles, RSP_0 only */
 
 #define SLM_NO_LDLAT "Silvermont and Airmont have no load-latency facility: their PEBS record " \
 		     "has no latency or data-source fields (SDM Vol.3B Table 18-13)"
+
+#define SLM_ONE_PACKAGE "Silvermont and Airmont are single-package parts: no other package's " \
+			"cache can serve a read"
 
 static const struct pmu_event silvermont_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
@@ -50,36 +52,49 @@ static const struct pmu_event silvermont_events[] = {
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM SLM json 'Fixed counter 3' (1-based)" },
 
 	/*
-	 * --- snoop responses: demand data reads that missed L2 and were
-	 * answered by a snoop hit / HITM.  RSP_0 is 0xB7/0x01 and RSP_1 is
-	 * 0xB7/0x02 (SDM16 Table 18-14).  Snoop-hit tries RSP_0 first and HITM
-	 * tries RSP_1 first, so both fit at once.  The json values carry no
-	 * supplier bit; libpfm4 slm adds ANY_RESPONSE (bit 16) to them.
+	 * --- snoop responses.  The offcore-response snoop bits describe
+	 * snoops "in the other module" (SDM16 Table 18-17, seed 001): a line
+	 * held by the partner core of the same module, behind the shared L2,
+	 * answers as an L2 hit there and never as a snoop (pmu-facts 8.2).
+	 * Clean hits: OFFCORE_RESPONSE SNOOP_HIT (bit 34), other modules only.
+	 * RSP_0 is 0xB7/0x01 and RSP_1 is 0xB7/0x02 (SDM16 Table 18-14).  The
+	 * json values carry no supplier bit; libpfm4 slm adds ANY_RESPONSE
+	 * (bit 16) to them.
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0x3), RSP(1, SLM_DMND_DATA_RD | SLM_SNOOP_HIT),
+	  .scope = SCOPE_OTHER_MODULE,
 	  .source = "PM Silvermont_core.json MSRValue 0x0400000001; SDM16 Table 18-14/18-17" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_SNOOP_HIT),
+	  .scope = SCOPE_OTHER_MODULE,
 	  .source = "PM Silvermont_core.json MSRValue 0x0400000001 (MSRIndex 0x1a7); SDM16 Table 18-14" },
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
-	  .metric = M_SNOOP_HITM, GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_HITM),
-	  .source = "PM Silvermont_core.json MSRValue 0x1000000001 (MSRIndex 0x1a7); SDM16 Table 18-14" },
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE",
-	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0x3), RSP(1, SLM_DMND_DATA_RD | SLM_HITM),
-	  .source = "PM Silvermont_core.json MSRValue 0x1000000001; SDM16 Table 18-14/18-17" },
-
+	/*
+	 * HITM: the retired-load event, which sees the module partner too:
+	 * MEM_UOPS_RETIRED.HITM, "load ops retired that got data from the other
+	 * core or from the other module" (PM SLM json; a PEBS event in SDM16
+	 * Table 18-12).  It counts retired load uops, not read requests.
+	 */
+	{ .name = "MEM_UOPS_RETIRED.HITM", .metric = M_SNOOP_HITM, GP(0x04, 0x20, 0x3),
+	  .scope = SCOPE_OTHER_CORE,
+	  .source = "PM Silvermont_core.json 0x04/0x20, Counter 0,1; SDM16 Table 18-12; pmu-facts 8.2" },
 	/*
 	 * --- offcore latency (SDM16 18.6.3 "Average Offcore Request Latency
-	 * Measurement"): RSP_1 = request type | ANY_RESPONSE counts requests,
-	 * RSP_0 = the same request type | OUTSTANDING[38] (all other bits 0)
-	 * counts weighted cycles; latency = the second over the first.
-	 * OUTSTANDING exists in MSR_OFFCORE_RSP_0 only, so neither row has an
-	 * alternative.
+	 * Measurement"): RSP_0 = request type | OUTSTANDING[38] (all other bits
+	 * 0) counts weighted cycles; RSP_1 counts the requests.  The weighted
+	 * cycles run "from the time of the L2 miss to when any response is
+	 * received" (PM Silvermont_matrix.json OUTSTANDING), while ANY_RESPONSE,
+	 * which 18.6.3 pairs with it, also counts reads the L2 answered
+	 * (L2_HIT, bit 18, is one of its responses: pmu-facts 8.3).  Dividing
+	 * by it would spread the misses' cycles over the hits.  So RSP_1 counts
+	 * the L2 misses, L2_MISS.ANY (the json's 0x1680000000: snoop bits 31,
+	 * 33, 34, 36), and the latency is that of a demand read that leaves the
+	 * module.  OUTSTANDING exists in MSR_OFFCORE_RSP_0 only, so neither row
+	 * has an alternative.
 	 */
-	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE", .metric = M_OFFCORE_READS,
-	  GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_ANY_RESPONSE), .pair = 1,
-	  .source = "SDM16 18.6.3; PM Silvermont_core.json DEMAND_DATA_RD.ANY_RESPONSE 0x0000010001" },
+	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", .metric = M_OFFCORE_READS,
+	  GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_L2_MISS_ANY), .pair = 1,
+	  .source = "PM Silvermont_matrix.json L2_MISS.ANY 0x1680000000, OUTSTANDING; SDM16 18.6.3" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0xB7, 0x01, 0x3), RSP(1, SLM_DMND_DATA_RD | SLM_OUTSTANDING), .pair = 1,
 	  .source = "SDM16 18.6.3, Table 18-17 bit 38 (RSP_0 only); PM SLM json 0x4000000001" },
@@ -93,5 +108,7 @@ const struct pmu_table pmu_table_silvermont = {
 	.unsupported = {
 		[M_LOADS]        = SLM_NO_LDLAT,
 		[M_LOAD_LATENCY] = SLM_NO_LDLAT,
+		[M_SNOOP_REMOTE_HIT]  = SLM_ONE_PACKAGE,
+		[M_SNOOP_REMOTE_HITM] = SLM_ONE_PACKAGE,
 	},
 };

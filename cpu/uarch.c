@@ -219,10 +219,12 @@ struct uarch_model {
 	unsigned family;                /* display family, or UARCH_ANY */
 	unsigned model;                 /* display model, or UARCH_ANY */
 	const struct uarch *uarch;
+	unsigned flags;                 /* UARCH_F_* of this model beyond its family's */
 	const char *source;
 };
 
-#define INTEL6(m, u, src)  { "GenuineIntel", 0x6, m, &u, src }
+#define INTEL6(m, u, src)          { "GenuineIntel", 0x6, m, &u, 0, src }
+#define INTEL6F(m, u, flags, src)  { "GenuineIntel", 0x6, m, &u, flags, src }
 
 /* First match wins: wildcards last. */
 static const struct uarch_model uarch_models[] = {
@@ -242,12 +244,14 @@ static const struct uarch_model uarch_models[] = {
 	INTEL6(0x5F, uarch_goldmont, "K-fam ATOM_GOLDMONT_D; K-core goldmont; PM GLM; PFM glm"),
 	INTEL6(0x7A, uarch_goldmont_plus, "K-fam ATOM_GOLDMONT_PLUS; K-core goldmont_plus; PM GLP"),
 	INTEL6(0x3C, uarch_haswell, "K-fam HASWELL; K-core haswell; PM HSW; PFM hsw"),
-	INTEL6(0x3F, uarch_haswell, "K-fam HASWELL_X; K-core haswell; PM HSX; PFM hsw_ep"),
+	INTEL6F(0x3F, uarch_haswell, UARCH_F_REMOTE_EVENTS,
+		"K-fam HASWELL_X; K-core haswell; PM HSX (0xD3 REMOTE_HITM/FWD); PFM hsw_ep"),
 	INTEL6(0x45, uarch_haswell, "K-fam HASWELL_L; K-core haswell; PM HSW; PFM hsw"),
 	INTEL6(0x46, uarch_haswell, "K-fam HASWELL_G; K-core haswell; PM HSW; PFM hsw"),
 	INTEL6(0x3D, uarch_broadwell, "K-fam BROADWELL; K-core broadwell; PM BDW"),
 	INTEL6(0x47, uarch_broadwell, "K-fam BROADWELL_G; K-core broadwell; PM BDW"),
-	INTEL6(0x4F, uarch_broadwell, "K-fam BROADWELL_X; K-core broadwell; PM BDX"),
+	INTEL6F(0x4F, uarch_broadwell, UARCH_F_REMOTE_EVENTS,
+		"K-fam BROADWELL_X; K-core broadwell; PM BDX (0xD3 REMOTE_HITM/FWD); PFM bdw_ep"),
 	INTEL6(0x56, uarch_broadwell, "K-fam BROADWELL_D; K-core broadwell; PM BDW-DE"),
 
 	INTEL6(0x75, uarch_airmont_np, "K-fam ATOM_AIRMONT_NP; not in K-core or PM (pmu-facts 1.1)"),
@@ -277,12 +281,12 @@ static const struct uarch_model uarch_models[] = {
 	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT"),
 	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L"),
 
-	{ "GenuineIntel", 0xF, UARCH_ANY, &uarch_netburst,
+	{ "GenuineIntel", 0xF, UARCH_ANY, &uarch_netburst, 0,
 	  "family 0xF is Pentium 4 / NetBurst; seed 004 (SDM 18.15 ESCR/CCCR)" },
-	{ "AuthenticAMD", 0x17, UARCH_ANY, &uarch_zen, "AMD family 17h: Zen, Zen+, Zen 2" },
-	{ "AuthenticAMD", 0x19, UARCH_ANY, &uarch_zen, "AMD family 19h: Zen 3, Zen 4" },
-	{ "AuthenticAMD", UARCH_ANY, UARCH_ANY, &uarch_amd, "any other AMD family" },
-	{ NULL, 0, 0, NULL, NULL },
+	{ "AuthenticAMD", 0x17, UARCH_ANY, &uarch_zen, 0, "AMD family 17h: Zen, Zen+, Zen 2" },
+	{ "AuthenticAMD", 0x19, UARCH_ANY, &uarch_zen, 0, "AMD family 19h: Zen 3, Zen 4" },
+	{ "AuthenticAMD", UARCH_ANY, UARCH_ANY, &uarch_amd, 0, "any other AMD family" },
+	{ NULL, 0, 0, NULL, 0, NULL },
 };
 
 static const struct uarch_model *uarch_lookup(const struct cpuid_info *id)
@@ -362,6 +366,7 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 		return;
 	}
 	out->uarch = m->uarch;
+	out->flags = m->uarch->flags | m->flags;
 	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", m->uarch->pretty, id->family, id->model);
 	if (!m->uarch->table) {
 		snprintf(out->reason, sizeof(out->reason), "%s is not supported: %s",

@@ -69,6 +69,7 @@ struct uarch {
 struct cpu_desc {
 	struct cpuid_info id;
 	const struct uarch *uarch;   /* never NULL; "unknown" when nothing matched */
+	unsigned flags;              /* UARCH_F_*: the family's and the model's own */
 	bool supported;
 	char reason[256];            /* why not, when !supported */
 };

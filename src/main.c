@@ -185,6 +185,30 @@ static const char *taken_note(const struct pmu *p, const struct plan *pl, char *
 }
 
 
+/* Packages of the machine (all of them, measured or not): where reads can come from. */
+static unsigned count_packages(const struct msrdev *d)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < d->ncpu; i++) {
+		int k;
+
+		for (k = 0; k < i; k++)
+			if (d->cpu[k].package == d->cpu[i].package)
+				break;
+		n += k == i;
+	}
+	return n ? n : 1;
+}
+
+/* What the planner may use on this machine: the free counters, the model, the packages. */
+static void resources(const struct run *r, struct plan_resources *res)
+{
+	plan_resources_from_pmu(res, &r->pmu);
+	res->flags = r->desc.flags;
+	res->packages = count_packages(r->dev);
+}
+
 /* Core rows: one per (package, core), in order; computed once. */
 static int cmp_core(const void *a, const void *b)
 {
@@ -409,7 +433,7 @@ static int measure(struct run *r)
 	{
 		struct plan_resources res_free;
 
-		plan_resources_from_pmu(&res_free, &r->pmu);
+		resources(r, &res_free);
 		r->plan = &r->plans[0];
 		if (plan_build(r->plan, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
 			       err, sizeof(err)) < 0)
@@ -517,7 +541,7 @@ static int measure(struct run *r)
 			struct plan_resources res_free;
 
 			r->new_thresholds = false;
-			plan_resources_from_pmu(&res_free, &r->pmu);
+			resources(r, &res_free);
 			if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds,
 				       r->opt.nthresh, err, sizeof(err)) < 0) {
 				if (r->ui)
@@ -653,7 +677,20 @@ int main(int argc, char **argv)
 			.nfixed = c->fixed_counters < PMU_MAX_FIXED ? c->fixed_counters : PMU_MAX_FIXED,
 			.rsp_free = (uint8_t)((1u << r.desc.uarch->offcore_msrs) - 1),
 			.ldlat_free = true,
+			.flags = r.desc.flags,
+			.packages = 1,
 		};
+
+		/* The simulator knows its machine; a CPUID dump says nothing of packages. */
+		if (r.sim) {
+			int pkg = 0;
+
+			for (int i = 0; i < sim_ncpus(r.sim); i++) {
+				sim_topology(r.sim, i, NULL, &pkg, NULL);
+				if ((unsigned)pkg + 1 > res.packages)
+					res.packages = (unsigned)pkg + 1;
+			}
+		}
 
 		res.gp_free = (uint8_t)((1u << res.ngp) - 1);
 		res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);

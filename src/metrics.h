@@ -1,6 +1,13 @@
 /*
  * metrics.h: what the numbers mean.  Pure functions, no I/O: rates in,
  * the per-CPU and total metrics out.  NAN stands for "not measured".
+ *
+ * Load latency counts tagged loads only (pmu-facts 8.1): the hardware tags
+ * loads at random at a rate it does not document, and the load-latency
+ * event counts the tagged ones above the threshold.  So every number here
+ * is derived from shares of tagged loads: share(N) = above(N) / above(3),
+ * made monotone; loads/s slower than N are estimated as share(N) times
+ * the loads retired per second; the mean is bounded from the shares.
  */
 #ifndef LATTOP_METRICS_H
 #define LATTOP_METRICS_H
@@ -13,29 +20,43 @@
 /* Events per second, NAN when not measured. */
 struct rates {
 	double r[M__COUNT];
-	double above[PLAN_MAX_THRESH];   /* loads above each threshold */
+	double above[PLAN_MAX_THRESH + 1];   /* tagged loads above each plan threshold */
 };
 
 struct metrics {
 	double ghz;                      /* busy clock: TSC rate x cycles / reference cycles */
 	double ipc;
 	struct {
-		bool supported;
-		const char *reason;
-		double loads_per_sec;
+		bool supported;          /* some number of the section is measured */
+		const char *reason;      /* why none is, when !supported */
+		const char *loads_reason;        /* why loads_per_sec is not measured, or NULL */
+		const char *tagged_reason;       /* why the tagged-load numbers are not, or NULL */
+		double loads_per_sec;    /* loads retired, measured */
 		int nthresh;
 		unsigned thresholds[PLAN_MAX_THRESH];
-		double above_per_sec[PLAN_MAX_THRESH];
-		double mean_cycles_est;
+		double tagged_per_sec;   /* tagged loads (above threshold 3), measured */
+		double above_share[PLAN_MAX_THRESH];     /* share of loads slower than each
+							  * threshold, from tagged loads */
+		double above_per_sec[PLAN_MAX_THRESH];   /* estimated: share x loads_per_sec */
+		double mean_cycles_min, mean_cycles_max; /* bounds of the mean, from the shares */
+		double mean_cycles_est;  /* the middle of the bounds: off by at most half their gap */
 	} lat;
 	struct {
 		bool supported;
 		const char *reason;
+		const char *hit_reason, *hitm_reason;    /* per number, or NULL */
 		double hit_per_sec, hitm_per_sec;
+		const char *hit_scope, *hitm_scope;      /* "other_core", "other_module" or NULL */
+		struct {
+			bool supported;
+			const char *reason;
+			double hit_per_sec, hitm_per_sec;
+		} remote;
 	} snoop;
 	struct {
 		bool supported;
 		const char *reason;
+		const char *reads_reason, *latency_reason;   /* per number, or NULL */
 		double reads_per_sec, avg_latency_cycles, avg_latency_ns;
 	} off;
 };
@@ -54,12 +75,25 @@ void metrics_compute(const struct plan *pl, const struct rates *r, double tsc_hz
 		     struct metrics *out);
 
 /*
- * Mean load latency estimated from the counts above each threshold: each
- * bin counts at its middle, loads at or below the lowest threshold at the
- * middle of [4, t0] (4 cycles is the shortest load, SDM 18.8.1.2), those
- * above the highest at twice it.  NAN without the total loads.
+ * Shares of tagged loads above thresholds @t[0..n) (ascending, all above
+ * PLAN_TAGGED_THRESH) from the tagged rates @above[] and @tagged (the rate
+ * above PLAN_TAGGED_THRESH), into @share[]: clamped to 0..1 and made
+ * non-increasing by pooling adjacent violators (thresholds measured in
+ * different rotation slots see different loads, so a higher threshold can
+ * count more; the pooled value is the mean of the shares that disagree).
+ * NAN without tagged loads.
  */
-double metrics_mean_latency(const unsigned *thresholds, const double *above, int n,
-			    double loads);
+void metrics_shares(const double *above, double tagged, int n, double *share);
+
+/*
+ * Bounds of the mean load latency from the shares of loads slower than
+ * thresholds @t[0..n) (ascending, above 3): E[L] = sum over t >= 0 of
+ * P(L > t), where P(L > t) = 1 up to t = 3 (no load is faster than 4
+ * cycles, SDM 18.8.1.2) and, between two thresholds, lies between their
+ * shares.  Loads slower than the top threshold are taken to be at most
+ * twice it: the one assumption, stated in the man page.  NAN when a share
+ * is NAN.
+ */
+void metrics_mean_bounds(const unsigned *t, const double *share, int n, double *lo, double *hi);
 
 #endif

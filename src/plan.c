@@ -8,9 +8,10 @@
 
 #include "src/plan.h"
 
-static bool row_eligible(const struct pmu_event *e, const struct uarch *u)
+static bool row_eligible(const struct pmu_event *e, const struct uarch *u,
+			 const struct plan_resources *res)
 {
-	return (e->needs & u->flags) == e->needs && e->offcore <= u->offcore_msrs;
+	return (e->needs & (u->flags | res->flags)) == e->needs && e->offcore <= u->offcore_msrs;
 }
 
 static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
@@ -398,8 +399,13 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 /* Order in which single units are packed: the scarcest resources first. */
 static const enum metric single_order[] = {
 	M_SNOOP_HIT, M_SNOOP_HITM, M_OFFCORE_READS, M_OFFCORE_OUTSTANDING,
-	M_LOADS, M_CYCLES, M_INSTRUCTIONS,
+	M_SNOOP_REMOTE_HIT, M_SNOOP_REMOTE_HITM, M_LOADS, M_CYCLES, M_INSTRUCTIONS,
 };
+
+static bool remote_metric(enum metric m)
+{
+	return m == M_SNOOP_REMOTE_HIT || m == M_SNOOP_REMOTE_HITM;
+}
 
 int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resources *res,
 	       const unsigned *thresholds, int nthresh, char *err, size_t errlen)
@@ -410,9 +416,10 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 
 	memset(pl, 0, sizeof(*pl));
 	pl->ldlat_ctr = -1;
+	pl->tagged = -1;
 	for (int m = 0; m < M__COUNT; m++)
 		pl->unit_of[m] = -1;
-	for (int i = 0; i < PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
 		pl->ldlat_unit[i] = -1;
 	if (nthresh > PLAN_MAX_THRESH) {
 		snprintf(err, errlen, "at most %d load-latency thresholds", PLAN_MAX_THRESH);
@@ -426,7 +433,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	for (const struct pmu_event *e = t->events; e->name; e++) {
 		int ui;
 
-		if (e->fixed == PMU_FIXED_NONE || !row_eligible(e, ua) || pl->unit_of[e->metric] >= 0)
+		if (e->fixed == PMU_FIXED_NONE || !row_eligible(e, ua, res) || pl->unit_of[e->metric] >= 0)
 			continue;
 		if ((unsigned)e->fixed >= res->nfixed || !(res->fixed_free & (1u << e->fixed))) {
 			snprintf(why, sizeof(why), "%s needs IA32_FIXED_CTR%d, which another user holds",
@@ -446,7 +453,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 
 	/* Load latency: one counter reserved, one unit per threshold. */
 	for (const struct pmu_event *e = t->events; e->name && !ld; e++)
-		if (e->ldlat && row_eligible(e, ua))
+		if (e->ldlat && row_eligible(e, ua, res))
 			ld = e;
 	if (!ld) {
 		set_reason(pl, M_LOAD_LATENCY, t->unsupported[M_LOAD_LATENCY] ?
@@ -482,7 +489,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		for (const struct pmu_event *e = t->events; e->name; e++) {
 			if (e->pair != tag)
 				continue;
-			if (!row_eligible(e, ua) || n == 2)
+			if (!row_eligible(e, ua, res) || n == 2)
 				ok = 0;
 			else
 				rows[n++] = e;
@@ -519,12 +526,17 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		pl->unit[ui].nrows = 1;
 		for (const struct pmu_event *e = t->events; e->name; e++)
 			if (e->metric == m && e->fixed == PMU_FIXED_NONE && !e->pair && !e->ldlat &&
-			    row_eligible(e, ua) && pl->unit[ui].nalt < 4)
+			    row_eligible(e, ua, res) && pl->unit[ui].nalt < 4)
 				pl->unit[ui].alt[pl->unit[ui].nalt++] = last = e;
 		if (!last) {
 			pl->nunits--;
 			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m]
 							    : "no event for it on this CPU");
+			continue;
+		}
+		if (remote_metric(m) && res->packages < 2) {
+			pl->nunits--;
+			set_reason(pl, m, "a single package: no other package's cache can serve a read");
 			continue;
 		}
 		if (!fits_alone(pl, res, ui)) {
@@ -540,7 +552,17 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		set_reason(pl, M_REF_CYCLES, t->unsupported[M_REF_CYCLES] ? t->unsupported[M_REF_CYCLES]
 					      : "no reference-cycles counter");
 	if (pl->ldlat_ctr >= 0) {
-		for (int i = 0; i < nthresh; i++) {
+		int n = nthresh;
+
+		/* Every tagged load (PLAN_TAGGED_THRESH), asked for or not: the base of the shares. */
+		for (int i = 0; i < nthresh; i++)
+			if (pl->thresholds[i] == PLAN_TAGGED_THRESH)
+				pl->tagged = i;
+		if (pl->tagged < 0) {
+			pl->thresholds[nthresh] = PLAN_TAGGED_THRESH;
+			pl->tagged = n++;
+		}
+		for (int i = 0; i < n; i++) {
 			int ui = add_unit(pl);
 
 			pl->unit[ui].nrows = 1;
@@ -548,7 +570,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 			pl->unit[ui].thresh = i;
 			pl->ldlat_unit[i] = ui;
 		}
-		pl->unit_of[M_LOAD_LATENCY] = pl->ldlat_unit[0];
+		pl->unit_of[M_LOAD_LATENCY] = pl->ldlat_unit[pl->tagged];
 	}
 
 	/* Pack: every rotating unit once, first fit. */

@@ -57,7 +57,18 @@ struct plan_resources {
 	uint8_t fixed_free;
 	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
 	bool ldlat_free;            /* PEBS and the threshold register are free */
+	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
+	unsigned packages;          /* packages in the machine; 0 counts as 1 */
 };
+
+/*
+ * The load-latency threshold that counts every tagged load: the shortest
+ * load takes 4 core cycles and 3 is the smallest threshold the register
+ * takes (seed 000, SDM 18.8.1.2).  Always measured: the load-latency
+ * event counts only loads the hardware tagged at random (pmu-facts 8.1),
+ * so the share above N is above(N) / above(3).
+ */
+#define PLAN_TAGGED_THRESH 3
 
 struct plan {
 	int nunits;
@@ -65,9 +76,11 @@ struct plan {
 	int nslots;
 	struct plan_slot slot[PLAN_MAX_SLOTS];
 	int unit_of[M__COUNT];          /* unit measuring a metric (not load latency), or -1 */
-	int ldlat_unit[PLAN_MAX_THRESH];/* unit per threshold, or -1 */
-	int nthresh;
-	unsigned thresholds[PLAN_MAX_THRESH];
+	int ldlat_unit[PLAN_MAX_THRESH + 1];    /* unit per threshold, or -1 */
+	int nthresh;                    /* thresholds asked for, thresholds[0..nthresh) */
+	unsigned thresholds[PLAN_MAX_THRESH + 1];
+	int tagged;                     /* index of PLAN_TAGGED_THRESH in thresholds[]: asked
+					 * for, or added at [nthresh]; -1 without load latency */
 	int ldlat_ctr;                  /* counter for load latency, or -1 */
 	bool ldlat_reserved;            /* ... kept for it in every slot */
 	uint8_t fixed_mask;

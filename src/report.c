@@ -273,42 +273,122 @@ static void jb_reason(struct jb *j, bool supported, const char *reason)
 		JB(j, "null");
 }
 
-static void json_metrics(struct jb *j, const struct metrics *m)
+/* "key":"reason" into an "unsupported" object, for each number not measured. */
+static void jb_unsupported(struct jb *j, bool *first, const char *key, const char *reason)
 {
-	JB(j, "\"ghz\":");
-	jb_num(j, m->ghz);
-	JB(j, ",\"ipc\":");
-	jb_num(j, m->ipc);
+	if (!reason)
+		return;
+	if (!*first)
+		JB(j, ",");
+	*first = false;
+	jb_str(j, key);
+	JB(j, ":");
+	jb_str(j, reason);
+}
+
+static void jb_list(struct jb *j, const double *v, int n)
+{
+	JB(j, "[");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			JB(j, ",");
+		jb_num(j, v[i]);
+	}
+	JB(j, "]");
+}
+
+static void json_latency(struct jb *j, const struct metrics *m)
+{
+	const char *tag = m->lat.tagged_reason;
+	const char *est = tag ? tag : m->lat.loads_reason;
+	bool first = true;
 
 	JB(j, ",\"load_latency\":{");
 	jb_reason(j, m->lat.supported, m->lat.reason);
-	JB(j, ",\"loads_per_sec\":");
+	JB(j, ",\"unsupported\":{");
+	if (m->lat.supported) {
+		jb_unsupported(j, &first, "loads_per_sec", m->lat.loads_reason);
+		jb_unsupported(j, &first, "tagged_per_sec", tag);
+		jb_unsupported(j, &first, "above_share", tag);
+		jb_unsupported(j, &first, "above_per_sec", est);
+		jb_unsupported(j, &first, "mean_cycles_est", tag);
+	}
+	JB(j, "},\"loads_per_sec\":");
 	jb_num(j, m->lat.loads_per_sec);
+	JB(j, ",\"tagged_per_sec\":");
+	jb_num(j, m->lat.tagged_per_sec);
 	JB(j, ",\"thresholds\":[");
 	for (int i = 0; i < m->lat.nthresh; i++) {
 		if (i)
 			JB(j, ",");
 		jb_int(j, m->lat.thresholds[i]);
 	}
-	JB(j, "],\"above_per_sec\":[");
-	for (int i = 0; i < m->lat.nthresh; i++) {
-		if (i)
-			JB(j, ",");
-		jb_num(j, m->lat.above_per_sec[i]);
-	}
-	JB(j, "],\"mean_cycles_est\":");
+	JB(j, "],\"above_share\":");
+	jb_list(j, m->lat.above_share, m->lat.nthresh);
+	JB(j, ",\"above_per_sec\":");
+	jb_list(j, m->lat.above_per_sec, m->lat.nthresh);
+	JB(j, ",\"mean_cycles_est\":");
 	jb_num(j, m->lat.mean_cycles_est);
+	JB(j, ",\"mean_cycles_min\":");
+	jb_num(j, m->lat.mean_cycles_min);
+	JB(j, ",\"mean_cycles_max\":");
+	jb_num(j, m->lat.mean_cycles_max);
+	JB(j, "}");
+}
 
-	JB(j, "},\"snoop\":{");
+static void jb_scope(struct jb *j, const char *key, const char *scope)
+{
+	jb_str(j, key);
+	JB(j, ":");
+	if (scope)
+		jb_str(j, scope);
+	else
+		JB(j, "null");
+}
+
+static void json_metrics(struct jb *j, const struct metrics *m)
+{
+	bool first = true;
+
+	JB(j, "\"ghz\":");
+	jb_num(j, m->ghz);
+	JB(j, ",\"ipc\":");
+	jb_num(j, m->ipc);
+
+	json_latency(j, m);
+
+	JB(j, ",\"snoop\":{");
 	jb_reason(j, m->snoop.supported, m->snoop.reason);
-	JB(j, ",\"hit_per_sec\":");
+	JB(j, ",\"unsupported\":{");
+	if (m->snoop.supported) {
+		jb_unsupported(j, &first, "hit_per_sec", m->snoop.hit_reason);
+		jb_unsupported(j, &first, "hitm_per_sec", m->snoop.hitm_reason);
+	}
+	JB(j, "},\"hit_per_sec\":");
 	jb_num(j, m->snoop.hit_per_sec);
 	JB(j, ",\"hitm_per_sec\":");
 	jb_num(j, m->snoop.hitm_per_sec);
+	JB(j, ",");
+	jb_scope(j, "hit_scope", m->snoop.hit_scope);
+	JB(j, ",");
+	jb_scope(j, "hitm_scope", m->snoop.hitm_scope);
+	JB(j, ",\"remote\":{");
+	jb_reason(j, m->snoop.remote.supported, m->snoop.remote.reason);
+	JB(j, ",\"hit_per_sec\":");
+	jb_num(j, m->snoop.remote.hit_per_sec);
+	JB(j, ",\"hitm_per_sec\":");
+	jb_num(j, m->snoop.remote.hitm_per_sec);
+	JB(j, "}}");
 
-	JB(j, "},\"offcore\":{");
+	first = true;
+	JB(j, ",\"offcore\":{");
 	jb_reason(j, m->off.supported, m->off.reason);
-	JB(j, ",\"reads_per_sec\":");
+	JB(j, ",\"unsupported\":{");
+	if (m->off.supported) {
+		jb_unsupported(j, &first, "avg_latency_cycles", m->off.latency_reason);
+		jb_unsupported(j, &first, "avg_latency_ns", m->off.latency_reason);
+	}
+	JB(j, "},\"reads_per_sec\":");
 	jb_num(j, m->off.reads_per_sec);
 	JB(j, ",\"avg_latency_cycles\":");
 	jb_num(j, m->off.avg_latency_cycles);
@@ -381,27 +461,45 @@ static void csv_row(FILE *f, const struct report *r, const char *cpu, int core, 
 	csv_num(f, m->ghz);
 	csv_num(f, m->ipc);
 	csv_num(f, m->lat.loads_per_sec);
+	csv_num(f, m->lat.tagged_per_sec);
+	for (int i = 0; i < m->lat.nthresh; i++)
+		csv_num(f, m->lat.above_share[i]);
 	for (int i = 0; i < m->lat.nthresh; i++)
 		csv_num(f, m->lat.above_per_sec[i]);
 	csv_num(f, m->lat.mean_cycles_est);
+	csv_num(f, m->lat.mean_cycles_min);
+	csv_num(f, m->lat.mean_cycles_max);
 	csv_num(f, m->snoop.hit_per_sec);
 	csv_num(f, m->snoop.hitm_per_sec);
+	csv_num(f, m->snoop.remote.hit_per_sec);
+	csv_num(f, m->snoop.remote.hitm_per_sec);
 	csv_num(f, m->off.reads_per_sec);
 	csv_num(f, m->off.avg_latency_cycles);
 	csv_num(f, m->off.avg_latency_ns);
 	fputc('\n', f);
 }
 
+/*
+ * The header names the JSON keys with their section (snoop.hitm_per_sec);
+ * a list's columns add the threshold (load_latency.above_share.128).
+ */
 static void write_csv(FILE *f, const struct report *r, bool first)
 {
 	char id[16];
 
 	if (first) {
-		fputs("time,cpu,core,package,ghz,ipc,loads_per_sec", f);
-		for (int i = 0; i < r->total.lat.nthresh; i++)
-			fprintf(f, ",above_%u_per_sec", r->total.lat.thresholds[i]);
-		fputs(",mean_latency_cycles_est,snoop_hit_per_sec,hitm_per_sec,"
-		      "offcore_reads_per_sec,offcore_latency_cycles,offcore_latency_ns\n", f);
+		const struct metrics *t = &r->total;
+
+		fputs("time,cpu,core,package,ghz,ipc,load_latency.loads_per_sec,"
+		      "load_latency.tagged_per_sec", f);
+		for (int i = 0; i < t->lat.nthresh; i++)
+			fprintf(f, ",load_latency.above_share.%u", t->lat.thresholds[i]);
+		for (int i = 0; i < t->lat.nthresh; i++)
+			fprintf(f, ",load_latency.above_per_sec.%u", t->lat.thresholds[i]);
+		fputs(",load_latency.mean_cycles_est,load_latency.mean_cycles_min,"
+		      "load_latency.mean_cycles_max,snoop.hit_per_sec,snoop.hitm_per_sec,"
+		      "snoop.remote.hit_per_sec,snoop.remote.hitm_per_sec,offcore.reads_per_sec,"
+		      "offcore.avg_latency_cycles,offcore.avg_latency_ns\n", f);
 	}
 	for (int i = 0; i < r->ncpu; i++) {
 		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
@@ -444,18 +542,50 @@ static const char *fix(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
-static void text_row(FILE *f, const char *cpu, const char *core, const struct metrics *m)
+static void text_row(FILE *f, const char *cpu, const char *core, const struct metrics *m,
+		     bool remote)
 {
 	char b[12][32];
 
-	fprintf(f, "%-5s %-5s %5s %5s %6s", cpu, core, fix(m->ghz, 2, b[0], 32),
+	fprintf(f, "%-5s %-5s %5s %5s %7s", cpu, core, fix(m->ghz, 2, b[0], 32),
 		fix(m->ipc, 2, b[1], 32), si(m->lat.loads_per_sec, b[2], 32));
 	for (int i = 0; i < m->lat.nthresh; i++)
 		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 32));
-	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", fix(m->lat.mean_cycles_est, 0, b[4], 32),
-		si(m->snoop.hit_per_sec, b[5], 32), si(m->snoop.hitm_per_sec, b[6], 32),
-		si(m->off.reads_per_sec, b[7], 32), fix(m->off.avg_latency_cycles, 0, b[8], 32),
-		fix(m->off.avg_latency_ns, 1, b[9], 32));
+	fprintf(f, " %6s %7s %7s", fix(m->lat.mean_cycles_est, 0, b[4], 32),
+		si(m->snoop.hit_per_sec, b[5], 32), si(m->snoop.hitm_per_sec, b[6], 32));
+	if (remote)
+		fprintf(f, " %7s %7s", si(m->snoop.remote.hit_per_sec, b[10], 32),
+			si(m->snoop.remote.hitm_per_sec, b[11], 32));
+	fprintf(f, " %7s %7s %6s\n", si(m->off.reads_per_sec, b[7], 32),
+		fix(m->off.avg_latency_cycles, 0, b[8], 32), fix(m->off.avg_latency_ns, 1, b[9], 32));
+}
+
+/* Lines under the table: what is estimated, what is not measured and why. */
+static void text_notes(FILE *f, const struct metrics *t)
+{
+	if (t->lat.supported && !t->lat.tagged_reason)
+		fprintf(f, "load latency: >N are estimates: the share of tagged loads slower than N "
+			"times Loads/s; ~Mean lies in %.0f..%.0f cycles (total)\n",
+			t->lat.mean_cycles_min, t->lat.mean_cycles_max);
+	if (!t->lat.supported)
+		fprintf(f, "load latency: not measured: %s\n", t->lat.reason);
+	else if (t->lat.tagged_reason)
+		fprintf(f, "load latency: >N and ~Mean not measured: %s\n", t->lat.tagged_reason);
+	else if (t->lat.loads_reason)
+		fprintf(f, "load latency: Loads/s and >N not measured: %s\n", t->lat.loads_reason);
+	if (!t->snoop.supported)
+		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
+	else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
+		fprintf(f, "snoop: SnpHit counts hits in %s, HITM in %s\n",
+			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
+			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"
+								     : "any other core, the module partner's too");
+	if (!t->snoop.remote.supported)
+		fprintf(f, "snoop, other packages: not measured: %s\n", t->snoop.remote.reason);
+	if (!t->off.supported)
+		fprintf(f, "offcore: not measured: %s\n", t->off.reason);
+	else if (t->off.latency_reason)
+		fprintf(f, "offcore latency: not measured: %s\n", t->off.latency_reason);
 }
 
 static void write_text(FILE *f, const struct report *r)
@@ -464,21 +594,24 @@ static void write_text(FILE *f, const struct report *r)
 	time_t now = (time_t)r->time;
 	char when[32], core[24];
 	struct tm tm;
+	bool remote = t->snoop.remote.supported;
 
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
 		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
 		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
-	fprintf(f, "%-5s %-5s %5s %5s %6s", "CPU", "Core", "GHz", "IPC", "Load/s");
+	fprintf(f, "%-5s %-5s %5s %5s %7s", "CPU", "Core", "GHz", "IPC", "Loads/s");
 	for (int i = 0; i < t->lat.nthresh; i++) {
 		char h[16];
 
 		snprintf(h, sizeof(h), ">%u", t->lat.thresholds[i]);
 		fprintf(f, " %6s", h);
 	}
-	fprintf(f, " %6s %7s %7s %7s %7s %6s\n", "MeanLt", "SnpHit", "HITM", "Reads", "OffLat",
-		"ns");
+	fprintf(f, " %6s %7s %7s", "~Mean", "SnpHit", "HITM");
+	if (remote)
+		fprintf(f, " %7s %7s", "RmtHit", "RmtHITM");
+	fprintf(f, " %7s %7s %6s\n", "Reads", "OffLat", "ns");
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];
 
@@ -489,15 +622,10 @@ static void write_text(FILE *f, const struct report *r)
 				r->cpu[i].error ? r->cpu[i].error : "?");
 			continue;
 		}
-		text_row(f, id, core, &r->cpu[i].m);
+		text_row(f, id, core, &r->cpu[i].m, remote);
 	}
-	text_row(f, "all", "", t);
-	if (!t->lat.supported)
-		fprintf(f, "load latency: not measured: %s\n", t->lat.reason);
-	if (!t->snoop.supported)
-		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
-	if (!t->off.supported)
-		fprintf(f, "offcore latency: not measured: %s\n", t->off.reason);
+	text_row(f, "total", "", t, remote);
+	text_notes(f, t);
 	if (r->note)
 		fprintf(f, "note: %s\n", r->note);
 }

@@ -105,9 +105,10 @@ for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broa
 			"0x1a6 0x4000000001"
 		;;
 	*)
-		is "$u --list-events: one load-latency row per threshold, PEBS_EN+LL_EN on its counter" \
+		# One per threshold, and 3: every tagged load, the base of the shares.
+		is "$u --list-events: one load-latency row per threshold and for 3, PEBS_EN+LL_EN on its counter" \
 			"$(jq -c '[.events[] | select(.ld_lat_threshold != null) | [.ld_lat_threshold, .counter, .pebs_enable]]' $LIB_TMP/e.json)" \
-			'[[8,"PMC3","0x800000008"],[16,"PMC3","0x800000008"],[32,"PMC3","0x800000008"],[64,"PMC3","0x800000008"],[128,"PMC3","0x800000008"],[256,"PMC3","0x800000008"],[512,"PMC3","0x800000008"]]'
+			'[[8,"PMC3","0x800000008"],[16,"PMC3","0x800000008"],[32,"PMC3","0x800000008"],[64,"PMC3","0x800000008"],[128,"PMC3","0x800000008"],[256,"PMC3","0x800000008"],[512,"PMC3","0x800000008"],[3,"PMC3","0x800000008"]]'
 		;;
 	esac
 done

@@ -136,7 +136,7 @@ regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 kill -KILL $pid
 wait $pid 2>/dev/null
 regs_snapshot $M $LIB_TMP/after
@@ -163,7 +163,7 @@ for sig in SEGV BUS ABRT FPE; do
 	: >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 	$L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &
 	pid=$!
-	wait_for $LIB_TMP/out '^all ' 20
+	wait_for $LIB_TMP/out '^total ' 20
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -176,7 +176,7 @@ done
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 is "drops root to nobody without sudo" "$(awk '/^Uid:/ { print $2, $3, $4 }' /proc/$pid/status)" \
 	"$(id -u nobody) $(id -u nobody) $(id -u nobody)"
 kill -TERM $pid
@@ -184,7 +184,7 @@ wait $pid
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 SUDO_UID=4321 SUDO_GID=4321 $L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 is "drops root to the sudo user" "$(awk '/^Uid:/ { print $2 }; /^Gid:/ { print $2 }' /proc/$pid/status | tr '\n' ' ')" \
 	"4321 4321 "
 kill -TERM $pid
@@ -209,7 +209,7 @@ is "refused state directories: no register written" "$(grep -c '^W ' $M/log)" 0
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 $L --once -d 0.3 >$LIB_TMP/out2 2>$LIB_TMP/err2
 is "a second lattop on the same state: exit 1" "$?" 1
 check "a second lattop: says another is running" grep -q "another lattop (pid $pid) is running" $LIB_TMP/err2

@@ -77,13 +77,13 @@ for sig in TERM INT HUP QUIT; do
 	./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 	pid=$!
 	_i=0
-	while ! grep -q '^all ' $LIB_TMP/out && [ $_i -lt 400 ]; do sleep 0.05; _i=$((_i + 1)); done
+	while ! grep -q '^total ' $LIB_TMP/out && [ $_i -lt 400 ]; do sleep 0.05; _i=$((_i + 1)); done
 	sleep 0.3   # and into the next interval: the signal lands mid-rotation
 	kill -$sig $pid
 	wait $pid
 	rc=$?
 	is "--batch ended by SIG$sig exits 0" "$rc" 0
-	check "--batch printed snapshots before SIG$sig" grep -q '^all ' $LIB_TMP/out
+	check "--batch printed snapshots before SIG$sig" grep -q '^total ' $LIB_TMP/out
 	regs_unchanged "SIG$sig: every register as it was before" $M $LIB_TMP/before
 done
 msrfs_umount $M

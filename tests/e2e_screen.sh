@@ -303,7 +303,7 @@ colhdr() {
 rows() {
 	pane "$1" "$2" | awk '
 		!h { if ($1 == "CPU" || $1 == "Core") h = 1; next }
-		{ print $1; if ($1 == "all") exit }'
+		{ print $1; if ($1 == "total") exit }'
 }
 
 # rows_line NAME TITLE: the labels on one line.
@@ -315,7 +315,7 @@ rows_line() {
 # package/core and the last is `all`; else the rows.
 core_rows() {
 	rows "$1" "$2" | awk '{ r = r " " $1 } $1 !~ /^[0-9]+\/[0-9]+$/ { n++; l = $1 }
-		END { print (n == 1 && l == "all" && NR >= 2) ? "all" : r }'
+		END { print (n == 1 && l == "total" && NR >= 2) ? "total" : r }'
 }
 
 first_row() {
@@ -336,7 +336,7 @@ row() {
 # spark NAME: sparkline cells drawn (not blank) in the snoop pane's `all`
 # row: the block characters after the HITM% column.
 spark() {
-	row "$1" Snoop all | sed 's/^.*%//' | tr -cd '#' | wc -c
+	row "$1" Snoop total | sed 's/^.*%//' | tr -cd '#' | wc -c
 }
 
 # count NAME FIXED: lines of the screen containing FIXED.
@@ -369,7 +369,7 @@ profile() {
 # the rows of every pane are CPUs 0, 1, ... (at most NCPU), then `all`.
 layout() {
 	_ly_s=$1 _ly_w=$2
-	expect "$_ly_s" "$_ly_w: first frame drawn (a total row with a number)" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	expect "$_ly_s" "$_ly_w: first frame drawn (a total row with a number)" '(^|\|)total +[0-9.]+[kMG]? ' 8
 	_ly_cap=$(cap "$_ly_s")
 	_h1=$(printf '%s\n' "$_ly_cap" | head -n 1)
 	for re in '^ lattop ' ' SIMULATED ' ' Haswell ' 'interval 0\.[0-9]s' \
@@ -383,7 +383,7 @@ layout() {
 	for t in 'Load latency' Snoop Offcore; do
 		is "$_ly_w: '$t' pane title shown once" "$(printf '%s\n' "$_ly_cap" | grep -c -F -- "$t")" 1
 		is "$_ly_w: '$t' pane: first column CPU" "$(colhdr "$_ly_s" "$t" | awk '{ print $1 }')" CPU
-		is "$_ly_w: '$t' pane: the last row is all" "$(rows "$_ly_s" "$t" | tail -n 1)" all
+		is "$_ly_w: '$t' pane: the last row is total" "$(rows "$_ly_s" "$t" | tail -n 1)" total
 	done
 	has "$_ly_w: Load latency columns" "$(colhdr "$_ly_s" 'Load latency')" 'Loads/s +>8 +>16 .*Mean'
 	has "$_ly_w: Snoop columns" "$(colhdr "$_ly_s" Snoop)" 'Hit/s +HITM/s +HITM%'
@@ -404,7 +404,7 @@ layout() {
 			for (i = 1; i < NF; i++)
 				if ($i != i - 1)
 					exit 1
-			exit !($NF == "all" && NF >= 2 && NF <= n + 1) }'; then
+			exit !($NF == "total" && NF >= 2 && NF <= n + 1) }'; then
 			ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
 		else
 			not_ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
@@ -507,7 +507,7 @@ layout b80 "80x24" 80 24 8
 check "80x24: the numbers change between refreshes" changes b80 5
 layout b200 "200x50" 200 50 8
 for t in 'Load latency' Snoop Offcore; do
-	is "200x50: '$t' shows all 8 CPUs" "$(rows_line b200 "$t")" "0 1 2 3 4 5 6 7 all"
+	is "200x50: '$t' shows all 8 CPUs" "$(rows_line b200 "$t")" "0 1 2 3 4 5 6 7 total"
 done
 check "200x50: the numbers change between refreshes" changes b200 5
 quit b200 200x50
@@ -582,7 +582,7 @@ eventually 3 "< moves it back to CPU" "sort: CPU" sort_of b80
 key b80 s
 eventually 3 "s: next sort column, Loads/s" "sort: Loads/s" sort_of b80
 key b80 s
-eventually 3 "s again: Mean" "sort: Mean" sort_of b80
+eventually 3 "s again: ~Mean" "sort: ~Mean" sort_of b80
 key b80 '<'
 key b80 '<'
 eventually 3 "< <: back to CPU" "sort: CPU" sort_of b80
@@ -608,7 +608,7 @@ eventually 3 "c: the first column is Core" Core first_col b80 Snoop
 has "c: status says per core" "$(status b80)" 'per core *$'
 for t in 'Load latency' Snoop Offcore; do
 	eventually 3 "c: '$t' first column Core" Core first_col b80 "$t"
-	eventually 3 "c: '$t' rows are package/core, then all" "all" core_rows b80 "$t"
+	eventually 3 "c: '$t' rows are package/core, then total" "total" core_rows b80 "$t"
 done
 key b80 c
 eventually 3 "c again: CPU" CPU first_col b80 Snoop
@@ -690,7 +690,7 @@ else
 	diag "$(status p8l)"
 fi
 for t in Snoop 'Load latency' Offcore; do
-	eventually 3 "200x50: sorted by HITM/s, '$t' rows hottest first" "5 6 4 3 2 7 1 0 all" \
+	eventually 3 "200x50: sorted by HITM/s, '$t' rows hottest first" "5 6 4 3 2 7 1 0 total" \
 		rows_line p8l "$t"
 done
 quit p8s "80x24, 8 CPUs"
@@ -708,17 +708,17 @@ for s in p64s p64l; do
 	poll 3 first_row_not $s 'Load latency' 0
 	_f=$(first_row $s 'Load latency')
 	check "$s: PgDn: a page down (first row $_f)" test "$_f" -gt 1
-	is "$s: PgDn: all stays last" "$(rows $s 'Load latency' | tail -n 1)" all
+	is "$s: PgDn: total stays last" "$(rows $s 'Load latency' | tail -n 1)" total
 	key $s PPage
 	eventually 3 "$s: PgUp: first row 0" 0 first_row $s 'Load latency'
 	key $s End
 	for t in 'Load latency' Snoop Offcore; do
-		eventually 3 "$s: End: '$t' shows 63 then all" "63 all" last_rows $s "$t"
+		eventually 3 "$s: End: '$t' shows 63 then total" "63 total" last_rows $s "$t"
 	done
 	key $s Home
 	for t in 'Load latency' Snoop Offcore; do
 		eventually 3 "$s: Home: '$t' starts at 0" 0 first_row $s "$t"
-		is "$s: Home: '$t' ends with all" "$(rows $s "$t" | tail -n 1)" all
+		is "$s: Home: '$t' ends with total" "$(rows $s "$t" | tail -n 1)" total
 	done
 	quit $s $s
 done
@@ -726,7 +726,7 @@ done
 # ---- no colour, ASCII only ----
 
 for s in vt100 nocolor nocolor2 ascii; do
-	expect $s "$s: first frame drawn" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	expect $s "$s: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
 	changes $s 3 >/dev/null  # a few frames more
 	tm capture-pane -p -e -t $s >$LIB_TMP/$s.cap
 	tm capture-pane -p -t $s >$LIB_TMP/$s.txt
@@ -747,16 +747,16 @@ done
 
 # ---- what the CPU cannot measure ----
 
-expect slm "silvermont: first frame drawn" '(^|\|)all +[0-9.]+[kMG]? ' 8
+expect slm "silvermont: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
 _r=$(rows_line slm 'Load latency')
-has "silvermont: the load-latency pane has rows" "$_r" '^0 .*all$'
+has "silvermont: the load-latency pane has rows" "$_r" '^0 .*total$'
 _bad=$(pane slm 'Load latency' | awk '
 	!h { if ($1 == "CPU") h = 1; next }
 	{ for (i = 2; i <= NF; i++) if ($i != "n/a") { print; break }
 	  if (NF < 3) print "short row: " $0
-	  if ($1 == "all") exit }')
+	  if ($1 == "total") exit }')
 is "silvermont: every load-latency cell is n/a" "$_bad" ""
-has "silvermont: the snoop pane has numbers" "$(row slm Snoop all)" '^all +[0-9.]+[kMG]? +[0-9.]+[kMG]? '
+has "silvermont: the snoop pane has numbers" "$(row slm Snoop total)" '^total +[0-9.]+[kMG]? +[0-9.]+[kMG]? '
 _why=$(./lattop --simulate silvermont --once -d 0.1 --format json 2>/dev/null |
 	jq -r .total.load_latency.reason 2>/dev/null | cut -c 1-30)
 if [ -n "$_why" ] && [ "$_why" != null ]; then
@@ -807,7 +807,7 @@ else
 	nolsan=""
 	[ -n "$LATTOP_SANITIZED" ] && nolsan="env ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 "
 	start msr 80 24 "sh -c 'echo \$\$ >$LIB_TMP/msr.pid; exec $nolsan./lattop --msr-dir $M --cpuid-file $HSW --state-dir $LIB_TMP/state -d 0.2'"
-	expect msr "msr stand-in: the screen shows measurements" '(^|\|)all +[0-9.]+[kMG]? ' 8
+	expect msr "msr stand-in: the screen shows measurements" '(^|\|)total +[0-9.]+[kMG]? ' 8
 	_h=$(cap msr | head -n 1)
 	has "msr stand-in: header names the CPU" "$_h" '^ lattop .*Haswell'
 	hasnt "msr stand-in: not SIMULATED" "$_h" SIMULATED

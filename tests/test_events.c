@@ -41,11 +41,13 @@ struct oracle_pmu {
 	unsigned offcore_msrs;
 };
 
+#define NPMUS 3
+
 struct family {
 	const struct pmu_table *table;
 	const char *name;
 	uint8_t gp_mask;          /* PMCs every member has per thread */
-	struct oracle_pmu pmus[2];
+	struct oracle_pmu pmus[NPMUS];
 };
 
 static const struct family families[] = {
@@ -53,7 +55,8 @@ static const struct family families[] = {
 	  { { "nhm", 0, 1 }, { "wsm", UARCH_F_OFFCORE_QUEUE, 2 } } },
 	{ &pmu_table_silvermont, "silvermont", 0x3, { { "slm", 0, 2 } } },
 	{ &pmu_table_goldmont, "goldmont", 0xF, { { "glm", 0, 2 } } },
-	{ &pmu_table_haswell, "haswell", 0xF, { { "hsw", 0, 2 }, { "bdw", 0, 2 } } },
+	{ &pmu_table_haswell, "haswell", 0xF, { { "hsw", 0, 2 }, { "bdw", 0, 2 },
+						 { "hsw_ep", UARCH_F_REMOTE_EVENTS, 2 } } },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -83,8 +86,9 @@ struct oracle {
 
 #define NHM_HIT   "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT"
 #define NHM_HITM  "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM"
+#define NHM_RFWD  "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD"
+#define NHM_RHITM "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM"
 #define ATOM_HIT  "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD"
-#define ATOM_HITM "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HITM_OTHER_CORE"
 #define HSW_HIT   "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD"
 #define HSW_HITM  "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE"
 
@@ -119,6 +123,12 @@ static const struct oracle oracles[] = {
 	SAME("nehalem", NHM_HITM, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM"),
 	SAME("nehalem", NHM_HITM, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM"),
 	SAME("nehalem", NHM_HITM, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM"),
+	SAME("nehalem", NHM_RFWD, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD"),
+	SAME("nehalem", NHM_RFWD, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD"),
+	SAME("nehalem", NHM_RFWD, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_FWD"),
+	SAME("nehalem", NHM_RHITM, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM"),
+	SAME("nehalem", NHM_RHITM, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM"),
+	SAME("nehalem", NHM_RHITM, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_HITM"),
 	SAME("nehalem", "OFFCORE_REQUESTS.DEMAND.READ_DATA", 0, "wsm",
 	     "OFFCORE_REQUESTS:DEMAND_READ_DATA"),
 	SAME("nehalem", "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_LOCATION", 1, "nhm",
@@ -138,12 +148,10 @@ static const struct oracle oracles[] = {
 	     0, 0x0400010001ull, ATOM_NOSUPP),
 	DIFF("silvermont", ATOM_HIT, 2, "slm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT",
 	     0, 0x0400010001ull, ATOM_NOSUPP),
-	DIFF("silvermont", ATOM_HITM, 1, "slm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HITM",
-	     0, 0x1000010001ull, ATOM_NOSUPP),
-	DIFF("silvermont", ATOM_HITM, 2, "slm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HITM",
-	     0, 0x1000010001ull, ATOM_NOSUPP),
-	SAME("silvermont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE", 2, "slm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE"),
+	SAME("silvermont", "MEM_UOPS_RETIRED.HITM", 0, "slm", "MEM_UOP_RETIRED:HITM"),
+	DIFF("silvermont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", 2, "slm",
+	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
+	     0, 0x1680010001ull, ATOM_NOSUPP),
 	XRSP("silvermont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", 1, "slm",
 	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", 0x10001,
 	     "libpfm4 slm has no OUTSTANDING (bit 38) umask: the RSP_0 value is checked "
@@ -163,14 +171,9 @@ static const struct oracle oracles[] = {
 	DIFF("goldmont", ATOM_HIT, 2, "glm",
 	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
 	     0, 0x0400010001ull, ATOM_NOSUPP),
-	DIFF("goldmont", ATOM_HITM, 1, "glm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE",
-	     0, 0x1000010001ull, ATOM_NOSUPP),
-	DIFF("goldmont", ATOM_HITM, 2, "glm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HITM_OTHER_CORE",
-	     0, 0x1000010001ull, ATOM_NOSUPP),
-	SAME("goldmont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_RESPONSE", 2, "glm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE"),
+	SAME("goldmont", "MEM_LOAD_UOPS_RETIRED.HITM", 0, "glm", "MEM_LOAD_UOPS_RETIRED:HITM"),
+	DIFF("goldmont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", 2, "glm",
+	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_SNP_ANY", 0, 0x3600010001ull, ATOM_NOSUPP),
 	SAME("goldmont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", 1, "glm",
 	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING"),
 
@@ -210,6 +213,28 @@ static const struct oracle oracles[] = {
 	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "hsw",
 	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
 	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "bdw",
+	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
+
+	/* haswell table on the server part (hsw_ep): the same rows, and the remote ones */
+	SAME("haswell", "INST_RETIRED.ANY", 0, "hsw_ep", "INSTRUCTIONS_RETIRED"),
+	SAME("haswell", "INST_RETIRED.ANY_P", 0, "hsw_ep", "INST_RETIRED:ANY_P"),
+	SAME("haswell", "CPU_CLK_UNHALTED.THREAD", 0, "hsw_ep", "UNHALTED_CORE_CYCLES"),
+	SAME("haswell", "CPU_CLK_UNHALTED.THREAD_P", 0, "hsw_ep", "CPU_CLK_UNHALTED:THREAD_P"),
+	SAME("haswell", "CPU_CLK_UNHALTED.REF_TSC", 0, "hsw_ep", "UNHALTED_REFERENCE_CYCLES"),
+	SAME("haswell", "MEM_UOPS_RETIRED.ALL_LOADS", 0, "hsw_ep", "MEM_UOPS_RETIRED:ALL_LOADS"),
+	SAME("haswell", "MEM_TRANS_RETIRED.LOAD_LATENCY", 0, "hsw_ep",
+	     "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3"),
+	SAME("haswell", HSW_HIT, 1, "hsw_ep", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
+	SAME("haswell", HSW_HIT, 2, "hsw_ep", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
+	SAME("haswell", HSW_HITM, 1, "hsw_ep", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM"),
+	SAME("haswell", HSW_HITM, 2, "hsw_ep", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM"),
+	SAME("haswell", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD", 0, "hsw_ep",
+	     "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_FWD"),
+	SAME("haswell", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", 0, "hsw_ep",
+	     "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_HITM"),
+	SAME("haswell", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0, "hsw_ep",
+	     "OFFCORE_REQUESTS:DEMAND_DATA_RD"),
+	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "hsw_ep",
 	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
 };
 #define NORACLES (sizeof(oracles) / sizeof(oracles[0]))
@@ -529,7 +554,7 @@ static void check_table_sanity(const struct family *f)
 			outstanding |= t->events[i].metric == M_OFFCORE_OUTSTANDING;
 		}
 		assert_true(reads == outstanding);
-		for (size_t p = 0; p < 2 && f->pmus[p].pmu; p++) {
+		for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
 			int applies[M__COUNT] = { 0 };
 
 			for (int i = 0; i < n; i++)
@@ -565,7 +590,7 @@ static void test_table_alternatives(void **state)
 	for (size_t i = 0; i < NFAMILIES; i++) {
 		const struct family *f = &families[i];
 
-		for (size_t p = 0; p < 2 && f->pmus[p].pmu; p++) {
+		for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
 			const struct oracle_pmu *op = &f->pmus[p];
 			const struct pmu_event *e;
 			int gp = 0;
@@ -592,7 +617,8 @@ static void test_table_alternatives(void **state)
 			assert_int_equal(e->offcore, 1);
 			e = first_row(f->table, M_SNOOP_HITM, op);
 			assert_non_null(e);
-			assert_int_equal(e->offcore, op->offcore_msrs >= 2 ? 2 : 1);
+			if (e->offcore)
+				assert_int_equal(e->offcore, op->offcore_msrs >= 2 ? 2 : 1);
 
 			/* offcore reads: the paired row before any unpaired one */
 			e = first_row(f->table, M_OFFCORE_READS, op);
@@ -635,8 +661,13 @@ static void test_table_facts(void **state)
 	/*
 	 * Atoms, SDM 18.6.3: OUTSTANDING (bit 38) only in MSR_OFFCORE_RSP_0,
 	 * with a request type and every other bit 0; its partner counts the
-	 * same request type with ANY_RESPONSE (bit 16) in MSR_OFFCORE_RSP_1.
+	 * same request type in MSR_OFFCORE_RSP_1.  The weighted cycles start at
+	 * the L2 miss (perfmon SLM/GLM matrix), so the partner counts L2 misses
+	 * (L2_MISS.ANY: the matrix values below), never ANY_RESPONSE (bit 16),
+	 * which counts the L2's hits too (pmu-facts 8.3).
 	 */
+	static const uint64_t l2_miss_any[2] = { 0x1680000000ull, 0x3600000000ull };
+
 	for (size_t i = 0; i < 2; i++) {
 		const struct pmu_table *t = atoms[i];
 		uint64_t req = 0;
@@ -656,15 +687,49 @@ static void test_table_facts(void **state)
 			if (e->metric != M_OFFCORE_READS)
 				continue;
 			assert_int_equal(e->offcore, 2);
-			assert_int_equal(e->offcore_rsp, req | (1ull << 16));
+			assert_int_equal(e->offcore_rsp, req | l2_miss_any[i]);
+			assert_int_equal(e->offcore_rsp & (1ull << 16), 0);
 			nany++;
 		}
 		assert_int_equal(nany, 1);
 	}
 
-	/* Haswell: everything has a row */
+	/* Haswell: everything has a row; the remote ones on the server models only */
 	for (int m = 0; m < M__COUNT; m++)
-		assert_null(pmu_table_haswell.unsupported[m]);
+		if (m != M_SNOOP_REMOTE_HIT && m != M_SNOOP_REMOTE_HITM)
+			assert_null(pmu_table_haswell.unsupported[m]);
+	for (const struct pmu_event *e = pmu_table_haswell.events; e->name; e++)
+		if (e->metric == M_SNOOP_REMOTE_HIT || e->metric == M_SNOOP_REMOTE_HITM)
+			assert_int_equal(e->needs, UARCH_F_REMOTE_EVENTS);
+
+	/*
+	 * Scopes (pmu-facts 8.2): every snoop row says whose caches it sees.
+	 * Atom offcore-response snoop bits stop at the module; their HITM comes
+	 * from the retired-load event that sees the module partner too.
+	 */
+	for (size_t k = 0; k < NFAMILIES; k++)
+		for (const struct pmu_event *e = families[k].table->events; e->name; e++) {
+			bool atom = families[k].table == &pmu_table_silvermont ||
+				    families[k].table == &pmu_table_goldmont;
+
+			switch (e->metric) {
+			case M_SNOOP_HIT:
+				assert_int_equal(e->scope, atom ? SCOPE_OTHER_MODULE : SCOPE_OTHER_CORE);
+				break;
+			case M_SNOOP_HITM:
+				assert_int_equal(e->scope, SCOPE_OTHER_CORE);
+				if (atom)
+					assert_int_equal(e->offcore, 0);
+				break;
+			case M_SNOOP_REMOTE_HIT:
+			case M_SNOOP_REMOTE_HITM:
+				assert_int_equal(e->scope, SCOPE_OTHER_PACKAGE);
+				break;
+			default:
+				assert_int_equal(e->scope, SCOPE_NONE);
+				break;
+			}
+		}
 
 	/* Westmere: OFFCORE_REQUESTS_OUTSTANDING on PMC0 only (kernel, json, libpfm4) */
 	for (const struct pmu_event *e = pmu_table_nehalem.events; e->name; e++)
@@ -696,7 +761,7 @@ static void test_oracle_entries_used(void **state)
 			for (const struct pmu_event *e = f->table->events; e->name; e++) {
 				if (strcmp(e->name, o->row) || e->offcore != o->offcore)
 					continue;
-				for (size_t p = 0; p < 2 && f->pmus[p].pmu; p++)
+				for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++)
 					if (!strcmp(f->pmus[p].pmu, o->pmu) &&
 					    row_applies(e, &f->pmus[p]))
 						found = true;
@@ -763,7 +828,7 @@ static void check_oracle(const struct family *f)
 	const char *last_note = NULL;    /* print each disagreement once per run of rows */
 	int n = table_len(t), checked = 0;
 
-	for (size_t p = 0; p < 2 && f->pmus[p].pmu; p++) {
+	for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
 		const struct oracle_pmu *op = &f->pmus[p];
 		const struct pmu_event *rows[MAX_ROWS];
 		const struct oracle *orc[MAX_ROWS];
@@ -855,7 +920,7 @@ static void oracle_or_skip(const char *table)
 	for (size_t i = 0; i < NFAMILIES; i++) {
 		if (strcmp(families[i].name, table))
 			continue;
-		for (size_t p = 0; p < 2 && families[i].pmus[p].pmu; p++) {
+		for (size_t p = 0; p < NPMUS && families[i].pmus[p].pmu; p++) {
 			if (pfm_ask(families[i].pmus[p].pmu, probe, 1, &a) ||
 			    a.rc != PFM_SUCCESS)
 				skip();      /* this libpfm4 lacks the PMU */

@@ -1,7 +1,8 @@
 /*
  * test_metrics.c: what the numbers mean (src/metrics.c).
  *
- * Hand-computed examples for the mean load latency, rates (count over the
+ * Hand-computed examples for the load-latency shares and the bounds of
+ * the mean (and a randomised check that the bounds hold), rates (count over the
  * time a unit ran), GHz (TSC rate x cycles / reference cycles), IPC and
  * offcore latency in cycles and ns; totals that sum rates and recompute
  * ratios from the sums; and NAN, "not measured", that never turns into 0.
@@ -92,87 +93,131 @@ static void acc_set(const struct plan *pl, struct sample_cpu *c, enum metric m, 
 /* ------------------------------------------------------------------ */
 
 /*
- * metrics.h: "each bin counts at its middle, loads at or below the lowest
- * threshold at the middle of [4, t0] ..., those above the highest at twice
- * it."  Latencies are whole cycles, and "above t" is >= t + 1.  These
- * examples leave the top bin empty; test_mean_latency_top_bin fills it.
+ * Shares of tagged loads (pmu-facts 8.1): above(N) / above(3), whatever
+ * fraction of loads the hardware tags.
  */
-static void test_mean_latency_one_threshold(void **state)
+static void test_shares_tagged(void **state)
 {
-	const unsigned t[1] = { 16 };
+	double share[3];
 
 	(void)state;
-	/* None above: all at (4 + 16) / 2. */
-	assert_close(metrics_mean_latency(t, (const double[]){ 0 }, 1, 40), 10.0);
-}
-
-static void test_mean_latency_bins(void **state)
-{
-	const unsigned t[3] = { 8, 16, 64 };
-	const double above[3] = { 50, 20, 0 };
-
-	(void)state;
-	/*
-	 * 50 at or below 8:     50 x (4 + 8) / 2          =  300
-	 * 30 in (8, 16]:        30 x (9 + 16) / 2         =  375
-	 * 20 in (16, 64]:       20 x (17 + 64) / 2        =  810
-	 * mean = 1485 / 100
-	 */
-	assert_close(metrics_mean_latency(t, above, 3, 100), 14.85);
-}
-
-/* Loads above the highest threshold count at twice it (metrics.h). */
-static void test_mean_latency_top_bin(void **state)
-{
-	const unsigned t[2] = { 16, 64 };
-
-	(void)state;
-	/* 75 at 10, 25 at 2 x 16 = 32: (750 + 800) / 100. */
-	assert_close(metrics_mean_latency(t, (const double[]){ 25 }, 1, 100), 15.5);
-	/* 50 at 10, 30 at (17 + 64) / 2, 20 at 128: (500 + 1215 + 2560) / 100. */
-	assert_close(metrics_mean_latency(t, (const double[]){ 50, 20 }, 2, 100), 42.75);
-}
-
-/* A threshold below the 4-cycle minimum: the lowest bin is [4, 4]. */
-static void test_mean_latency_low_threshold(void **state)
-{
-	const unsigned t[2] = { 3, 32 };
-	const double above[2] = { 10, 0 };
-
-	(void)state;
-	/* 2 at or below 3: at 4, the shortest load; 10 in (3, 32] at (4 + 32) / 2 = 18. */
-	assert_close(metrics_mean_latency(t, above, 2, 12), (2 * 4.0 + 10 * 18.0) / 12);
+	metrics_shares((const double[]){ 30, 10, 0 }, 100, 3, share);
+	assert_close(share[0], 0.3);
+	assert_close(share[1], 0.1);
+	assert_close(share[2], 0);
+	/* The same shares at a hundredth of the tagging rate. */
+	metrics_shares((const double[]){ 0.3, 0.1, 0 }, 1, 3, share);
+	assert_close(share[0], 0.3);
+	assert_close(share[1], 0.1);
+	/* No tagged load, or one threshold not measured: no shares at all. */
+	metrics_shares((const double[]){ 30, 10, 0 }, 0, 3, share);
+	assert_nan(share[0]);
+	metrics_shares((const double[]){ 30, NAN, 0 }, 100, 3, share);
+	assert_nan(share[0]);
+	assert_nan(share[2]);
 }
 
 /*
- * Rates measured in different rotation slots need not be consistent:
- * "above 16" may come out higher than the loads.  A mean of bin values
- * still lies between the smallest and the largest bin value.
+ * Thresholds measured in different rotation slots see different loads: a
+ * higher one can count more.  The shares are pooled until non-increasing
+ * (the mean of the ones that disagree), and clamped to 0..1.
  */
-static void test_mean_latency_bounded(void **state)
+static void test_shares_monotone(void **state)
 {
-	const unsigned t[2] = { 16, 32 };
-	const double above[2] = { 150, 140 };
-	double m;
+	double share[4];
 
 	(void)state;
-	m = metrics_mean_latency(t, above, 2, 100);
-	assert_false(isnan(m));
-	/* Bin values: 10 at the bottom, at most 2 x 32 at the top. */
-	if (!(m >= 10 && m <= 64))
-		fail_msg("mean %.4g outside the bin values [10, 64]", m);
+	metrics_shares((const double[]){ 69, 74, 10, 12 }, 100, 4, share);
+	assert_close(share[0], 0.715);
+	assert_close(share[1], 0.715);
+	assert_close(share[2], 0.11);
+	assert_close(share[3], 0.11);
+	/* A violation two steps back pools three. */
+	metrics_shares((const double[]){ 30, 20, 40, 5 }, 100, 4, share);
+	assert_close(share[0], 0.3);
+	assert_close(share[1], 0.3);
+	assert_close(share[2], 0.3);
+	assert_close(share[3], 0.05);
+	/* More above 8 than tagged loads in all (another slot): at most 1. */
+	metrics_shares((const double[]){ 150, 20 }, 100, 2, share);
+	assert_close(share[0], 1);
+	assert_close(share[1], 0.2);
 }
 
-static void test_mean_latency_nan(void **state)
+/*
+ * Bounds of the mean: E[L] = sum over t >= 0 of P(L > t).  The defaults
+ * 8..512 over loads at 5, 20, 70 and 300 cycles (70/20/6/4 %, mean 23.7):
+ * P(L > t) is 1 to 3, 0.3 from 8 to 16, and so on.
+ */
+static void test_mean_bounds(void **state)
 {
-	const unsigned t[2] = { 16, 32 };
-	const double above[2] = { 10, 2 };
+	static const unsigned t[7] = { 8, 16, 32, 64, 128, 256, 512 };
+	static const double s[7] = { 0.3, 0.3, 0.1, 0.1, 0.04, 0.04, 0 };
+	double lo, hi;
 
 	(void)state;
-	assert_nan(metrics_mean_latency(t, above, 2, 0));
-	assert_nan(metrics_mean_latency(t, above, 2, NAN));
-	assert_nan(metrics_mean_latency(t, above, 0, 100));
-	assert_nan(metrics_mean_latency(t, (const double[]){ 10, NAN }, 2, 100));
+	metrics_mean_bounds(t, s, 7, &lo, &hi);
+	/* 3 + (1 + 4 x .3) + (.3 + 7 x .3) + (.3 + 15 x .1) + (.1 + 31 x .1) + ... */
+	assert_close(lo, 3 + 2.2 + 2.4 + 1.8 + 3.2 + 2.62 + 5.12 + 0.04);
+	assert_close(hi, 3 + 5 + 2.4 + 4.8 + 3.2 + 6.4 + 5.12 + 10.24);
+	assert_true(lo <= 23.7 && 23.7 <= hi);
+
+	/* --thresholds 16,65535: wide bins, a wide range that still holds the truth. */
+	metrics_mean_bounds((const unsigned[]){ 16, 65535 }, (const double[]){ 0.3, 0 }, 2, &lo, &hi);
+	assert_close(lo, 3 + 1 + 12 * 0.3 + 0.3);
+	assert_close(hi, 3 + 13 + 0.3 + 65518 * 0.3);
+	assert_true(lo <= 23.7 && 23.7 <= hi);
+
+	/* Loads above the top threshold count up to twice it. */
+	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ 0.5 }, 1, &lo, &hi);
+	assert_close(lo, 3 + 1 + 6 * 0.5 + 0.5);
+	assert_close(hi, 3 + 7 + 10 * 0.5);
+
+	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ NAN }, 1, &lo, &hi);
+	assert_nan(lo);
+	assert_nan(hi);
+	metrics_mean_bounds(NULL, NULL, 0, &lo, &hi);
+	assert_nan(lo);
+}
+
+/*
+ * The bounds hold for any distribution of whole-cycle latencies from 4 up
+ * to twice the top threshold, and any ascending thresholds: exact shares
+ * from random distributions, the true mean always inside.
+ */
+static void test_mean_bounds_hold(void **state)
+{
+	uint64_t x = 88172645463325252ULL;
+
+	(void)state;
+	for (int trial = 0; trial < 2000; trial++) {
+		unsigned t[8], lat[6];
+		double w[6], share[8], sum = 0, mean = 0, lo, hi;
+		int n = 1 + (int)(trial % 8);
+		unsigned prev = 3;
+
+		for (int i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			prev += 1 + (unsigned)(x % 200);
+			t[i] = prev;
+		}
+		for (int j = 0; j < 6; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			lat[j] = 4 + (unsigned)(x % (2 * t[n - 1] - 4));
+			w[j] = (double)(1 + x % 1000);
+			sum += w[j];
+		}
+		for (int j = 0; j < 6; j++)
+			mean += lat[j] * w[j] / sum;
+		for (int i = 0; i < n; i++) {
+			share[i] = 0;
+			for (int j = 0; j < 6; j++)
+				share[i] += lat[j] > t[i] ? w[j] / sum : 0;
+		}
+		metrics_mean_bounds(t, share, n, &lo, &hi);
+		if (!(lo <= mean + 1e-9 && mean <= hi + 1e-9))
+			fail_msg("trial %d: mean %g outside [%g, %g]", trial, mean, lo, hi);
+	}
 }
 
 /* Rates: each metric's count over the time its own unit ran. */
@@ -252,7 +297,7 @@ static struct rates rates_nan(void)
 
 	for (int m = 0; m < M__COUNT; m++)
 		r.r[m] = NAN;
-	for (int i = 0; i < PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
 		r.above[i] = NAN;
 	return r;
 }
@@ -270,7 +315,8 @@ static void test_compute(void **state)
 	r.r[M_REF_CYCLES] = 2.4e9;
 	r.r[M_INSTRUCTIONS] = 4.5e9;
 	r.r[M_LOADS] = 100;
-	r.above[0] = 25;
+	r.above[pl->tagged] = 0.5;      /* tagged loads: 1 in 200 */
+	r.above[0] = 0.25;
 	r.above[1] = 0;
 	r.r[M_SNOOP_HIT] = 4000;
 	r.r[M_SNOOP_HITM] = 400;
@@ -290,9 +336,20 @@ static void test_compute(void **state)
 	assert_close(m.lat.loads_per_sec, 100);
 	assert_int_equal(m.lat.nthresh, 2);
 	assert_int_equal(m.lat.thresholds[1], 64);
-	assert_close(m.lat.above_per_sec[0], 25);
-	/* 75 x 10 + 25 x (17 + 64) / 2 = 750 + 1012.5 */
-	assert_close(m.lat.mean_cycles_est, 17.625);
+	assert_int_equal(pl->tagged, 2);
+	assert_int_equal(pl->thresholds[2], 3);
+	assert_close(m.lat.tagged_per_sec, 0.5);
+	assert_close(m.lat.above_share[0], 0.5);
+	assert_close(m.lat.above_share[1], 0);
+	/* Half the tagged loads are slower than 16: an estimated half of all loads. */
+	assert_close(m.lat.above_per_sec[0], 50);
+	assert_close(m.lat.above_per_sec[1], 0);
+	/* 3 + (1 + 12 x .5) + (.5 + 47 x 0) and 3 + 13 + (.5 + 47 x .5) */
+	assert_close(m.lat.mean_cycles_min, 10.5);
+	assert_close(m.lat.mean_cycles_max, 40);
+	assert_close(m.lat.mean_cycles_est, 25.25);
+	assert_string_equal(m.snoop.hit_scope, "other_core");
+	assert_string_equal(m.snoop.hitm_scope, "other_core");
 
 	/* TSC rate unknown: no GHz, so no ns; the cycles remain. */
 	metrics_compute(pl, &r, 0, &m);
@@ -346,8 +403,11 @@ static void test_compute_unsupported(void **state)
 	r.r[M_OFFCORE_READS] = 1e6;
 	r.r[M_LOADS] = 1e6;
 	metrics_compute(nhm, &r, 2e9, &m);
-	assert_false(m.off.supported);
-	assert_string_equal(m.off.reason, nhm->reason[M_OFFCORE_OUTSTANDING]);
+	/* Nehalem: the reads are measured and shown; the latency is not, with the reason. */
+	assert_true(m.off.supported);
+	assert_null(m.off.reason);
+	assert_null(m.off.reads_reason);
+	assert_string_equal(m.off.latency_reason, nhm->reason[M_OFFCORE_OUTSTANDING]);
 	assert_close(m.off.reads_per_sec, 1e6);
 	assert_nan(m.off.avg_latency_cycles);
 	assert_nan(m.off.avg_latency_ns);
@@ -359,6 +419,11 @@ static void test_compute_unsupported(void **state)
 	assert_nan(m.lat.mean_cycles_est);
 	assert_nan(m.lat.above_per_sec[0]);
 	assert_true(m.off.supported);
+	/* Silvermont: clean hits seen in other modules only, HITM from any other core. */
+	assert_string_equal(m.snoop.hit_scope, "other_module");
+	assert_string_equal(m.snoop.hitm_scope, "other_core");
+	assert_false(m.snoop.remote.supported);
+	assert_non_null(m.snoop.remote.reason);
 	free(nhm);
 	free(slm);
 }
@@ -381,25 +446,28 @@ static void test_totals(void **state)
 	in[0].r[M_LOADS] = 100;
 	in[0].above[0] = 0;
 	in[0].above[1] = 0;
+	in[0].above[pl->tagged] = 40;
 	in[1].r[M_INSTRUCTIONS] = 1e9;
 	in[1].r[M_CYCLES] = 4e9;
 	in[1].r[M_REF_CYCLES] = 2e9;
 	in[1].r[M_OFFCORE_READS] = 1e8;
 	in[1].r[M_OFFCORE_OUTSTANDING] = 2e10;
 	in[1].r[M_LOADS] = 300;
-	in[1].above[0] = 100;
+	in[1].above[0] = 30;
 	in[1].above[1] = 0;
+	in[1].above[pl->tagged] = 60;
 	metrics_sum(in, 2, &sum);
 	assert_close(sum.r[M_INSTRUCTIONS], 2e9);
 	assert_close(sum.r[M_CYCLES], 5e9);
 	assert_close(sum.r[M_OFFCORE_READS], 1.01e8);
-	assert_close(sum.above[0], 100);
+	assert_close(sum.above[0], 30);
 	metrics_compute(pl, &sum, 1e9, &m);
 	assert_close(m.ipc, 0.4);                                 /* not (1 + 0.25) / 2 */
 	assert_close(m.ghz, 5.0 / 3.0);                           /* 1 GHz x 5e9 / 3e9 */
 	assert_close(m.off.avg_latency_cycles, 2.01e10 / 1.01e8); /* not 150 */
-	/* 300 loads at 10, 100 in (16, 1000] at 508.5, over 400 loads. */
-	assert_close(m.lat.mean_cycles_est, (300 * 10.0 + 100 * 508.5) / 400);
+	/* The share of the sums (30 of 100 tagged), not the mean of the CPUs' shares (0, 0.5). */
+	assert_close(m.lat.above_share[0], 0.3);
+	assert_close(m.lat.above_per_sec[0], 0.3 * 400);
 	free(pl);
 }
 
@@ -426,12 +494,10 @@ static void test_totals_nan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mean_latency_one_threshold),
-		cmocka_unit_test(test_mean_latency_bins),
-		cmocka_unit_test(test_mean_latency_top_bin),
-		cmocka_unit_test(test_mean_latency_low_threshold),
-		cmocka_unit_test(test_mean_latency_bounded),
-		cmocka_unit_test(test_mean_latency_nan),
+		cmocka_unit_test(test_shares_tagged),
+		cmocka_unit_test(test_shares_monotone),
+		cmocka_unit_test(test_mean_bounds),
+		cmocka_unit_test(test_mean_bounds_hold),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rates_unmeasured),
 		cmocka_unit_test(test_compute),

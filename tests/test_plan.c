@@ -29,7 +29,9 @@
 #include "src/plan.h"
 
 #define BIT(m) (1u << (m))
-#define ALL_METRICS ((1u << M__COUNT) - 1)
+#define REMOTE      (BIT(M_SNOOP_REMOTE_HIT) | BIT(M_SNOOP_REMOTE_HITM))
+/* What one package measures: reads served by other packages need two or more. */
+#define ALL_METRICS (((1u << M__COUNT) - 1) & ~REMOTE)
 #define NO_LDLAT    (BIT(M_LOADS) | BIT(M_LOAD_LATENCY))
 
 /* What each uarch measures with everything free (independent of the tables). */
@@ -50,6 +52,11 @@ static const struct {
 #define NEXPECT (sizeof(expect) / sizeof(expect[0]))
 
 static const unsigned thr5[] = { 8, 16, 32, 64, 128 };
+
+static bool remote_metric(int m)
+{
+	return (REMOTE & BIT(m)) != 0;
+}
 
 static struct plan *plan_new(void)
 {
@@ -122,7 +129,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 				assert_true(s->cfg.evtsel[c] & EVTSEL_EN);
 				assert_false(s->cfg.evtsel[c] & EVTSEL_INT);
 				/* Required CPU features and existing MSRs only. */
-				assert_int_equal(e->needs & ~u->flags, 0);
+				assert_int_equal(e->needs & ~(u->flags | res->flags), 0);
 				if (e->offcore) {
 					int k = e->offcore - 1;
 
@@ -135,10 +142,12 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 				}
 				if (e->ldlat) {
 					nld++;
-					assert_true(un->thresh >= 0 && un->thresh < nthr);
+					/* A threshold asked for, or the tagged-load base at [nthr]. */
+					assert_true(un->thresh >= 0 && un->thresh <= nthr);
 					assert_int_equal(c, pl->ldlat_ctr);
 					assert_int_equal(s->cfg.ldlat_ctr, c);
-					assert_int_equal(s->cfg.ldlat, thr[un->thresh]);
+					assert_int_equal(s->cfg.ldlat, un->thresh < nthr ? thr[un->thresh]
+											: PLAN_TAGGED_THRESH);
 				} else {
 					assert_int_equal(un->thresh, -1);
 				}
@@ -255,7 +264,9 @@ static void test_all_free_every_uarch(void **state)
 				print_error("%s: %s %s\n", u->name, metric_name(m),
 					    want ? "not measured" : "measured");
 			assert_int_equal(plan_has(pl, m), want);
-			if (!want) {
+			if (!want && remote_metric(m)) {
+				assert_non_null(strstr(pl->reason[m], "package"));
+			} else if (!want) {
 				assert_non_null(u->table->unsupported[m]);
 				assert_string_equal(pl->reason[m], u->table->unsupported[m]);
 			}
@@ -306,6 +317,8 @@ static void test_every_resource_combination(void **state)
 							res.fixed_free = (uint8_t)fx;
 							res.rsp_free = (uint8_t)rsp;
 							res.ldlat_free = ld;
+							res.flags = 0;
+							res.packages = 1 + (gp & 1);
 							err[0] = 0;
 							if (plan_build(pl, u, &res, thr, nthr, err, sizeof(err)))
 								fail_msg("%s gp %x fx %x rsp %x ld %d n %d: %s",
@@ -345,7 +358,7 @@ static void test_westmere_pmc0_taken(void **state)
 	assert_int_equal(e->pair, 0);
 	/* Everything else still measured. */
 	for (int m = 0; m < M__COUNT; m++)
-		if (m != M_OFFCORE_OUTSTANDING)
+		if (m != M_OFFCORE_OUTSTANDING && !remote_metric(m))
 			assert_true(plan_has(pl, m));
 	free(pl);
 }
@@ -367,8 +380,53 @@ static void test_haswell_pmc3_taken(void **state)
 	assert_non_null(strstr(pl->reason[M_LOAD_LATENCY], "PMC3"));
 	assert_int_equal(pl->ldlat_ctr, -1);
 	for (int m = 0; m < M__COUNT; m++)
-		if (m != M_LOAD_LATENCY && m != M_LOADS)
+		if (m != M_LOAD_LATENCY && m != M_LOADS && !remote_metric(m))
 			assert_true(plan_has(pl, m));
+	free(pl);
+}
+
+/*
+ * Other packages (issue: cross-socket false sharing): measured with two or
+ * more packages where the family has an event; on Haswell and Broadwell
+ * only on the server models (a model-table flag); never on the Atoms.
+ */
+static void test_remote(void **state)
+{
+	static const struct {
+		const char *uarch;
+		unsigned flags;
+		bool measured;
+	} cases[] = {
+		{ "nehalem", 0, true }, { "westmere", 0, true },
+		{ "haswell", 0, false }, { "haswell", UARCH_F_REMOTE_EVENTS, true },
+		{ "broadwell", UARCH_F_REMOTE_EVENTS, true },
+		{ "silvermont", 0, false }, { "goldmont", 0, false },
+	};
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	char err[256];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct uarch *u = uarch_by_name(cases[k].uarch);
+
+		res_all_free(&res, u, u->table->unsupported[M_LOAD_LATENCY] == NULL);
+		res.flags = cases[k].flags;
+		for (unsigned pk = 1; pk <= 2; pk++) {
+			res.packages = pk;
+			assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+			check_plan(pl, u, &res, thr5, 5);
+			assert_int_equal(plan_has(pl, M_SNOOP_REMOTE_HIT), cases[k].measured && pk == 2);
+			assert_int_equal(plan_has(pl, M_SNOOP_REMOTE_HITM), cases[k].measured && pk == 2);
+			if (!plan_has(pl, M_SNOOP_REMOTE_HITM))
+				assert_non_null(strstr(pl->reason[M_SNOOP_REMOTE_HITM], "package"));
+			/* The other metrics do not suffer for it. */
+			for (int m = 0; m < M__COUNT; m++)
+				if (!remote_metric(m) && m != M_LOADS && m != M_LOAD_LATENCY &&
+				    m != M_OFFCORE_OUTSTANDING)
+					assert_true(plan_has(pl, m));
+		}
+	}
 	free(pl);
 }
 
@@ -564,8 +622,9 @@ static void test_reasons_blame_truthfully(void **state)
 				for (unsigned rsp = 0; rsp < (1u << u->offcore_msrs); rsp++)
 					for (int ld = 0; ld < 2; ld++) {
 						struct plan_resources res = {
-							u->gp_needed, 3, (uint8_t)gp, (uint8_t)fx,
-							(uint8_t)rsp, ld,
+							.ngp = u->gp_needed, .nfixed = 3,
+							.gp_free = (uint8_t)gp, .fixed_free = (uint8_t)fx,
+							.rsp_free = (uint8_t)rsp, .ldlat_free = ld,
 						};
 
 						assert_int_equal(plan_build(pl, u, &res, thr, 2, err,
@@ -630,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_every_resource_combination),
 		cmocka_unit_test(test_westmere_pmc0_taken),
 		cmocka_unit_test(test_haswell_pmc3_taken),
+		cmocka_unit_test(test_remote),
 		cmocka_unit_test(test_fixed1_taken),
 		cmocka_unit_test(test_fixed2_taken),
 		cmocka_unit_test(test_ldlat_facility_taken),

@@ -673,7 +673,8 @@ static void test_force_takes_over_and_restores(void **state)
 	rig_plan(r, thr4, 4);
 	assert_int_equal(r->pl.fixed_mask, 7);
 	for (int m = 0; m < M__COUNT; m++)
-		assert_true(plan_has(&r->pl, m));
+		if (m != M_SNOOP_REMOTE_HIT && m != M_SNOOP_REMOTE_HITM)   /* one package */
+			assert_true(plan_has(&r->pl, m));
 	rig_rotate(r, 2);
 	assert_true(fake_count(&r->f, 0, FAKE_WRITE, 5, MSR_PERFEVTSEL(0)) > 0);
 	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);

@@ -2,6 +2,9 @@
  * pane_latency.c: the load-latency pane: loads retired per second, the
  * loads above each threshold (a number and a bar of their share of all
  * loads, one cell per threshold of the frame) and the estimated mean.
+ * The hardware counts tagged loads only (pmu-facts 8.1): the bar is the
+ * share of tagged loads slower than N, the number that share times
+ * Loads/s, an estimate; ~Mean is the middle of the mean's bounds.
  *
  * Draws only inside the box it is given; the thresholds come from the
  * frame.  Knows nothing of the other panes or of the layout.
@@ -31,7 +34,7 @@ static double latency_mean(const struct metrics *m)
 
 static const struct ui_col latency_cols[] = {
 	{ "Loads/s", latency_loads },
-	{ "Mean", latency_mean },
+	{ "~Mean", latency_mean },
 };
 
 static int latency_nthresh(const struct ui *ui)
@@ -147,7 +150,7 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 	for (int i = 0; i < n; i++) {
 		int cx = x + W_LOADS + i * c;
 		double above = m->lat.above_per_sec[i];
-		double share = m->lat.loads_per_sec > 0 ? above / m->lat.loads_per_sec : NAN;
+		double share = m->lat.above_share[i];
 
 		if (c >= CELL_MIN) {
 			draw_si(b, sizeof(b), above);
@@ -175,7 +178,7 @@ static const char *latency_reason(const struct metrics *m)
 const struct pane pane_latency = {
 	.name = "Load latency",
 	.what = "load latency",
-	.about = "loads/s above N core cycles, bar: share of loads",
+	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share",
 	.toggle = '1',
 	.cols = latency_cols,
 	.ncols = sizeof(latency_cols) / sizeof(latency_cols[0]),

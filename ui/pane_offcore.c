@@ -1,6 +1,7 @@
 /*
- * pane_offcore.c: the offcore pane: demand data reads that leave the core
- * per second and their mean latency in core cycles and nanoseconds.
+ * pane_offcore.c: the offcore pane: demand data reads that miss the L2 per
+ * second and their mean latency in core cycles and nanoseconds.  Where the
+ * reads are counted but their latency is not (Nehalem), the reads show.
  *
  * Draws only inside the box it is given.
  */
@@ -21,7 +22,7 @@ static double offcore_reads(const struct metrics *m)
 
 static double offcore_cycles(const struct metrics *m)
 {
-	return m->off.supported ? m->off.avg_latency_cycles : NAN;
+	return m->off.avg_latency_cycles;
 }
 
 static const struct ui_col offcore_cols[] = {
@@ -74,15 +75,18 @@ static void offcore_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 	draw_right(ui, y, x + W_READS + W_CYC, W_NS, base, b);
 }
 
+/* Nothing measured, or the reads without their latency (Nehalem): why. */
 static const char *offcore_reason(const struct metrics *m)
 {
-	return m->off.supported ? NULL : m->off.reason ? m->off.reason : "not measured";
+	if (!m->off.supported)
+		return m->off.reason ? m->off.reason : "not measured";
+	return m->off.latency_reason;
 }
 
 const struct pane pane_offcore = {
 	.name = "Offcore",
 	.what = "offcore",
-	.about = "demand data reads leaving the core",
+	.about = "demand data reads that miss the L2 (on the Atoms, leave the module)",
 	.toggle = '3',
 	.cols = offcore_cols,
 	.ncols = sizeof(offcore_cols) / sizeof(offcore_cols[0]),

@@ -1,6 +1,8 @@
 /*
  * pane_snoop.c: the snoop pane: demand reads served by another core, clean
- * (Hit/s) or from a modified line (HITM/s), the HITM share, and a
+ * (Hit/s; on the Atoms another module) or from a modified line (HITM/s),
+ * the HITM share, where measured the same from another package (RHit/s,
+ * RHITM/s), and a
  * sparkline of each row's recent HITM/s.  A row whose HITM/s is far above
  * its own recent median is highlighted: a burst of false sharing.
  *
@@ -16,7 +18,10 @@
 #define W_HIT   8               /* "   Hit/s" */
 #define W_HITM  8               /* "  HITM/s" */
 #define W_SHARE 7               /* "  HITM%" */
-#define W_FIXED (W_HIT + W_HITM + W_SHARE + 1)
+#define W_RHIT  8               /* "  RHit/s" */
+#define W_RHITM 9               /* " RHITM/s" */
+#define W_LOCAL (W_HIT + W_HITM + W_SHARE)
+#define W_REMOTE (W_RHIT + W_RHITM)
 
 /* A burst: this many times the median of the previous samples, and this much above it. */
 #define HOT_RATIO 3.0
@@ -50,10 +55,23 @@ static const struct ui_col snoop_cols[] = {
 	{ "HITM%", snoop_share },
 };
 
+/* Reads another package served: columns of their own where they are measured. */
+static bool snoop_remote(const struct ui *ui)
+{
+	const struct ui_snap *s = ui_shown(ui);
+
+	return s && s->valid && s->f.total.snoop.remote.supported;
+}
+
+/* The numbers' width, up to the history. */
+static int snoop_fixed(const struct ui *ui)
+{
+	return W_LOCAL + (snoop_remote(ui) ? W_REMOTE : 0) + 1;
+}
+
 static void snoop_width(const struct ui *ui, int *pref, int *max)
 {
-	(void)ui;
-	*pref = W_FIXED + UI_HIST + 1;    /* and a blank column after it */
+	*pref = snoop_fixed(ui) + UI_HIST + 1;    /* and a blank column after it */
 	*max = *pref;
 }
 
@@ -84,7 +102,7 @@ static void snoop_prepare(const struct ui *ui, struct pane_view *v)
 static void snoop_head(struct ui *ui, const struct pane_view *v, int y, int x, int w)
 {
 	static const int cw[] = { W_HIT, W_HITM, W_SHARE };
-	int cx = x;
+	int cx = x, fixed = snoop_fixed(ui);
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
@@ -94,8 +112,12 @@ static void snoop_head(struct ui *ui, const struct pane_view *v, int y, int x, i
 			   snoop_cols[i].name);
 		cx += cw[i];
 	}
-	if (w > W_FIXED)
-		draw_text(ui, y, x + W_FIXED, w - W_FIXED, UA_COLHDR, "History");
+	if (snoop_remote(ui)) {
+		draw_right(ui, y, cx, W_RHIT, UA_COLHDR, "RHit/s");
+		draw_right(ui, y, cx + W_RHIT, W_RHITM, UA_COLHDR, "RHITM/s");
+	}
+	if (w > fixed)
+		draw_text(ui, y, x + fixed, w - fixed, UA_COLHDR, "History");
 }
 
 /* Is the newest sample of @h (n of them) far above the median of the others? */
@@ -124,7 +146,8 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 	const struct ui_snap *s = ui_shown(ui);
 	double h[UI_HIST], scale = v->scale, share;
 	int n = snap_hist(s, r->hist, h, UI_HIST);
-	bool hot;
+	bool hot, remote = snoop_remote(ui);
+	int fixed = snoop_fixed(ui);
 	enum ui_attr base;
 	char b[32];
 
@@ -132,6 +155,10 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 		draw_na(ui, y, x, W_HIT);
 		draw_na(ui, y, x + W_HIT, W_HITM);
 		draw_na(ui, y, x + W_HIT + W_HITM, W_SHARE);
+		if (remote) {
+			draw_na(ui, y, x + W_LOCAL, W_RHIT);
+			draw_na(ui, y, x + W_LOCAL + W_RHIT, W_RHITM);
+		}
 		return;
 	}
 	hot = snoop_hot(h, n);
@@ -147,7 +174,13 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 		snprintf(b, sizeof(b), "%.1f%%", share);
 	draw_right(ui, y, x + W_HIT + W_HITM, W_SHARE,
 		   hot ? UA_HOT : !isnan(share) && share >= 50 ? UA_WARN : base, b);
-	if (w > W_FIXED + 1) {
+	if (remote) {
+		draw_si(b, sizeof(b), m->snoop.remote.hit_per_sec);
+		draw_right(ui, y, x + W_LOCAL, W_RHIT, base, b);
+		draw_si(b, sizeof(b), m->snoop.remote.hitm_per_sec);
+		draw_right(ui, y, x + W_LOCAL + W_RHIT, W_RHITM, base, b);
+	}
+	if (w > fixed + 1) {
 		if (r->total) {
 			/* The total has its own scale: it is the sum of the others. */
 			scale = 0;
@@ -155,9 +188,9 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 				if (h[i] > scale)
 					scale = h[i];
 		}
-		int sw = w - W_FIXED - 1 > UI_HIST ? UI_HIST : w - W_FIXED - 1;
+		int sw = w - fixed - 1 > UI_HIST ? UI_HIST : w - fixed - 1;
 
-		draw_spark(ui, y, x + W_FIXED, sw, h, n, scale, hot ? UA_BAR_HIGH : UA_SPARK);
+		draw_spark(ui, y, x + fixed, sw, h, n, scale, hot ? UA_BAR_HIGH : UA_SPARK);
 	}
 	/* The label column is the screen's: make the whole row stand out. */
 	if (hot)
@@ -181,7 +214,7 @@ static bool snoop_key(struct ui *ui, int ch)
 const struct pane pane_snoop = {
 	.name = "Snoop",
 	.what = "snoop",
-	.about = "reads served by another core: clean or modified",
+	.about = "reads served by another core, clean or modified (R: another package)",
 	.toggle = '2',
 	.cols = snoop_cols,
 	.ncols = sizeof(snoop_cols) / sizeof(snoop_cols[0]),

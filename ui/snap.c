@@ -60,15 +60,26 @@ static const char *snap_str_get(const struct snap_str *t, const char *s)
 
 static int snap_str_metrics(struct snap_str *t, const struct metrics *m)
 {
-	return snap_str_note(t, m->lat.reason) | snap_str_note(t, m->snoop.reason) |
-	       snap_str_note(t, m->off.reason);
+	return snap_str_note(t, m->lat.reason) | snap_str_note(t, m->lat.loads_reason) |
+	       snap_str_note(t, m->lat.tagged_reason) | snap_str_note(t, m->snoop.reason) |
+	       snap_str_note(t, m->snoop.hit_reason) | snap_str_note(t, m->snoop.hitm_reason) |
+	       snap_str_note(t, m->snoop.remote.reason) | snap_str_note(t, m->off.reason) |
+	       snap_str_note(t, m->off.reads_reason) | snap_str_note(t, m->off.latency_reason);
 }
 
 static void snap_str_fix(const struct snap_str *t, struct metrics *m)
 {
 	m->lat.reason = snap_str_get(t, m->lat.reason);
+	m->lat.loads_reason = snap_str_get(t, m->lat.loads_reason);
+	m->lat.tagged_reason = snap_str_get(t, m->lat.tagged_reason);
 	m->snoop.reason = snap_str_get(t, m->snoop.reason);
+	m->snoop.hit_reason = snap_str_get(t, m->snoop.hit_reason);
+	m->snoop.hitm_reason = snap_str_get(t, m->snoop.hitm_reason);
+	m->snoop.remote.reason = snap_str_get(t, m->snoop.remote.reason);
 	m->off.reason = snap_str_get(t, m->off.reason);
+	m->off.reads_reason = snap_str_get(t, m->off.reads_reason);
+	m->off.latency_reason = snap_str_get(t, m->off.latency_reason);
+	/* The scopes are string literals (snoop_scope_name): they stay. */
 }
 
 static int snap_rows_fit(struct ui_row **a, int *cap, int n)

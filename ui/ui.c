@@ -141,7 +141,7 @@ static int ui_header_lines(const struct ui_snap *s)
 static int ui_label_width(const struct ui *ui, const struct ui_snap *s)
 {
 	const struct ui_row *rows = ui_rows(ui, s);
-	int n = ui_nrows(ui, s), w = ui->per_core ? 4 : 3;
+	int n = ui_nrows(ui, s), w = (int)strlen("total");    /* the last row's label */
 	char b[32];
 
 	for (int i = 0; i < n; i++) {
@@ -494,7 +494,7 @@ static void ui_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui
 		};
 		int ty = y + v.h - 1;
 
-		draw_right(ui, ty, x, v.lw - 1, UA_TOTAL, "all");
+		draw_right(ui, ty, x, v.lw - 1, UA_TOTAL, "total");
 		p->row(ui, &v, ty, x + v.lw, w - v.lw, &r);
 	}
 }
@@ -520,6 +520,10 @@ static void ui_status_text(const struct ui *ui, const struct ui_snap *s, char *b
 		why = ui_panes[i]->reason(&s->f.total);
 		if (why)
 			ADD("%s%s n/a: %s", o ? "; " : "", ui_panes[i]->what, why);
+		/* What a snoop number counts, where the families differ (pmu-facts 8.2). */
+		if (ui_panes[i] == &pane_snoop && s->f.total.snoop.hit_scope &&
+		    !strcmp(s->f.total.snoop.hit_scope, "other_module"))
+			ADD("%sHit/s: other modules only; HITM/s: any other core", o ? "; " : "");
 	}
 	{
 		const struct ui_row *bad = NULL;
@@ -631,12 +635,13 @@ static void ui_draw_help(struct ui *ui)
 	};
 	static const char *const cols[][2] = {
 		{ "Loads/s", "loads retired per second" },
-		{ ">N", "loads slower than N core cycles, per second; bar: their share" },
-		{ "Mean", "mean load latency in core cycles, estimated from the thresholds" },
-		{ "Hit/s", "demand reads served by a clean line in another core" },
+		{ ">N", "loads slower than N cycles per second, estimated: share of tagged loads x Loads/s; bar: the share" },
+		{ "~Mean", "estimated mean load latency in core cycles: the middle of its bounds" },
+		{ "Hit/s", "demand reads served by a clean line in another core (Atoms: another module)" },
 		{ "HITM/s", "... by a modified line in another core (false or true sharing)" },
+		{ "RHit/s RHITM/s", "... by a clean or modified line in another package's cache" },
 		{ "HITM%", "HITM share; a row in bold red: HITM/s far above its recent median" },
-		{ "Reads/s", "demand data reads that leave the core" },
+		{ "Reads/s", "demand data reads that miss the L2 (Atoms: leave the module)" },
 		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
 	};
 	const struct ui_snap *s = ui_shown(ui);
