@@ -82,6 +82,27 @@ static uint64_t evtsel_of(const struct sim_event *ev)
 	return USR_OS_EN | (uint64_t)ev->umask << 8 | ev->event;
 }
 
+/* Event rows @ev (n of them) of @hw that name @pmu: libpfm4 encodes each to its select. */
+static int check_events(const struct sim_hw *hw, const struct sim_event *ev, size_t n,
+			const char *pmu)
+{
+	int checked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t codes[4];
+
+		if (strcmp(row_pmu(hw, ev[i].pfm_pmu), pmu))
+			continue;
+		print_message("%s %s: %s -> 0x%llx\n", hw->name, pmu, ev[i].pfm,
+			      (unsigned long long)evtsel_of(&ev[i]));
+		assert_non_null(ev[i].pfm);
+		assert_true(pfm_encode(pmu, ev[i].pfm, codes) >= 1);
+		assert_int_equal(codes[0] & 0xffffffffULL & ~PFM_INT, evtsel_of(&ev[i]));
+		checked++;
+	}
+	return checked;
+}
+
 /* Check, under one forced PMU, every row that names it; returns how many were checked. */
 static int check_pmu(const char *pmu)
 {
@@ -91,31 +112,8 @@ static int check_pmu(const char *pmu)
 	for (u = 0; sim_hw_all[u]; u++) {
 		const struct sim_hw *hw = sim_hw_all[u];
 
-		for (i = 0; i < hw->nevents; i++) {
-			const struct sim_event *ev = &hw->events[i];
-			uint64_t codes[4];
-
-			if (strcmp(row_pmu(hw, ev->pfm_pmu), pmu))
-				continue;
-			print_message("%s %s: %s -> 0x%llx\n", hw->name, pmu, ev->pfm,
-				      (unsigned long long)evtsel_of(ev));
-			assert_non_null(ev->pfm);
-			assert_true(pfm_encode(pmu, ev->pfm, codes) >= 1);
-			assert_int_equal(codes[0] & 0xffffffffULL & ~PFM_INT, evtsel_of(ev));
-			checked++;
-		}
-		for (i = 0; i < hw->nserver_events; i++) {
-			const struct sim_event *ev = &hw->server_events[i];
-			uint64_t codes[4];
-
-			if (strcmp(row_pmu(hw, ev->pfm_pmu), pmu))
-				continue;
-			print_message("%s server %s: %s -> 0x%llx\n", hw->name, pmu, ev->pfm,
-				      (unsigned long long)evtsel_of(ev));
-			assert_true(pfm_encode(pmu, ev->pfm, codes) >= 1);
-			assert_int_equal(codes[0] & 0xffffffffULL & ~PFM_INT, evtsel_of(ev));
-			checked++;
-		}
+		checked += check_events(hw, hw->events, hw->nevents, pmu);
+		checked += check_events(hw, hw->server_events, hw->nserver_events, pmu);
 		for (i = 0; i < hw->nrsp_docs; i++) {
 			const struct sim_rsp_doc *d = &hw->rsp_docs[i];
 			const struct sim_event *ev = rsp_event(hw, d->reg);
