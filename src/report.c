@@ -563,7 +563,7 @@ static void text_row(FILE *f, const char *cpu, const char *core, const struct me
 /* Lines under the table: what is estimated, what is not measured and why. */
 static void text_notes(FILE *f, const struct metrics *t)
 {
-	if (t->lat.supported && !t->lat.tagged_reason)
+	if (t->lat.supported && !t->lat.tagged_reason && !isnan(t->lat.mean_cycles_min))
 		fprintf(f, "load latency: >N are estimates: the share of tagged loads slower than N "
 			"times Loads/s; ~Mean lies in %.0f..%.0f cycles (total)\n",
 			t->lat.mean_cycles_min, t->lat.mean_cycles_max);
