@@ -91,11 +91,64 @@ static const char *counter_name(const struct pmu_event *e, int ctr, char *buf, s
 	return buf;
 }
 
+/* The text columns of --list-events, in order. */
+enum { EV_NAME, EV_METRIC, EV_CTR, EV_SEL, EV_MSR, EV_RSP, EV_LDLAT, EV_PEBS, EV_SLOT, EV__N };
+static const char *const ev_head[EV__N] = {
+	"event", "metric", "counter", "perfevtsel", "rsp", "offcore_rsp", "ldlat", "pebs_enable",
+	"slot",
+};
+
+/* One event's cells as text: "-" where a register is not used. */
+static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
+			char c[EV__N][64])
+{
+	const struct pmu_event *e = u->row[j];
+	const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
+
+	snprintf(c[EV_NAME], 64, "%s", e->name);
+	snprintf(c[EV_METRIC], 64, "%s", metric_name(e->metric));
+	counter_name(e, u->ctr[j], c[EV_CTR], 64);
+	if (e->fixed == PMU_FIXED_NONE)
+		snprintf(c[EV_SEL], 64, "0x%llx", (unsigned long long)pmu_event_evtsel(e));
+	else
+		snprintf(c[EV_SEL], 64, "-");
+	snprintf(c[EV_MSR], 64, "%s", msr ? msr : "-");
+	if (msr)
+		snprintf(c[EV_RSP], 64, "0x%llx", (unsigned long long)e->offcore_rsp);
+	else
+		snprintf(c[EV_RSP], 64, "-");
+	if (e->ldlat) {
+		snprintf(c[EV_LDLAT], 64, "%u", pl->thresholds[u->thresh]);
+		snprintf(c[EV_PEBS], 64, "0x%llx",
+			 (1ull << u->ctr[j]) | (1ull << (32 + u->ctr[j])));
+	} else {
+		snprintf(c[EV_LDLAT], 64, "-");
+		snprintf(c[EV_PEBS], 64, "-");
+	}
+	if (u->fixed)
+		snprintf(c[EV_SLOT], 64, "all");
+	else
+		snprintf(c[EV_SLOT], 64, "%d of %d", u->nslots, pl->nslots);
+}
+
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
 	bool first = true;
+	int w[EV__N];
 
+	/* Text: each column as wide as its widest cell, so that long names stay in line. */
+	for (int k = 0; k < EV__N; k++)
+		w[k] = (int)strlen(ev_head[k]);
+	for (int ui = 0; ui < pl->nunits; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++) {
+			char c[EV__N][64];
+
+			event_cells(pl, &pl->unit[ui], j, c);
+			for (int k = 0; k < EV__N; k++)
+				if ((int)strlen(c[k]) > w[k])
+					w[k] = (int)strlen(c[k]);
+		}
 	if (fmt == FORMAT_JSON) {
 		fputs("{\"microarch\":", f);
 		report_json_str(f, d->uarch->name);
@@ -105,24 +158,19 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 	} else {
 		fprintf(f, "# %s (%s table): %d rotation slot%s\n", d->uarch->pretty,
 			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s");
-		fprintf(f, "%-48s %-20s %-10s %-18s %-6s %-12s %-6s %-18s %s\n", "event", "metric",
-			"counter", "perfevtsel", "rsp", "offcore_rsp", "ldlat", "pebs_enable", "slot");
+		for (int k = 0; k < EV__N - 1; k++)
+			fprintf(f, "%-*s ", w[k], ev_head[k]);
+		fprintf(f, "%s\n", ev_head[EV__N - 1]);
 	}
 	for (int ui = 0; ui < pl->nunits; ui++) {
 		const struct plan_unit *u = &pl->unit[ui];
 
 		for (int j = 0; j < u->nrows; j++) {
 			const struct pmu_event *e = u->row[j];
-			char ctr[16], sel[24], rsp[24], pebs[24];
-			const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
-			unsigned long long pebs_v = 0;
+			char c[EV__N][64];
+			bool msr = e->offcore != 0;
 
-			counter_name(e, u->ctr[j], ctr, sizeof(ctr));
-			snprintf(sel, sizeof(sel), "0x%llx", (unsigned long long)pmu_event_evtsel(e));
-			snprintf(rsp, sizeof(rsp), "0x%llx", (unsigned long long)e->offcore_rsp);
-			if (e->ldlat)
-				pebs_v = (1ull << u->ctr[j]) | (1ull << (32 + u->ctr[j]));
-			snprintf(pebs, sizeof(pebs), "0x%llx", pebs_v);
+			event_cells(pl, u, j, c);
 			if (fmt == FORMAT_JSON) {
 				fputs(first ? "{" : ",{", f);
 				first = false;
@@ -132,17 +180,17 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 				report_json_str(f, metric_name(e->metric));
 				fputs(",\"perfevtsel\":", f);
 				if (e->fixed == PMU_FIXED_NONE)
-					report_json_str(f, sel);
+					report_json_str(f, c[EV_SEL]);
 				else
 					fputs("null", f);
 				fputs(",\"offcore_msr\":", f);
 				if (msr)
-					report_json_str(f, msr);
+					report_json_str(f, c[EV_MSR]);
 				else
 					fputs("null", f);
 				fputs(",\"offcore_rsp\":", f);
 				if (msr)
-					report_json_str(f, rsp);
+					report_json_str(f, c[EV_RSP]);
 				else
 					fputs("null", f);
 				fputs(",\"ld_lat_threshold\":", f);
@@ -152,23 +200,16 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 					fputs("null", f);
 				fputs(",\"pebs_enable\":", f);
 				if (e->ldlat)
-					report_json_str(f, pebs);
+					report_json_str(f, c[EV_PEBS]);
 				else
 					fputs("null", f);
 				fputs(",\"counter\":", f);
-				report_json_str(f, ctr);
+				report_json_str(f, c[EV_CTR]);
 				fprintf(f, ",\"slots\":%d}", u->fixed ? pl->nslots : u->nslots);
 			} else {
-				char ld[12] = "-";
-
-				if (e->ldlat)
-					snprintf(ld, sizeof(ld), "%u", pl->thresholds[u->thresh]);
-				fprintf(f, "%-48s %-20s %-10s %-18s %-6s %-12s %-6s %-18s %s\n", e->name,
-					metric_name(e->metric), ctr,
-					e->fixed == PMU_FIXED_NONE ? sel : "-", msr ? msr : "-",
-					msr ? rsp : "-", ld, e->ldlat ? pebs : "-",
-					u->fixed ? "all" : (snprintf(sel, sizeof(sel), "%d of %d",
-								     u->nslots, pl->nslots), sel));
+				for (int k = 0; k < EV__N - 1; k++)
+					fprintf(f, "%-*s ", w[k], c[k]);
+				fprintf(f, "%s\n", c[EV__N - 1]);
 			}
 		}
 	}

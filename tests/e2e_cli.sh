@@ -112,6 +112,23 @@ for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broa
 		;;
 	esac
 done
+# --list-events text: the register values of the JSON, in columns that stay in line.
+for u in nehalem silvermont goldmont-plus haswell; do
+	./lattop --list-events --simulate $u --format json |
+		jq -r '.events[] | .name + " " + (.perfevtsel // "-")' >$LIB_TMP/ej
+	./lattop --list-events --simulate $u | awk '!/^#/ && $1 != "event" { print $1, $4 }' >$LIB_TMP/et
+	is "$u --list-events text: perfevtsel is the register value of the JSON" \
+		"$(cat $LIB_TMP/et)" "$(cat $LIB_TMP/ej)"
+	# Each of the first 8 columns starts where its header starts.
+	is "$u --list-events text: the columns stay in line with the header" "$(./lattop --list-events --simulate $u |
+		awk 'function starts(s, a,  i, n, in_) { n = 0; in_ = 0
+			for (i = 1; i <= length(s); i++) { c = substr(s, i, 1)
+				if (c != " " && !in_) a[++n] = i; in_ = c != " " }
+			return n }
+		/^#/ { next }
+		!h { starts($0, H); h = 1; next }
+		{ starts($0, R); for (k = 1; k <= 8; k++) if (R[k] != H[k]) { print "misaligned: " $0; next } }')" ""
+done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
 is "--list-events on an unsupported CPU: exit 1" "$?" 1
 tap_done
