@@ -136,6 +136,23 @@ static int fail(int status, const char *msg)
 	return status;
 }
 
+/*
+ * Everything printed reached standard output, or the error with its cause
+ * (a full disk, a closed pipe) and exit status 1.
+ */
+static int out_done(int status)
+{
+	char msg[256];
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	e = errno ? errno : EIO;
+	snprintf(msg, sizeof(msg), "writing to standard output failed: %s", strerror(e));
+	return fail(EXIT_CANNOT, msg);
+}
+
 /* CPUID from the simulator, for detection that runs the same decoder. */
 static void raw_from_sim(const struct sim *sim, struct cpuid_raw *raw)
 {
@@ -530,7 +547,8 @@ static int measure(struct run *r)
 		compute(r);
 		if (show(r, first, note, sizeof(note)) < 0) {
 			if (errno != EPIPE) {
-				snprintf(err, sizeof(err), "writing the report failed");
+				snprintf(err, sizeof(err), "writing the report failed: %s",
+					 strerror(errno ? errno : EIO));
 				status = EXIT_CANNOT;
 			}
 			break;
@@ -600,11 +618,11 @@ int main(int argc, char **argv)
 		fputs(options_usage, stdout);
 		fputc('\n', stdout);
 		fputs(options_help, stdout);
-		return EXIT_OK;
+		return out_done(EXIT_OK);
 	}
 	if (r.opt.mode == MODE_VERSION) {
 		printf("lattop %s\n", LATTOP_VERSION);
-		return EXIT_OK;
+		return out_done(EXIT_OK);
 	}
 
 	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
@@ -616,7 +634,7 @@ int main(int argc, char **argv)
 		if (journal_restore(r.opt.state_dir, r.dev_path, err, sizeof(err)) < 0)
 			return fail(EXIT_CANNOT, err);
 		printf("lattop: %s\n", err);
-		return EXIT_OK;
+		return out_done(EXIT_OK);
 	}
 	if (r.opt.simulate) {
 		r.profile = r.opt.sim_profile ? sim_profile_load(r.opt.sim_profile, err, sizeof(err))
@@ -656,11 +674,12 @@ int main(int argc, char **argv)
 
 		doctor_print(stdout, checks, n, isatty(STDOUT_FILENO) && !r.opt.no_color &&
 			     !getenv("NO_COLOR"));
-		status = doctor_can_measure(checks, n) ? EXIT_OK : EXIT_CANNOT;
+		status = out_done(doctor_can_measure(checks, n) ? EXIT_OK : EXIT_CANNOT);
 		goto out;
 	}
 	if (r.opt.mode == MODE_DETECT) {
 		report_detect(stdout, r.opt.format, &r.desc);
+		status = out_done(EXIT_OK);
 		goto out;
 	}
 	if (!r.desc.supported) {
@@ -695,10 +714,12 @@ int main(int argc, char **argv)
 		res.gp_free = (uint8_t)((1u << res.ngp) - 1);
 		res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);
 		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
-			       err, sizeof(err)) < 0)
+			       err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
-		else
-			report_events(stdout, r.opt.format, &r.desc, &r.plans[0]);
+			goto out;
+		}
+		report_events(stdout, r.opt.format, &r.desc, &r.plans[0]);
+		status = out_done(EXIT_OK);
 		goto out;
 	}
 

@@ -131,4 +131,18 @@ for u in nehalem silvermont goldmont-plus haswell; do
 done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
 is "--list-events on an unsupported CPU: exit 1" "$?" 1
+
+# A write that fails (a full disk here) is told with its cause, exit 1, in every mode.
+for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--help" "--version" \
+	"--doctor --cpuid-file $HSW --msr-dir $LIB_TMP" "--once --simulate haswell -d 0.1" \
+	"-b -n 2 --simulate haswell -d 0.1 --format json"; do
+	./lattop $m >/dev/full 2>$LIB_TMP/err
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q '^lattop: writing .*: No space left on device$' $LIB_TMP/err; then
+		ok "lattop $m >/dev/full: exit 1 and the cause"
+	else
+		not_ok "lattop $m >/dev/full: exit 1 and the cause"
+		diag "exit $rc, stderr: $(cat $LIB_TMP/err)"
+	fi
+done
 tap_done
