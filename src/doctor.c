@@ -45,6 +45,7 @@
 
 #include "cpu/pmu.h"
 #include "src/doctor.h"
+#include "src/report.h"
 
 #define TAINT_CPU_OUT_OF_SPEC_BIT 2     /* kernel include/linux/panic.h */
 
@@ -820,4 +821,27 @@ void doctor_print(FILE *f, const struct doctor_check *checks, int n, bool color)
 		fprintf(f, "lattop can measure (%d warning%s).\n", warn, warn > 1 ? "s" : "");
 	else
 		fprintf(f, "lattop can measure.\n");
+}
+
+void doctor_print_json(FILE *f, const struct doctor_check *checks, int n)
+{
+	static const char *const word[] = { "ok", "warn", "fail", "skip" };
+
+	fputs("{\"checks\":[", f);
+	for (int i = 0; i < n; i++) {
+		const struct doctor_check *k = &checks[i];
+		unsigned s = (unsigned)k->status < 4 ? (unsigned)k->status : DOC_SKIP;
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		report_json_str(f, k->name ? k->name : "?");
+		fprintf(f, ",\"status\":\"%s\",\"detail\":", word[s]);
+		report_json_str(f, k->detail);
+		fputs(",\"fix\":", f);
+		if (k->fix[0])
+			report_json_str(f, k->fix);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"can_measure\":%s}\n", doctor_can_measure(checks, n) ? "true" : "false");
 }

@@ -72,6 +72,13 @@ bool doctor_can_measure(const struct doctor_check *checks, int n);
  */
 void doctor_print(FILE *f, const struct doctor_check *checks, int n, bool color);
 
+/*
+ * The same as one JSON object, for scripts: {"checks": [{"name", "status"
+ * ("ok", "warn", "fail", "skip"), "detail", "fix" (null when there is
+ * nothing to do)}], "can_measure"}.
+ */
+void doctor_print_json(FILE *f, const struct doctor_check *checks, int n);
+
 /* "S" style letters of a /proc/sys/kernel/tainted value ("P O E"), for messages. */
 const char *doctor_taint_letters(unsigned long taint, char *buf, size_t len);
 

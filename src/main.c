@@ -128,6 +128,14 @@ static void install_crash_handlers(struct run *r)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* NO_COLOR set and not empty (no-color.org): an empty value keeps colour. */
+static bool no_color_env(void)
+{
+	const char *v = getenv("NO_COLOR");
+
+	return v && *v;
+}
+
 static int fail(int status, const char *msg)
 {
 	fprintf(stderr, "lattop: %s\n", msg);
@@ -462,7 +470,7 @@ static int measure(struct run *r)
 	}
 	if (r->opt.mode == MODE_SCREEN && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 		struct ui_opts uo = {
-			.no_color = r->opt.no_color || getenv("NO_COLOR"),
+			.no_color = r->opt.no_color || no_color_env(),
 			.ascii = r->opt.ascii,
 			.interval_s = r->opt.interval,
 			.parse_thresholds = options_parse_thresholds,
@@ -672,14 +680,18 @@ int main(int argc, char **argv)
 		};
 		int n = doctor_run(&env, checks, DOCTOR__COUNT);
 
-		doctor_print(stdout, checks, n, isatty(STDOUT_FILENO) && !r.opt.no_color &&
-			     !getenv("NO_COLOR"));
+		if (r.opt.format == FORMAT_JSON)
+			doctor_print_json(stdout, checks, n);
+		else
+			doctor_print(stdout, checks, n, isatty(STDOUT_FILENO) && !r.opt.no_color &&
+				     !no_color_env());
 		status = out_done(doctor_can_measure(checks, n) ? EXIT_OK : EXIT_CANNOT);
 		goto out;
 	}
 	if (r.opt.mode == MODE_DETECT) {
+		/* `lattop --detect && ...` goes on only where lattop can measure the CPU. */
 		report_detect(stdout, r.opt.format, &r.desc);
-		status = out_done(EXIT_OK);
+		status = out_done(r.desc.supported ? EXIT_OK : EXIT_CANNOT);
 		goto out;
 	}
 	if (!r.desc.supported) {
@@ -740,6 +752,21 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = measure(&r);
+	/*
+	 * Ctrl-C: with the registers back, die of SIGINT as the shell expects
+	 * (status 130), so that a loop or script running lattop stops too.
+	 */
+	if (stop_signal == SIGINT && status == EXIT_OK) {
+		free(r.ids);
+		msrdev_close(r.dev);
+		if (r.sim)
+			sim_free(r.sim);
+		if (r.profile)
+			sim_profile_free(r.profile);
+		fflush(stdout);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 out:
 	free(r.ids);
 	msrdev_close(r.dev);

@@ -17,10 +17,13 @@
 const char options_usage[] =
 	"Usage: lattop [--once | -b] [-d SECS] [-n N] [-c LIST] [--format text|csv|json]\n"
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
-	"              [--msr-dir DIR] [--cpuid-file FILE] [--force] [--no-color] [--ascii]\n"
+	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
+	"              [--no-color] [--ascii]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
-	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
+	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH]\n"
+	"                            [--thresholds LIST] [--format text|json]\n"
 	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
+	"                       [--format text|json] [--no-color]\n"
 	"       lattop --restore [--msr-dir DIR] [--state-dir DIR]\n";
 
 const char options_help[] =
@@ -32,19 +35,21 @@ const char options_help[] =
 	"      --once              print one snapshot after one interval, then exit\n"
 	"  -b, --batch             print one snapshot every interval\n"
 	"      --detect            print the CPU detected and whether lattop can measure it\n"
+	"                          (exit status 1 when it cannot)\n"
 	"      --list-events       print the events lattop would program, and on which counters\n"
 	"      --doctor            check everything between you and a measurement, and\n"
-	"                          say how to fix each problem\n"
+	"                          say how to fix each problem (--format json: as JSON)\n"
 	"      --restore           write back the registers a lattop that was killed or\n"
 	"                          crashed left changed, from its state journal\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
 	"  With none of these, lattop opens the interactive screen; when standard\n"
-	"  output is not a terminal it behaves as --batch.\n"
+	"  input or output is not a terminal, or --format is given, it behaves as\n"
+	"  --batch. An option that the mode has no use for is refused.\n"
 	"\n"
 	"Options:\n"
-	"  -d, --delay SECS        the interval, 0.05 to 3600 seconds (default 1)\n"
-	"  -n, --iterations N      stop after N snapshots\n"
+	"  -d, --delay SECS        the interval, 0.05 to 3600 decimal seconds (default 1)\n"
+	"  -n, --iterations N      stop after N snapshots (not with --once)\n"
 	"  -c, --cpus LIST         measure only these logical CPUs, e.g. 0-3,8\n"
 	"      --format FMT        text, csv or json (default text)\n"
 	"      --thresholds LIST   load-latency thresholds in core cycles, 3 to 65535,\n"
@@ -59,7 +64,7 @@ const char options_help[] =
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
-	"      --no-color          no colour on the screen (also when NO_COLOR is set)\n"
+	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
 	"\n"
 	"Keys on the screen:\n"
@@ -84,7 +89,9 @@ const char options_help[] =
 	"including on SIGINT, SIGTERM, SIGHUP and SIGQUIT. Counters in use by\n"
 	"someone else are left alone.\n"
 	"\n"
-	"Exit status: 0 success, 1 cannot measure or a runtime error, 2 bad usage.\n"
+	"Exit status: 0 success, 1 cannot measure or a runtime error (a failed write\n"
+	"included), 2 bad usage; stopped by SIGINT (Ctrl-C), lattop restores the\n"
+	"registers, then dies of SIGINT, as shells expect (130).\n"
 	"The manual: man lattop.\n";
 
 static const unsigned default_thresholds[] = { 8, 16, 32, 64, 128, 256, 512 };
@@ -120,9 +127,54 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The options a mode may be given, as bits of (1u << G_x). */
+enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
+       G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G__COUNT };
+
+static const char *const given_name[G__COUNT] = {
+	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
+	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii",
+};
+
+#define GB(x) (1u << G_##x)
+static const struct {
+	enum mode mode;
+	const char *name;
+	unsigned allowed;
+	const char *takes;
+} mode_opts[] = {
+	{ MODE_DETECT, "--detect", GB(CPUID_FILE) | GB(SIMULATE) | GB(FORMAT),
+	  "--cpuid-file, --simulate and --format" },
+	{ MODE_LIST_EVENTS, "--list-events", GB(CPUID_FILE) | GB(SIMULATE) | GB(FORMAT) | GB(THRESHOLDS),
+	  "--cpuid-file, --simulate, --thresholds and --format" },
+	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
+	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
+	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
+};
+#undef GB
+
+/* Digits with at most one '.': what -d takes. */
+static bool options_decimal(const char *s)
+{
+	int digits = 0, dots = 0;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits++;
+		else if (*s == '.' && !dots)
+			dots++;
+		else
+			return false;
+	}
+	return digits > 0;
+}
+
 static int bad(char *err, size_t errlen, const char *opt, const char *val, const char *why)
 {
-	snprintf(err, errlen, "%s '%s': %s", opt, val, why);
+	if (*val)
+		snprintf(err, errlen, "%s '%s': %s", opt, val, why);
+	else
+		snprintf(err, errlen, "%s: %s", opt, why);
 	return -1;
 }
 
@@ -156,6 +208,9 @@ int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err,
 			return bad(err, errlen, "--thresholds", s, "not a list of numbers");
 		errno = 0;
 		v = strtoul(p, &end, 10);
+		if (errno == ERANGE)
+			return bad(err, errlen, "--thresholds", s,
+				   "a threshold is too large: each must be 3 to 65535 core cycles");
 		if (errno || v < 3 || v > 65535)
 			return bad(err, errlen, "--thresholds", s,
 				   "each threshold must be 3 to 65535 core cycles "
@@ -188,7 +243,8 @@ static bool known_uarch(const char *u)
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	bool once = false, batch = false, detect = false, list = false, fmt_set = false;
+	bool once = false, batch = false, detect = false, list = false;
+	const char *given[G__COUNT] = { NULL };
 	bool doctor = false, restore = false;
 	char *end;
 	int c;
@@ -209,26 +265,39 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case 'h': o->mode = MODE_HELP; return 0;
 		case 'V': o->mode = MODE_VERSION; return 0;
 		case 'd':
+			given[G_D] = optarg;
+			/* Decimal seconds only: strtod would take 0x10, 1e1, inf. */
+			if (!options_decimal(optarg))
+				return bad(err, errlen, "-d", optarg,
+					   "not a number of seconds (decimal, such as 0.5 or 2)");
 			errno = 0;
 			o->interval = strtod(optarg, &end);
+			if (errno == ERANGE && o->interval != 0)
+				return bad(err, errlen, "-d", optarg,
+					   "too large: the interval must be 0.05 to 3600 seconds");
 			if (errno || end == optarg || *end || !isfinite(o->interval))
 				return bad(err, errlen, "-d", optarg, "not a number of seconds");
 			if (o->interval < INTERVAL_MIN || o->interval > INTERVAL_MAX)
 				return bad(err, errlen, "-d", optarg, "the interval must be 0.05 to 3600 seconds");
 			break;
 		case 'n':
+			given[G_N] = optarg;
 			errno = 0;
 			o->count = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->count < 1)
+			if (errno == ERANGE && o->count > 0 && optarg[0] >= '0' && optarg[0] <= '9')
+				return bad(err, errlen, "-n", optarg, "too large");
+			if (errno || end == optarg || *end || o->count < 1 ||
+			    optarg[0] < '0' || optarg[0] > '9')
 				return bad(err, errlen, "-n", optarg, "not a positive whole number");
 			break;
 		case 'c':
+			given[G_C] = optarg;
 			o->cpus = optarg;
 			if (options_cpu_list(optarg, NULL, NULL, err, errlen) < 0)
 				return -1;
 			break;
 		case OPT_FORMAT:
-			fmt_set = true;
+			given[G_FORMAT] = optarg;
 			if (!strcmp(optarg, "text"))
 				o->format = FORMAT_TEXT;
 			else if (!strcmp(optarg, "csv"))
@@ -239,25 +308,27 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return bad(err, errlen, "--format", optarg, "must be text, csv or json");
 			break;
 		case OPT_THRESHOLDS:
+			given[G_THRESHOLDS] = optarg;
 			if (options_parse_thresholds(optarg, o->thresholds, &o->nthresh, err, errlen) < 0)
 				return -1;
 			break;
-		case OPT_FORCE: o->force = true; break;
+		case OPT_FORCE: o->force = true; given[G_FORCE] = ""; break;
 		case OPT_SIMULATE:
 			if (!known_uarch(optarg))
 				return bad(err, errlen, "--simulate", optarg,
 					   "not one of nehalem, westmere, silvermont, airmont, goldmont, "
 					   "goldmont-plus, haswell, broadwell");
 			o->simulate = optarg;
+			given[G_SIMULATE] = optarg;
 			break;
-		case OPT_SIM_PROFILE: o->sim_profile = optarg; break;
-		case OPT_MSR_DIR: o->msr_dir = optarg; break;
-		case OPT_CPUID_FILE: o->cpuid_file = optarg; break;
-		case OPT_NO_COLOR: o->no_color = true; break;
-		case OPT_ASCII: o->ascii = true; break;
+		case OPT_SIM_PROFILE: o->sim_profile = given[G_SIM_PROFILE] = optarg; break;
+		case OPT_MSR_DIR: o->msr_dir = given[G_MSR_DIR] = optarg; break;
+		case OPT_CPUID_FILE: o->cpuid_file = given[G_CPUID_FILE] = optarg; break;
+		case OPT_NO_COLOR: o->no_color = true; given[G_NO_COLOR] = ""; break;
+		case OPT_ASCII: o->ascii = true; given[G_ASCII] = ""; break;
 		case OPT_DOCTOR: doctor = true; break;
 		case OPT_RESTORE: restore = true; break;
-		case OPT_STATE_DIR: o->state_dir = optarg; break;
+		case OPT_STATE_DIR: o->state_dir = given[G_STATE_DIR] = optarg; break;
 		case ':':
 			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
 			return -1;
@@ -273,9 +344,24 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			 "exclude each other");
 		return -1;
 	}
-	if (restore && (o->simulate || o->cpuid_file))
-		return bad(err, errlen, "--restore", o->simulate ? o->simulate : o->cpuid_file,
-			   "takes only --msr-dir and --state-dir");
+	o->mode = once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
+		  list ? MODE_LIST_EVENTS : doctor ? MODE_DOCTOR : restore ? MODE_RESTORE : MODE_SCREEN;
+	/* An option the mode has no use for is refused, not ignored. */
+	for (size_t m = 0; m < sizeof(mode_opts) / sizeof(mode_opts[0]); m++) {
+		if (mode_opts[m].mode != o->mode)
+			continue;
+		for (int g = 0; g < G__COUNT; g++) {
+			char why[160];
+
+			if (!given[g] || (mode_opts[m].allowed & (1u << g)))
+				continue;
+			snprintf(why, sizeof(why), "%s takes only %s", mode_opts[m].name,
+				 mode_opts[m].takes);
+			return bad(err, errlen, given_name[g], given[g], why);
+		}
+	}
+	if (once && given[G_N])
+		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)
@@ -283,10 +369,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->simulate && o->cpuid_file)
 		return bad(err, errlen, "--cpuid-file", o->cpuid_file,
 			   "not with --simulate (the simulator has its own CPUID)");
-	if ((detect || list) && fmt_set && o->format == FORMAT_CSV)
-		return bad(err, errlen, "--format", "csv", "--detect and --list-events print text or json");
-	o->mode = once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
-		  list ? MODE_LIST_EVENTS : doctor ? MODE_DOCTOR : restore ? MODE_RESTORE : MODE_SCREEN;
+	if ((detect || list || doctor) && o->format == FORMAT_CSV)
+		return bad(err, errlen, "--format", "csv",
+			   "--detect, --list-events and --doctor print text or json");
+	/* A format asks for a report: the screen has none, so --format means --batch. */
+	if (o->mode == MODE_SCREEN && given[G_FORMAT])
+		o->mode = MODE_BATCH;
 	if (once)
 		o->count = 1;
 	return 0;
@@ -310,6 +398,7 @@ int options_cpu_list(const char *list, const struct msrdev *d, int *ids, char *e
 
 		if (*p < '0' || *p > '9')
 			return bad(err, errlen, "-c", list, "not a CPU list such as 0-3,8");
+		errno = 0;
 		lo = hi = strtol(p, &end, 10);
 		p = end;
 		if (*p == '-') {
@@ -318,6 +407,8 @@ int options_cpu_list(const char *list, const struct msrdev *d, int *ids, char *e
 			hi = strtol(p + 1, &end, 10);
 			p = end;
 		}
+		if (errno == ERANGE)
+			return bad(err, errlen, "-c", list, "a CPU number is too large");
 		if (lo > hi)
 			return bad(err, errlen, "-c", list, "a range is reversed");
 		if (hi > 65535)

@@ -65,6 +65,18 @@ echo "bogus_key = 1" >$LIB_TMP/bad.prof
 bad "--sim-profile with an unknown key" "bad.prof:1: bogus_key" --simulate haswell --sim-profile $LIB_TMP/bad.prof --once
 bad "two modes" "exclude each other" $D -b
 bad "--detect --format csv" "--format 'csv'" --detect --format csv
+bad "--doctor --format csv" "--format 'csv'" --doctor --format csv
+bad "--once -n 3" "-n '3'" $D -n 3
+bad "--detect -c 0" "-c '0'" --detect -c 0 --cpuid-file $HSW
+bad "--detect -d 2" "-d '2'" --detect -d 2 --cpuid-file $HSW
+bad "--list-events --force" "--force" --list-events --force --cpuid-file $HSW
+bad "--doctor --simulate" "--simulate 'haswell'" --doctor --simulate haswell
+bad "--restore -c 0" "-c '0'" --restore -c 0 --state-dir $LIB_TMP/state
+bad "interval in hex" "-d '0x10'" $D -d 0x10
+bad "interval with an exponent" "-d '1e1'" $D -d 1e1
+bad "iterations too large" "too large" $D -b -n 99999999999999999999
+bad "a CPU number too large" "too large" $D -c 99999999999999999999
+bad "a threshold too large" "too large" $D --thresholds 99999999999999999999
 [ $mounted -eq 1 ] || skip "no FUSE here ($LIB_WHY): the no-register-written checks did not run"
 [ $mounted -eq 1 ] && msrfs_umount $M
 
@@ -131,6 +143,22 @@ for u in nehalem silvermont goldmont-plus haswell; do
 done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
 is "--list-events on an unsupported CPU: exit 1" "$?" 1
+
+# --detect's exit status says whether lattop can measure: `lattop --detect && ...`.
+./lattop --detect --cpuid-file $HSW >/dev/null
+is "--detect on a supported CPU: exit 0" "$?" 0
+./lattop --detect --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null
+is "--detect on a CPU lattop cannot measure: exit 1" "$?" 1
+
+# --doctor --format json: the checks as one object, for fleets.
+./lattop --doctor --format json --cpuid-file $HSW --msr-dir $LIB_TMP/state >$LIB_TMP/doc.json
+rc=$?
+is "--doctor --format json: keys" "$(jq -c '[keys, (.checks[0] | keys), (.checks | length > 5)]' $LIB_TMP/doc.json)" \
+	'[["can_measure","checks"],["detail","fix","name","status"],true]'
+is "--doctor --format json: can_measure agrees with the exit status" \
+	"$(jq -r '.can_measure' $LIB_TMP/doc.json) $rc" "false 1"
+is "--doctor --format json: every status is a word of the four" \
+	"$(jq -r '[.checks[].status | select(. != "ok" and . != "warn" and . != "fail" and . != "skip")] | length' $LIB_TMP/doc.json)" 0
 
 # A write that fails (a full disk here) is told with its cause, exit 1, in every mode.
 for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--help" "--version" \
