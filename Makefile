@@ -87,9 +87,11 @@ bench: deps-test
 	@$(MAKE) --no-print-directory tests
 	@sh bench/bench.sh
 
+# The binary is installed stripped; `make install STRIP=` keeps its symbols.
+STRIP ?= strip
 install: lattop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 lattop $(DESTDIR)$(PREFIX)/bin/lattop
+	install -m 0755 $(if $(STRIP),-s --strip-program=$(STRIP)) lattop $(DESTDIR)$(PREFIX)/bin/lattop
 	install -m 0644 man/lattop.1 $(DESTDIR)$(PREFIX)/share/man/man1/lattop.1
 
 uninstall:
