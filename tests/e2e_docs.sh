@@ -47,6 +47,45 @@ for opt in $(grep -o -- '--[a-z][a-z-]*' $LIB_TMP/help | sort -u); do
 done
 ok "README names every option"
 
+# Rendered by groff and by mandoc: the footer names lattop and its version,
+# keys read as typed, the nested JSON key lists have balanced quotes.
+ver=$(./lattop --version)
+for r in "groff -mdoc -Tutf8 -rLL=1000n" "mandoc -Tutf8 -Owidth=1000"; do
+	if ! command -v ${r%% *} >/dev/null 2>&1; then
+		skip "no ${r%% *} here (apt-get install ${r%% *})"
+		continue
+	fi
+	$r man/lattop.1 2>/dev/null | col -bx >$LIB_TMP/rendered
+	has_text() { tr -s ' \n' '  ' <$LIB_TMP/rendered | grep -qF -- "$1"; }
+	_foot=$(grep -v '^ *$' $LIB_TMP/rendered | tail -n 1)
+	case $_foot in
+	*"$ver "*"$ver") ok "${r%% *}: the footer names $ver" ;;
+	*) not_ok "${r%% *}: the footer names $ver"; diag "footer: $_foot" ;;
+	esac
+	check "${r%% *}: the help key renders as typed, 'h ?'" grep -q '^ *h ? *this help' $LIB_TMP/rendered
+	check "${r%% *}: the pmu keys render with balanced quotes" \
+		has_text '“pmu”, an object with “version”, “gp_counters”, “gp_width”, “fixed_counters” and “fixed_width”.'
+	check "${r%% *}: the floor line renders with balanced quotes" \
+		has_text '“floor”, the MSR operations per logical CPU per interval that this plan cannot do without: “reads”, the counters each slot reads, and “writes”, the registers'
+	is "${r%% *}: no doubled quotes anywhere" "$(grep -c '““\|””' $LIB_TMP/rendered)" 0
+	check "${r%% *}: the note key is documented as optional" has_text '“note” is optional'
+done
+# The first synopsis line, measuring, takes --state-dir as the man page's does.
+check "--help: the measuring synopsis lists --state-dir" \
+	sh -c "sed -n '1,/^       lattop --detect/p' $LIB_TMP/help | grep -q -- '--state-dir DIR'"
+# TERM=dumb and standard input not a terminal, on a terminal, behave as the man page says.
+if command -v script >/dev/null 2>&1; then
+	TERM=dumb script -qec "./lattop --simulate haswell -n 1 -d 0.1" /dev/null >$LIB_TMP/dumb 2>&1
+	is "TERM=dumb: the screen is refused, exit 1" "$?" 1
+	check "TERM=dumb: it says so and names --once and -b" grep -q "cannot move its cursor: use --once or -b" $LIB_TMP/dumb
+	check "the man page says what TERM=dumb does" has_text 'such as ‘TERM=dumb’, or one without a terminfo entry, or with TERM unset, the screen cannot be drawn: lattop says so and exits 1'
+	TERM=xterm script -qec "./lattop --simulate haswell -n 1 -d 0.1 </dev/null" /dev/null >$LIB_TMP/stdin 2>&1
+	check "standard input not a terminal: a text report, as --batch" grep -q '^all ' $LIB_TMP/stdin
+	check "... as --help says" grep -q 'input or output is not a terminal' $LIB_TMP/help
+else
+	skip "no script(1) here (apt-get install bsdutils)"
+fi
+
 out=$(mandoc -Tlint -W warning man/lattop.1 2>&1)
 is "mandoc -Tlint -W warning is clean" "$out" ""
 out=$(MANWIDTH=80 man --warnings -l man/lattop.1 2>&1 >/dev/null | grep -v 'mandoc.db')
