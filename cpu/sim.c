@@ -917,14 +917,26 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 		goto nomem;
 	sim->ncpus = profile->cpus;
 	sim->tpc = profile->threads_per_core ? profile->threads_per_core : (hw->ht ? 2 : 1);
+	/* Profile errors name the profile's file and line; a default says it is one. */
 	if (sim->tpc > 1 && !hw->ht) {
 		sim_seterr(err, errlen, "%s:%d: threads_per_core: %d, but %s has no Hyper-Threading",
 			   profile->name, profile->line_tpc, sim->tpc, hw->name);
 		goto fail;
 	}
 	if (sim->ncpus < 1 || sim->ncpus > SIM_MAX_CPUS || sim->ncpus % sim->tpc) {
-		sim_seterr(err, errlen, "%s: cpus = %d is not a multiple of threads_per_core = %d",
-			   hw->name, sim->ncpus, sim->tpc);
+		char where[320];
+
+		if (profile->line_cpus)
+			snprintf(where, sizeof(where), "%s:%d: cpus", profile->name, profile->line_cpus);
+		else
+			snprintf(where, sizeof(where), "%s", hw->name);
+		if (profile->threads_per_core)
+			sim_seterr(err, errlen, "%s: cpus = %d is not a multiple of threads_per_core = %d",
+				   where, sim->ncpus, sim->tpc);
+		else
+			sim_seterr(err, errlen, "%s: cpus = %d is not a multiple of threads_per_core = %d, "
+				   "the default on %s (set threads_per_core = 1, or an even cpus)",
+				   where, sim->ncpus, sim->tpc, hw->name);
 		goto fail;
 	}
 	sim->packages = profile->packages > 0 ? profile->packages : 1;

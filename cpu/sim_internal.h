@@ -199,6 +199,7 @@ struct sim_profile {
 	int line_packages;              /* lines of keys sim_new checks against the uarch; 0: unset */
 	int line_module_hitm;
 	int line_tpc;
+	int line_cpus;
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

@@ -37,7 +37,9 @@
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
  *   msr.0xADDR              -           initial value of an MSR
  *
- * Errors are one line, "FILE:LINE: KEY: what is wrong".
+ * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
+ * one is cut to VAL_SHOWN characters); a file that cannot be read, "FILE:
+ * why", as every other file error.  A UTF-8 byte-order mark is skipped.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cpu/sim_internal.h"
 
@@ -100,6 +103,7 @@ static const struct key_def keys[K_N] = {
 };
 
 #define KEY_TEXT 64
+#define VAL_SHOWN 40    /* a value quoted in an error is cut to this, then "..." */
 
 struct entry {
 	int cpu;                /* -1: all CPUs */
@@ -224,11 +228,13 @@ static int parse_dist(struct parser *p, struct entry *e, char *val)
 		if (e->nlat == SIM_MAX_LAT)
 			return perr(p, e->line, e->text, "too many points (at most %d)", SIM_MAX_LAT);
 		if (!colon)
-			return perr(p, e->line, e->text, "bad point '%s' (want cycles:fraction)", tok);
+			return perr(p, e->line, e->text, "bad point '%.*s%s' (want cycles:fraction)",
+				    VAL_SHOWN, tok, strlen(tok) > VAL_SHOWN ? "..." : "");
 		*colon = '\0';
 		if (!parse_double(p, tok, &l) || !parse_double(p, colon + 1, &f)) {
 			*colon = ':';
-			return perr(p, e->line, e->text, "bad point '%s' (want cycles:fraction)", tok);
+			return perr(p, e->line, e->text, "bad point '%.*s%s' (want cycles:fraction)",
+				    VAL_SHOWN, tok, strlen(tok) > VAL_SHOWN ? "..." : "");
 		}
 		if (l < 1 || (e->nlat && l <= e->lat[e->nlat - 1]))
 			return perr(p, e->line, e->text,
@@ -256,11 +262,13 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 		return parse_dist(p, e, val);
 	if (k->kind == KIND_MSR) {
 		if (!parse_u64(val, 0, &e->u))
-			return perr(p, e->line, e->text, "bad number '%s'", val);
+			return perr(p, e->line, e->text, "bad number '%.*s%s'", VAL_SHOWN, val,
+				    strlen(val) > VAL_SHOWN ? "..." : "");
 		return 0;
 	}
 	if (!parse_double(p, val, &v))
-		return perr(p, e->line, e->text, "bad number '%s'", val);
+		return perr(p, e->line, e->text, "bad number '%.*s%s'", VAL_SHOWN, val,
+			    strlen(val) > VAL_SHOWN ? "..." : "");
 	e->num = v;
 	switch (k->kind) {
 	case KIND_CPUS:
@@ -570,6 +578,7 @@ static struct sim_profile *resolve(struct parser *p)
 	prof->cpus = cpus_e ? (int)cpus_e->num : DEFAULT_CPUS;
 	prof->threads_per_core = tpc_e ? (int)tpc_e->num : 0;
 	prof->line_tpc = tpc_e ? tpc_e->line : 0;
+	prof->line_cpus = cpus_e ? cpus_e->line : 0;
 	prof->packages = pkg_e ? (int)pkg_e->num : 1;
 	prof->line_packages = pkg_e ? pkg_e->line : 0;
 	prof->line_module_hitm = prof_line_module;
@@ -653,7 +662,8 @@ struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *
 		err[0] = '\0';
 	if (len > SIM_PROFILE_MAX) {
 		/* also keeps malloc(len + 1) below from wrapping */
-		perr(&p, 0, "(file)", "larger than 1 MiB, too big for a profile");
+		if (err && errlen)
+			snprintf(err, errlen, "%s: larger than 1 MiB, too big for a profile", p.name);
 		return NULL;
 	}
 	p.c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
@@ -666,6 +676,9 @@ struct sim_profile *sim_profile_parse(const char *text, size_t len, const char *
 		perr(&p, 0, "profile", "out of memory");
 		goto out;
 	}
+	/* A UTF-8 byte-order mark, as some editors write, is not part of the first key. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len) {
 		size_t end = pos, n;
 
@@ -708,12 +721,20 @@ struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen)
 	struct sim_profile *prof;
 	char *text = NULL;
 	size_t len = 0, cap = 0;
+	struct stat st;
 	FILE *f;
 
+	/* File errors read as every other file's: "PATH: what is wrong". */
 	f = fopen(path, "r");
 	if (!f) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s:0: (file): %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(EISDIR));
+		fclose(f);
 		return NULL;
 	}
 	for (;;) {
@@ -728,7 +749,7 @@ struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen)
 				free(text);
 				fclose(f);
 				if (err && errlen)
-					snprintf(err, errlen, "%s:0: (file): out of memory", path);
+					snprintf(err, errlen, "%s: out of memory", path);
 				return NULL;
 			}
 			text = t;
@@ -742,7 +763,7 @@ struct sim_profile *sim_profile_load(const char *path, char *err, size_t errlen)
 	}
 	if (ferror(f)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s:0: (file): read error", path);
+			snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
 		free(text);
 		fclose(f);
 		return NULL;
