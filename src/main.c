@@ -32,6 +32,9 @@
 
 enum { EXIT_OK = 0, EXIT_CANNOT = 1, EXIT_USAGE = 2 };
 
+/* The screen's first interval, and the first after a change, are at most this long. */
+#define FIRST_INTERVAL_S 1.0
+
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -69,6 +72,7 @@ struct run {
 	int nids;
 	struct ui *ui;
 	bool new_thresholds;
+	bool restart;                   /* a key changed the interval or thresholds: cut this one */
 	struct journal journal;
 	bool journaled;
 	char dev_path[4096];            /* the msr directory, absolute */
@@ -377,12 +381,15 @@ static bool ui_waiter(void *arg, double deadline)
 			stop_signal = -1;
 			return false;
 		case UI_INTERVAL:
+			/* At once: the interval under way is cut, not waited out. */
 			r->opt.interval = ui_interval(r->ui);
-			break;
+			r->restart = true;
+			return false;
 		case UI_THRESHOLDS:
 			r->opt.nthresh = ui_thresholds(r->ui, r->opt.thresholds, PLAN_MAX_THRESH);
 			r->new_thresholds = true;
-			break;
+			r->restart = true;
+			return false;
 		case UI_NONE:
 			break;
 		}
@@ -438,11 +445,36 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 	}
 }
 
+/*
+ * A new plan from the counters free now and the thresholds asked for, in
+ * use from now on.  A plan that cannot be built is told on the screen and
+ * the old one stays; -1 when reprogramming failed (the caller restores).
+ */
+static int replan_now(struct run *r, char *err, size_t errlen)
+{
+	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+	struct plan_resources res_free;
+
+	r->new_thresholds = false;
+	resources(r, &res_free);
+	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0) {
+		if (r->ui)
+			ui_message(r->ui, err);
+		err[0] = 0;
+		return 0;
+	}
+	if (sampler_replan(&r->sampler, next, err, errlen) < 0)
+		return -1;
+	r->plan = next;
+	return 0;
+}
+
 static int measure(struct run *r)
 {
 	char err[1024], note[1024];
 	int status = EXIT_OK, res;
-	bool first = true;
+	bool first = true, short_next;
 
 	/*
 	 * The journal's lock first: another lattop running, or one killed
@@ -517,15 +549,31 @@ static int measure(struct run *r)
 		r->sampler.wait = ui_waiter;
 		r->sampler.wait_arg = r;
 	}
-	for (long n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); n++) {
+	short_next = r->ui != NULL;
+	for (long n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); ) {
 		bool replan = r->new_thresholds;
+		double len = r->opt.interval;
 
-		if (sampler_interval(&r->sampler, r->opt.interval, &stop_signal, err, sizeof(err)) < 0) {
+		/* On the screen, the first numbers (and the first after a change) within a second. */
+		if (short_next && len > FIRST_INTERVAL_S)
+			len = FIRST_INTERVAL_S;
+		r->restart = false;
+		if (sampler_interval(&r->sampler, len, &stop_signal, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;
 			break;
 		}
 		if (stop_signal)
 			break;          /* a partial interval is not shown: some slots never ran */
+		if (r->restart) {
+			/* Cut by a new interval or new thresholds: not shown either; those apply now. */
+			short_next = true;
+			if (r->new_thresholds && (res = replan_now(r, err, sizeof(err))) < 0) {
+				status = EXIT_CANNOT;
+				break;
+			}
+			continue;
+		}
+		short_next = false;
 		/* Counters someone else reprogrammed meanwhile are given up, never fought over. */
 		for (int i = 0; i < r->nids; i++) {
 			char lost[512];
@@ -562,24 +610,10 @@ static int measure(struct run *r)
 			break;
 		}
 		first = false;
-		if (replan) {
-			struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
-			struct plan_resources res_free;
-
-			r->new_thresholds = false;
-			resources(r, &res_free);
-			if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds,
-				       r->opt.nthresh, err, sizeof(err)) < 0) {
-				if (r->ui)
-					ui_message(r->ui, err);
-				err[0] = 0;
-				continue;
-			}
-			if (sampler_replan(&r->sampler, next, err, sizeof(err)) < 0) {
-				status = EXIT_CANNOT;
-				break;
-			}
-			r->plan = next;
+		n++;
+		if (replan && replan_now(r, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
 		}
 	}
 restore:

@@ -510,6 +510,10 @@ static void ui_status_text(const struct ui *ui, const struct ui_snap *s, char *b
 		ADD("%s", ui->msg);
 	if (!s->valid)
 		return;
+	/* A short first interval (at the start, after a change) says how long it covered. */
+	if (s->f.measured_s > 0 && s->f.measured_s < 0.9 * s->f.interval_s)
+		ADD("%sfirst numbers, over %.1f s; then every %g s", o ? "; " : "", s->f.measured_s,
+		    s->f.interval_s);
 	if (s->f.note && s->f.note[0])
 		ADD("%s%s", o ? "; " : "", s->f.note);
 	for (int i = 0; i < UI_MAX_PANES; i++) {
