@@ -475,6 +475,7 @@ static int measure(struct run *r)
 	char err[1024], note[1024];
 	int status = EXIT_OK, res;
 	bool first = true, short_next;
+	long n = 0;
 
 	/*
 	 * The journal's lock first: another lattop running, or one killed
@@ -550,7 +551,7 @@ static int measure(struct run *r)
 		r->sampler.wait_arg = r;
 	}
 	short_next = r->ui != NULL;
-	for (long n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); ) {
+	for (n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); ) {
 		bool replan = r->new_thresholds;
 		double len = r->opt.interval;
 
@@ -619,7 +620,11 @@ static int measure(struct run *r)
 restore:
 	/* The terminal first, so that messages below are readable. */
 	if (r->ui) {
-		ui_close(r->ui);
+		/* -n N done: the last frame stays on the terminal, as top leaves it. */
+		if (status == EXIT_OK && !stop_signal && r->opt.count && n >= r->opt.count)
+			ui_close_keep(r->ui);
+		else
+			ui_close(r->ui);
 		r->ui = NULL;
 	}
 	res = pmu_restore(&r->pmu, note, sizeof(note));
@@ -656,6 +661,12 @@ int main(int argc, char **argv)
 		return fail(EXIT_CANNOT, err);
 	if (options_parse(argc, argv, &r.opt, err, sizeof(err)) < 0)
 		return fail(EXIT_USAGE, err);
+	/* One-shot output in one write, so that a failed write is seen with its cause. */
+	if (r.opt.mode != MODE_SCREEN && r.opt.mode != MODE_ONCE && r.opt.mode != MODE_BATCH) {
+		static char outbuf[1 << 16];
+
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	}
 	if (r.opt.mode == MODE_HELP) {
 		fputs(options_usage, stdout);
 		fputc('\n', stdout);

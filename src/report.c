@@ -583,12 +583,12 @@ static const char *fix(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
-static void text_row(FILE *f, const char *cpu, const char *core, const struct metrics *m,
-		     bool remote)
+static void text_row(FILE *f, int wc, int wk, const char *cpu, const char *core,
+		     const struct metrics *m, bool remote)
 {
 	char b[12][32];
 
-	fprintf(f, "%-5s %-5s %5s %5s %7s", cpu, core, fix(m->ghz, 2, b[0], 32),
+	fprintf(f, "%-*s %-*s %5s %5s %7s", wc, cpu, wk, core, fix(m->ghz, 2, b[0], 32),
 		fix(m->ipc, 2, b[1], 32), si(m->lat.loads_per_sec, b[2], 32));
 	for (int i = 0; i < m->lat.nthresh; i++)
 		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 32));
@@ -637,12 +637,21 @@ static void write_text(FILE *f, const struct report *r)
 	struct tm tm;
 	bool remote = t->snoop.remote.supported;
 
+	int wc = 5, wk = 5;     /* CPU and Core columns: wider from CPU or core 1000 on */
+
+	for (int i = 0; i < r->ncpu; i++) {
+		int a = snprintf(core, sizeof(core), "%d", r->cpu[i].cpu);
+		int b = snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
+
+		wc = a > wc ? a : wc;
+		wk = b > wk ? b : wk;
+	}
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
 		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
 		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
-	fprintf(f, "%-5s %-5s %5s %5s %7s", "CPU", "Core", "GHz", "IPC", "Loads/s");
+	fprintf(f, "%-*s %-*s %5s %5s %7s", wc, "CPU", wk, "Core", "GHz", "IPC", "Loads/s");
 	for (int i = 0; i < t->lat.nthresh; i++) {
 		char h[16];
 
@@ -659,13 +668,13 @@ static void write_text(FILE *f, const struct report *r)
 		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
 		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
 		if (!r->cpu[i].ok) {
-			fprintf(f, "%-5s %-5s offline or unreadable: %s\n", id, core,
+			fprintf(f, "%-*s %-*s offline or unreadable: %s\n", wc, id, wk, core,
 				r->cpu[i].error ? r->cpu[i].error : "?");
 			continue;
 		}
-		text_row(f, id, core, &r->cpu[i].m, remote);
+		text_row(f, wc, wk, id, core, &r->cpu[i].m, remote);
 	}
-	text_row(f, "total", "", t, remote);
+	text_row(f, wc, wk, "total", "", t, remote);
 	text_notes(f, t);
 	if (r->note)
 		fprintf(f, "note: %s\n", r->note);

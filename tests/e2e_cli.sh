@@ -160,6 +160,15 @@ is "--doctor --format json: can_measure agrees with the exit status" \
 is "--doctor --format json: every status is a word of the four" \
 	"$(jq -r '[.checks[].status | select(. != "ok" and . != "warn" and . != "fail" and . != "skip")] | length' $LIB_TMP/doc.json)" 0
 
+# Text rows stay in line with the header from CPU and core 1000 on: every
+# right-aligned column ends where its header ends.
+printf 'cpus = 1010\nthreads_per_core = 1\n' >$LIB_TMP/big.prof
+./lattop --simulate haswell --sim-profile $LIB_TMP/big.prof --once -d 0.1 -c 998-1001 >$LIB_TMP/big.txt
+is "text: rows in line with the header from CPU and core 1000" "$(awk '
+	/^CPU / { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && (substr($0, i + 1, 1) == " " || i == length($0))) e[++n] = i; next }
+	n && /^[0-9a]/ { split($0, f, " +"); for (k = 4; k <= n; k++) if (substr($0, e[k], 1) == " " || substr($0, e[k] + 1, 1) ~ /[^ ]/) { print "misaligned: " $0; next } }' $LIB_TMP/big.txt)" ""
+check "text: the rows of CPUs 998-1001 are there" test "$(grep -c '^[0-9]' $LIB_TMP/big.txt)" -eq 4
+
 # A write that fails (a full disk here) is told with its cause, exit 1, in every mode.
 for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--help" "--version" \
 	"--doctor --cpuid-file $HSW --msr-dir $LIB_TMP" "--once --simulate haswell -d 0.1" \

@@ -67,41 +67,68 @@ static int latency_cell(const struct ui *ui, int w)
 	return c < 2 ? 2 : c;
 }
 
-/* The header of a threshold in at most @w cells: ">1536", "1536", ">1.5k", "1.5k", "2k". */
-static void latency_label(char *buf, size_t len, unsigned t, int w)
+/*
+ * The header of a threshold in style @level: ">1536", "1536", ">1.5k",
+ * "1.5k".  Every header of the pane uses the same style: the first in
+ * which they all fit (latency_style).
+ */
+static void latency_label(char *buf, size_t len, unsigned t, int level)
 {
 	char si[16];
 
-	snprintf(buf, len, ">%u", t);
-	if ((int)strlen(buf) <= w)
-		return;
-	snprintf(buf, len, "%u", t);
-	if ((int)strlen(buf) <= w)
-		return;
 	draw_si(si, sizeof(si), t);
-	snprintf(buf, len, ">%.8s", si);
-	if ((int)strlen(buf) <= w)
-		return;
-	snprintf(buf, len, "%.8s", si);
-	if ((int)strlen(buf) <= w)
-		return;
-	snprintf(buf, len, "%uk", (t + 500) / 1000);
+	switch (level) {
+	case 0: snprintf(buf, len, ">%u", t); break;
+	case 1: snprintf(buf, len, "%u", t); break;
+	case 2: snprintf(buf, len, ">%.8s", si); break;
+	default: snprintf(buf, len, "%.8s", si); break;
+	}
+}
+
+/* The style in which every threshold's header fits @w cells; -1: none does. */
+static int latency_style(const struct ui_snap *s, int n, int w)
+{
+	for (int level = 0; level < 4; level++) {
+		int i;
+
+		for (i = 0; i < n; i++) {
+			char h[24];
+
+			latency_label(h, sizeof(h), s->f.total.lat.thresholds[i], level);
+			if ((int)strlen(h) > w)
+				break;
+		}
+		if (i == n)
+			return level;
+	}
+	return -1;
 }
 
 static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x, int w)
 {
 	const struct ui_snap *s = ui_shown(ui);
-	int n = latency_nthresh(ui), c = latency_cell(ui, w);
+	int n = latency_nthresh(ui), c = latency_cell(ui, w), level;
 	int xm = x + W_LOADS + n * c;
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
 	draw_right(ui, y, x, W_LOADS, ui_sorted(ui, &latency_cols[0]) ? UA_COLHDR_SORT : UA_COLHDR,
 		   latency_cols[0].name);
+	/* Too narrow for a header per threshold: one for them all, ">8..512", when it fits. */
+	level = latency_style(s, n, c - 1);
+	if (n && level < 0) {
+		char h[32];
+
+		snprintf(h, sizeof(h), ">%u..%u", s->f.total.lat.thresholds[0],
+			 s->f.total.lat.thresholds[n - 1]);
+		if ((int)strlen(h) <= n * c - 1)
+			draw_text(ui, y, x + W_LOADS + 1, n * c - 1, UA_COLHDR, h);
+		n = 0;
+	}
 	for (int i = 0; i < n; i++) {
 		char h[24];
 
-		latency_label(h, sizeof(h), s->f.total.lat.thresholds[i], c - 1);
+		latency_label(h, sizeof(h), s->f.total.lat.thresholds[i], level);
 		/* Ending over the number when there is one, else over the bar. */
 		if (c >= CELL_MIN) {
 			int start = CELL_MIN - (int)strlen(h);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "ui/ui_internal.h"
 
@@ -70,14 +71,21 @@ void ui_reset_history(struct ui *ui)
 
 /* ---- layout ---- */
 
+#define MIN_ROWS 2       /* a pane is drawn with at least this many rows, or not at all */
+
 struct ui_layout {
 	int nhead;                              /* header lines */
 	int n;                                  /* panes shown */
 	const struct pane *pane[UI_MAX_PANES];
 	struct pane_view view[UI_MAX_PANES];
 	bool sep[UI_MAX_PANES];                 /* a separator left of it */
+	bool compact[UI_MAX_PANES];             /* measures nothing here: one line, the reason */
+	int off[UI_MAX_PANES];                  /* its first row, counted from ui->top */
 	int lw;
-	int page;                               /* rows shown in the smallest pane */
+	int page;                               /* rows each pane shows */
+	int window;                             /* rows shown in all: what scrolling moves over */
+	int ndropped;                           /* panes with no room on the screen */
+	const char *dropped[UI_MAX_PANES];
 };
 
 static int ui_nrows(const struct ui *ui, const struct ui_snap *s)
@@ -107,22 +115,31 @@ static void ui_pmu_text(const struct ui_snap *s, char *buf, size_t len)
 		 c->gp_width, c->fixed_counters);
 }
 
-static void ui_rotation_text(const struct ui_snap *s, char *buf, size_t len)
+/* The rotation line, its measurements whole, in at most @room cells ("" if none fits). */
+static void ui_rotation_fit(const struct ui_snap *s, char *buf, size_t len, int room)
 {
 	const struct ui_frame *f = &s->f;
-	size_t o;
+	char item[4][48];
+	int n = 0;
+	size_t o = 0;
 
 	buf[0] = 0;
 	if (f->nslots <= 1)
 		return;
-	o = (size_t)snprintf(buf, len, "rotation: %d slots", f->nslots);
-	if (f->share_lat > 0 && o < len)
-		o += (size_t)snprintf(buf + o, len - o, " latency %.0f%%/threshold",
-				      100 * f->share_lat);
-	if (f->share_snoop > 0 && o < len)
-		o += (size_t)snprintf(buf + o, len - o, " snoop %.0f%%", 100 * f->share_snoop);
-	if (f->share_offcore > 0 && o < len)
-		snprintf(buf + o, len - o, " offcore %.0f%%", 100 * f->share_offcore);
+	snprintf(item[n++], sizeof(item[0]), "rotation: %d slots", f->nslots);
+	if (f->share_lat > 0)
+		snprintf(item[n++], sizeof(item[0]), " latency %.0f%%/threshold", 100 * f->share_lat);
+	if (f->share_snoop > 0)
+		snprintf(item[n++], sizeof(item[0]), " snoop %.0f%%", 100 * f->share_snoop);
+	if (f->share_offcore > 0)
+		snprintf(item[n++], sizeof(item[0]), " offcore %.0f%%", 100 * f->share_offcore);
+	for (int i = 0; i < n && (int)(o + strlen(item[i])) <= room && o + strlen(item[i]) < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s", item[i]);
+}
+
+static void ui_rotation_text(const struct ui_snap *s, char *buf, size_t len)
+{
+	ui_rotation_fit(s, buf, len, (int)len);
 }
 
 static int ui_header_lines(const struct ui_snap *s)
@@ -175,6 +192,7 @@ static void ui_layout(const struct ui *ui, const struct ui_snap *s, struct ui_la
 		if (!ui->visible[i])
 			continue;
 		L->pane[L->n] = ui_panes[i];
+		L->compact[L->n] = s->valid && ui_panes[i]->reason(&s->f.total) != NULL;
 		ui_panes[i]->width(ui, &pref[L->n], &max[L->n]);
 		L->n++;
 	}
@@ -182,6 +200,15 @@ static void ui_layout(const struct ui *ui, const struct ui_snap *s, struct ui_la
 		return;
 	for (int cut = 0; cut < 1 << (L->n - 1); cut++) {
 		int bands = 1, widest = 0, w = 0, k = 0;
+		bool alone = true;
+
+		/* A pane that measures nothing here is a band of its own. */
+		for (int i = 0; i < L->n; i++)
+			if (L->compact[i] && ((i < L->n - 1 && !(cut >> i & 1)) ||
+					      (i > 0 && !(cut >> (i - 1) & 1))))
+				alone = false;
+		if (!alone)
+			continue;
 
 		for (int i = 0; i < L->n; i++) {
 			w += (w ? 1 : 0) + L->lw + pref[i];
@@ -250,40 +277,81 @@ static void ui_layout(const struct ui *ui, const struct ui_snap *s, struct ui_la
 		nb++;
 		first = i + 1;
 	}
-	/* Heights: three lines each (title, column header, total) and a share of the rows. */
+	/*
+	 * Heights.  A pane that measures nothing here has one line (its title
+	 * and why).  The others have three (title, column header, total) and
+	 * the same number of rows each, MIN_ROWS at least: bands that cannot
+	 * have them are left out, from the last, and the status line says so.
+	 */
 	avail = LINES - L->nhead - 1;
 	{
-		int spare = avail - 3 * nb, each = nb ? spare / nb : 0, rem = nb ? spare % nb : 0;
-		int band_h[UI_MAX_PANES], band_rows[UI_MAX_PANES];
+		bool band_compact[UI_MAX_PANES] = { false };
+		int ncomp = 0, nfull, shown, rows, need = nrows < MIN_ROWS ? nrows : MIN_ROWS, k = 0;
+		int chunk, left;
 
-		L->page = -1;
-		for (int b = 0; b < nb; b++) {
-			if (spare >= 0) {
-				band_rows[b] = each + (b < rem);
-				if (band_rows[b] > nrows)
-					band_rows[b] = nrows;
-				band_h[b] = 3 + band_rows[b];
-			} else {
-				band_rows[b] = 0;
-				band_h[b] = avail / nb + (b < avail % nb);
-			}
-			if (L->page < 0 || band_rows[b] < L->page)
-				L->page = band_rows[b];
+		for (int i = 0; i < L->n; i++)
+			band_compact[band_of[i]] = L->compact[i];
+		for (int b = 0; b < nb; b++)
+			ncomp += band_compact[b];
+		nfull = nb - ncomp;
+		shown = nfull;
+		while (shown > 1 && avail - ncomp < shown * (3 + need))
+			shown--;
+		rows = shown ? (avail - ncomp - 3 * shown) / shown : 0;
+		if (rows > nrows)
+			rows = nrows;
+		if (rows < 0)
+			rows = 0;
+		/*
+		 * Sorted by CPU, stacked panes that cannot each show every row
+		 * continue one another, so that together they show as many as
+		 * they can; sorted by a column, each shows the top rows.
+		 */
+		chunk = rows;
+		L->window = rows;
+		if (ui->sort == 0 && shown > 1 && rows < nrows) {
+			if (rows * shown >= nrows)
+				chunk = (nrows + shown - 1) / shown;
+			L->window = chunk * shown < nrows ? chunk * shown : nrows;
 		}
+		L->page = chunk;
+		left = avail;
 		y = L->nhead;
 		for (int b = 0; b < nb; b++) {
+			int h, off = 0, r = 0;
+
+			if (band_compact[b]) {
+				h = left >= 1 ? 1 : 0;
+			} else if (k < shown && left >= 3) {
+				r = chunk;
+				off = L->window > chunk ? k * chunk : 0;
+				/* The last of panes that continue one another may have fewer rows. */
+				if (off && off + r > nrows)
+					r = nrows - off > 0 ? nrows - off : 0;
+				h = 3 + r;
+				k++;
+			} else {
+				h = 0;
+				k++;
+			}
+			if (h > left)
+				h = left;
 			for (int i = 0; i < L->n; i++) {
 				if (band_of[i] != b)
 					continue;
 				L->view[i].y = y;
-				L->view[i].h = band_h[b];
-				L->view[i].rows = band_rows[b];
+				L->view[i].h = h;
+				L->view[i].rows = r;
+				L->off[i] = off;
+				if (!h)
+					L->dropped[L->ndropped++] = L->pane[i]->what;
 			}
-			y += band_h[b];
+			y += h;
+			left -= h;
 		}
 	}
-	if (L->page < 0)
-		L->page = 0;
+	if (L->window < 0)
+		L->window = 0;
 }
 
 /* ---- sorting ---- */
@@ -416,8 +484,20 @@ static void ui_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
 	ui_pmu_text(s, b, sizeof(b));
 	x = 1 + draw_text(ui, 1, 1, COLS - 1, UA_NORMAL, b);
 	ui_rotation_text(s, b, sizeof(b));
-	if (b[0])
-		draw_text(ui, nhead == 2 ? 1 : 2, nhead == 2 ? x + 3 : 1, COLS, UA_DIM, b);
+	if (b[0]) {
+		int ry = nhead == 2 ? 1 : 2, rx = nhead == 2 ? x + 3 : 1, room = COLS - rx - 1;
+
+		/* Too long: whole measurements only, never a number cut in two, then "...". */
+		if ((int)strlen(b) > room) {
+			ui_rotation_fit(s, b, sizeof(b), room - 1);
+			if (b[0]) {
+				rx += draw_text(ui, ry, rx, COLS - rx, UA_DIM, b);
+				draw_text(ui, ry, rx, 1, UA_DIM, ui->g->more);
+			}
+		} else {
+			draw_text(ui, ry, rx, COLS, UA_DIM, b);
+		}
+	}
 }
 
 static void ui_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L, int k)
@@ -426,27 +506,37 @@ static void ui_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui
 	struct pane_view v = L->view[k];
 	const struct ui_row *rows = ui_rows(ui, s);
 	int n = ui_nrows(ui, s), x = v.x, y = v.y, w = v.w;
-	int top = ui->top;
+	int top = ui->top + L->off[k], last;
 	char b[64];
 
-	/* Scrolled together; a pane with more room than the rest still ends full. */
-	if (top > n - v.rows)
-		top = n - v.rows;
-	if (top < 0)
-		top = 0;
-
+	/* Scrolled together (ui_draw keeps ui->top in range); stacked panes may continue one another. */
+	last = top + v.rows < n ? top + v.rows : n;
 	if (v.h < 1)
 		return;
 	if (L->sep[k])
 		draw_vline(ui, y, x - 1, v.h);
+	if (L->compact[k]) {
+		/* Nothing measured here: the title and why, on one line. */
+		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 2;
+		const char *why = p->reason(&s->f.total);
+
+		tx += draw_text(ui, y, tx, x + w - tx, UA_NA, "n/a: ");
+		if ((int)strlen(why) > x + w - tx && x + w - tx > 1) {
+			draw_text(ui, y, tx, x + w - tx - 1, UA_DIM, why);
+			draw_text(ui, y, x + w - 1, 1, UA_DIM, ui->g->more);
+		} else {
+			draw_text(ui, y, tx, x + w - tx, UA_DIM, why);
+		}
+		return;
+	}
 
 	/* Title, what it shows, and where the rows are. */
 	{
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
 		char widest[64];
 
-		if (n > v.rows && v.rows > 0)
-			snprintf(b, sizeof(b), "rows %d-%d of %d", top + 1, top + v.rows, n);
+		if ((top > 0 || last < n) && last > top)
+			snprintf(b, sizeof(b), "rows %d-%d of %d", top + 1, last, n);
 		else
 			snprintf(b, sizeof(b), "%d %s%s", n, ui->per_core ? "core" : "CPU",
 				 n == 1 ? "" : "s");
@@ -474,7 +564,7 @@ static void ui_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui
 	p->head(ui, &v, y + 1, x + v.lw, w - v.lw);
 
 	/* The rows, from the first one scrolled to. */
-	for (int j = 0; j < v.rows && top + j < n; j++) {
+	for (int j = 0; j < v.rows && top + j < n && top + j >= 0; j++) {
 		int i = ui->order[top + j];
 		struct pane_row r = {
 			.m = &rows[i].m, .ok = rows[i].ok, .total = false,
@@ -516,14 +606,10 @@ static void ui_status_text(const struct ui *ui, const struct ui_snap *s, char *b
 		    s->f.interval_s);
 	if (s->f.note && s->f.note[0])
 		ADD("%s%s", o ? "; " : "", s->f.note);
+	/* A pane that measures nothing here says why on its own line. */
 	for (int i = 0; i < UI_MAX_PANES; i++) {
-		const char *why;
-
 		if (!ui->visible[i])
 			continue;
-		why = ui_panes[i]->reason(&s->f.total);
-		if (why)
-			ADD("%s%s n/a: %s", o ? "; " : "", ui_panes[i]->what, why);
 		/* What a snoop number counts, where the families differ (pmu-facts 8.2). */
 		if (ui_panes[i] == &pane_snoop && s->f.total.snoop.hit_scope &&
 		    !strcmp(s->f.total.snoop.hit_scope, "other_module"))
@@ -550,7 +636,7 @@ static void ui_status_text(const struct ui *ui, const struct ui_snap *s, char *b
 #undef ADD
 }
 
-static void ui_draw_status(struct ui *ui, const struct ui_snap *s)
+static void ui_draw_status(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L)
 {
 	int y = LINES - 1, rw;
 	char right[64], left[1024];
@@ -578,6 +664,15 @@ static void ui_draw_status(struct ui *ui, const struct ui_snap *s)
 		 ui->per_core ? "per core" : "per CPU");
 	rw = (int)strlen(right);
 	ui_status_text(ui, s, left, sizeof(left));
+	if (L->ndropped && strlen(left) + 200 < sizeof(left)) {
+		size_t o = strlen(left);
+
+		o += (size_t)snprintf(left + o, sizeof(left) - o, "%sno room: ", o ? "; " : "");
+		for (int i = 0; i < L->ndropped; i++)
+			o += (size_t)snprintf(left + o, sizeof(left) - o, "%s%s", i ? ", " : "",
+					      L->dropped[i]);
+		snprintf(left + o, sizeof(left) - o, " (a taller terminal, or 1 2 3 to hide panes)");
+	}
 	draw_fill(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS);
 	if (left[0]) {
 		int room = COLS - rw - 1;
@@ -594,13 +689,37 @@ static void ui_draw_status(struct ui *ui, const struct ui_snap *s)
 	draw_right(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS, right);
 }
 
-/* Words of @text wrapped at @w columns from line @y; the next free line. */
-static int ui_wrap(struct ui *ui, int y, int x, int w, enum ui_attr a, const char *text)
+/* The help as lines: a key or column name (at x 3), then what it does. */
+#define HELP_LINES 96
+
+struct help_line {
+	enum ui_attr a1, a2;
+	int x1, x2;
+	char t1[512], t2[512];
+};
+
+static int help_add(struct help_line *h, int n, int x1, enum ui_attr a1, const char *t1,
+		    int x2, enum ui_attr a2, const char *t2)
+{
+	if (n >= HELP_LINES)
+		return n;
+	h[n].x1 = x1;
+	h[n].a1 = a1;
+	snprintf(h[n].t1, sizeof(h[n].t1), "%s", t1 ? t1 : "");
+	h[n].x2 = x2;
+	h[n].a2 = a2;
+	snprintf(h[n].t2, sizeof(h[n].t2), "%s", t2 ? t2 : "");
+	return n + 1;
+}
+
+/* Words of @text wrapped at @w columns, as lines from @x. */
+static int help_wrap(struct help_line *h, int n, int x, int w, const char *text)
 {
 	const char *p = text;
 
-	while (*p && y < LINES - 1) {
+	while (*p && n < HELP_LINES) {
 		int len = (int)strlen(p), cut = len;
+		char line[512];
 
 		if (len > w) {
 			cut = w;
@@ -609,20 +728,16 @@ static int ui_wrap(struct ui *ui, int y, int x, int w, enum ui_attr a, const cha
 			if (cut == 0)
 				cut = w;
 		}
-		{
-			char line[512];
-
-			snprintf(line, sizeof(line), "%.*s", cut, p);
-			draw_text(ui, y++, x, w, a, line);
-		}
+		snprintf(line, sizeof(line), "%.*s", cut, p);
+		n = help_add(h, n, x, UA_NORMAL, line, 0, UA_NORMAL, NULL);
 		p += cut;
 		while (*p == ' ')
 			p++;
 	}
-	return y;
+	return n;
 }
 
-static void ui_draw_help(struct ui *ui)
+static int help_lines(struct ui *ui, struct help_line *h)
 {
 	static const char *const keys[][2] = {
 		{ "q", "quit" },
@@ -632,7 +747,7 @@ static void ui_draw_help(struct ui *ui)
 		{ "1 2 3", "show or hide the load-latency, snoop and offcore panes" },
 		{ "c", "per logical CPU or per core" },
 		{ "+ -", "longer or shorter interval (steps 0.1 0.2 0.5 1 2 5 10 30 60 s)" },
-		{ "t", "type new load-latency thresholds" },
+		{ "t", "type new load-latency thresholds, applied at once" },
 		{ "Up Down PgUp PgDn Home End", "scroll the rows" },
 		{ "r", "reset the history" },
 		{ "h ?", "this help" },
@@ -649,30 +764,23 @@ static void ui_draw_help(struct ui *ui)
 		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
 	};
 	const struct ui_snap *s = ui_shown(ui);
-	int y = 0, kw = 12, w = COLS - 2;
+	int n = 0, kw = 12;
 	char reasons[1024];
 
-	draw_text(ui, y++, 1, w, UA_TITLE, "lattop keys");
-	y++;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && y < LINES - 1; i++) {
-		int l = (int)strlen(keys[i][0]);
-
-		draw_text(ui, y, 3, w - 2, UA_BRAND, keys[i][0]);
-		if (l >= kw)
-			y++;
-		if (y < LINES - 1)
-			draw_text(ui, y, 3 + kw + 1, COLS - 4 - kw, UA_NORMAL, keys[i][1]);
-		y++;
-	}
-	/* The columns, when the screen has room for them all. */
-	if (y + 2 + (int)(sizeof(cols) / sizeof(cols[0])) < LINES - 1) {
-		y++;
-		draw_text(ui, y++, 1, w, UA_TITLE, "columns");
-		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-			draw_text(ui, y, 3, kw, UA_BRAND, cols[i][0]);
-			draw_text(ui, y++, 3 + kw + 1, COLS - 4 - kw, UA_NORMAL, cols[i][1]);
+	n = help_add(h, n, 1, UA_TITLE, "lattop keys", 0, UA_NORMAL, NULL);
+	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if ((int)strlen(keys[i][0]) >= kw) {
+			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 0, UA_NORMAL, NULL);
+			n = help_add(h, n, 0, UA_NORMAL, NULL, 3 + kw + 1, UA_NORMAL, keys[i][1]);
+		} else {
+			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 3 + kw + 1, UA_NORMAL, keys[i][1]);
 		}
 	}
+	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+	n = help_add(h, n, 1, UA_TITLE, "columns", 0, UA_NORMAL, NULL);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		n = help_add(h, n, 3, UA_BRAND, cols[i][0], 3 + kw + 1, UA_NORMAL, cols[i][1]);
 	/* Why some columns show n/a, in full. */
 	reasons[0] = 0;
 	if (s->valid) {
@@ -686,13 +794,62 @@ static void ui_draw_help(struct ui *ui)
 						      o ? " " : "", ui_panes[i]->what, why);
 		}
 	}
-	if (reasons[0] && y + 2 < LINES - 1) {
-		y++;
-		draw_text(ui, y++, 1, w, UA_TITLE, "not measured on this CPU (n/a)");
-		y = ui_wrap(ui, y, 3, COLS - 4, UA_NORMAL, reasons);
+	if (reasons[0]) {
+		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+		n = help_add(h, n, 1, UA_TITLE, "not measured on this CPU (n/a)", 0, UA_NORMAL, NULL);
+		n = help_wrap(h, n, 3, COLS - 4 > 10 ? COLS - 4 : 10, reasons);
+	}
+	return n;
+}
+
+/* The help, from line ui->help_top: it scrolls when the screen is shorter. */
+static void ui_draw_help(struct ui *ui)
+{
+	static struct help_line h[HELP_LINES];
+	int n = help_lines(ui, h), room = LINES - 1;
+
+	if (ui->help_top > n - room)
+		ui->help_top = n - room;
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	for (int y = 0; y < room && ui->help_top + y < n; y++) {
+		const struct help_line *l = &h[ui->help_top + y];
+
+		if (l->t1[0])
+			draw_text(ui, y, l->x1, COLS - l->x1 - 1, l->a1, l->t1);
+		if (l->t2[0])
+			draw_text(ui, y, l->x2, COLS - l->x2 - 1, l->a2, l->t2);
 	}
 	draw_fill(ui, LINES - 1, 0, COLS, UA_STATUS);
-	draw_text(ui, LINES - 1, 0, COLS, UA_STATUS, "any key closes this help");
+	if (n > room) {
+		char b[160];
+
+		snprintf(b, sizeof(b), "lines %d-%d of %d  Up Down PgUp PgDn scroll  "
+			 "any other key closes this help", ui->help_top + 1,
+			 ui->help_top + room < n ? ui->help_top + room : n, n);
+		draw_text(ui, LINES - 1, 0, COLS, UA_STATUS, b);
+	} else {
+		draw_text(ui, LINES - 1, 0, COLS, UA_STATUS, "any key closes this help");
+	}
+}
+
+/* Scroll the help by a key; false when the key is not a scrolling one. */
+static bool ui_help_scroll(struct ui *ui, int key)
+{
+	int page = LINES - 2 > 1 ? LINES - 2 : 1;
+
+	switch (key) {
+	case KEY_UP: ui->help_top--; break;
+	case KEY_DOWN: ui->help_top++; break;
+	case KEY_PPAGE: ui->help_top -= page; break;
+	case KEY_NPAGE: ui->help_top += page; break;
+	case KEY_HOME: ui->help_top = 0; break;
+	case KEY_END: ui->help_top = HELP_LINES; break;
+	default: return false;
+	}
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	return true;
 }
 
 static void ui_draw(struct ui *ui)
@@ -716,18 +873,18 @@ static void ui_draw(struct ui *ui)
 		return;
 	}
 	ui_layout(ui, s, &L);
-	ui->page = L.page;
+	ui->page = L.window;
 	ui_draw_header(ui, s, L.nhead);
 	if (s->valid && ui_sort_rows(ui, s) == 0) {
 		n = ui_nrows(ui, s);
-		if (ui->top > n - (L.page > 0 ? L.page : 1))
-			ui->top = n - (L.page > 0 ? L.page : 1);
+		if (ui->top > n - (L.window > 0 ? L.window : 1))
+			ui->top = n - (L.window > 0 ? L.window : 1);
 		if (ui->top < 0)
 			ui->top = 0;
 		for (int k = 0; k < L.n; k++)
 			ui_draw_pane(ui, s, &L, k);
 	}
-	ui_draw_status(ui, s);
+	ui_draw_status(ui, s, &L);
 	if (ui->cursor != ui->prompt) {
 		curs_set(ui->prompt ? 1 : 0);
 		ui->cursor = ui->prompt;
@@ -748,7 +905,7 @@ static bool ui_scroll(struct ui *ui, int key)
 		return false;
 	ui_layout(ui, s, &L);
 	n = ui_nrows(ui, s);
-	page = L.page > 0 ? L.page : 1;
+	page = L.window > 0 ? L.window : 1;
 	max = n - page > 0 ? n - page : 0;
 	switch (key) {
 	case KEY_UP:
@@ -913,8 +1070,8 @@ static enum ui_action ui_prompt_key(struct ui *ui, int ch)
 static enum ui_action ui_key(struct ui *ui, int ch)
 {
 	if (ui->help) {
-		/* Any key closes the help; a resize only redraws it. */
-		if (ch != KEY_RESIZE)
+		/* The scrolling keys scroll it, any other closes it; a resize only redraws it. */
+		if (ch != KEY_RESIZE && !ui_help_scroll(ui, ch))
 			ui->help = false;
 		ui->dirty = true;
 		return UI_NONE;
@@ -936,6 +1093,7 @@ static enum ui_action ui_key(struct ui *ui, int ch)
 	case 'h':
 	case '?':
 		ui->help = true;
+		ui->help_top = 0;
 		ui->dirty = true;
 		return UI_NONE;
 	case '<':
@@ -987,10 +1145,26 @@ static enum ui_action ui_key(struct ui *ui, int ch)
 
 			for (int k = 0; k < UI_MAX_PANES; k++)
 				shown += ui->visible[k];
-			if (shown == 1)
+			if (shown == 1) {
+				char m[128];
+
+				snprintf(m, sizeof(m), "the %s pane is the last one shown: it stays "
+					 "(show another first: 1 2 3)", ui_panes[i]->what);
+				ui_set_message(ui, m);
 				return UI_NONE;
+			}
 		}
 		ui->visible[i] = !ui->visible[i];
+		/* The sort column never sits in a hidden pane: the order would look random. */
+		if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "sort: back to %s (%s is in the hidden %s pane)",
+				 ui->per_core ? "Core" : "CPU", ui->cols[ui->sort]->name,
+				 ui_panes[i]->what);
+			ui->sort = 0;
+			ui_set_message(ui, m);
+		}
 		ui->dirty = true;
 		return UI_NONE;
 	}
@@ -1095,6 +1269,44 @@ void ui_close(struct ui *ui)
 	ui->order = NULL;
 	ui->order_cap = 0;
 	ui->open = false;
+}
+
+void ui_close_keep(struct ui *ui)
+{
+	size_t cap, o = 0, keep = 0;
+	wchar_t *w;
+	char *text;
+
+	if (!ui || !ui->open)
+		return;
+	/* The last frame read back as text before the screen goes, then printed after. */
+	cap = (size_t)LINES * ((size_t)COLS * MB_CUR_MAX + 1) + 1;
+	text = malloc(cap);
+	w = calloc((size_t)COLS + 1, sizeof(*w));
+	if (text && w) {
+		for (int y = 0; y < LINES; y++) {
+			size_t n;
+
+			if (mvwinnwstr(stdscr, y, 0, w, COLS) == ERR)
+				w[0] = 0;
+			n = wcstombs(text + o, w, cap - o - 2);
+			if (n == (size_t)-1)
+				n = 0;
+			o += n;
+			while (o > 0 && text[o - 1] == ' ')
+				o--;
+			text[o++] = '\n';
+			if (o > 1 && text[o - 2] != '\n')
+				keep = o;       /* blank lines at the end are left out */
+		}
+	}
+	ui_close(ui);
+	if (text && keep) {
+		fwrite(text, 1, keep, stdout);
+		fflush(stdout);
+	}
+	free(text);
+	free(w);
 }
 
 void ui_frame(struct ui *ui, const struct ui_frame *f)

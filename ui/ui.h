@@ -70,6 +70,9 @@ struct ui *ui_open(const struct ui_opts *opts, char *err, size_t errlen);
 /* Give the terminal back as it was.  Safe to call twice. */
 void ui_close(struct ui *);
 
+/* Give the terminal back, leaving the last frame on it as text (as top does after -n). */
+void ui_close_keep(struct ui *);
+
 /* A new interval's numbers: remember history, redraw (unless paused). */
 void ui_frame(struct ui *, const struct ui_frame *f);
 

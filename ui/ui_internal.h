@@ -158,6 +158,7 @@ struct ui {
 	int top;                        /* first row shown */
 	int page;                       /* rows shown in the smallest pane, last layout */
 	bool help;
+	int help_top;                   /* first line of the help shown */
 	bool prompt;
 	bool pfresh;             /* the prefilled list is untouched: typing replaces it */
 	bool cursor;                    /* the cursor is shown (at the prompt) */
