@@ -398,19 +398,32 @@ layout() {
 	is "$_ly_w: one PMU line" "$(count "$_ly_s" 'PMU v')" 1
 	is "$_ly_w: one header line" "$(cap "$_ly_s" | grep -c '^ lattop ')" 1
 	[ "$5" ] || return 0
+	# Each pane's rows are consecutive CPUs then total; the first pane starts at
+	# 0, each next one at 0 too or where the one above ended (sorted by CPU,
+	# stacked panes that cannot show every CPU continue one another).
+	_ly_prev=-1
 	for t in 'Load latency' Snoop Offcore; do
 		_ly_r=$(rows_line "$_ly_s" "$t")
-		if printf '%s\n' "$_ly_r" | awk -v n="$5" '{
-			for (i = 1; i < NF; i++)
-				if ($i != i - 1)
+		if printf '%s\n' "$_ly_r" | awk -v n="$5" -v p="$_ly_prev" '{
+			if (!($NF == "total" && NF >= 2 && NF <= n + 1))
+				exit 1
+			if ($1 != 0 && $1 != p + 1)
+				exit 1
+			for (i = 2; i < NF; i++)
+				if ($i != $(i - 1) + 1)
 					exit 1
-			exit !($NF == "total" && NF >= 2 && NF <= n + 1) }'; then
-			ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
+			exit 0 }'; then
+			ok "$_ly_w: '$t' rows are consecutive CPUs then total"
 		else
-			not_ok "$_ly_w: '$t' rows are CPUs 0, 1, ... then all"
-			diag "rows: $_ly_r"
+			not_ok "$_ly_w: '$t' rows are consecutive CPUs then total"
+			diag "rows: $_ly_r (the pane above ended at $_ly_prev)"
 		fi
+		_ly_prev=$(printf '%s\n' "$_ly_r" | awk '{ print (NF >= 2 ? $(NF - 1) : -1) }')
 	done
+	# 8 CPUs: every one of them is shown, in one pane or another.
+	[ "$5" -le 8 ] || return 0
+	_ly_all=$(for t in 'Load latency' Snoop Offcore; do rows "$_ly_s" "$t"; done | grep -v total | sort -n -u | wc -l)
+	is "$_ly_w: the panes together show all $5 CPUs" "$_ly_all" "$5"
 }
 
 # sort_of NAME: "sort: COLUMN" from the status line.
@@ -500,6 +513,18 @@ start nocolor 80 24 "NO_COLOR=1 $L -d 0.2"
 start nocolor2 80 24 "$L --no-color -d 0.2"
 start ascii 80 24 "$L --ascii -d 0.2"
 start slm 80 24 "./lattop --simulate silvermont -d 0.2"
+start s40 40 10 "$L -d 0.2"
+start s50 50 12 "$L -d 0.2"
+start s60 60 14 "$L -d 0.2"
+start help12 80 12 "$L -d 0.2"
+start hide 80 24 "$L --sim-profile $P8 -d 0.2"
+start keep 80 24 "$L -n 3 -d 0.2"
+start nocolor0 80 24 "NO_COLOR= $L -d 0.2"
+start json 80 24 "$L --format json -n 1 -d 0.1"
+start slow 80 24 "$L -d 3600"
+# The shell that started lattop ignores SIGINT, to see lattop's status: an
+# interactive shell would stop the command line, as it should.
+start cc 80 24 "sh -c 'trap \"\" INT; $L -d 0.2; echo EXIT=\$? >$LIB_TMP/cc.status'"
 
 # ---- what every screen shows ----
 
@@ -540,7 +565,7 @@ for re in '^ +q +quit' '^ +space +pause or resume the display' \
 	'^ +r +reset the history' '^ +h \? +this help'; do
 	has "help lists /$re/" "$_s" "$re"
 done
-hasnt "help: the panes are not drawn under it" "$_s" 'Load latency|HITM/s'
+hasnt "help: the panes are not drawn under it" "$_s" 'Load latency|rows? [0-9]|sort: CPU'
 key b80 x
 expect_gone b80 "help: x closes it" 'lattop keys'
 expect b80 "help: the panes are back" 'Load latency'
@@ -711,15 +736,42 @@ for s in p64s p64l; do
 	is "$s: PgDn: total stays last" "$(rows $s 'Load latency' | tail -n 1)" total
 	key $s PPage
 	eventually 3 "$s: PgUp: first row 0" 0 first_row $s 'Load latency'
+	# Sorted by CPU, the stacked panes continue one another: End brings 63
+	# to the last one; then Up moves every pane by one row.
 	key $s End
-	for t in 'Load latency' Snoop Offcore; do
-		eventually 3 "$s: End: '$t' shows 63 then total" "63 total" last_rows $s "$t"
-	done
+	eventually 3 "$s: End: the last pane, Offcore, shows 63 then total" "63 total" last_rows $s Offcore
+	_e1=$(first_row $s 'Load latency') _e2=$(first_row $s Snoop) _e3=$(first_row $s Offcore)
+	key $s Up
+	eventually 3 "$s: End then Up: 'Load latency' moves up one row" $((_e1 - 1)) first_row $s 'Load latency'
+	is "$s: End then Up: 'Snoop' moves up one row" "$(first_row $s Snoop)" $((_e2 - 1))
+	is "$s: End then Up: 'Offcore' moves up one row" "$(first_row $s Offcore)" $((_e3 - 1))
 	key $s Home
+	eventually 3 "$s: Home: 'Load latency' starts at 0" 0 first_row $s 'Load latency'
+	_f=$(first_row $s Offcore)
+	if cap $s | grep -q 'Load latency.*Offcore'; then
+		is "$s: Home: 'Offcore', beside 'Load latency', starts at 0" "$_f" 0
+	else
+		check "$s: Home: 'Offcore', below, continues (first row $_f)" test "$_f" -gt 0
+	fi
 	for t in 'Load latency' Snoop Offcore; do
-		eventually 3 "$s: Home: '$t' starts at 0" 0 first_row $s "$t"
 		is "$s: Home: '$t' ends with total" "$(rows $s "$t" | tail -n 1)" total
 	done
+	# Sorted by a column, every pane shows the top rows, and End then Up
+	# still moves them all.
+	sort_to $s Loads/s
+	key $s End
+	poll 3 first_row_not $s Snoop "$(first_row $s Snoop)"
+	settle $s
+	_e1=$(first_row $s 'Load latency')
+	is "$s: sorted by Loads/s: every pane shows the same rows" \
+		"$(first_row $s Snoop) $(first_row $s Offcore)" "$_e1 $_e1"
+	key $s Up
+	poll 3 first_row_not $s 'Load latency' "$_e1"
+	settle $s
+	_u=$(first_row $s 'Load latency')
+	check "$s: sorted, End then Up: the first pane moves" test "$_u" != "$_e1"
+	is "$s: sorted, End then Up: the other panes move with it" \
+		"$(first_row $s Snoop) $(first_row $s Offcore)" "$_u $_u"
 	quit $s $s
 done
 
@@ -748,23 +800,134 @@ done
 # ---- what the CPU cannot measure ----
 
 expect slm "silvermont: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
-_r=$(rows_line slm 'Load latency')
-has "silvermont: the load-latency pane has rows" "$_r" '^0 .*total$'
-_bad=$(pane slm 'Load latency' | awk '
-	!h { if ($1 == "CPU") h = 1; next }
-	{ for (i = 2; i <= NF; i++) if ($i != "n/a") { print; break }
-	  if (NF < 3) print "short row: " $0
-	  if ($1 == "total") exit }')
-is "silvermont: every load-latency cell is n/a" "$_bad" ""
 has "silvermont: the snoop pane has numbers" "$(row slm Snoop total)" '^total +[0-9.]+[kMG]? +[0-9.]+[kMG]? '
 _why=$(./lattop --simulate silvermont --once -d 0.1 --format json 2>/dev/null |
 	jq -r .total.load_latency.reason 2>/dev/null | cut -c 1-30)
 if [ -n "$_why" ] && [ "$_why" != null ]; then
-	has "silvermont: the status line gives the reason" "$(status slm)" "$_why"
+	# Nothing measured: one line, the title and the reason, not half the screen of n/a.
+	is "silvermont: the load-latency pane is one line" \
+		"$(cap slm | grep -c "^ Load latency n/a: $_why")" 1
+	hasnt "silvermont: ... with no column header or rows" "$(cap slm)" 'Loads/s|^ *[0-9]+ +n/a'
+	has "silvermont: the snoop pane has the room" "$(rows_line slm Snoop)" '^0 1 2 3 .*total$'
 else
 	not_ok "silvermont: --once --format json gives a reason"
 fi
 quit slm silvermont
+
+# ---- issue 13: what a new user trips over ----
+
+# 40x10: rows, not only headers; what has no room is named.
+expect s40 "40x10: a CPU row with numbers" '^ +0 +[0-9.]+[kMG]? ' 8
+has "40x10: the status line names the panes with no room" "$(status s40)" '^no room: snoop'
+# Narrow threshold headers: never a cut number ('0k' for 128, '1' for 16).
+has "40x10: one header for all thresholds" "$(colhdr s40 'Load latency')" '^CPU +Loads/s +>8\.\.512 +Mean'
+expect s50 "50x12: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+has "50x12: every threshold header in one style" "$(colhdr s50 'Load latency')" \
+	'^CPU +Loads/s +8 +16 +32 +64 +128 +256 +512 +Mean'
+# The rotation line: whole measurements, then the ellipsis.
+expect s60 "60x14: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+has "60x14: the rotation line is not cut mid-number" "$(cap s60 | sed -n 3p)" \
+	'^ rotation: 7 slots( latency [0-9]+%/threshold)?( snoop [0-9]+%)?( offcore [0-9]+%)?#? *$'
+
+# The help scrolls on a short screen: End shows its end, another key closes it.
+expect help12 "80x12: first frame drawn" 'sort: CPU' 8
+key help12 h
+expect help12 "80x12: the help opens" '^ *lattop keys'
+has "80x12: the help says it scrolls" "$(status help12)" 'Up Down PgUp PgDn scroll'
+hasnt "80x12: the columns are below the screen" "$(cap help12)" 'Lat\(cyc\)'
+key help12 End
+expect help12 "80x12: End scrolls the help to its end" '^ +Lat\(cyc\) +their mean latency'
+key help12 Home
+expect help12 "80x12: Home scrolls back" '^ *lattop keys'
+key help12 x
+expect_gone help12 "80x12: another key closes the help" 'lattop keys'
+quit help12 "80x12"
+
+# The sort column never stays in a hidden pane; the last pane shown stays, and says why.
+expect hide "hide: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+sort_to hide HITM/s
+key hide 2
+expect_gone hide "2 with the sort in the snoop pane: the pane goes" '^ Snoop'
+eventually 3 "2 with the sort in the snoop pane: sort by CPU again" "sort: CPU" sort_of hide
+has "... and the status line says why" "$(status hide)" 'HITM/s is in the hidden snoop pane'
+key hide 1
+key hide 3
+if poll 3 status_shows hide 'offcore pane is the last one shown'; then
+	ok "3 on the last pane shown: the status line says why it stays"
+else
+	not_ok "3 on the last pane shown: the status line says why it stays"
+	diag "$(status hide)"
+fi
+check "3 on the last pane shown: it stays" shows hide '^ Offcore'
+quit hide "hide"
+
+# -n 3 on a terminal: the last frame stays on it, as top leaves it.
+if poll 10 test -s $LIB_TMP/keep.exit; then
+	is "-n 3: exit 0" "$(cat $LIB_TMP/keep.exit)" EXIT=0
+	is "-n 3: the alternate screen is left" "$(tm display -p -t keep '#{alternate_on}')" 0
+	_k=$(cap keep)
+	has "-n 3: the last frame stays on the terminal" "$_k" '^ PMU v3, 4 GP'
+	has "-n 3: ... with its panes" "$_k" '^ Offcore '
+	has "-n 3: ... and its numbers" "$_k" '^total +[0-9.]+[kMG]? '
+else
+	not_ok "-n 3: lattop ends by itself"
+fi
+kill_session keep
+
+# NO_COLOR set but empty keeps colour (no-color.org).
+expect nocolor0 "NO_COLOR=: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+check "NO_COLOR= (empty): colour is sent" test -n "$(sgr_colours $LIB_TMP/nocolor0.raw)"
+quit nocolor0 "NO_COLOR="
+
+# --format on a terminal means --batch: JSON, not the screen.
+if poll 8 test -s $LIB_TMP/json.exit; then
+	is "--format json on a terminal: exit 0" "$(cat $LIB_TMP/json.exit)" EXIT=0
+	check "--format json on a terminal: a JSON snapshot" grep -q '^{"source":"simulator"' $LIB_TMP/json.raw
+	is "--format json on a terminal: no screen" "$(non_ascii $LIB_TMP/json.raw)" 0
+else
+	not_ok "--format json on a terminal: lattop ends by itself"
+fi
+kill_session json
+
+# -d 3600: numbers within a second or so, saying how long they covered;
+# a new interval or new thresholds apply at once.
+expect slow "-d 3600: first numbers within seconds" '(^|\|)total +[0-9.]+[kMG]? ' 5
+has "-d 3600: the status line says how long they covered" "$(status slow)" \
+	'first numbers, over 1\.0 s; then every 3600 s'
+key slow -
+expect slow "- from 3600: interval 60s" '^ lattop .*interval 60\.0s'
+if poll 5 status_shows slow 'then every 60 s'; then
+	ok "- from 3600: new numbers within seconds, not an hour"
+else
+	not_ok "- from 3600: new numbers within seconds, not an hour"
+	diag "$(status slow)"
+fi
+key slow t
+poll 3 prompting slow
+key slow C-u
+key slow -l '12,40'
+key slow Enter
+eventually 5 "t 12,40 at -d 60: the new thresholds within seconds" ">12 >40" thresholds slow
+for k in 1 2 3 4 5 6 7 8; do
+	key slow -
+done
+expect slow "- down to 0.1 s at once" '^ lattop .*interval 0\.1s'
+check "at 0.1 s the numbers move at once" changes slow 3
+quit slow "-d 3600"
+
+# Ctrl-C: the terminal back, then lattop dies of SIGINT as shells expect (130).
+expect cc "Ctrl-C: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+key cc C-c
+if poll 5 test -s $LIB_TMP/cc.status; then
+	is "Ctrl-C: exit status 130" "$(cat $LIB_TMP/cc.status)" EXIT=130
+	is "Ctrl-C: the alternate screen is left" "$(tm display -p -t cc '#{alternate_on}')" 0
+else
+	not_ok "Ctrl-C: lattop ends"
+fi
+kill_session cc
+for s in s40 s50 s60; do
+	quit $s $s
+done
 
 # ---- a crash gives the terminal back too ----
 # The crash handler (SIGSEGV here) restores the terminal with

@@ -287,7 +287,8 @@ static void ui_layout(const struct ui *ui, const struct ui_snap *s, struct ui_la
 	{
 		bool band_compact[UI_MAX_PANES] = { false };
 		int ncomp = 0, nfull, shown, rows, need = nrows < MIN_ROWS ? nrows : MIN_ROWS, k = 0;
-		int chunk, left;
+		int left;
+		bool cont;
 
 		for (int i = 0; i < L->n; i++)
 			band_compact[band_of[i]] = L->compact[i];
@@ -307,27 +308,25 @@ static void ui_layout(const struct ui *ui, const struct ui_snap *s, struct ui_la
 		 * continue one another, so that together they show as many as
 		 * they can; sorted by a column, each shows the top rows.
 		 */
-		chunk = rows;
-		L->window = rows;
-		if (ui->sort == 0 && shown > 1 && rows < nrows) {
-			if (rows * shown >= nrows)
-				chunk = (nrows + shown - 1) / shown;
-			L->window = chunk * shown < nrows ? chunk * shown : nrows;
-		}
-		L->page = chunk;
+		cont = ui->sort == 0 && shown > 1 && rows < nrows && nrows >= shown;
+		L->window = cont ? (rows * shown < nrows ? rows * shown : nrows) : rows;
+		L->page = rows;
 		left = avail;
 		y = L->nhead;
-		for (int b = 0; b < nb; b++) {
+		for (int b = 0, next = 0; b < nb; b++) {
 			int h, off = 0, r = 0;
 
 			if (band_compact[b]) {
 				h = left >= 1 ? 1 : 0;
 			} else if (k < shown && left >= 3) {
-				r = chunk;
-				off = L->window > chunk ? k * chunk : 0;
-				/* The last of panes that continue one another may have fewer rows. */
-				if (off && off + r > nrows)
-					r = nrows - off > 0 ? nrows - off : 0;
+				r = rows;
+				/* Continuing: the rows as evenly as they go, when fewer than room for them. */
+				if (cont && rows * shown >= nrows)
+					r = nrows / shown + (k < nrows % shown);
+				if (cont) {
+					off = next;
+					next += r;
+				}
 				h = 3 + r;
 				k++;
 			} else {
@@ -535,7 +534,9 @@ static void ui_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
 		char widest[64];
 
-		if ((top > 0 || last < n) && last > top)
+		if ((top > 0 || last < n) && last == top + 1)
+			snprintf(b, sizeof(b), "row %d of %d", last, n);
+		else if ((top > 0 || last < n) && last > top)
 			snprintf(b, sizeof(b), "rows %d-%d of %d", top + 1, last, n);
 		else
 			snprintf(b, sizeof(b), "%d %s%s", n, ui->per_core ? "core" : "CPU",
@@ -1159,7 +1160,7 @@ static enum ui_action ui_key(struct ui *ui, int ch)
 		if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
 			char m[128];
 
-			snprintf(m, sizeof(m), "sort: back to %s (%s is in the hidden %s pane)",
+			snprintf(m, sizeof(m), "sorted by %s again (%s is in the hidden %s pane)",
 				 ui->per_core ? "Core" : "CPU", ui->cols[ui->sort]->name,
 				 ui_panes[i]->what);
 			ui->sort = 0;
