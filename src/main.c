@@ -150,7 +150,7 @@ static int fail(int status, const char *msg)
 
 /*
  * Everything printed reached standard output, or the error with its cause
- * (a full disk, a closed pipe) and exit status 1.
+ * (a full disk, say) and exit status 1.
  */
 static int out_done(int status)
 {
