@@ -80,7 +80,7 @@ if command -v script >/dev/null 2>&1; then
 	check "TERM=dumb: it says so and names --once and -b" grep -q "cannot move its cursor: use --once or -b" $LIB_TMP/dumb
 	check "the man page says what TERM=dumb does" has_text 'such as ‘TERM=dumb’, or one without a terminfo entry, or with TERM unset, the screen cannot be drawn: lattop says so and exits 1'
 	TERM=xterm script -qec "./lattop --simulate haswell -n 1 -d 0.1 </dev/null" /dev/null >$LIB_TMP/stdin 2>&1
-	check "standard input not a terminal: a text report, as --batch" grep -q '^all ' $LIB_TMP/stdin
+	check "standard input not a terminal: a text report, as --batch" grep -q '^total ' $LIB_TMP/stdin
 	check "... as --help says" grep -q 'input or output is not a terminal' $LIB_TMP/help
 else
 	skip "no script(1) here (apt-get install bsdutils)"
