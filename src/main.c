@@ -797,21 +797,6 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	status = measure(&r);
-	/*
-	 * Ctrl-C: with the registers back, die of SIGINT as the shell expects
-	 * (status 130), so that a loop or script running lattop stops too.
-	 */
-	if (stop_signal == SIGINT && status == EXIT_OK) {
-		free(r.ids);
-		msrdev_close(r.dev);
-		if (r.sim)
-			sim_free(r.sim);
-		if (r.profile)
-			sim_profile_free(r.profile);
-		fflush(stdout);
-		signal(SIGINT, SIG_DFL);
-		raise(SIGINT);
-	}
 out:
 	free(r.ids);
 	msrdev_close(r.dev);
@@ -819,5 +804,14 @@ out:
 		sim_free(r.sim);
 	if (r.profile)
 		sim_profile_free(r.profile);
+	/*
+	 * Ctrl-C: with the registers back, die of SIGINT as the shell expects
+	 * (status 130), so that a loop or script running lattop stops too.
+	 */
+	if (stop_signal == SIGINT && status == EXIT_OK) {
+		fflush(stdout);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
 	return status;
 }
