@@ -640,6 +640,17 @@ readonly:
 	return -EIO;
 }
 
+/*
+ * Now, in the simulated machine's time: the clock's time since the epoch
+ * run time_scale times faster (the profile's time_scale key).
+ */
+static double sim_time(const struct sim *sim)
+{
+	double t = sim->now(sim->now_arg), k = sim->prof->time_scale;
+
+	return k > 0 && k != 1 ? sim->epoch + (t - sim->epoch) * k : t;
+}
+
 int sim_rdmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t *val)
 {
 	int ret;
@@ -649,7 +660,7 @@ int sim_rdmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t *val)
 	if (cpu < 0 || cpu >= sim->ncpus)
 		return -ENXIO;
 	pthread_mutex_lock(&sim->lock);
-	sim_advance(sim, cpu, sim->now(sim->now_arg));
+	sim_advance(sim, cpu, sim_time(sim));
 	ret = sim_read(sim, cpu, reg, val);
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
@@ -665,7 +676,7 @@ int sim_wrmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t val)
 	if (cpu < 0 || cpu >= sim->ncpus)
 		return -ENXIO;
 	pthread_mutex_lock(&sim->lock);
-	now = sim->now(sim->now_arg);
+	now = sim_time(sim);
 	sim_advance(sim, cpu, now);
 	ret = sim_write(sim, cpu, reg, val, now, false, &why);
 	pthread_mutex_unlock(&sim->lock);

@@ -200,6 +200,12 @@ struct sim_profile {
 	int line_module_hitm;
 	int line_tpc;
 	int line_cpus;
+	/*
+	 * Simulated seconds per wall second: the simulated machine, its TSC
+	 * and every counter run this many times faster than wall time (a
+	 * test's way to make 40-bit counters wrap often without waiting).
+	 */
+	double time_scale;
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

@@ -35,6 +35,7 @@
  *   packages                1           sockets; >= 2 simulates the server part
  *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
+ *   time_scale              1           simulated seconds per second of wall time
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -57,7 +58,7 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_MSR, K_N
+	K_TIME_SCALE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -99,6 +100,7 @@ static const struct key_def keys[K_N] = {
 	[K_PACKAGES] = { "packages", KIND_PACKAGES, false },
 	[K_REMOTE_HIT] = { "remote_hit_per_sec", KIND_RATE, true },
 	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
+	[K_TIME_SCALE] = { "time_scale", KIND_POSITIVE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -594,6 +596,10 @@ static struct sim_profile *resolve(struct parser *p)
 			goto fail;
 		}
 	}
+	prof->time_scale = 1;
+	for (i = 0; i < p->n; i++)
+		if (p->e[i].key == K_TIME_SCALE)
+			prof->time_scale = p->e[i].num;
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].cpu >= prof->cpus) {
 			perr(p, p->e[i].line, p->e[i].text, "cpu %d out of range (cpus = %d)",

@@ -4,9 +4,13 @@
  * Each slot boundary, per CPU: read the slot's counters, note the time,
  * program the next slot.  A unit's counts are divided by the time it ran,
  * measured per CPU between that CPU's own boundaries, so a snapshot covers
- * the whole interval for every unit however they rotate.
+ * the whole interval for every unit however they rotate.  Within a slot
+ * longer than sampler_read_period(), every counter is also read in between
+ * (counts and run time add up; nothing is reprogrammed), so that none can
+ * wrap twice between two reads whatever the interval.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,13 +84,18 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 		if (r < 0)
 			return r;
 		now = sampler_now();
-		s->cpu[i].t_start = s->cpu[i].t_slot = now;
+		s->cpu[i].t_start = s->cpu[i].t_slot = s->cpu[i].t_fixed = now;
 	}
 	return 0;
 }
 
-/* Credit slot @si's counters on CPU @i, up to now. */
-static int collect(struct sampler *s, int i, int si, bool last, double now)
+/*
+ * Credit slot @si's counters on CPU @i, up to @now: every general-purpose
+ * counter of the slot, and the fixed counters when @fixed (always when
+ * @last, which closes the interval).  Each read starts a new delta (see
+ * sampler_read_period()).
+ */
+static int collect(struct sampler *s, int i, int si, bool last, bool fixed, double now)
 {
 	struct sample_cpu *c = &s->cpu[i];
 	const struct plan_slot *slot = &s->plan->slot[si];
@@ -96,6 +105,9 @@ static int collect(struct sampler *s, int i, int si, bool last, double now)
 
 	if ((r = pmu_read_gp(s->pmu, i, d)) < 0)
 		return r;
+	fixed |= last;
+	if (fixed && (r = pmu_read_fixed(s->pmu, i, f)) < 0)
+		return r;
 	for (int k = 0; k < slot->nplace; k++) {
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
@@ -104,20 +116,113 @@ static int collect(struct sampler *s, int i, int si, bool last, double now)
 			a->count[j] += (double)d[pp->ctr[j]];
 		a->run_s += run;
 	}
-	if (!last)
-		return 0;
-	if ((r = pmu_read_fixed(s->pmu, i, f)) < 0)
-		return r;
-	c->interval_s = now - c->t_start;
-	for (int ui = 0; ui < s->plan->nunits; ui++) {
+	for (int ui = 0; ui < s->plan->nunits && fixed; ui++) {
 		const struct plan_unit *u = &s->plan->unit[ui];
 
-		if (!u->fixed)
-			continue;
-		c->acc[ui].count[0] = (double)f[u->ctr[0]];
-		c->acc[ui].run_s = c->interval_s;
+		if (u->fixed)
+			c->acc[ui].count[0] += (double)f[u->ctr[0]];
 	}
+	if (fixed)
+		c->t_fixed = now;
+	if (!last)
+		return 0;
+	c->interval_s = now - c->t_start;
+	for (int ui = 0; ui < s->plan->nunits; ui++)
+		if (s->plan->unit[ui].fixed)
+			c->acc[ui].run_s = c->interval_s;
 	return 0;
+}
+
+/* A read or a switch failed on CPU @i with @r: it sits out the interval. */
+static void cpu_failed(struct sample_cpu *c, int r)
+{
+	c->ok = false;
+	c->err = r;
+	c->offline = r == -ENXIO || r == -EIO;
+}
+
+/*
+ * The longest time between two reads of a counter, so that none can wrap
+ * twice unseen: a delta taken modulo 2^width survives one wrap only
+ * (pmu-facts 8.4: 40-bit counters on Silvermont/Airmont wrap within a
+ * minute of outstanding-read cycles).  The fastest a counter can advance:
+ *   - core cycles per second: at most SAMPLER_CLOCK_PER_TSC times the TSC
+ *     rate, measured (s->tsc_hz).  The TSC runs at the nominal clock; the
+ *     highest turbo or burst clock of the supported parts is below 2.3
+ *     times it (Intel ARK: Pentium N4200, Goldmont, 1.1 GHz base, 2.5 GHz
+ *     burst; Haswell i7-4770 3.4/3.9 GHz; Atom C2750 2.4/2.6 GHz): 4 leaves
+ *     room;
+ *   - per core cycle, at most SAMPLER_MAX_PER_CYCLE: an occupancy event
+ *     (OFFCORE_REQUESTS_OUTSTANDING, OFFCORE_RESPONSE with OUTSTANDING set,
+ *     SDM16 18.6.3 "weighted cycles of outstanding offcore requests") adds
+ *     the number of requests outstanding in that cycle, bounded by the
+ *     core's miss queue (the 10 L1D fill buffers and 16-entry super queue
+ *     of Nehalem through Haswell, Intel 64 and IA-32 Optimization Reference
+ *     Manual 2.2 and 2.5; Silvermont's per-module L2 queue is smaller than
+ *     that, UNVERIFIED); instructions retire at most 4 per cycle.  64 is
+ *     twice the largest queue named here, a bound not a measurement;
+ *   - a reference-cycle counter advances at the TSC rate, below the above.
+ * Half the time the fastest counter takes to wrap once: a read that comes
+ * late by less than that still sees at most one wrap.  Until the TSC rate
+ * is known (the first read of an interval), SAMPLER_PROBE_S.
+ */
+#define SAMPLER_CLOCK_PER_TSC   4.0
+#define SAMPLER_MAX_PER_CYCLE   64.0
+#define SAMPLER_PROBE_S         0.01
+
+double sampler_read_period(const struct pmu *p, double tsc_hz)
+{
+	unsigned w = p->gp_width;
+
+	if (p->nfixed && p->fixed_width < w)
+		w = p->fixed_width;
+	if (!(tsc_hz > 0))
+		return SAMPLER_PROBE_S;
+	return ldexp(1.0, (int)w) / (tsc_hz * SAMPLER_CLOCK_PER_TSC * SAMPLER_MAX_PER_CYCLE) / 2;
+}
+
+/*
+ * Wait until @slot_end, reading every CPU's counters on the way as often as
+ * sampler_read_period() says (the counts accumulate; nothing is
+ * reprogrammed).  False when the interval must end now.
+ */
+static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t *stop)
+{
+	struct pmu *p = s->pmu;
+
+	for (;;) {
+		double period = sampler_read_period(p, s->tsc_hz), wake = slot_end;
+		bool mid;
+
+		/* Due: a period after the oldest read of any counter. */
+		for (int i = 0; i < p->ncpu; i++)
+			if (s->cpu[i].ok)
+				wake = fmin(wake, fmin(s->cpu[i].t_slot, s->cpu[i].t_fixed) + period);
+		mid = wake < slot_end;
+
+		if (!mid)
+			wake = slot_end;
+		if (s->wait ? !s->wait(s->wait_arg, wake) || *stop : !sleep_until(wake, stop))
+			return false;
+		if (!mid)
+			return true;
+		for (int i = 0; i < p->ncpu; i++) {
+			struct sample_cpu *c = &s->cpu[i];
+			int r;
+
+			if (!c->ok)
+				continue;
+			c->t_read = sampler_now();
+			if ((r = collect(s, i, s->slot, false, true, c->t_read)) < 0) {
+				cpu_failed(c, r);
+				continue;
+			}
+			c->t_slot = c->t_read;
+		}
+		s->mid_reads++;
+		if (!(s->tsc_hz > 0))
+			read_tsc(s);
+	}
 }
 
 int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
@@ -152,7 +257,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 				continue;
 			}
 			c->ok = true;
-			c->t_slot = sampler_now();
+			c->t_slot = c->t_fixed = sampler_now();
 		}
 		c->err = 0;
 		c->t_start = c->t_slot;
@@ -161,8 +266,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		int next = (s->slot + 1) % pl->nslots;
 		bool last = k == pl->nslots - 1;
 
-		if (s->wait ? !s->wait(s->wait_arg, t0 + (k + 1) * slot_len) || *stop
-			    : !sleep_until(t0 + (k + 1) * slot_len, stop))
+		if (!wait_slot(s, t0 + (k + 1) * slot_len, stop))
 			last = true;
 		/*
 		 * Read every CPU, then reprogram every CPU: hyperthreads and
@@ -185,8 +289,14 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			 */
 			r = next != s->slot && pmu_changes(p, i, ncfg) > 2 ?
 				pmu_freeze(p, i, err, errlen) : 0;
+			/*
+			 * The fixed counters run on: read at the end, and whenever
+			 * the next boundary would be too late for them.
+			 */
 			if (r == 0)
-				r = collect(s, i, s->slot, last, c->t_read);
+				r = collect(s, i, s->slot, last,
+					    c->t_read + slot_len - c->t_fixed >= sampler_read_period(p, s->tsc_hz),
+					    c->t_read);
 			/* Selects about to be overwritten must still be ours. */
 			if (r == 0 && next != s->slot) {
 				char lost[256];
@@ -198,11 +308,8 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 					r = 0;
 				}
 			}
-			if (r < 0) {
-				c->ok = false;
-				c->err = r;
-				c->offline = r == -ENXIO || r == -EIO;
-			}
+			if (r < 0)
+				cpu_failed(c, r);
 		}
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];

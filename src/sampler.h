@@ -26,6 +26,7 @@ struct sample_cpu {
 	int err;                       /* the negative errno when not ok */
 	double t_start, t_slot;        /* interval start, current slot start */
 	double t_read;                 /* last read */
+	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
@@ -40,6 +41,7 @@ struct sampler {
 	uint64_t tsc0;
 	bool tsc_ok;
 	unsigned intervals;
+	unsigned mid_reads;            /* reads within a slot, so that no counter wraps twice */
 	bool changed;                  /* a CPU came back or a counter was lost: re-plan, re-journal */
 	char lost[512];                /* counters given up at a switch, for the caller to tell */
 	/*
@@ -66,6 +68,13 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen);
 
 void sampler_free(struct sampler *s);
+
+/*
+ * The longest time, in seconds, between two reads of @p's counters so that
+ * none can wrap twice unseen, given the TSC rate @tsc_hz (0: not known yet).
+ * Slots longer than this are read in between.
+ */
+double sampler_read_period(const struct pmu *p, double tsc_hz);
 
 double sampler_now(void);
 

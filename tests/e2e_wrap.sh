@@ -1,0 +1,81 @@
+#!/bin/sh
+# e2e_wrap.sh: counters that wrap more than once within a rotation slot
+# still give back the ground truth within 2%.  The profile
+# (tests/profiles/wrap.prof) runs the simulated machine 1000 times faster
+# than wall time: on the 40-bit counters of Silvermont and Airmont the
+# outstanding-read counter wraps several times a slot and the fixed
+# counters more than once an interval, so a reading taken only at slot
+# boundaries (a delta survives one wrap) fails here.  lattop learns the
+# speed only from the TSC, as on hardware.  Expected values come from the
+# profile's numbers times the time scale.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+P=tests/profiles/wrap.prof
+N=1000
+
+within() {
+	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
+		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
+		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got $2, want $3 (within 2%)"
+	fi
+}
+
+truth() {
+	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
+}
+
+# Per wall second: the profile's rate times the time scale.
+fast() {
+	awk -v v="$(truth "$1" "$2")" -v n=$N 'BEGIN { printf "%.10g\n", v * n }'
+}
+
+for u in silvermont airmont; do
+	# The test means something only if the counters do wrap more than once
+	# between two slot boundaries: 2^40 against the outstanding count of
+	# one slot, and against the fixed cycles of one interval.
+	slots=$(./lattop --simulate $u --sim-profile $P --list-events | sed -n 's/.*: \([0-9]*\) rotation slots*$/\1/p')
+	wraps=$(awk -v r="$(fast offcore_reads_per_sec 0)" -v l="$(truth offcore_latency 0)" -v s="$slots" \
+		'BEGIN { printf "%d", r * l / s / 2^40 }')
+	check "$u: the outstanding count wraps more than once a slot ($wraps, $slots slots)" test "$wraps" -ge 2
+	cyc=$(awk -v g="$(truth ghz 0)" -v n=$N 'BEGIN { printf "%d", g * 1e9 * n / 2^40 }')
+	check "$u: the cycle counter wraps more than once an interval ($cyc)" test "$cyc" -ge 2
+
+	out=$LIB_TMP/$u.json
+	if ! ./lattop --simulate $u --sim-profile $P --once -d 1 --format json >"$out" 2>"$LIB_TMP/$u.err"; then
+		not_ok "$u: lattop --once ran"
+		diag "$(cat "$LIB_TMP/$u.err")"
+		continue
+	fi
+	ok "$u: lattop --once ran"
+	for c in 0 3 5 6; do
+		j=".cpus[] | select(.cpu == $c)"
+		within "$u cpu$c: ghz" "$(jq "$j.ghz" "$out")" "$(awk -v n=$N 'BEGIN { print 2.4 * n }')"
+		within "$u cpu$c: ipc" "$(jq "$j.ipc" "$out")" "$(truth ipc $c)"
+		within "$u cpu$c: offcore reads/s" "$(jq "$j.offcore.reads_per_sec" "$out")" \
+			"$(fast offcore_reads_per_sec $c)"
+		within "$u cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" \
+			"$(truth offcore_latency $c)"
+		within "$u cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(fast snoop_hit_per_sec $c)"
+		within "$u cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(fast hitm_per_sec $c)"
+	done
+	within "$u total: offcore reads/s" "$(jq .total.offcore.reads_per_sec "$out")" \
+		"$(awk -v d="$(fast offcore_reads_per_sec 0)" -v o="$(fast offcore_reads_per_sec 3)" 'BEGIN { print 7 * d + o }')"
+	within "$u total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" \
+		"$(awk -v d="$(fast hitm_per_sec 0)" -v o="$(fast hitm_per_sec 6)" 'BEGIN { print 7 * d + o }')"
+done
+
+# The key itself: a positive number, for the whole machine.
+printf 'time_scale = 0\n' >"$LIB_TMP/zero.prof"
+./lattop --simulate silvermont --sim-profile "$LIB_TMP/zero.prof" --once -d 0.1 >/dev/null 2>"$LIB_TMP/zero.err"
+rc=$?
+is "time_scale = 0: usage error" "$rc $(grep -c 'zero.prof:1: time_scale: must be positive' "$LIB_TMP/zero.err")" "2 1"
+printf 'cpu1.time_scale = 2\n' >"$LIB_TMP/cpu.prof"
+./lattop --simulate silvermont --sim-profile "$LIB_TMP/cpu.prof" --once -d 0.1 >/dev/null 2>"$LIB_TMP/cpu.err"
+is "cpu1.time_scale: refused" "$? $(grep -c 'cpu.prof:1: cpu1.time_scale: not a per-CPU key' "$LIB_TMP/cpu.err")" "2 1"
+tap_done
