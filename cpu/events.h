@@ -36,6 +36,13 @@ const char *metric_name(enum metric);
 #define UARCH_F_OFFCORE_QUEUE  (1u << 0)  /* OFFCORE_REQUESTS(_OUTSTANDING) 0xB0/0x60: Westmere, not Nehalem */
 #define UARCH_F_NHM_CTR_RESET  (1u << 1)  /* AAK100/AAP53/BD53 counter-reset workaround wanted */
 #define UARCH_F_REMOTE_EVENTS  (1u << 2)  /* a server model's retired-load events for other packages */
+/*
+ * Haswell's HT bug (HSD29, like Sandy Bridge BJ122 and Ivy Bridge BV98):
+ * rows marked ht_excl miscount unless the same counter of the sibling
+ * thread is idle.  The planner gives such a row's counter to one thread of
+ * a core at a time, when two threads of a core are measured.
+ */
+#define UARCH_F_HT_EXCL        (1u << 3)
 
 /*
  * Whose caches a snoop row sees, beyond the CPU's own: the other cores of
@@ -68,6 +75,11 @@ struct pmu_event {
 	bool ldlat;              /* load latency: PEBS_EN+LL_EN and MSR_PEBS_LD_LAT_THRESHOLD */
 	uint8_t scope;           /* enum snoop_scope, for the snoop metrics */
 	uint8_t pair;            /* nonzero: schedule together with the rows of the same tag */
+	/*
+	 * Needs the sibling thread's same counter idle when the uarch has the
+	 * HT bug (UARCH_F_HT_EXCL) and HT is on.
+	 */
+	bool ht_excl;
 	uint32_t needs;          /* UARCH_F_* the CPU must have; 0 for every member of the family */
 	const char *source;      /* where the encoding comes from (SDM, perfmon json, kernel) */
 };

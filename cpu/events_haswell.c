@@ -51,12 +51,14 @@ static const struct pmu_event haswell_events[] = {
 
 	/*
 	 * --- loads retired.  Erratum HSD29 (also SNB BJ122, IVB BV98): with
-	 * HT on, MEM_UOPS_RETIRED (0xD0) may miscount unless the same counter
-	 * on the sibling thread is idle; the kernel's intel_ht_bug gives it an
-	 * exclusive constraint on PMC0-3.  lattop cannot arbitrate siblings,
-	 * so counts under HT are approximate.
+	 * HT on, MEM_UOPS_RETIRED (0xD0), like 0xD1-0xD3, miscounts unless the
+	 * same counter on the sibling thread is idle; the kernel's
+	 * intel_ht_bug gives these events an exclusive constraint on PMC0-3
+	 * (INTEL_EXCLEVT_CONSTRAINT).  ht_excl: the planner leaves the
+	 * sibling's counter idle while it runs (uarch UARCH_F_HT_EXCL).
 	 */
 	{ .name = "MEM_UOPS_RETIRED.ALL_LOADS", .metric = M_LOADS, GP(0xD0, 0x81, 0xF),
+	  .ht_excl = true,
 	  .source = "PM haswell_core.json 0xD0/0x81, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd0, 0xf)" },
 
 	/*

@@ -369,6 +369,15 @@ static const struct sim_hw hw_haswell = {
 	.has_ld_lat = true, .ht = true, .any_thread = true,
 	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },  /* K-core (snbep extra regs) */
 	.layout = SIM_RSP_HSW, .l3_miss_bit = 22, .rsp_scope = SIM_SCOPE_THREAD,
+	/*
+	 * Erratum HSD29 (facts §6, §8.6; like SNB BJ122, IVB BV98): with HT on,
+	 * MEM_UOPS_RETIRED (0xD0), MEM_LOAD_UOPS_RETIRED (0xD1),
+	 * MEM_LOAD_UOPS_L3_HIT_RETIRED (0xD2) and MEM_LOAD_UOPS_L3_MISS_RETIRED
+	 * (0xD3) miscount unless the sibling's same counter is idle (K-core
+	 * intel_ht_bug, INTEL_EXCLEVT_CONSTRAINT; MCC).  Broadwell has no such
+	 * erratum in K-core (facts §6): not set there.
+	 */
+	.ht_bug_first = 0xd0, .ht_bug_last = 0xd3,
 	.events = ROWS(hsw_events), .rsp_docs = ROWS(hsw_rsp),
 	.multi_package = true, .server_model = 0x3f, .server_stepping = 2,  /* HSX (facts §1.1) */
 	.server_events = ROWS(hsx_events),

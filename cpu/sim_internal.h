@@ -133,6 +133,12 @@ struct sim_hw {
 	uint8_t server_stepping;
 	const struct sim_event *server_events;  /* events of the server part only */
 	size_t nserver_events;
+	/*
+	 * HT bug: events with codes ht_bug_first..ht_bug_last miscount on
+	 * counter i while the sibling thread's counter i is enabled (0, 0:
+	 * none).  See sim.c for what the simulator makes of it.
+	 */
+	uint8_t ht_bug_first, ht_bug_last;
 	const struct sim_event *events;
 	size_t nevents;
 	const struct sim_rsp_doc *rsp_docs;

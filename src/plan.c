@@ -158,6 +158,7 @@ static int new_slot(struct plan *pl)
 
 	memset(s, 0, sizeof(*s));
 	s->cfg.ldlat_ctr = -1;
+	s->excl_parity = -1;
 	return pl->nslots++;
 }
 
@@ -252,6 +253,23 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
 	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
 	res->ldlat_free = p->has_ldlat && !p->ldlat_taken;
+	res->ht_excl = false;
+	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
+		res->ht_excl |= plan_thread_parity(p, i) == 1;
+}
+
+int plan_thread_parity(const struct pmu *p, int i)
+{
+	const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
+	int rank = 0;
+
+	for (int j = 0; j < p->ncpu; j++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[p->cpu[j].dev];
+
+		if (o->package == me->package && o->core == me->core && o->id < me->id)
+			rank++;
+	}
+	return rank & 1;
 }
 
 /* Registers that change from slot @a to slot @b: what a switch must write. */
@@ -311,6 +329,8 @@ static void relabel_search(const struct relabel *rows, int n, int i, uint8_t use
 	}
 	(void)cur;
 }
+
+static void units_first(struct plan *pl);
 
 /*
  * Make rotation cheap: order the slots so that neighbours differ little,
@@ -377,11 +397,16 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 		slot_rebuild(pl, s);
 	}
 
-	/* The units' first placement, for --list-events. */
+	units_first(pl);
+}
+
+/* The units' first placement, for --list-events. */
+static void units_first(struct plan *pl)
+{
 	for (int ui = 0; ui < pl->nunits; ui++)
 		if (!pl->unit[ui].fixed)
 			pl->unit[ui].first_slot = -1;
-	for (int si = 0; si < n; si++)
+	for (int si = 0; si < pl->nslots; si++)
 		for (int p = 0; p < pl->slot[si].nplace; p++) {
 			const struct plan_place *pp = &pl->slot[si].place[p];
 			struct plan_unit *u = &pl->unit[pp->unit];
@@ -394,6 +419,67 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 				u->row[j] = pp->row[j];
 			}
 		}
+}
+
+/* Slot @s's configuration without its excl places: what the other thread parity runs. */
+static void slot_idle_cfg(const struct plan *pl, struct plan_slot *s)
+{
+	memset(&s->cfg_idle, 0, sizeof(s->cfg_idle));
+	s->cfg_idle.ldlat_ctr = -1;
+	s->cfg_idle.fixed_mask = s->cfg.fixed_mask;
+	for (int k = 0; k < s->nplace; k++) {
+		const struct plan_place *pp = &s->place[k];
+
+		if (pp->excl)
+			continue;
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+			cfg_add(pl, &s->cfg_idle, pp->row[j], pp->ctr[j], pl->unit[pp->unit].thresh);
+	}
+}
+
+/*
+ * The HT bug (UARCH_F_HT_EXCL; pmu-facts 6 and 8.6: HSD29, K-core
+ * intel_ht_bug): an ht_excl row miscounts unless the sibling thread's same
+ * counter is idle.  Every slot with such a row runs twice in a row, once
+ * per thread parity: the thread of the slot's parity runs it whole, its
+ * sibling leaves the counters of the excl places idle (plan.h), and the
+ * roles swap in the twin.  Other places run in both.  A unit's nslots
+ * counts the slots it runs in on any one CPU.  The twin follows its slot,
+ * so a switch between them writes only the excl counters.
+ */
+static int split_excl(struct plan *pl, char *err, size_t errlen)
+{
+	for (int si = 0; si < pl->nslots; si++) {
+		struct plan_slot *s = &pl->slot[si];
+		bool any = false;
+
+		for (int k = 0; k < s->nplace; k++) {
+			struct plan_place *pp = &s->place[k];
+
+			pp->excl = false;
+			for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+				pp->excl |= pp->row[j]->ht_excl;
+			any |= pp->excl;
+		}
+		if (!any)
+			continue;
+		if (pl->nslots == PLAN_MAX_SLOTS) {
+			snprintf(err, errlen, "internal error: more than %d rotation slots", PLAN_MAX_SLOTS);
+			return -1;
+		}
+		memmove(&pl->slot[si + 2], &pl->slot[si + 1], (pl->nslots - si - 1) * sizeof(*s));
+		pl->nslots++;
+		slot_idle_cfg(pl, s);
+		s->excl_parity = 0;
+		pl->slot[si + 1] = *s;
+		pl->slot[si + 1].excl_parity = 1;
+		for (int k = 0; k < s->nplace; k++)
+			if (!s->place[k].excl)
+				pl->unit[s->place[k].unit].nslots++;
+		si++;
+	}
+	units_first(pl);
+	return 0;
 }
 
 /* Order in which single units are packed: the scarcest resources first. */
@@ -475,6 +561,26 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		 * The load-latency counter keeps its event in every slot, so that
 		 * PEBS_ENABLE does not change, unless it is the only counter
 		 * free: then it rotates like the others.
+		 *
+		 * Other events share the slot.  Intel's perfmon json marks the
+		 * Haswell/Broadwell load-latency events TakenAlone=1, which its
+		 * README defines as an event that "can only be sampled or
+		 * counted by itself", the other programmable counters then
+		 * unavailable (PM README.md, TakenAlone).  Not followed, because
+		 * the SDM states the hardware rule narrower: "When Load latency
+		 * event is enabled, no other PEBS event can be configured with
+		 * other counters" (SDM16 18.9.4.2, p.692, Sandy Bridge, which
+		 * 18.11 extends to Haswell), and the kernel schedules
+		 * MEM_TRANS_RETIRED.LOAD_LATENCY beside other events on PMC0-3
+		 * (K-ds INTEL_PLD_CONSTRAINT(0x01cd, 0xf)).  lattop keeps that
+		 * rule: PEBS_ENABLE carries only the load-latency counter's bits
+		 * (pmu_apply() clears them for every other counter it programs),
+		 * and the facility is not used at all when someone else has
+		 * PEBS enabled (res->ldlat_free).  The sibling thread does not
+		 * enter it: on Haswell MSR_PEBS_LD_LAT_THRESHOLD is per thread
+		 * (K-core PMU_FL_NO_HT_SHARING; pmu-facts 8.5), and 0xCD is not
+		 * among the HT-bug events (K-core INTEL_EXCLEVT_CONSTRAINT lists
+		 * 0xD0-0xD3 only).
 		 */
 		pl->ldlat_reserved = pl->ldlat_ctr >= 0 && (free_ & ~(1u << pl->ldlat_ctr));
 	}
@@ -621,6 +727,8 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	for (int si = 0; si < pl->nslots; si++)
 		pl->slot[si].cfg.fixed_mask = pl->fixed_mask;
 	settle(pl, res);
+	if (res->ht_excl && (ua->flags & UARCH_F_HT_EXCL) && split_excl(pl, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

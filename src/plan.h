@@ -10,7 +10,12 @@
  * idle counters in a slot are filled with more units so each runs as long
  * as possible.  Every slot programs the same configuration on every CPU,
  * so hyperthreads and module siblings that share MSR_OFFCORE_RSP_x always
- * agree on its value.
+ * agree on its value, with one exception: on a uarch with the HT bug
+ * (UARCH_F_HT_EXCL) with both threads of a core measured, a slot that runs
+ * an ht_excl row on counter c runs twice, once per thread parity: the
+ * thread of that parity runs the slot whole, the other leaves the excl
+ * rows' counters idle (cfg_idle), so siblings never run them on the same
+ * counter at once.  Units placed there accrue run time only where they ran.
  */
 #ifndef LATTOP_PLAN_H
 #define LATTOP_PLAN_H
@@ -41,12 +46,15 @@ struct plan_place {
 	int unit;
 	const struct pmu_event *row[2];
 	int8_t ctr[2];
+	bool excl;                       /* a row is ht_excl, and the HT bug applies */
 };
 
 struct plan_slot {
 	struct pmu_cfg cfg;
 	int nplace;
 	struct plan_place place[PMU_MAX_GP];
+	int8_t excl_parity;              /* -1; else the thread parity that runs the excl places */
+	struct pmu_cfg cfg_idle;         /* cfg for the other parity: excl places' counters idle */
 };
 
 /* What the probe found free, over every CPU measured. */
@@ -59,6 +67,7 @@ struct plan_resources {
 	bool ldlat_free;            /* PEBS and the threshold register are free */
 	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
 	unsigned packages;          /* packages in the machine; 0 counts as 1 */
+	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
 };
 
 /*
@@ -108,6 +117,28 @@ void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes);
 
 /* Free resources common to every CPU of @p. */
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
+
+/*
+ * Thread parity of CPU index @i of @p: its rank, by Linux CPU number, among
+ * the measured CPUs of its core (same package and core id), modulo 2.
+ */
+int plan_thread_parity(const struct pmu *p, int i);
+
+/* What slot @si programs on a CPU of thread parity @parity. */
+static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si, int parity)
+{
+	const struct plan_slot *s = &pl->slot[si];
+
+	return s->excl_parity >= 0 && parity != s->excl_parity ? &s->cfg_idle : &s->cfg;
+}
+
+/* Does place @k of slot @si run on a CPU of thread parity @parity? */
+static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity)
+{
+	const struct plan_slot *s = &pl->slot[si];
+
+	return !s->place[k].excl || s->excl_parity < 0 || parity == s->excl_parity;
+}
 
 /* True when the rows of a metric can be measured. */
 static inline bool plan_has(const struct plan *pl, enum metric m)

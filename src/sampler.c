@@ -78,8 +78,10 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 		return -ENOMEM;
 	}
 	read_tsc(s);
+	for (int i = 0; i < p->ncpu; i++)
+		s->cpu[i].parity = (int8_t)plan_thread_parity(p, i);
 	for (int i = 0; i < p->ncpu; i++) {
-		int r = pmu_apply(p, i, &pl->slot[0].cfg, err, errlen);
+		int r = pmu_apply(p, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen);
 
 		if (r < 0)
 			return r;
@@ -112,6 +114,8 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
 
+		if (!plan_place_runs(s->plan, si, k, c->parity))
+			continue;
 		for (int j = 0; j < s->plan->unit[pp->unit].nrows; j++)
 			a->count[j] += (double)d[pp->ctr[j]];
 		a->run_s += run;
@@ -225,6 +229,26 @@ static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t 
 	}
 }
 
+/* Does slot @si of @pl run ht_excl rows on a CPU of thread parity @parity? */
+static bool runs_excl(const struct plan *pl, int si, int parity)
+{
+	return pl && pl->slot[si].excl_parity >= 0 && pl->slot[si].excl_parity == parity;
+}
+
+/*
+ * In which pass a CPU of thread parity @parity switches from slot @osi of
+ * @opl to slot @nsi of @npl, so that siblings never run an ht_excl row and
+ * anything else on the same counter at once, not even between the switches
+ * of two siblings (plan.h): 0, it stops running excl rows; 1, it neither
+ * stops nor starts; 2, it starts, once its sibling has left the counter.
+ */
+static int switch_pass(const struct plan *opl, int osi, const struct plan *npl, int nsi, int parity)
+{
+	if (runs_excl(opl, osi, parity))
+		return 0;
+	return runs_excl(npl, nsi, parity) ? 2 : 1;
+}
+
 int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
 		     char *err, size_t errlen)
 {
@@ -249,7 +273,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			}
 			c->offline = false;
 			s->changed = true;
-			r = pmu_apply(p, i, &pl->slot[s->slot].cfg, err, errlen);
+			r = pmu_apply(p, i, plan_slot_cfg(pl, s->slot, c->parity), err, errlen);
 			if (r < 0) {
 				/* Its counters changed hands meanwhile: after the re-plan. */
 				c->err = r;
@@ -277,7 +301,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
-			const struct pmu_cfg *ncfg = &pl->slot[next].cfg;
+			const struct pmu_cfg *ncfg = plan_slot_cfg(pl, next, c->parity);
 			int r;
 
 			if (!c->ok)
@@ -311,14 +335,14 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (r < 0)
 				cpu_failed(c, r);
 		}
-		for (int i = 0; i < p->ncpu; i++) {
+		for (int pass = 0, i = 0; pass < 3; i = (i + 1) % p->ncpu, pass += i == 0) {
 			struct sample_cpu *c = &s->cpu[i];
 			int r;
 
-			if (!c->ok)
+			if (!c->ok || switch_pass(pl, s->slot, pl, next, c->parity) != pass)
 				continue;
 			if (next != s->slot) {
-				r = pmu_apply(p, i, &pl->slot[next].cfg, err, errlen);
+				r = pmu_apply(p, i, plan_slot_cfg(pl, next, c->parity), err, errlen);
 				if (r == -ENXIO || r == -EBUSY) {
 					/*
 					 * Gone offline between its read and now, or one of
@@ -349,19 +373,22 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 
 int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen)
 {
+	const struct plan *old = s->plan;
+	int old_slot = s->slot;
+
 	s->plan = pl;
 	s->slot = 0;
-	for (int i = 0; i < s->pmu->ncpu; i++) {
+	for (int pass = 0, i = 0; pass < 3; i = (i + 1) % s->pmu->ncpu, pass += i == 0) {
 		int r;
 
 		uint64_t discard[PMU_MAX_GP];
 
-		if (s->cpu[i].offline)
+		if (s->cpu[i].offline || switch_pass(old, old_slot, pl, 0, s->cpu[i].parity) != pass)
 			continue;
 		/* What counted since the last read belongs to no plan: dropped. */
 		if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
 			return r;
-		if ((r = pmu_apply(s->pmu, i, &pl->slot[0].cfg, err, errlen)) < 0)
+		if ((r = pmu_apply(s->pmu, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen)) < 0)
 			return r;
 		s->cpu[i].t_slot = sampler_now();
 	}

@@ -28,6 +28,7 @@ struct sample_cpu {
 	double t_read;                 /* last read */
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
+	int8_t parity;                 /* thread parity in its core (plan_thread_parity) */
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
 

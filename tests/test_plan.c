@@ -177,14 +177,19 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 
 	for (int ui = 0; ui < pl->nunits; ui++) {
 		const struct plan_unit *un = &pl->unit[ui];
-		int n = 0, first = -1;
+		int n = 0, first = -1, runs[2] = { 0, 0 };
 
-		for (int si = 0; si < pl->nslots; si++)
+		for (int si = 0; si < pl->nslots; si++) {
 			if (unit_in_slot(&pl->slot[si], ui)) {
 				n++;
 				if (first < 0)
 					first = si;
 			}
+			for (int p = 0; p < pl->slot[si].nplace; p++)
+				for (int par = 0; par < 2; par++)
+					runs[par] += pl->slot[si].place[p].unit == ui &&
+						     plan_place_runs(pl, si, p, par);
+		}
 		if (un->fixed) {
 			assert_int_equal(n, 0);
 			assert_int_equal(un->nrows, 1);
@@ -192,9 +197,10 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 			assert_int_equal(un->ctr[0], un->row[0]->fixed);
 			continue;
 		}
-		/* Every rotating unit runs, and nslots says where. */
+		/* Every rotating unit runs, on each thread parity in nslots slots. */
 		assert_true(n >= 1);
-		assert_int_equal(un->nslots, n);
+		assert_int_equal(un->nslots, runs[0]);
+		assert_int_equal(un->nslots, runs[1]);
 		assert_int_equal(un->first_slot, first);
 		for (int p = 0; p < pl->slot[first].nplace; p++)
 			if (pl->slot[first].place[p].unit == ui)
@@ -637,6 +643,82 @@ static void test_reasons_blame_truthfully(void **state)
 }
 
 /* plan_resources_from_pmu: what is free on every CPU; --force frees everything. */
+/*
+ * The HT bug (UARCH_F_HT_EXCL, HSD29): with both threads of a core
+ * measured, no slot lets a thread run an ht_excl row on a counter its
+ * sibling uses; every excl unit runs on both thread parities, once per
+ * pair of twin slots; what each parity programs matches what it credits.
+ */
+static void test_ht_excl(void **state)
+{
+	const struct uarch *hsw = uarch_by_name("haswell"), *bdw = uarch_by_name("broadwell");
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	char err[256];
+	int twins = 0, loads = -1;
+
+	(void)state;
+	assert_true(hsw->flags & UARCH_F_HT_EXCL);
+	assert_false(bdw->flags & UARCH_F_HT_EXCL);
+	res_all_free(&res, hsw, true);
+	res.ht_excl = true;
+	assert_int_equal(plan_build(pl, hsw, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(pl, hsw, &res, thr5, 5);
+	loads = pl->unit_of[M_LOADS];
+	assert_true(loads >= 0);
+	assert_true(pl->unit[loads].row[0]->ht_excl);
+	for (int si = 0; si < pl->nslots; si++) {
+		const struct plan_slot *s = &pl->slot[si];
+
+		if (s->excl_parity == 0) {
+			/* Its twin follows, the same places, for the other parity. */
+			assert_true(si + 1 < pl->nslots);
+			assert_int_equal(pl->slot[si + 1].excl_parity, 1);
+			assert_int_equal(pl->slot[si + 1].nplace, s->nplace);
+			twins++;
+		}
+		for (int par = 0; par < 2; par++) {
+			const struct pmu_cfg *mine = plan_slot_cfg(pl, si, par);
+			const struct pmu_cfg *sib = plan_slot_cfg(pl, si, !par);
+			uint8_t want = 0;
+
+			for (int p = 0; p < s->nplace; p++) {
+				const struct plan_place *pp = &s->place[p];
+				bool excl = false;
+
+				for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+					excl |= pp->row[j]->ht_excl;
+				assert_int_equal(pp->excl, excl);
+				if (!plan_place_runs(pl, si, p, par))
+					continue;
+				for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
+					int c = pp->ctr[j];
+
+					want |= (uint8_t)(1u << c);
+					assert_int_equal(mine->evtsel[c], pmu_event_evtsel(pp->row[j]));
+					/* The sibling's same counter idle. */
+					if (excl)
+						assert_false(sib->gp_mask & (1u << c));
+				}
+			}
+			/* Programmed exactly where a place runs. */
+			assert_int_equal(mine->gp_mask, want);
+		}
+	}
+	assert_true(twins >= 1);
+
+	/* No HT (or one thread per core measured), or Broadwell: no twins. */
+	res.ht_excl = false;
+	assert_int_equal(plan_build(pl, hsw, &res, thr5, 5, err, sizeof(err)), 0);
+	for (int si = 0; si < pl->nslots; si++)
+		assert_int_equal(pl->slot[si].excl_parity, -1);
+	res.ht_excl = true;
+	assert_int_equal(plan_build(pl, bdw, &res, thr5, 5, err, sizeof(err)), 0);
+	for (int si = 0; si < pl->nslots; si++)
+		assert_int_equal(pl->slot[si].excl_parity, -1);
+	free(pl);
+}
+
 static void test_resources_from_pmu(void **state)
 {
 	struct pmu_cpu cpu[3];
@@ -697,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_16_thresholds),
 		cmocka_unit_test(test_reasons_blame_truthfully),
 		cmocka_unit_test(test_resources_from_pmu),
+		cmocka_unit_test(test_ht_excl),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

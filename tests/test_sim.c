@@ -1388,7 +1388,8 @@ static void test_ground_truth(void **state)
 	struct sim *s;
 
 	(void)state;
-	snprintf(text, sizeof(text), "%s%s", gt_text, gt_overrides);
+	/* One thread per core: every CPU counts loads on PMC2 at once (HSD29, test_ht_bug). */
+	snprintf(text, sizeof(text), "%s%sthreads_per_core = 1\n", gt_text, gt_overrides);
 	s = mk("haswell", text, &clk);
 	check_truth(s, &clk);
 	sim_free(s);
@@ -1905,6 +1906,76 @@ static void test_profile_huge_rates(void **state)
 	sim_free(s);
 }
 
+/*
+ * HSD29: on Haswell with HT, 0xD0-0xD3 events on counter i count half of
+ * their loads while the sibling's counter i is enabled, whatever it counts;
+ * the sibling's other counters, a single thread, and Broadwell leave them
+ * whole.  A change on the sibling takes effect from that moment.
+ */
+static void test_ht_bug(void **state)
+{
+	const uint64_t loads = SEL(0xd0, 0x81), cyc = SEL(0x3c, 0x00);
+	const char *two = "cpus = 4\nthreads_per_core = 2\nloads_per_sec = 1e8\n";
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("haswell", two, &clk);
+	/* cpu 0 and cpu 2 are the threads of core 0. */
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	wr(s, 2, EVTSEL(1), cyc);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	wr(s, 2, EVTSEL(0), cyc);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 50000000);
+	/* cpu 1 is another core: its counter 0 does not matter to cpu 0. */
+	wr(s, 2, EVTSEL(0), 0);
+	wr(s, 1, EVTSEL(0), cyc);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	/* Enabled means EN and the global enable of that counter. */
+	wr(s, 2, EVTSEL(0), cyc);
+	wr(s, 2, GCTRL, 0x70000000eULL);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	/* The sibling starting halfway through: a quarter lost. */
+	wr(s, 2, EVTSEL(0), 0);
+	wr(s, 2, GCTRL, 0x70000000fULL);
+	wr(s, 0, PMC(0), 0);
+	wr(s, 0, EVTSEL(0), loads);
+	clk.t += 1;
+	wr(s, 2, EVTSEL(0), cyc);
+	clk.t += 1;
+	assert_int_equal(rd(s, 0, PMC(0)), 150000000);
+	/* Other events on that counter are not affected. */
+	wr(s, 0, EVTSEL(0), 0);
+	assert_int_equal(measure(s, &clk, 0, 0, SEL(0xc0, 0x00), 1), 2880000000ULL);  /* 1.2 x 2.4e9 */
+	sim_free(s);
+
+	s = mk("haswell", "cpus = 4\nthreads_per_core = 1\nloads_per_sec = 1e8\n", &clk);
+	wr(s, 2, EVTSEL(0), cyc);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	sim_free(s);
+	s = mk("broadwell", two, &clk);
+	wr(s, 2, EVTSEL(0), cyc);
+	assert_int_equal(measure(s, &clk, 0, 0, loads, 1), 100000000);
+	sim_free(s);
+}
+
+/* time_scale: the machine, its TSC and its counters run that much faster. */
+static void test_time_scale(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+	uint64_t t0;
+
+	(void)state;
+	s = mk("silvermont", "cpus = 2\nghz = 2\ntime_scale = 1000\n", &clk);
+	t0 = rd(s, 0, TSC);
+	clk.t += 0.5;
+	assert_int_equal(rd(s, 0, TSC) - t0, 1000000000000ULL);
+	/* 2e9 cycles a second for 1000 seconds: 2e12, wrapped at 40 bits. */
+	assert_int_equal(measure(s, &clk, 1, 0, SEL(0x3c, 0x00), 1), 2000000000000ULL & ((1ULL << 40) - 1));
+	sim_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1954,6 +2025,8 @@ int main(void)
 		cmocka_unit_test(test_profile_junk_and_size),
 		cmocka_unit_test(test_profile_bom_and_long_value),
 		cmocka_unit_test(test_profile_huge_rates),
+		cmocka_unit_test(test_ht_bug),
+		cmocka_unit_test(test_time_scale),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);
