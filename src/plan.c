@@ -734,30 +734,34 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 
 void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes)
 {
-	int r = __builtin_popcount(pl->fixed_mask), w = 0;
+	int r = 0, w = 0;
 
-	for (int si = 0; si < pl->nslots; si++) {
-		const struct pmu_cfg *a = &pl->slot[si].cfg;
-		const struct pmu_cfg *b = &pl->slot[(si + 1) % pl->nslots].cfg;
-		int changed = 0;
+	/* Twin slots (split_excl) program each thread parity differently: the mean of both. */
+	for (int par = 0; par < 2; par++) {
+		r += __builtin_popcount(pl->fixed_mask);
+		for (int si = 0; si < pl->nslots; si++) {
+			const struct pmu_cfg *a = plan_slot_cfg(pl, si, par);
+			const struct pmu_cfg *b = plan_slot_cfg(pl, (si + 1) % pl->nslots, par);
+			int changed = 0;
 
-		r += __builtin_popcount(a->gp_mask);
-		if (pl->nslots == 1)
-			continue;
-		for (int k = 0; k < PMU_MAX_GP; k++)
-			if ((b->gp_mask & (1u << k)) &&
-			    (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+			r += __builtin_popcount(a->gp_mask);
+			if (pl->nslots == 1)
+				continue;
+			for (int k = 0; k < PMU_MAX_GP; k++)
+				if ((b->gp_mask & (1u << k)) &&
+				    (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+					changed++;
+			for (int j = 0; j < 2; j++)
+				if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+					changed++;
+			if (b->ldlat_ctr >= 0 && a->ldlat != b->ldlat)
 				changed++;
-		for (int j = 0; j < 2; j++)
-			if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
-				changed++;
-		if (b->ldlat_ctr >= 0 && a->ldlat != b->ldlat)
-			changed++;
-		w += changed;
-		/* Four selects and counters, and the enable pulse (pmu.c). */
-		if (ctr_reset && changed)
-			w += 4 + 4 + 3;
+			w += changed;
+			/* Four selects and counters, and the enable pulse (pmu.c). */
+			if (ctr_reset && changed)
+				w += 4 + 4 + 3;
+		}
 	}
-	*reads = r;
-	*writes = w;
+	*reads = (r + 1) / 2;
+	*writes = (w + 1) / 2;
 }

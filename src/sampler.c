@@ -156,23 +156,27 @@ static void cpu_failed(struct sample_cpu *c, int r)
  *     times it (Intel ARK: Pentium N4200, Goldmont, 1.1 GHz base, 2.5 GHz
  *     burst; Haswell i7-4770 3.4/3.9 GHz; Atom C2750 2.4/2.6 GHz): 4 leaves
  *     room;
- *   - per core cycle, at most SAMPLER_MAX_PER_CYCLE: an occupancy event
- *     (OFFCORE_REQUESTS_OUTSTANDING, OFFCORE_RESPONSE with OUTSTANDING set,
- *     SDM16 18.6.3 "weighted cycles of outstanding offcore requests") adds
- *     the number of requests outstanding in that cycle, bounded by the
- *     core's miss queue (the 10 L1D fill buffers and 16-entry super queue
- *     of Nehalem through Haswell, Intel 64 and IA-32 Optimization Reference
- *     Manual 2.2 and 2.5; Silvermont's per-module L2 queue is smaller than
- *     that, UNVERIFIED); instructions retire at most 4 per cycle.  64 is
- *     twice the largest queue named here, a bound not a measurement;
+ *   - per core cycle, at most SAMPLER_MAX_PER_CYCLE: the fastest events
+ *     are occupancies (OFFCORE_REQUESTS_OUTSTANDING; OFFCORE_RESPONSE with
+ *     OUTSTANDING set, "weighted cycles of outstanding offcore requests",
+ *     seed 001 / SDM16 18.6.3), which add the number of requests
+ *     outstanding in that cycle.  That number is bounded by the core's
+ *     miss queues: L1D fill buffers and the L2's request queue ("super
+ *     queue"), a few tens of entries at most on these parts (Intel's
+ *     Optimization Reference Manual; no source in pmu-facts, so
+ *     UNVERIFIED here, hence the margin).  Instructions retire at most 4
+ *     a cycle.  64 is twice a 32-entry queue: a bound, not a measurement;
  *   - a reference-cycle counter advances at the TSC rate, below the above.
  * Half the time the fastest counter takes to wrap once: a read that comes
  * late by less than that still sees at most one wrap.  Until the TSC rate
- * is known (the first read of an interval), SAMPLER_PROBE_S.
+ * is known (the first read of an interval), SAMPLER_PROBE_S; if the TSC
+ * cannot be read, SAMPLER_TSC_FALLBACK_HZ, above the nominal clock of
+ * any supported part.
  */
 #define SAMPLER_CLOCK_PER_TSC   4.0
 #define SAMPLER_MAX_PER_CYCLE   64.0
 #define SAMPLER_PROBE_S         0.01
+#define SAMPLER_TSC_FALLBACK_HZ 8e9
 
 double sampler_read_period(const struct pmu *p, double tsc_hz)
 {
@@ -185,6 +189,16 @@ double sampler_read_period(const struct pmu *p, double tsc_hz)
 	return ldexp(1.0, (int)w) / (tsc_hz * SAMPLER_CLOCK_PER_TSC * SAMPLER_MAX_PER_CYCLE) / 2;
 }
 
+/* sampler_read_period() for this sampler: the TSC rate measured, or assumed once probed. */
+static double read_period(const struct sampler *s)
+{
+	double hz = s->tsc_hz;
+
+	if (!(hz > 0) && s->mid_reads)
+		hz = SAMPLER_TSC_FALLBACK_HZ;
+	return sampler_read_period(s->pmu, hz);
+}
+
 /*
  * Wait until @slot_end, reading every CPU's counters on the way as often as
  * sampler_read_period() says (the counts accumulate; nothing is
@@ -195,7 +209,7 @@ static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t 
 	struct pmu *p = s->pmu;
 
 	for (;;) {
-		double period = sampler_read_period(p, s->tsc_hz), wake = slot_end;
+		double period = read_period(s), wake = slot_end;
 		bool mid;
 
 		/* Due: a period after the oldest read of any counter. */
@@ -249,6 +263,35 @@ static int switch_pass(const struct plan *opl, int osi, const struct plan *npl, 
 	return runs_excl(npl, nsi, parity) ? 2 : 1;
 }
 
+/* Program slot @next on CPU index @i (read already).  A negative errno only when fatal. */
+static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errlen)
+{
+	struct sample_cpu *c = &s->cpu[i];
+	int r;
+
+	if (next == s->slot) {
+		c->t_slot = c->t_read;
+		return 0;
+	}
+	r = pmu_apply(s->pmu, i, plan_slot_cfg(s->plan, next, c->parity), err, errlen);
+	if (r == -ENXIO || r == -EBUSY) {
+		/*
+		 * Gone offline between its read and now, or one of its counters
+		 * was just given up: it sits out the rest of the interval; the
+		 * caller re-plans.
+		 */
+		c->ok = false;
+		c->offline = r == -ENXIO;
+		c->err = r;
+		s->changed |= r == -EBUSY;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	c->t_slot = sampler_now();
+	return 0;
+}
+
 int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
 		     char *err, size_t errlen)
 {
@@ -297,7 +340,9 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		 * module siblings share MSR_OFFCORE_RSP_x, so a sibling's new
 		 * value must not reach a counter whose slot is still unread.
 		 * What a counter sees between its read and its reprogramming
-		 * is dropped (pmu_apply zeroes it after the new state).
+		 * is dropped (pmu_apply zeroes it after the new state).  The
+		 * reprogramming goes in the passes of switch_pass(), so that HT
+		 * siblings never share a counter with an ht_excl row.
 		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
@@ -319,7 +364,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			 */
 			if (r == 0)
 				r = collect(s, i, s->slot, last,
-					    c->t_read + slot_len - c->t_fixed >= sampler_read_period(p, s->tsc_hz),
+					    c->t_read + slot_len - c->t_fixed >= read_period(s),
 					    c->t_read);
 			/* Selects about to be overwritten must still be ours. */
 			if (r == 0 && next != s->slot) {
@@ -335,31 +380,15 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (r < 0)
 				cpu_failed(c, r);
 		}
-		for (int pass = 0, i = 0; pass < 3; i = (i + 1) % p->ncpu, pass += i == 0) {
-			struct sample_cpu *c = &s->cpu[i];
-			int r;
+		for (int pass = 0; pass < 3; pass++) {
+			for (int i = 0; i < p->ncpu; i++) {
+				struct sample_cpu *c = &s->cpu[i];
+				int r;
 
-			if (!c->ok || switch_pass(pl, s->slot, pl, next, c->parity) != pass)
-				continue;
-			if (next != s->slot) {
-				r = pmu_apply(p, i, plan_slot_cfg(pl, next, c->parity), err, errlen);
-				if (r == -ENXIO || r == -EBUSY) {
-					/*
-					 * Gone offline between its read and now, or one of
-					 * its counters was just given up: it sits out the rest
-					 * of the interval; the caller re-plans.
-					 */
-					c->ok = false;
-					c->offline = r == -ENXIO;
-					c->err = r;
-					s->changed |= r == -EBUSY;
+				if (!c->ok || switch_pass(pl, s->slot, pl, next, c->parity) != pass)
 					continue;
-				}
-				if (r < 0)
+				if ((r = switch_cpu(s, i, next, err, errlen)) < 0)
 					return r;
-				c->t_slot = sampler_now();
-			} else {
-				c->t_slot = c->t_read;
 			}
 		}
 		s->slot = next;
@@ -378,19 +407,21 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 
 	s->plan = pl;
 	s->slot = 0;
-	for (int pass = 0, i = 0; pass < 3; i = (i + 1) % s->pmu->ncpu, pass += i == 0) {
-		int r;
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < s->pmu->ncpu; i++) {
+			uint64_t discard[PMU_MAX_GP];
+			int r;
 
-		uint64_t discard[PMU_MAX_GP];
-
-		if (s->cpu[i].offline || switch_pass(old, old_slot, pl, 0, s->cpu[i].parity) != pass)
-			continue;
-		/* What counted since the last read belongs to no plan: dropped. */
-		if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
-			return r;
-		if ((r = pmu_apply(s->pmu, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen)) < 0)
-			return r;
-		s->cpu[i].t_slot = sampler_now();
+			if (s->cpu[i].offline || switch_pass(old, old_slot, pl, 0, s->cpu[i].parity) != pass)
+				continue;
+			/* What counted since the last read belongs to no plan: dropped. */
+			if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
+				return r;
+			r = pmu_apply(s->pmu, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen);
+			if (r < 0)
+				return r;
+			s->cpu[i].t_slot = sampler_now();
+		}
 	}
 	return 0;
 }
