@@ -35,7 +35,7 @@
  *   packages                1           sockets; >= 2 simulates the server part
  *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
- *   time_scale              1           simulated seconds per second of wall time
+ *   time_scale              1           simulated seconds per second of wall time (0..1e6]
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -72,7 +72,11 @@ enum key_kind {
 	KIND_PACKAGES,  /* integer 1..SIM_MAX_PACKAGES */
 	KIND_DIST,      /* load_latency points */
 	KIND_MSR,       /* 64-bit register value */
+	KIND_SCALE,     /* time_scale: > 0, at most SIM_MAX_TIME_SCALE */
 };
+
+/* A million: an hour of a 40-bit counter wrapping every minute in 3.6 ms. */
+#define SIM_MAX_TIME_SCALE 1e6
 
 struct key_def {
 	const char *name;
@@ -100,7 +104,7 @@ static const struct key_def keys[K_N] = {
 	[K_PACKAGES] = { "packages", KIND_PACKAGES, false },
 	[K_REMOTE_HIT] = { "remote_hit_per_sec", KIND_RATE, true },
 	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
-	[K_TIME_SCALE] = { "time_scale", KIND_POSITIVE, false },
+	[K_TIME_SCALE] = { "time_scale", KIND_SCALE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -294,6 +298,10 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	case KIND_LATENCY:
 		if (v < 0)
 			return perr(p, e->line, e->text, "negative latency %g", v);
+		break;
+	case KIND_SCALE:
+		if (!(v > 0) || v > SIM_MAX_TIME_SCALE)
+			return perr(p, e->line, e->text, "must be above 0 and at most %g", SIM_MAX_TIME_SCALE);
 		break;
 	case KIND_FRACTION:
 		if (v < 0 || v > 1)

@@ -74,7 +74,10 @@ done
 printf 'time_scale = 0\n' >"$LIB_TMP/zero.prof"
 ./lattop --simulate silvermont --sim-profile "$LIB_TMP/zero.prof" --once -d 0.1 >/dev/null 2>"$LIB_TMP/zero.err"
 rc=$?
-is "time_scale = 0: usage error" "$rc $(grep -c 'zero.prof:1: time_scale: must be positive' "$LIB_TMP/zero.err")" "2 1"
+is "time_scale = 0: usage error" "$rc $(grep -c 'zero.prof:1: time_scale: must be above 0 and at most 1e+06' "$LIB_TMP/zero.err")" "2 1"
+printf 'time_scale = 2e6\n' >"$LIB_TMP/big.prof"
+./lattop --simulate silvermont --sim-profile "$LIB_TMP/big.prof" --once -d 0.1 >/dev/null 2>"$LIB_TMP/big.err"
+is "time_scale = 2e6: usage error" "$? $(grep -c 'big.prof:1: time_scale: must be above 0 and at most 1e+06' "$LIB_TMP/big.err")" "2 1"
 printf 'cpu1.time_scale = 2\n' >"$LIB_TMP/cpu.prof"
 ./lattop --simulate silvermont --sim-profile "$LIB_TMP/cpu.prof" --once -d 0.1 >/dev/null 2>"$LIB_TMP/cpu.err"
 is "cpu1.time_scale: refused" "$? $(grep -c 'cpu.prof:1: cpu1.time_scale: not a per-CPU key' "$LIB_TMP/cpu.err")" "2 1"
