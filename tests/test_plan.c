@@ -707,6 +707,19 @@ static void test_ht_excl(void **state)
 	}
 	assert_true(twins >= 1);
 
+	/* Every set of free counters, 16 thresholds: twins fit, and every property holds. */
+	for (unsigned gp = 1; gp < 16; gp++) {
+		unsigned thr16[16];
+
+		for (int i = 0; i < 16; i++)
+			thr16[i] = 4 + 10 * (unsigned)i;
+		res_all_free(&res, hsw, true);
+		res.gp_free = (uint8_t)gp;
+		res.ht_excl = true;
+		assert_int_equal(plan_build(pl, hsw, &res, thr16, 16, err, sizeof(err)), 0);
+		check_plan(pl, hsw, &res, thr16, 16);
+	}
+
 	/* No HT (or one thread per core measured), or Broadwell: no twins. */
 	res.ht_excl = false;
 	assert_int_equal(plan_build(pl, hsw, &res, thr5, 5, err, sizeof(err)), 0);
