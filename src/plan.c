@@ -564,22 +564,22 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		 *
 		 * Other events share the slot.  Intel's perfmon json marks the
 		 * Haswell/Broadwell load-latency events TakenAlone=1, which its
-		 * README defines as an event that "can only be sampled or
-		 * counted by itself", the other programmable counters then
-		 * unavailable (PM README.md, TakenAlone).  Not followed, because
-		 * the SDM states the hardware rule narrower: "When Load latency
-		 * event is enabled, no other PEBS event can be configured with
-		 * other counters" (SDM16 18.9.4.2, p.692, Sandy Bridge, which
-		 * 18.11 extends to Haswell), and the kernel schedules
-		 * MEM_TRANS_RETIRED.LOAD_LATENCY beside other events on PMC0-3
-		 * (K-ds INTEL_PLD_CONSTRAINT(0x01cd, 0xf)).  lattop keeps that
-		 * rule: PEBS_ENABLE carries only the load-latency counter's bits
-		 * (pmu_apply() clears them for every other counter it programs),
-		 * and the facility is not used at all when someone else has
-		 * PEBS enabled (res->ldlat_free).  The sibling thread does not
-		 * enter it: on Haswell MSR_PEBS_LD_LAT_THRESHOLD is per thread
-		 * (K-core PMU_FL_NO_HT_SHARING; pmu-facts 8.5), and 0xCD is not
-		 * among the HT-bug events (K-core INTEL_EXCLEVT_CONSTRAINT lists
+		 * README.md defines as an event to be collected with no other
+		 * event on the general-purpose counters (PM; pmu-facts 6).  Not
+		 * followed: that is advice for sampling tools, and the hardware
+		 * rule is narrower.  The SDM forbids only other PEBS events on
+		 * other counters while the load-latency event is enabled (SDM16
+		 * 18.9.4.2, p.692, Sandy Bridge; p.702: Haswell's load latency
+		 * facility is unchanged), and the kernel schedules
+		 * MEM_TRANS_RETIRED.LOAD_LATENCY beside ordinary events on PMC0-3
+		 * (K-ds INTEL_PLD_CONSTRAINT(0x01cd, 0xf)).  lattop keeps the
+		 * SDM's rule: IA32_PEBS_ENABLE carries only the load-latency
+		 * counter's bits (pmu_apply() clears them for every other counter
+		 * it programs), and the facility is not used at all while someone
+		 * else has PEBS enabled (res->ldlat_free).  The sibling thread
+		 * does not enter it: on Haswell MSR_PEBS_LD_LAT_THRESHOLD is per
+		 * thread (K-core PMU_FL_NO_HT_SHARING; pmu-facts 8.5), and 0xCD
+		 * is not among the HT-bug events (K-core INTEL_EXCLEVT_CONSTRAINT:
 		 * 0xD0-0xD3 only).
 		 */
 		pl->ldlat_reserved = pl->ldlat_ctr >= 0 && (free_ & ~(1u << pl->ldlat_ctr));
