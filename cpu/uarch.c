@@ -114,10 +114,11 @@ static const struct uarch uarch_haswell = {
 	.offcore_msrs = 2,              /* K-core intel_snbep_extra_regs: 0x1A6, 0x1A7 */
 	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
 	/*
-	 * HSD29 (pmu-facts 6, 8.6): K-core intel_pmu_init calls intel_ht_bug()
-	 * for Haswell (client and server models) to enforce its
-	 * INTEL_EXCLEVT_CONSTRAINT(0xd0..0xd3, 0xf); fixup_ht_bug() drops it
-	 * when HT is off.  Broadwell is not on that list.
+	 * HSD29 (pmu-facts 6, 8.6): K-core intel_pmu_init adds the
+	 * intel_ht_bug quirk for HASWELL, HASWELL_X, HASWELL_L and HASWELL_G
+	 * (every model above), which enforces INTEL_EXCLEVT_CONSTRAINT on
+	 * 0xd0-0xd3; fixup_ht_bug() drops it when HT is off.  Its Broadwell
+	 * case has no such quirk.
 	 */
 	.flags = UARCH_F_HT_EXCL,
 };
