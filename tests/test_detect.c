@@ -880,7 +880,7 @@ static void test_uarch_fields(void **state)
 		{ "airmont", "Airmont", "silvermont", 3, 2, 40, 2, OFFCORE_MODULE, 0 },
 		{ "goldmont", "Goldmont", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
 		{ "goldmont-plus", "Goldmont Plus", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
-		{ "haswell", "Haswell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
+		{ "haswell", "Haswell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, UARCH_F_HT_EXCL },
 		{ "broadwell", "Broadwell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
 	};
 	const struct pmu_table *tables[] = {
