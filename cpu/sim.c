@@ -14,6 +14,9 @@
  * access the CPU's traffic since its last access is integrated from the
  * profile and each counter adds its weighted sum, keeping the fraction
  * below one event so that counts stay exact under a manual clock.
+ * Errata that change what a counter counts are modelled where the hardware
+ * table names them (the HT bug, sim_hw.ht_bug_*).  The machine's time runs
+ * the profile's time_scale times faster than the clock.
  */
 #include <errno.h>
 #include <math.h>
