@@ -599,9 +599,12 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		 * A new baseline after the new selection, so that what the
 		 * counter saw since it was last read goes nowhere rather than to
 		 * the new slot's event: a frozen counter's value, read while it
-		 * stood still, is one; otherwise it is zeroed.
+		 * stood still, is one; otherwise it is zeroed.  A counter that
+		 * was idle (not ours in the last slot) was neither frozen nor
+		 * read: what it counted before going idle is in it, so it is
+		 * zeroed too.
 		 */
-		if (!c->frozen && !(zeroed & bit)) {
+		if ((!c->frozen || !(cur->gp_mask & bit)) && !(zeroed & bit)) {
 			if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
 				return r;
 			c->last_gp[k] = 0;
