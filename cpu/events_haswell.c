@@ -104,13 +104,16 @@ static const struct pmu_event haswell_events[] = {
 	 * The server parts' json only (HSX, BDX: MEM_LOAD_UOPS_L3_MISS_RETIRED
 	 * REMOTE_HITM 0x10, REMOTE_FWD 0x20); the client json has LOCAL_DRAM
 	 * alone, hence needs = UARCH_F_REMOTE_EVENTS (a model-table flag).
-	 * 0xD3 is one of the events erratum HSD29 covers (see loads above).
+	 * 0xD3 is one of the events erratum HSD29 covers (see loads above):
+	 * ht_excl.
 	 */
 	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD", .metric = M_SNOOP_REMOTE_HIT,
 	  GP(0xD3, 0x20, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
+	  .ht_excl = true,
 	  .source = "PM haswellx_core.json, BDX json 0xD3/0x20, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
 	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", .metric = M_SNOOP_REMOTE_HITM,
 	  GP(0xD3, 0x10, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
+	  .ht_excl = true,
 	  .source = "PM haswellx_core.json, BDX json 0xD3/0x10, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
 
 	/*
