@@ -50,7 +50,7 @@ const char options_help[] =
 	"\n"
 	"Options:\n"
 	"  -d, --delay SECS        the interval, 0.05 to 3600 decimal seconds (default 1);\n"
-	"                          the counters are read often enough that none wraps unseen\n"
+	"                          counters are read often enough that none wraps unseen\n"
 	"  -n, --iterations N      stop after N snapshots (not with --once)\n"
 	"  -c, --cpus LIST         measure only these logical CPUs, e.g. 0-3,8\n"
 	"      --format FMT        text, csv or json (default text)\n"
