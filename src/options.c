@@ -19,8 +19,9 @@ const char options_usage[] =
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii]\n"
-	"       lattop --detect [--cpuid-file FILE | --simulate UARCH] [--format text|json]\n"
-	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH]\n"
+	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
+	"                       [--format text|json]\n"
+	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                            [--thresholds LIST] [--format text|json]\n"
 	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
 	"                       [--format text|json] [--no-color]\n"
@@ -145,10 +146,12 @@ static const struct {
 	unsigned allowed;
 	const char *takes;
 } mode_opts[] = {
-	{ MODE_DETECT, "--detect", GB(CPUID_FILE) | GB(SIMULATE) | GB(FORMAT),
-	  "--cpuid-file, --simulate and --format" },
-	{ MODE_LIST_EVENTS, "--list-events", GB(CPUID_FILE) | GB(SIMULATE) | GB(FORMAT) | GB(THRESHOLDS),
-	  "--cpuid-file, --simulate, --thresholds and --format" },
+	/* A profile's packages make the simulator a server part: its model and events. */
+	{ MODE_DETECT, "--detect", GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT),
+	  "--cpuid-file, --simulate, --sim-profile and --format" },
+	{ MODE_LIST_EVENTS, "--list-events",
+	  GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT) | GB(THRESHOLDS),
+	  "--cpuid-file, --simulate, --sim-profile, --thresholds and --format" },
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
 	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },

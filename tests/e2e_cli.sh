@@ -182,4 +182,12 @@ for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--help"
 		diag "exit $rc, stderr: $(cat $LIB_TMP/err)"
 	fi
 done
+# A profile with two packages makes the simulator the server part: --detect
+# and --list-events see its model and its events for other packages.
+printf 'cpus = 8\npackages = 2\n' >$LIB_TMP/2p.prof
+is "--detect --sim-profile: two packages are Haswell-EP (06_3F)" \
+	"$(./lattop --detect --simulate haswell --sim-profile $LIB_TMP/2p.prof --format json | jq .model)" 63
+is "--list-events --sim-profile: the remote HITM event on two packages" \
+	"$(./lattop --list-events --simulate haswell --sim-profile $LIB_TMP/2p.prof --format json |
+	   jq -r '.events[] | select(.metric == "snoop_remote_hitm") | .perfevtsel')" 0x4310d3
 tap_done

@@ -10,23 +10,6 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 
 P=tests/profiles/htbug.prof
 
-within() {
-	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
-		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
-		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "got $2, want $3 (within 2%)"
-	fi
-}
-
-truth() {
-	v=$(sed -n "s/^cpu$1\\.loads_per_sec *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=$(sed -n "s/^loads_per_sec *= *\\([^ #]*\\).*/\\1/p" $P)
-	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
-}
-
 run() {
 	name=$1
 	shift
@@ -43,7 +26,7 @@ for u in haswell broadwell; do
 	run $u --simulate $u || continue
 	tot=0
 	for c in 0 1 2 3 4 5 6 7; do
-		want=$(truth $c)
+		want=$(truth loads_per_sec $c)
 		tot=$(awk -v a="$tot" -v b="$want" 'BEGIN { printf "%.10g", a + b }')
 		within "$u cpu$c: loads/s" "$(jq ".cpus[] | select(.cpu == $c) | .load_latency.loads_per_sec" \
 			"$LIB_TMP/$u.json")" "$want"
@@ -56,7 +39,7 @@ if run half --simulate haswell --cpus 0-3; then
 	for c in 0 1 2 3; do
 		within "haswell, cpus 0-3, cpu$c: loads/s" \
 			"$(jq ".cpus[] | select(.cpu == $c) | .load_latency.loads_per_sec" "$LIB_TMP/half.json")" \
-			"$(truth $c)"
+			"$(truth loads_per_sec $c)"
 	done
 fi
 tap_done

@@ -21,31 +21,6 @@ above_frac() {
 		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
 }
 
-# within NAME GOT WANT: |GOT - WANT| <= 2% of WANT (exactly 0 when WANT is 0)
-within() {
-	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
-		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
-		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "got $2, want $3 (within 2%)"
-	fi
-}
-
-# jqe FILTER FILE: true when the filter's last output is true.
-jqe() {
-	jq -e "$@" >/dev/null
-}
-
-# Per-CPU truth: value of KEY for CPU N from the profile (override or default).
-truth() {
-	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=0
-	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
-}
-
 for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broadwell; do
 	P=$LIB_TMP/$u.prof
 	cp tests/profiles/truth.prof $P

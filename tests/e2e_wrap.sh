@@ -13,23 +13,6 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 P=tests/profiles/wrap.prof
 N=1000
 
-within() {
-	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
-		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
-		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "got $2, want $3 (within 2%)"
-	fi
-}
-
-truth() {
-	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
-}
-
 # Per wall second: the profile's rate times the time scale.
 fast() {
 	awk -v v="$(truth "$1" "$2")" -v n=$N 'BEGIN { printf "%.10g\n", v * n }'

@@ -15,6 +15,7 @@
 # a failing or killed test never leaves a mount behind.  (msrfs itself also
 # stops when its parent dies, and fusermount3's auto_unmount cleans up after
 # an msrfs that is killed.)
+# Truth:  within NAME GOT WANT | truth KEY CPU (from the profile $P) | jqe FILTER FILE
 # Owns no test: only what the scripts share.
 
 LIB_MSRFS=${LIB_MSRFS:-tests/msrfs/msrfs}
@@ -221,3 +222,31 @@ lib_cleanup() {
 trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# ---- ground truth (tests/e2e_sim.sh, e2e_wrap.sh, e2e_htbug.sh) ----
+
+# within NAME GOT WANT: ok when |GOT - WANT| <= 2% of WANT (exactly 0 when WANT is 0)
+within() {
+	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
+		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
+		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got $2, want $3 (within 2%)"
+	fi
+}
+
+# truth KEY N: the value of KEY for logical CPU N in the profile $P (its
+# cpuN. override, else the global line, else 0).
+truth() {
+	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	[ -n "$v" ] || v=0
+	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
+}
+
+# jqe FILTER FILE: true when the filter's last output is true.
+jqe() {
+	jq -e "$@" >/dev/null
+}
