@@ -61,6 +61,16 @@ struct metrics {
 	} off;
 };
 
+/*
+ * Are the bounds of the mean too far apart for one number to stand for
+ * them (its error, half their gap, over a quarter of it)?  The text report
+ * and the screen then show the range, "20-40", instead of "~30".
+ */
+static inline bool metrics_mean_is_range(const struct metrics *m)
+{
+	return m->lat.mean_cycles_max - m->lat.mean_cycles_min > 0.5 * m->lat.mean_cycles_est;
+}
+
 /* Rates of one CPU from its accumulations: counts over the time each unit ran. */
 void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rates *out);
 

@@ -583,6 +583,18 @@ static const char *fix(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
+/* The ~Mean cell: the estimate, or the range of the bounds where they are far apart. */
+static const char *mean_cell(const struct metrics *m, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (isnan(m->lat.mean_cycles_est) || !metrics_mean_is_range(m))
+		return fix(m->lat.mean_cycles_est, 0, buf, len);
+	snprintf(buf, len, "%s-%s", si(m->lat.mean_cycles_min, lo, sizeof(lo)),
+		 si(m->lat.mean_cycles_max, hi, sizeof(hi)));
+	return buf;
+}
+
 static void text_row(FILE *f, int wc, int wk, const char *cpu, const char *core,
 		     const struct metrics *m, bool remote)
 {
@@ -592,7 +604,7 @@ static void text_row(FILE *f, int wc, int wk, const char *cpu, const char *core,
 		fix(m->ipc, 2, b[1], 32), si(m->lat.loads_per_sec, b[2], 32));
 	for (int i = 0; i < m->lat.nthresh; i++)
 		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 32));
-	fprintf(f, " %6s %7s %7s", fix(m->lat.mean_cycles_est, 0, b[4], 32),
+	fprintf(f, " %9s %7s %7s", mean_cell(m, b[4], 32),
 		si(m->snoop.hit_per_sec, b[5], 32), si(m->snoop.hitm_per_sec, b[6], 32));
 	if (remote)
 		fprintf(f, " %7s %7s", si(m->snoop.remote.hit_per_sec, b[10], 32),
@@ -658,7 +670,7 @@ static void write_text(FILE *f, const struct report *r)
 		snprintf(h, sizeof(h), ">%u", t->lat.thresholds[i]);
 		fprintf(f, " %6s", h);
 	}
-	fprintf(f, " %6s %7s %7s", "~Mean", "SnpHit", "HITM");
+	fprintf(f, " %9s %7s %7s", "~Mean", "SnpHit", "HITM");
 	if (remote)
 		fprintf(f, " %7s %7s", "RmtHit", "RmtHITM");
 	fprintf(f, " %7s %7s %6s\n", "Reads", "OffLat", "ns");

@@ -348,6 +348,12 @@ static void test_compute(void **state)
 	assert_close(m.lat.mean_cycles_min, 10.5);
 	assert_close(m.lat.mean_cycles_max, 40);
 	assert_close(m.lat.mean_cycles_est, 25.25);
+	/* 10.5..40 around 25.25: too wide for one number, the screen shows the range. */
+	assert_true(metrics_mean_is_range(&m));
+	m.lat.mean_cycles_min = 22;
+	m.lat.mean_cycles_max = 28;
+	m.lat.mean_cycles_est = 25;
+	assert_false(metrics_mean_is_range(&m));
 	assert_string_equal(m.snoop.hit_scope, "other_core");
 	assert_string_equal(m.snoop.hitm_scope, "other_core");
 

@@ -16,7 +16,7 @@
 #include "ui/ui_internal.h"
 
 #define W_LOADS 8               /* " Loads/s" */
-#define W_MEAN  7               /* "   Mean" */
+#define W_MEAN  9               /* "    ~Mean", "   20-40" */
 #define CELL_MIN 5              /* " 270M" */
 #define CELL_BAR 7              /* " 270M " and one cell of bar */
 #define CELL_PREF 11
@@ -192,7 +192,16 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 	if (xm + W_MEAN <= x + w) {
 		double mean = m->lat.mean_cycles_est;
 
-		draw_fixed(b, sizeof(b), mean, !isnan(mean) && mean < 10 ? 1 : 0);
+		/* The bounds far apart: their range, not a middle that means little. */
+		if (!isnan(mean) && metrics_mean_is_range(m)) {
+			char lo[16], hi[16];
+
+			draw_si(lo, sizeof(lo), m->lat.mean_cycles_min);
+			draw_si(hi, sizeof(hi), m->lat.mean_cycles_max);
+			snprintf(b, sizeof(b), "%s-%s", lo, hi);
+		} else {
+			draw_fixed(b, sizeof(b), mean, !isnan(mean) && mean < 10 ? 1 : 0);
+		}
 		draw_right(ui, y, xm, W_MEAN, base, b);
 	}
 }
