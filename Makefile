@@ -4,9 +4,9 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools
+PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
-	     valgrind
+	     valgrind prometheus prometheus-node-exporter python3
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wformat=2 -Wno-format-nonliteral
@@ -38,7 +38,7 @@ liblattop.a: $(CORE_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 lattop: src/main.o $(UI_OBJ) liblattop.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -lmicrohttpd -lpthread
 
 tests/test_%: tests/test_%.o liblattop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lpfm -lcmocka

@@ -21,6 +21,7 @@
 #include "src/metrics.h"
 #include "src/options.h"
 #include "src/doctor.h"
+#include "src/fleet.h"
 #include "src/journal.h"
 #include "src/plan.h"
 #include "src/privs.h"
@@ -75,6 +76,8 @@ struct run {
 	bool restart;                   /* a key changed the interval or thresholds: cut this one */
 	struct journal journal;
 	bool journaled;
+	struct fleet fleet;             /* --listen, --textfile */
+	bool quiet;                     /* serving without a terminal: no snapshots */
 	char dev_path[4096];            /* the msr directory, absolute */
 	char lost[1024];                /* counters given up to a new owner, for the note */
 	/* per interval */
@@ -429,6 +432,8 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 
 		ui_frame(r->ui, &f);
 		return 0;
+	} else if (r->quiet) {
+		return 0;
 	} else {
 		struct report rep = {
 			.source = r->sim ? "simulator" : "msr",
@@ -470,6 +475,60 @@ static int replan_now(struct run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* The interval just computed, to Prometheus (--listen, --textfile). */
+static void export_interval(struct run *r)
+{
+	struct timeval tv;
+	char err[512];
+
+	if (!r->fleet.active)
+		return;
+	for (int i = 0; i < r->nids; i++)
+		r->fleet.s[i] = (struct export_sample){ .ok = r->rc[i].ok, .rates = &r->rates[i],
+			.interval_s = r->sampler.cpu[i].interval_s, .m = &r->rc[i].m };
+	gettimeofday(&tv, NULL);
+	if (fleet_tick(&r->fleet, r->plan, tv.tv_sec + tv.tv_usec / 1e6, err, sizeof(err)) < 0) {
+		if (r->ui)
+			ui_message(r->ui, err);
+		else
+			fprintf(stderr, "lattop: %s\n", err);
+	}
+}
+
+/* After root is dropped: the exporter's server, serving as the user lattop runs as. */
+static int export_start(struct run *r, char *err, size_t errlen)
+{
+	struct fleet_info info = {
+		.microarch = r->desc.uarch->name,
+		.pmu_table = r->desc.uarch->table ? r->desc.uarch->table->name : "",
+		.source = r->sim ? "simulator" : "msr",
+		.version = LATTOP_VERSION,
+		.interval_s = r->opt.interval,
+	};
+	int *v = calloc(3 * (size_t)r->nids + 1, sizeof(*v));
+	int res;
+
+	if (!r->fleet.active) {
+		free(v);
+		return 0;
+	}
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < r->nids; i++) {
+		const struct msrdev_cpu *dc = &r->dev->cpu[r->pmu.cpu[i].dev];
+
+		v[i] = dc->id;
+		v[r->nids + i] = dc->core;
+		v[2 * r->nids + i] = dc->package;
+	}
+	res = fleet_start(&r->fleet, r->nids, v, v + r->nids, v + 2 * r->nids, &info, r->plan,
+			  err, errlen);
+	free(v);
+	return res;
+}
+
 static int measure(struct run *r)
 {
 	char err[1024], note[1024];
@@ -484,6 +543,15 @@ static int measure(struct run *r)
 	 */
 	if (!r->sim && journal_open(&r->journal, r->opt.state_dir, err, sizeof(err)) < 0)
 		return fail(EXIT_CANNOT, err);
+	/* A bad --listen or --textfile is refused before any register is written. */
+	{
+		bool usage;
+
+		if (fleet_open(&r->fleet, r->opt.listen, r->opt.textfile, &usage, err, sizeof(err)) < 0)
+			return fail(usage ? EXIT_USAGE : EXIT_CANNOT, err);
+		if (r->fleet.listening)
+			fprintf(stderr, "lattop: serving http://%s/metrics\n", r->fleet.where);
+	}
 	if (pmu_open(&r->pmu, r->dev, &r->desc, r->ids, r->nids, r->opt.force, err, sizeof(err)) < 0)
 		return fail(EXIT_CANNOT, err);
 	if (pmu_check_free(&r->pmu, err, sizeof(err)) >= 0)
@@ -517,6 +585,7 @@ static int measure(struct run *r)
 			return fail(EXIT_CANNOT, err);
 		}
 	}
+	r->quiet = r->fleet.active && r->opt.mode == MODE_SCREEN && !r->ui;
 
 	install_signals();
 	/* Nothing is written before the journal holds every original value. */
@@ -539,6 +608,10 @@ static int measure(struct run *r)
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
+	}
+	if (export_start(r, err, sizeof(err)) < 0) {
+		status = EXIT_CANNOT;
+		goto restore;
 	}
 	if (sampler_start(&r->sampler, &r->pmu, r->plan, err, sizeof(err)) < 0) {
 		/* The CPUs already programmed are put back before the error is told. */
@@ -602,6 +675,7 @@ static int measure(struct run *r)
 			break;
 		}
 		compute(r);
+		export_interval(r);
 		if (show(r, first, note, sizeof(note)) < 0) {
 			if (errno != EPIPE) {
 				snprintf(err, sizeof(err), "writing the report failed: %s",
@@ -641,6 +715,7 @@ restore:
 out:
 	if (r->ui)
 		ui_close(r->ui);
+	fleet_close(&r->fleet);
 	journal_close(&r->journal);
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
@@ -657,6 +732,7 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.journal.fd = r.journal.dirfd = -1;
+	r.fleet.fd = -1;
 	if (privs_refuse_setuid(err, sizeof(err)) < 0)
 		return fail(EXIT_CANNOT, err);
 	if (options_parse(argc, argv, &r.opt, err, sizeof(err)) < 0)

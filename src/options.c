@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cpu/sim.h"
+#include "src/listen.h"
 #include "src/options.h"
 
 const char options_usage[] =
@@ -19,6 +20,7 @@ const char options_usage[] =
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii]\n"
+	"              [--listen PORT] [--textfile PATH]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
@@ -69,6 +71,13 @@ const char options_help[] =
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
+	"      --listen PORT       serve the numbers to Prometheus at /metrics on PORT\n"
+	"                          of 127.0.0.1, or of ADDR with ADDR:PORT ([ADDR]:PORT\n"
+	"                          for IPv6); 10123 is lattop's port, 0 any free one\n"
+	"      --textfile PATH     after each interval, write the same numbers to PATH\n"
+	"                          (a directory: PATH/lattop.prom) for node_exporter\n"
+	"  With --listen or --textfile and standard output not a terminal, lattop\n"
+	"  prints no snapshots unless --once or -b asks for them.\n"
 	"\n"
 	"Keys on the screen:\n"
 	"  q                       quit\n"
@@ -102,7 +111,7 @@ static const unsigned default_thresholds[] = { 8, 16, 32, 64, 128, 256, 512 };
 enum {
 	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
-	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR,
+	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE,
 };
 
 static const struct option longopts[] = {
@@ -127,16 +136,18 @@ static const struct option longopts[] = {
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
-       G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G__COUNT };
+       G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
-	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii",
+	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
 };
 
 #define GB(x) (1u << G_##x)
@@ -334,6 +345,15 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_DOCTOR: doctor = true; break;
 		case OPT_RESTORE: restore = true; break;
 		case OPT_STATE_DIR: o->state_dir = given[G_STATE_DIR] = optarg; break;
+		case OPT_LISTEN: {
+			struct listen_addr a;
+
+			if (listen_parse(optarg, &a, err, errlen) < 0)
+				return -1;
+			o->listen = given[G_LISTEN] = optarg;
+			break;
+		}
+		case OPT_TEXTFILE: o->textfile = given[G_TEXTFILE] = optarg; break;
 		case ':':
 			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
 			return -1;

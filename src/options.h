@@ -31,6 +31,8 @@ struct options {
 	const char *msr_dir;
 	const char *cpuid_file;
 	const char *state_dir;
+	const char *listen;         /* --listen [ADDR:]PORT, syntax checked (src/listen.h) */
+	const char *textfile;       /* --textfile PATH */
 	bool force;
 	bool no_color;
 	bool ascii;
