@@ -1,0 +1,325 @@
+#!/bin/sh
+# e2e_export.sh: lattop as a Prometheus exporter, checked by the real
+# tools.  promtool checks both formats and the textfile; a real Prometheus
+# scrapes lattop --simulate --listen every second and its HTTP API, with
+# rate(), gives back every ground-truth number of the profile within 5%
+# (expectations computed here from the profile, as in e2e_sim.sh); a real
+# node_exporter serves the textfile without a scrape error; hostile clients
+# (tests/tools/http_abuse.py) do not stop lattop sampling or answering.
+# Bad values are refused before any register is written (msrfs).
+#
+# Every server listens on loopback only, keeps its files in $LIB_TMP and
+# is stopped on exit.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+PIDS=""
+stop_all() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	PIDS=""
+	lib_cleanup
+}
+trap stop_all EXIT
+
+for t in promtool prometheus prometheus-node-exporter curl jq /usr/bin/python3; do
+	if ! command -v $t >/dev/null 2>&1; then
+		not_ok "$t is installed (make check installs it)"
+		tap_done
+		exit 1
+	fi
+done
+
+# A free loopback port (the kernel's pick; released just before use).
+free_port() {
+	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_until() {
+	_end=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -ge $_end ] && return 1
+		sleep 0.1
+	done
+}
+
+# The port lattop said it serves, from its stderr file $1.
+served_port() {
+	sed -n 's|^lattop: serving http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$1"
+}
+
+has_port() {
+	[ -n "$(served_port "$1")" ]
+}
+
+# The profile: truth.prof on a two-package Haswell server, as e2e_sim.sh has it.
+P=$LIB_TMP/truth.prof
+cp tests/profiles/truth.prof $P
+printf 'packages = 2\nremote_hit_per_sec = 3e5\nremote_hitm_per_sec = 1.5e5\ncpu6.remote_hitm_per_sec = 1e6\n' >>$P
+THR=8,16,64,128,256
+
+# Per-CPU truth: value of KEY for CPU N (override or default), as in e2e_sim.sh.
+truth() {
+	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
+	[ -n "$v" ] || v=0
+	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
+}
+above_frac() {
+	awk -v t="$1" 'BEGIN { n = split("5 20 70 300", l, " "); split("0.70 0.20 0.06 0.04", f, " ");
+		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
+}
+# The truth of a family for CPU N.
+want() {
+	case $1 in
+	cycles) awk -v g="$(truth ghz $2)" -v b="$(truth busy $2)" 'BEGIN { print g * b * 1e9 }' ;;
+	ref_cycles) awk -v g="$(truth tsc_ghz $2)" -v b="$(truth busy $2)" 'BEGIN { print g * b * 1e9 }' ;;
+	instructions) awk -v g="$(truth ghz $2)" -v b="$(truth busy $2)" -v i="$(truth ipc $2)" \
+		'BEGIN { print g * b * 1e9 * i }' ;;
+	loads) truth loads_per_sec $2 ;;
+	above_*) awk -v l="$(truth loads_per_sec $2)" -v f="$(above_frac ${1#above_})" 'BEGIN { print l * f }' ;;
+	snoop_hit) truth snoop_hit_per_sec $2 ;;
+	snoop_hitm) truth hitm_per_sec $2 ;;
+	snoop_remote_hit) truth remote_hit_per_sec $2 ;;
+	snoop_remote_hitm) truth remote_hitm_per_sec $2 ;;
+	offcore_reads) truth offcore_reads_per_sec $2 ;;
+	offcore_outstanding_cycles) awk -v r="$(truth offcore_reads_per_sec $2)" \
+		-v l="$(truth offcore_latency $2)" 'BEGIN { print r * l }' ;;
+	offcore_latency) truth offcore_latency $2 ;;
+	esac
+}
+
+# within5 NAME GOT WANT
+within5() {
+	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "" || g == "null" || g == "NaN") exit 1;
+		d = g - w; if (d < 0) d = -d; exit !(d <= 0.05 * w) }'; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got $2, want $3 (within 5%)"
+	fi
+}
+
+# ---- bad values: refused, nothing written ----
+for bad in "localhost:10123" "127.0.0.1:70000" "1.2.3:80" "::1:80" "[::1]80" "" "12a"; do
+	./lattop --simulate haswell --once --listen "$bad" >$LIB_TMP/o 2>$LIB_TMP/e
+	rc=$?
+	is "--listen '$bad': exit 2, one line naming --listen" "$rc $(wc -l <$LIB_TMP/e | tr -d ' ') $(grep -c -- "--listen" $LIB_TMP/e)" "2 2 1"
+done
+./lattop --simulate haswell --once --textfile /nonexistent/dir/x.prom >$LIB_TMP/o 2>$LIB_TMP/e
+is "--textfile in a missing directory: exit 2" "$? $(grep -c -- '--textfile /nonexistent/dir/x.prom' $LIB_TMP/e)" "2 1"
+./lattop --simulate haswell --detect --listen 0 >$LIB_TMP/o 2>$LIB_TMP/e
+is "--listen with --detect: exit 2" "$?" 2
+
+if have_fuse; then
+	M=$LIB_TMP/m
+	S=$LIB_TMP/state
+	mkdir -p $S && chmod 700 $S
+	printf 'cpus = 4\n' >$LIB_TMP/p4
+	if msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p4; then
+		regs_snapshot $M $LIB_TMP/regs.before
+		busy=$(free_port)
+		/usr/bin/python3 -c "import socket, time, sys; s = socket.socket(); s.bind(('127.0.0.1', $busy)); s.listen(); sys.stdout.write('x\n'); sys.stdout.flush(); time.sleep(30)" >$LIB_TMP/busy &
+		bp=$!
+		PIDS="$PIDS $bp"
+		wait_until 5 test -s $LIB_TMP/busy
+		./lattop --state-dir $S --msr-dir $M --cpuid-file tests/dumps/haswell_core-i7-4500u.raw --once \
+			--listen 127.0.0.1:$busy >$LIB_TMP/o 2>$LIB_TMP/e
+		is "--listen on a port in use: exit 1, says so" "$? $(grep -c 'in use' $LIB_TMP/e)" "1 1"
+		regs_unchanged "... and no register was written" $M $LIB_TMP/regs.before
+		is "... and no journal is left" "$(cat $S/journal 2>/dev/null | wc -c | tr -d ' ')" 0
+		kill $bp 2>/dev/null
+		wait $bp 2>/dev/null
+		./lattop --state-dir $S --msr-dir $M --cpuid-file tests/dumps/haswell_core-i7-4500u.raw --once \
+			--textfile /proc/lattop.prom >$LIB_TMP/o 2>$LIB_TMP/e
+		is "--textfile where no file can be made: exit 2" "$?" 2
+		regs_unchanged "... and no register was written" $M $LIB_TMP/regs.before
+		msrfs_umount $M
+	else
+		not_ok "msrfs mounts"
+	fi
+else
+	skip "no FUSE here: $LIB_WHY"
+fi
+
+# ---- the exporter under Prometheus and node_exporter ----
+# lattop runs as root here and drops to nobody: its textfile directory must be theirs to write.
+chmod 711 $LIB_TMP
+TF=$LIB_TMP/textfile
+mkdir -p $TF && chmod 777 $TF
+./lattop --simulate haswell --sim-profile $P --thresholds $THR -d 0.25 --listen 127.0.0.1:0 \
+	--textfile $TF </dev/null >$LIB_TMP/lattop.out 2>$LIB_TMP/lattop.err &
+LP=$!
+PIDS="$PIDS $LP"
+if ! wait_until 10 has_port $LIB_TMP/lattop.err; then
+	not_ok "lattop --listen says where it serves"
+	diag "$(cat $LIB_TMP/lattop.err)"
+	tap_done
+	exit 1
+fi
+LPORT=$(served_port $LIB_TMP/lattop.err)
+ok "lattop --listen 127.0.0.1:0 says where it serves"
+U=http://127.0.0.1:$LPORT/metrics
+wait_until 10 sh -c "curl -sf $U | grep -q '^lattop_up 1'"
+check "/metrics answers with lattop_up 1 after the first interval" sh -c "curl -sf $U | grep -q '^lattop_up 1'"
+curl -sf -D $LIB_TMP/text.h $U >$LIB_TMP/text.prom
+curl -sf -D $LIB_TMP/om.h -H 'Accept: application/openmetrics-text; version=1.0.0' $U >$LIB_TMP/om.prom
+check "text format: its content type" grep -qi '^content-type: text/plain; version=0.0.4' $LIB_TMP/text.h
+check "OpenMetrics when Accept asks: its content type" grep -qi '^content-type: application/openmetrics-text; version=1.0.0' $LIB_TMP/om.h
+out=$(promtool check metrics <$LIB_TMP/text.prom 2>&1)
+is "promtool check metrics: the text format is clean" "$?:$out" "0:"
+# promtool reads the text format only: it parses OpenMetrics' lines, and its one
+# complaint is the counters' naming (family NAME, samples NAME_total), nothing else.
+promtool check metrics <$LIB_TMP/om.prom >$LIB_TMP/om.lint 2>&1
+rc=$?
+others=$(grep -v '^lattop_[a-z_]*_total no help text$' $LIB_TMP/om.lint | grep -v '^$')
+ncounters=$(grep -c '^# TYPE lattop_[a-z_]* counter$' $LIB_TMP/om.prom)
+is "promtool check metrics parses OpenMetrics: only the counter naming differs" \
+	"$rc $(grep -c 'no help text' $LIB_TMP/om.lint) $others" "3 $ncounters "
+check "OpenMetrics: every family has HELP and TYPE, units where named, and # EOF last" sh -c "
+	[ \"\$(tail -n 1 $LIB_TMP/om.prom)\" = '# EOF' ] &&
+	[ \$(grep -c '^# HELP' $LIB_TMP/om.prom) -eq \$(grep -c '^# TYPE' $LIB_TMP/om.prom) ] &&
+	grep -q '^# UNIT lattop_offcore_outstanding_cycles cycles$' $LIB_TMP/om.prom &&
+	grep -q '^# UNIT lattop_interval_seconds seconds$' $LIB_TMP/om.prom"
+wait_until 10 test -s $TF/lattop.prom
+out=$(promtool check metrics <$TF/lattop.prom 2>&1)
+is "promtool check metrics: the textfile is clean" "$?:$out" "0:"
+check "the textfile is the same exposition" sh -c "grep -c '^# TYPE' $TF/lattop.prom | grep -qx \$(grep -c '^# TYPE' $LIB_TMP/text.prom)"
+is "no temporary file is left beside the textfile" "$(ls -A $TF)" "lattop.prom"
+is "no snapshot on stdout without a terminal" "$(wc -c <$LIB_TMP/lattop.out | tr -d ' ')" 0
+is "absent, not 0: lattop_metric_supported says 1 for the 11 counter families here" \
+	"$(grep -c '^lattop_metric_supported{metric="[a-z_]*"} 1$' $LIB_TMP/text.prom)" 11
+
+# A CPU that cannot measure: Silvermont has no load latency: no series, supported 0.
+mkdir -p $LIB_TMP/slm && chmod 777 $LIB_TMP/slm
+./lattop --simulate silvermont -d 0.1 -n 2 --textfile $LIB_TMP/slm </dev/null >/dev/null 2>$LIB_TMP/e
+is "silvermont: no lattop_load_latency_above_total series, supported 0" \
+	"$(grep -c '^lattop_load_latency_above_total' $LIB_TMP/slm/lattop.prom) $(grep -c '^lattop_metric_supported{metric="load_latency_above"} 0$' $LIB_TMP/slm/lattop.prom)" "0 1"
+
+NPORT=$(free_port)
+prometheus-node-exporter --web.listen-address=127.0.0.1:$NPORT --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory=$TF >$LIB_TMP/node.log 2>&1 &
+PIDS="$PIDS $!"
+PPORT=$(free_port)
+cat >$LIB_TMP/prometheus.yml <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: lattop
+    static_configs:
+      - targets: ['127.0.0.1:$LPORT']
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$NPORT']
+EOF
+prometheus --config.file=$LIB_TMP/prometheus.yml --web.listen-address=127.0.0.1:$PPORT \
+	--storage.tsdb.path=$LIB_TMP/tsdb --log.level=warn >$LIB_TMP/prometheus.log 2>&1 &
+PIDS="$PIDS $!"
+API=http://127.0.0.1:$PPORT/api/v1/query
+
+# q PROMQL: the query's result as "cpu value" lines (cpu "-" when there is none).
+q() {
+	curl -sf --data-urlencode "query=$1" $API |
+		jq -r '.data.result[] | "\(.metric.cpu // .metric.package // "-") \(.value[1])"'
+}
+
+wait_until 10 sh -c "curl -sf http://127.0.0.1:$NPORT/metrics >$LIB_TMP/node.prom"
+check "node_exporter reads the textfile without a scrape error" grep -qx 'node_textfile_scrape_error 0' $LIB_TMP/node.prom
+check "node_exporter serves lattop's series" grep -q '^lattop_loads_total{core="1",cpu="5",package="0"}' $LIB_TMP/node.prom
+
+if ! wait_until 30 sh -c "curl -sf http://127.0.0.1:$PPORT/-/ready >/dev/null"; then
+	not_ok "prometheus starts"
+	diag "$(tail -5 $LIB_TMP/prometheus.log)"
+	tap_done
+	exit 1
+fi
+ok "prometheus starts"
+# Eleven scrapes in the last 11 s: a full window for rate(...[10s]).
+full() {
+	[ "$(q 'count_over_time(lattop_up{job="lattop"}[11s])' | awk '{ print $2 }')" -ge 11 ] 2>/dev/null
+}
+if ! wait_until 40 full; then
+	not_ok "prometheus scrapes lattop every second"
+	diag "$(curl -s http://127.0.0.1:$PPORT/api/v1/targets | jq -c '.data.activeTargets[] | [.labels.job, .health, .lastError]')"
+	tap_done
+	exit 1
+fi
+ok "prometheus scrapes lattop every second"
+is "both targets up, no scrape error" "$(q 'sum(up)' | awk '{ print $2 }')" 2
+
+# Every ground-truth number of the profile, per CPU, through rate().
+for fam in cycles ref_cycles instructions loads snoop_hit snoop_hitm snoop_remote_hit \
+	   snoop_remote_hitm offcore_reads offcore_outstanding_cycles; do
+	q "rate(lattop_${fam}_total{job=\"lattop\"}[10s])" >$LIB_TMP/r
+	is "rate(lattop_${fam}_total): 8 CPUs" "$(wc -l <$LIB_TMP/r | tr -d ' ')" 8
+	while read -r c v; do
+		within5 "rate(lattop_${fam}_total{cpu=\"$c\"})" "$v" "$(want $fam $c)"
+	done <$LIB_TMP/r
+done
+for t in $(echo $THR | tr , ' '); do
+	q "rate(lattop_load_latency_above_total{job=\"lattop\",threshold_cycles=\"$t\"}[10s])" >$LIB_TMP/r
+	is "rate(lattop_load_latency_above_total{threshold_cycles=\"$t\"}): 8 CPUs" "$(wc -l <$LIB_TMP/r | tr -d ' ')" 8
+	while read -r c v; do
+		within5 "loads slower than $t cycles/s, cpu $c" "$v" "$(want above_$t $c)"
+	done <$LIB_TMP/r
+done
+
+# The PromQL of the man page and README.
+q 'rate(lattop_offcore_outstanding_cycles_total{job="lattop"}[10s]) / rate(lattop_offcore_reads_total{job="lattop"}[10s])' >$LIB_TMP/r
+while read -r c v; do
+	within5 "PromQL: average offcore latency, cpu $c" "$v" "$(want offcore_latency $c)"
+done <$LIB_TMP/r
+q 'sum by (package) (rate(lattop_snoop_hitm_total{job="lattop"}[10s]))' >$LIB_TMP/r
+is "PromQL: HITM per second per socket: 2 packages" "$(wc -l <$LIB_TMP/r | tr -d ' ')" 2
+curl -sf --data-urlencode 'query=lattop_cycles_total{job="lattop"}' $API |
+	jq -r '.data.result[] | "\(.metric.package) \(.metric.cpu)"' >$LIB_TMP/topo
+while read -r pkg v; do
+	w=0
+	for c in $(awk -v p="$pkg" '$1 == p { print $2 }' $LIB_TMP/topo); do
+		w=$(awk -v a="$w" -v b="$(want snoop_hitm $c)" 'BEGIN { print a + b }')
+	done
+	within5 "PromQL: HITM per second, package $pkg" "$v" "$w"
+done <$LIB_TMP/r
+v=$(q 'sum(rate(lattop_load_latency_above_total{job="lattop",threshold_cycles="128"}[10s])) / sum(rate(lattop_loads_total{job="lattop"}[10s]))' | awk '{ print $2 }')
+within5 "PromQL: share of loads slower than 128 cycles" "$v" "$(above_frac 128)"
+
+# The textfile through node_exporter, scraped by the same Prometheus.
+q 'rate(lattop_offcore_reads_total{job="node"}[10s])' >$LIB_TMP/r
+is "through node_exporter: 8 CPUs" "$(wc -l <$LIB_TMP/r | tr -d ' ')" 8
+while read -r c v; do
+	within5 "through node_exporter: offcore reads/s, cpu $c" "$v" "$(want offcore_reads $c)"
+done <$LIB_TMP/r
+is "lattop_info: the microarchitecture, the source, the scope of HITM" \
+	"$(q 'lattop_info{job="lattop",microarch="haswell",source="simulator",hitm_scope="other_core"}' | awk '{ print $2 }')" 1
+
+# ---- hostile clients ----
+./lattop --simulate haswell -d 0.1 -b --format json --listen 127.0.0.1:0 </dev/null >$LIB_TMP/abuse.json 2>$LIB_TMP/abuse.err &
+AP=$!
+PIDS="$PIDS $AP"
+wait_until 10 has_port $LIB_TMP/abuse.err
+APORT=$(served_port $LIB_TMP/abuse.err)
+wait_until 10 sh -c "curl -sf http://127.0.0.1:$APORT/metrics | grep -q '^lattop_up 1'"
+/usr/bin/python3 tests/tools/http_abuse.py $APORT 5 >$LIB_TMP/abuse.out 2>&1
+while IFS= read -r line; do
+	case $line in
+	"PASS "*) ok "abuse: ${line#PASS }" ;;
+	"FAIL "*) not_ok "abuse: ${line#FAIL }" ;;
+	*) diag "$line" ;;
+	esac
+done <$LIB_TMP/abuse.out
+check "abuse: lattop still runs" kill -0 $AP
+kill $AP
+wait $AP
+is "abuse: lattop exits 0 on SIGTERM" "$?" 0
+# --listen beside --batch: the snapshots went on, none more than 2 s apart (interval 0.1 s).
+gap=$(jq -r .time $LIB_TMP/abuse.json | awk 'NR > 1 { d = $1 - p; if (d > m) m = d } { p = $1 } END { print NR, m + 0 }')
+check "abuse: --batch went on beside the server, no gap over 2 s ($gap)" \
+	awk -v g="$gap" 'BEGIN { split(g, a, " "); exit !(a[1] >= 20 && a[2] < 2) }'
+tap_done
