@@ -1,0 +1,311 @@
+/*
+ * test_export.c: the exposition writer (src/export.c): counters integrate
+ * rate x time per CPU and skip a CPU not read; what is not measured has no
+ * series and says supported 0; thresholds that change keep their counters;
+ * both formats are well formed (every sample under its family's TYPE,
+ * HELP and TYPE for every family, UNIT and EOF in OpenMetrics only);
+ * label values are escaped; large counts are exact.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "src/export.h"
+
+static const int ids[] = { 0, 1 }, cores[] = { 0, 0 }, pkgs[] = { 0, 1 };
+
+struct fixture {
+	struct plan pl;
+	struct rates r[2];
+	struct metrics m[2];
+	struct export_sample s[2];
+	struct export x;
+};
+
+/* Two CPUs measuring everything: rates of 1000 x (family + 1) per second. */
+static void setup(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->pl.nthresh = 2;
+	f->pl.thresholds[0] = 16;
+	f->pl.thresholds[1] = 128;
+	for (int i = 0; i < 2; i++) {
+		struct rates *r = &f->r[i];
+		struct metrics *m = &f->m[i];
+
+		for (int k = 0; k < M__COUNT; k++)
+			r->r[k] = NAN;
+		r->r[M_CYCLES] = 2e9;
+		r->r[M_REF_CYCLES] = 1.6e9;
+		r->r[M_INSTRUCTIONS] = 3e9;
+		r->r[M_OFFCORE_OUTSTANDING] = 3.6e9;
+		m->lat.loads_per_sec = 4e8;
+		m->lat.nthresh = 2;
+		m->lat.thresholds[0] = 16;
+		m->lat.thresholds[1] = 128;
+		m->lat.above_per_sec[0] = 1.2e8;
+		m->lat.above_per_sec[1] = 1.6e7;
+		m->snoop.hit_per_sec = 1e5;
+		m->snoop.hitm_per_sec = 5e4;
+		m->snoop.hitm_scope = "other_core";
+		m->snoop.remote.hit_per_sec = 3e5;
+		m->snoop.remote.hitm_per_sec = 1.5e5;
+		m->off.reads_per_sec = 2e7;
+		f->s[i] = (struct export_sample){ .ok = true, .interval_s = 0.5, .rates = r, .m = m };
+	}
+	assert_int_equal(export_init(&f->x, 2, ids, cores, pkgs), 0);
+	f->x.microarch = "haswell";
+	f->x.pmu_table = "haswell";
+	f->x.source = "simulator";
+	f->x.version = "0.1";
+	f->x.interval_s = 0.5;
+}
+
+static char *render(const struct export *x, bool om)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	assert_int_equal(export_render(x, om, &out, &len), 0);
+	assert_int_equal(strlen(out), len);
+	return out;
+}
+
+/* The value of the sample line starting with @prefix, or NAN. */
+static double value(const char *text, const char *prefix)
+{
+	const char *p = text;
+	size_t n = strlen(prefix);
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n) && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NAN;
+}
+
+static void test_integrates_per_cpu(void **state)
+{
+	struct fixture f;
+	char *t;
+
+	(void)state;
+	setup(&f);
+	export_update(&f.x, &f.pl, f.s, 1000.0);
+	f.s[1].ok = false;              /* CPU 1 not read: adds nothing */
+	f.s[0].interval_s = 0.25;       /* CPU 0's interval was shorter */
+	export_update(&f.x, &f.pl, f.s, 1001.0);
+	t = render(&f.x, false);
+	assert_true(value(t, "lattop_cycles_total{cpu=\"0\",core=\"0\",package=\"0\"}") == 1.5e9);
+	assert_true(value(t, "lattop_cycles_total{cpu=\"1\",core=\"0\",package=\"1\"}") == 1e9);
+	assert_true(value(t, "lattop_offcore_outstanding_cycles_total{cpu=\"0\",core=\"0\",package=\"0\"}") == 2.7e9);
+	assert_true(value(t, "lattop_load_latency_above_total{cpu=\"0\",core=\"0\",package=\"0\","
+			     "threshold_cycles=\"128\"}") == 1.2e7);
+	assert_true(value(t, "lattop_snoop_remote_hitm_total{cpu=\"1\",core=\"0\",package=\"1\"}") == 75000);
+	assert_true(value(t, "lattop_up") == 1);
+	assert_true(value(t, "lattop_last_sample_timestamp_seconds") == 1001.0);
+	assert_true(value(t, "lattop_interval_seconds") == 0.5);
+	assert_non_null(strstr(t, "lattop_info{microarch=\"haswell\",pmu_table=\"haswell\","
+				  "source=\"simulator\",version=\"0.1\",hitm_scope=\"other_core\"} 1\n"));
+	free(t);
+	/* No CPU read: lattop_up 0, the last sample's time kept. */
+	f.s[0].ok = false;
+	export_update(&f.x, &f.pl, f.s, 1002.0);
+	t = render(&f.x, false);
+	assert_true(value(t, "lattop_up") == 0);
+	assert_true(value(t, "lattop_last_sample_timestamp_seconds") == 1001.0);
+	free(t);
+	export_free(&f.x);
+}
+
+static void test_absent_not_zero(void **state)
+{
+	struct fixture f;
+	char *t;
+
+	(void)state;
+	setup(&f);
+	f.pl.reason[M_SNOOP_REMOTE_HIT] = "one package";
+	f.pl.reason[M_OFFCORE_OUTSTANDING] = "no occupancy event";
+	f.pl.reason[M_LOAD_LATENCY] = "no load-latency facility";
+	f.r[0].r[M_INSTRUCTIONS] = NAN;         /* measured, but not this interval */
+	export_update(&f.x, &f.pl, f.s, 1.0);
+	t = render(&f.x, false);
+	assert_null(strstr(t, "lattop_snoop_remote_hit_total"));
+	assert_null(strstr(t, "lattop_offcore_outstanding_cycles_total"));
+	assert_null(strstr(t, "lattop_load_latency_above_total"));
+	assert_non_null(strstr(t, "lattop_snoop_remote_hitm_total{"));
+	assert_non_null(strstr(t, "lattop_metric_supported{metric=\"snoop_remote_hit\"} 0\n"));
+	assert_non_null(strstr(t, "lattop_metric_supported{metric=\"offcore_outstanding_cycles\"} 0\n"));
+	assert_non_null(strstr(t, "lattop_metric_supported{metric=\"load_latency_above\"} 0\n"));
+	assert_non_null(strstr(t, "lattop_metric_supported{metric=\"offcore_reads\"} 1\n"));
+	assert_true(value(t, "lattop_instructions_total{cpu=\"0\",core=\"0\",package=\"0\"}") == 0);
+	assert_true(value(t, "lattop_instructions_total{cpu=\"1\",core=\"0\",package=\"1\"}") == 1.5e9);
+	free(t);
+	export_free(&f.x);
+}
+
+static void test_thresholds_change(void **state)
+{
+	struct fixture f;
+	char *t;
+
+	(void)state;
+	setup(&f);
+	export_update(&f.x, &f.pl, f.s, 1.0);
+	/* New thresholds 16 and 64: 16 goes on counting, 128 is no longer shown. */
+	f.pl.thresholds[1] = 64;
+	for (int i = 0; i < 2; i++) {
+		f.m[i].lat.thresholds[1] = 64;
+		f.m[i].lat.above_per_sec[1] = 4e7;
+	}
+	export_update(&f.x, &f.pl, f.s, 2.0);
+	t = render(&f.x, false);
+	assert_true(value(t, "lattop_load_latency_above_total{cpu=\"0\",core=\"0\",package=\"0\","
+			     "threshold_cycles=\"16\"}") == 1.2e8);
+	assert_true(value(t, "lattop_load_latency_above_total{cpu=\"0\",core=\"0\",package=\"0\","
+			     "threshold_cycles=\"64\"}") == 2e7);
+	assert_null(strstr(t, "threshold_cycles=\"128\""));
+	free(t);
+	/* Back to 128: its counter goes on from where it was. */
+	f.pl.thresholds[1] = 128;
+	for (int i = 0; i < 2; i++) {
+		f.m[i].lat.thresholds[1] = 128;
+		f.m[i].lat.above_per_sec[1] = 1.6e7;
+	}
+	export_update(&f.x, &f.pl, f.s, 3.0);
+	t = render(&f.x, false);
+	assert_true(value(t, "lattop_load_latency_above_total{cpu=\"1\",core=\"0\",package=\"1\","
+			     "threshold_cycles=\"128\"}") == 1.6e7);
+	free(t);
+	export_free(&f.x);
+}
+
+/*
+ * Every sample under the TYPE of its family, every family with HELP just
+ * before TYPE, no family twice; OpenMetrics: counters' samples are
+ * NAME_total under "# TYPE NAME counter", UNIT a suffix, "# EOF" last.
+ */
+static void check_format(const char *t, bool om)
+{
+	char family[128] = "", type[32] = "", seen[4096] = " ";
+	const char *p = t;
+	bool help = false;
+	int nfam = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		char line[512];
+		size_t n;
+
+		assert_non_null(nl);
+		n = (size_t)(nl - p);
+		assert_true(n < sizeof(line));
+		memcpy(line, p, n);
+		line[n] = 0;
+		p = nl + 1;
+		if (!strncmp(line, "# HELP ", 7)) {
+			assert_false(help);
+			sscanf(line + 7, "%127s", family);
+			help = true;
+		} else if (!strncmp(line, "# TYPE ", 7)) {
+			char name[128], key[140];
+
+			assert_true(help);
+			help = false;
+			assert_int_equal(sscanf(line + 7, "%127s %31s", name, type), 2);
+			assert_string_equal(name, family);
+			snprintf(key, sizeof(key), " %s ", name);
+			assert_null(strstr(seen, key));
+			strcat(seen, key + 1);
+			nfam++;
+		} else if (!strncmp(line, "# UNIT ", 7)) {
+			char name[128], unit[32], suffix[40];
+
+			assert_true(om);
+			assert_int_equal(sscanf(line + 7, "%127s %31s", name, unit), 2);
+			assert_string_equal(name, family);
+			snprintf(suffix, sizeof(suffix), "_%s", unit);
+			assert_string_equal(name + strlen(name) - strlen(suffix), suffix);
+		} else if (!strcmp(line, "# EOF")) {
+			assert_true(om);
+			assert_int_equal(*p, 0);
+		} else {
+			char want[140];
+			size_t wl;
+
+			assert_false(line[0] == '#');
+			snprintf(want, sizeof(want), "%s%s", family,
+				 om && !strcmp(type, "counter") ? "_total" : "");
+			wl = strlen(want);
+			assert_true(!strncmp(line, want, wl) && (line[wl] == '{' || line[wl] == ' '));
+			if (!om && !strcmp(type, "counter"))
+				assert_string_equal(family + strlen(family) - 6, "_total");
+		}
+	}
+	assert_true(nfam >= EXPORT__COUNT + 5);
+	if (om)
+		assert_non_null(strstr(t, "\n# EOF\n"));
+	else
+		assert_null(strstr(t, "# EOF"));
+}
+
+static void test_formats(void **state)
+{
+	struct fixture f;
+	char *t, *o;
+
+	(void)state;
+	setup(&f);
+	export_update(&f.x, &f.pl, f.s, 1.0);
+	t = render(&f.x, false);
+	o = render(&f.x, true);
+	check_format(t, false);
+	check_format(o, true);
+	assert_non_null(strstr(o, "# TYPE lattop_cycles counter\n# UNIT lattop_cycles cycles\n"));
+	assert_non_null(strstr(t, "# TYPE lattop_cycles_total counter\n"));
+	assert_null(strstr(t, "# UNIT"));
+	free(t);
+	free(o);
+	export_free(&f.x);
+}
+
+static void test_escaping_and_big_counts(void **state)
+{
+	struct fixture f;
+	char *t;
+
+	(void)state;
+	setup(&f);
+	f.x.microarch = "a\"b\\c\nd";
+	f.r[0].r[M_CYCLES] = 9007199254740990.0;        /* near 2^53 in one 1 s interval */
+	f.s[0].interval_s = 1;
+	export_update(&f.x, &f.pl, f.s, 1.0);
+	t = render(&f.x, false);
+	assert_non_null(strstr(t, "microarch=\"a\\\"b\\\\c\\nd\""));
+	assert_non_null(strstr(t, "lattop_cycles_total{cpu=\"0\",core=\"0\",package=\"0\"} 9007199254740990\n"));
+	free(t);
+	export_free(&f.x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_integrates_per_cpu),
+		cmocka_unit_test(test_absent_not_zero),
+		cmocka_unit_test(test_thresholds_change),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_escaping_and_big_counts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
