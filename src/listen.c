@@ -7,9 +7,16 @@
 
 #include "src/listen.h"
 
+/* The message names the value, its first 64 bytes, a control character or non-ASCII byte as '?'. */
 static int bad(char *err, size_t errlen, const char *s, const char *why)
 {
-	snprintf(err, errlen, "--listen '%.64s': %s", s, why);
+	char shown[65];
+	size_t n = 0;
+
+	for (; s[n] && n < sizeof(shown) - 1; n++)
+		shown[n] = (unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f ? '?' : s[n];
+	shown[n] = 0;
+	snprintf(err, errlen, "--listen '%s': %s", shown, why);
 	return -1;
 }
 
