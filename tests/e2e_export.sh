@@ -227,7 +227,7 @@ API=http://127.0.0.1:$PPORT/api/v1/query
 # q PROMQL: the query's result as "cpu value" lines (cpu "-" when there is none).
 q() {
 	curl -sf --data-urlencode "query=$1" $API |
-		jq -r '.data.result[] | "\(.metric.cpu // .metric.package // "-") \(.value[1])"'
+		jq -r '.data.result[] | "\(.metric.cpu // .metric.package // .metric.instance // "-") \(.value[1])"'
 }
 
 wait_until 10 sh -c "curl -sf http://127.0.0.1:$NPORT/metrics >$LIB_TMP/node.prom"
@@ -298,6 +298,36 @@ while read -r c v; do
 done <$LIB_TMP/r
 is "lattop_info: the microarchitecture, the source, the scope of HITM" \
 	"$(q 'lattop_info{job="lattop",microarch="haswell",source="simulator",hitm_scope="other_core"}' | awk '{ print $2 }')" 1
+
+# The Grafana dashboard's queries, as Grafana would send them.
+n=0
+jq -r '.panels[] | "\(.id)\t\(.targets[0].expr | gsub("\n"; " "))"' contrib/grafana-lattop.json >$LIB_TMP/panels
+while IFS='	' read -r id expr; do
+	n=$((n + 1))
+	e=$(printf '%s' "$expr" | sed 's/\$__rate_interval/10s/g; s/\$instance/.*/g; s/\$threshold/128/g')
+	q "$e" >$LIB_TMP/r
+	check "dashboard panel $id: its query gives finite numbers" awk 'END { exit NR == 0 } $2 !~ /^-?[0-9.e+-]+$/ { exit 1 }' $LIB_TMP/r
+	if [ "$id" = 3 ]; then
+		while read -r c v; do
+			within5 "dashboard panel 3: share of loads slower than 128 cycles, $c" "$v" "$(above_frac 128)"
+		done <$LIB_TMP/r
+	fi
+done <$LIB_TMP/panels
+is "the dashboard has the three panes" "$n" 3
+
+# The systemd unit: valid, and its hardening scored by systemd itself.
+if command -v systemd-analyze >/dev/null 2>&1; then
+	sed "s|/usr/local/bin/lattop|$(pwd)/lattop|" contrib/lattop.service >$LIB_TMP/lattop.service
+	out=$(systemd-analyze verify --man=no $LIB_TMP/lattop.service 2>&1)
+	is "contrib/lattop.service: systemd-analyze verify is clean" "$out" ""
+	check "contrib/lattop.service: exposure 3.0 or less (systemd-analyze security)" \
+		sh -c "systemd-analyze security --offline=yes --threshold=30 $LIB_TMP/lattop.service >/dev/null 2>&1"
+	awk '/^[A-Z][A-Za-z]*=/ && prev !~ /^#/ && prev !~ /^[A-Z][A-Za-z]*=/ { bad = bad " " $0 } { prev = $0 }
+	     END { if (bad) { print bad; exit 1 } }' contrib/lattop.service >$LIB_TMP/uncommented
+	is "contrib/lattop.service: every setting under a comment saying why" "$(cat $LIB_TMP/uncommented)" ""
+else
+	skip "no systemd-analyze"
+fi
 
 # ---- hostile clients ----
 ./lattop --simulate haswell -d 0.1 -b --format json --listen 127.0.0.1:0 </dev/null >$LIB_TMP/abuse.json 2>$LIB_TMP/abuse.err &
