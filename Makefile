@@ -81,12 +81,16 @@ check-sanitize: deps-test
 
 # What lattop costs (BENCHMARKS.md): MSR operations against the floor, CPU
 # time and instructions per tick at 8-1024 simulated CPUs, terminal bytes
-# and CPU share beside top and htop.  Root (FUSE).
+# and CPU share beside top and htop, the Prometheus exposition's cost per
+# interval and per scrape.  Root (FUSE).
 PKGS_BENCH := strace valgrind htop time linux-perf
 bench: deps-test
 	@sh tests/deps.sh $(PKGS_BENCH)
-	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory tests bench/export_bench
 	@sh bench/bench.sh
+
+bench/export_bench: bench/export_bench.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
 
 # The binary is installed stripped; `make install STRIP=` keeps its symbols.
 STRIP ?= strip
@@ -105,7 +109,7 @@ screenshots: lattop
 	sh tests/screenshots.sh
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek */*.o */*.d tests/*/*.o tests/*/*.d \
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d tests/*/*.o tests/*/*.d \
 		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d
 

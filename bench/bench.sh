@@ -11,13 +11,16 @@
 #      resident memory.
 #   3. Bytes written to the terminal per steady refresh, and CPU share, of
 #      the screen at 80x24 and 200x50, beside top and htop.
-# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term].
+#   4. The Prometheus exposition at 8, 256 and 1024 CPUs: CPU time to add
+#      an interval and render each format (bench/export_bench), bytes per
+#      scrape, and the CPU time lattop's HTTP threads spend per scrape.
+# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term] [export].
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
 trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
-sections=${*:-ops cpu term}
+sections=${*:-ops cpu term export}
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -151,8 +154,63 @@ term() {
 	echo
 }
 
+# ---- 4. The Prometheus exposition ----
+# CPU time (ns) of lattop's threads other than the main one: the HTTP server's.
+http_ns() {
+	for t in /proc/$1/task/*; do
+		[ "${t##*/}" = "$1" ] || awk '{ print $1 }' $t/schedstat
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+export_() {
+	echo "### The exposition per interval (bench/export_bench, CPU time, median of $REPS)"
+	echo
+	echo "| CPUs | add an interval | render text | render OpenMetrics | text bytes | OpenMetrics bytes | bytes/CPU |"
+	echo "|---|---|---|---|---|---|---|"
+	for n in 8 256 1024; do
+		./bench/export_bench $n $REPS
+	done
+	echo
+	K=50
+	echo "### Per scrape: CPU time of lattop's HTTP threads over $K scrapes (curl, text format; median of $REPS)"
+	echo
+	echo "| CPUs | bytes per scrape | HTTP CPU per scrape | render both formats, per interval | lattop's CPU per scrape at one scrape per interval |"
+	echo "|---|---|---|---|---|"
+	for n in 8 256 1024; do
+		printf 'cpus = %d\n' $n >$T/p
+		./lattop --simulate haswell --sim-profile $T/p -d 2 --listen 127.0.0.1:0 </dev/null \
+			>/dev/null 2>$T/err &
+		pid=$!
+		i=0
+		while ! grep -q serving $T/err && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		url=$(sed -n 's|^lattop: serving \(http://.*\)$|\1|p' $T/err)
+		i=0
+		while ! curl -sf $url 2>/dev/null | grep -q '^lattop_up 1' && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+		: >$T/h
+		for rep in $(seq $REPS); do
+			a=$(http_ns $pid)
+			for k in $(seq $K); do
+				curl -sf -o /dev/null $url
+			done
+			b=$(http_ns $pid)
+			echo "$a $b $K" | awk '{ print ($2 - $1) / $3 / 1000 }' >>$T/h
+		done
+		bytes=$(curl -sf $url | wc -c)
+		kill $pid
+		wait $pid
+		h=$(median <$T/h)
+		set -- $(./bench/export_bench $n $REPS | awk -F'|' '{ gsub(/[^0-9.]/, "", $3); gsub(/[^0-9.]/, "", $4); gsub(/[^0-9.]/, "", $5); print $3, $4, $5 }')
+		echo "$n $bytes $h $1 $2 $3" | awk '{ both = $4 + $5 + $6;
+			printf "| %d | %d | %.1f µs | %.1f µs | %.2f ms |\n", $1, $2, $3, both, (both + $3) / 1000 }'
+	done
+	echo
+}
+
 echo "## lattop benchmarks ($(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r))"
 echo
 for s in $sections; do
-	$s
+	case $s in
+	export) export_ ;;
+	*) $s ;;
+	esac
 done

@@ -1,0 +1,110 @@
+/*
+ * export_bench.c: what the exposition costs (bench/bench.sh, section
+ * export): CPU time to add an interval (export_update) and to render the
+ * text format and OpenMetrics (export_render), and the bytes of each, for
+ * N logical CPUs with the default seven thresholds.  Each figure is the
+ * median of REPS timings of a loop long enough for the clock
+ * (CLOCK_PROCESS_CPUTIME_ID: CPU time, not wall time, on a shared machine).
+ *
+ * Usage: export_bench N [REPS]; prints one markdown table row.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "src/export.h"
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned thr[] = { 8, 16, 32, 64, 128, 256, 512 };
+	int n = argc > 1 ? atoi(argv[1]) : 8, reps = argc > 2 ? atoi(argv[2]) : 11;
+	int *id = calloc(n, sizeof(int)), *core = calloc(n, sizeof(int)), *pkg = calloc(n, sizeof(int));
+	struct rates *r = calloc(n, sizeof(*r));
+	struct metrics *m = calloc(n, sizeof(*m));
+	struct export_sample *s = calloc(n, sizeof(*s));
+	double *t_upd = calloc(reps, sizeof(double)), *t_txt = calloc(reps, sizeof(double));
+	double *t_om = calloc(reps, sizeof(double));
+	struct plan pl;
+	struct export x;
+	size_t bytes_txt = 0, bytes_om = 0;
+
+	if (n < 1 || reps < 1 || !id || !core || !pkg || !r || !m || !s || !t_upd || !t_txt || !t_om)
+		return 2;
+	memset(&pl, 0, sizeof(pl));
+	pl.nthresh = 7;
+	memcpy(pl.thresholds, thr, sizeof(thr));
+	for (int i = 0; i < n; i++) {
+		id[i] = i;
+		core[i] = i / 2;
+		pkg[i] = i / (n > 1 ? n / 2 : 1);
+		for (int k = 0; k < M__COUNT; k++)
+			r[i].r[k] = 1e9 + i;
+		m[i].lat.loads_per_sec = 4e8 + i;
+		m[i].lat.nthresh = 7;
+		for (int k = 0; k < 7; k++)
+			m[i].lat.above_per_sec[k] = 1e8 / (k + 1) + i;
+		m[i].snoop.hit_per_sec = m[i].snoop.hitm_per_sec = 1e5 + i;
+		m[i].snoop.remote.hit_per_sec = m[i].snoop.remote.hitm_per_sec = 3e5 + i;
+		m[i].snoop.hitm_scope = "other_core";
+		m[i].off.reads_per_sec = 2e7 + i;
+		s[i] = (struct export_sample){ .ok = true, .interval_s = 1, .rates = &r[i], .m = &m[i] };
+	}
+	if (export_init(&x, n, id, core, pkg) < 0)
+		return 2;
+	x.microarch = x.pmu_table = "haswell";
+	x.source = "simulator";
+	x.version = "bench";
+	x.interval_s = 1;
+	/* Counters of a day's running: numbers as long as they get. */
+	for (int k = 0; k < 86400 / 3600; k++)
+		export_update(&x, &pl, s, 1.8e9);
+	for (int rep = 0; rep < reps; rep++) {
+		int loops = n >= 256 ? 20 : 500;
+		double t0 = cpu_s();
+
+		for (int l = 0; l < loops; l++)
+			export_update(&x, &pl, s, 1.8e9 + l);
+		t_upd[rep] = (cpu_s() - t0) / loops;
+		for (int om = 0; om < 2; om++) {
+			t0 = cpu_s();
+			for (int l = 0; l < loops; l++) {
+				char *out;
+				size_t len;
+
+				if (export_render(&x, om, &out, &len) < 0)
+					return 2;
+				*(om ? &bytes_om : &bytes_txt) = len;
+				free(out);
+			}
+			(om ? t_om : t_txt)[rep] = (cpu_s() - t0) / loops;
+		}
+	}
+	printf("| %d | %.1f µs | %.1f µs | %.1f µs | %zu | %zu | %.0f |\n", n, median(t_upd, reps) * 1e6,
+	       median(t_txt, reps) * 1e6, median(t_om, reps) * 1e6, bytes_txt, bytes_om,
+	       (double)bytes_txt / n);
+	export_free(&x);
+	return 0;
+}
