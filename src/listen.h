@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Loopback unless another address is given.  The port is always given: 10123 is lattop's (man page, PROMETHEUS). */
 #define LISTEN_DEFAULT_ADDR "127.0.0.1"
-#define LISTEN_DEFAULT_PORT 10123       /* see the man page, PROMETHEUS */
 
 struct listen_addr {
 	char host[48];          /* a numeric IPv4 or IPv6 address, without brackets */

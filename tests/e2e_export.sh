@@ -201,6 +201,26 @@ mkdir -p $LIB_TMP/slm && chmod 777 $LIB_TMP/slm
 is "silvermont: no lattop_load_latency_above_total series, supported 0" \
 	"$(grep -c '^lattop_load_latency_above_total' $LIB_TMP/slm/lattop.prom) $(grep -c '^lattop_metric_supported{metric="load_latency_above"} 0$' $LIB_TMP/slm/lattop.prom)" "0 1"
 
+# Nehalem counts offcore reads but has no occupancy event: reads there, outstanding cycles absent.
+mkdir -p $LIB_TMP/nhm && chmod 777 $LIB_TMP/nhm
+./lattop --simulate nehalem -d 0.1 -n 2 --textfile $LIB_TMP/nhm </dev/null >/dev/null 2>$LIB_TMP/e
+is "nehalem: offcore reads served, outstanding cycles absent and supported 0" \
+	"$(grep -c '^lattop_offcore_reads_total{' $LIB_TMP/nhm/lattop.prom) $(grep -c '^lattop_offcore_outstanding_cycles_total' $LIB_TMP/nhm/lattop.prom) $(grep -c '^lattop_metric_supported{metric="offcore_outstanding_cycles"} 0$' $LIB_TMP/nhm/lattop.prom)" "8 0 1"
+
+# A textfile that cannot be written any more: said once on stderr, sampling goes on.
+mkdir -p $LIB_TMP/gone && chmod 777 $LIB_TMP/gone
+./lattop --simulate haswell -d 0.1 -b --format json --textfile $LIB_TMP/gone </dev/null >$LIB_TMP/gone.json 2>$LIB_TMP/gone.err &
+gp=$!
+PIDS="$PIDS $gp"
+wait_until 10 test -s $LIB_TMP/gone/lattop.prom
+rm -rf $LIB_TMP/gone
+n0=$(wc -l <$LIB_TMP/gone.json)
+wait_until 10 sh -c "[ \$(wc -l <$LIB_TMP/gone.json) -ge $((n0 + 10)) ]"
+kill $gp
+wait $gp
+is "a textfile gone: exit 0 on SIGTERM, said once on stderr, snapshots went on" \
+	"$? $(grep -c -- "--textfile $LIB_TMP/gone/lattop.prom: No such file or directory" $LIB_TMP/gone.err) $(wc -l <$LIB_TMP/gone.err | tr -d ' ') $(test $(wc -l <$LIB_TMP/gone.json) -ge $((n0 + 10)) && echo on)" "0 1 1 on"
+
 NPORT=$(free_port)
 prometheus-node-exporter --web.listen-address=127.0.0.1:$NPORT --collector.disable-defaults \
 	--collector.textfile --collector.textfile.directory=$TF >$LIB_TMP/node.log 2>&1 &
