@@ -46,12 +46,13 @@ int main(int argc, char **argv)
 	struct metrics *m = calloc(n, sizeof(*m));
 	struct export_sample *s = calloc(n, sizeof(*s));
 	double *t_upd = calloc(reps, sizeof(double)), *t_txt = calloc(reps, sizeof(double));
-	double *t_om = calloc(reps, sizeof(double));
+	double *t_om = calloc(reps, sizeof(double)), *t_both = calloc(reps, sizeof(double));
 	struct plan pl;
 	struct export x;
 	size_t bytes_txt = 0, bytes_om = 0;
 
-	if (n < 1 || reps < 1 || !id || !core || !pkg || !r || !m || !s || !t_upd || !t_txt || !t_om)
+	export_keep_memory();           /* as lattop does with --listen or --textfile */
+	if (n < 1 || reps < 1 || !id || !core || !pkg || !r || !m || !s || !t_upd || !t_txt || !t_om || !t_both)
 		return 2;
 	memset(&pl, 0, sizeof(pl));
 	pl.nthresh = 7;
@@ -101,10 +102,21 @@ int main(int argc, char **argv)
 			}
 			(om ? t_om : t_txt)[rep] = (cpu_s() - t0) / loops;
 		}
+		t0 = cpu_s();
+		for (int l = 0; l < loops; l++) {
+			char *a, *b;
+			size_t al, bl;
+
+			if (export_render_both(&x, &a, &al, &b, &bl) < 0)
+				return 2;
+			free(a);
+			free(b);
+		}
+		t_both[rep] = (cpu_s() - t0) / loops;
 	}
-	printf("| %d | %.1f µs | %.1f µs | %.1f µs | %zu | %zu | %.0f |\n", n, median(t_upd, reps) * 1e6,
-	       median(t_txt, reps) * 1e6, median(t_om, reps) * 1e6, bytes_txt, bytes_om,
-	       (double)bytes_txt / n);
+	printf("| %d | %.1f µs | %.1f µs | %.1f µs | %.1f µs | %zu | %zu | %.0f |\n", n,
+	       median(t_upd, reps) * 1e6, median(t_txt, reps) * 1e6, median(t_om, reps) * 1e6,
+	       median(t_both, reps) * 1e6, bytes_txt, bytes_om, (double)bytes_txt / n);
 	export_free(&x);
 	return 0;
 }

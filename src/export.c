@@ -8,6 +8,7 @@
  * Counters are printed as whole numbers (the sums keep their fractions):
  * a float with six digits would move in steps too coarse for rate().
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -178,6 +179,12 @@ void export_update(struct export *x, const struct plan *pl, const struct export_
 		x->last_sample = now;
 }
 
+void export_keep_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
 /* ---- rendering ---- */
 
 struct buf {
@@ -303,12 +310,12 @@ static void put_meta(struct buf *b, bool om, const char *name, const char *type,
 	}
 }
 
-static void render_counter(struct buf *b, const struct export *x, bool om, int f)
+/* The sample lines of counter family @f (the same in both formats). */
+static void render_samples(struct buf *b, const struct export *x, int f)
 {
 	const struct export_family *fam = &families[f];
 	size_t nlen = strlen(fam->name);
 
-	put_meta(b, om, fam->name, "counter", fam->unit, fam->help);
 	for (int i = 0; i < x->ncpu && !b->oom; i++) {
 		const struct export_cpu *c = &x->cpu[i];
 
@@ -335,14 +342,42 @@ static void render_counter(struct buf *b, const struct export *x, bool om, int f
 	}
 }
 
-int export_render(const struct export *x, bool om, char **out, size_t *len)
+/* Every supported family's samples, rendered once for both formats: family f at off[f]..off[f + 1]. */
+struct samples {
+	struct buf b;
+	size_t off[EXPORT__COUNT + 1];
+};
+
+static int samples_render(const struct export *x, struct samples *sm)
+{
+	memset(sm, 0, sizeof(*sm));
+	room(&sm->b, 256 + (size_t)x->ncpu * (EXPORT__COUNT + (size_t)x->ncur) * 80);
+	for (int f = 0; f < EXPORT__COUNT; f++) {
+		sm->off[f] = sm->b.n;
+		if (x->supported[f])
+			render_samples(&sm->b, x, f);
+	}
+	sm->off[EXPORT__COUNT] = sm->b.n;
+	if (sm->b.oom) {
+		free(sm->b.b);
+		return -1;
+	}
+	return 0;
+}
+
+/* One format: each family's HELP, TYPE (UNIT) and its samples, then the gauges. */
+static int render_format(const struct export *x, bool om, const struct samples *sm, char **out,
+			 size_t *len)
 {
 	struct buf b = { 0 };
 
-	room(&b, 256 + (size_t)x->ncpu * (EXPORT__COUNT + (size_t)x->ncur) * 80);
-	for (int f = 0; f < EXPORT__COUNT; f++)
-		if (x->supported[f])
-			render_counter(&b, x, om, f);
+	room(&b, sm->b.n + 8192);
+	for (int f = 0; f < EXPORT__COUNT; f++) {
+		if (!x->supported[f])
+			continue;
+		put_meta(&b, om, families[f].name, "counter", families[f].unit, families[f].help);
+		put(&b, sm->b.b + sm->off[f], sm->off[f + 1] - sm->off[f]);
+	}
 
 	put_meta(&b, om, "up", "gauge", NULL,
 		 "1 when lattop read at least one CPU in its last interval.");
@@ -402,4 +437,33 @@ int export_render(const struct export *x, bool om, char **out, size_t *len)
 	*out = b.b;
 	*len = b.n;
 	return 0;
+}
+
+int export_render(const struct export *x, bool om, char **out, size_t *len)
+{
+	struct samples sm;
+	int res;
+
+	if (samples_render(x, &sm) < 0)
+		return -1;
+	res = render_format(x, om, &sm, out, len);
+	free(sm.b.b);
+	return res;
+}
+
+int export_render_both(const struct export *x, char **text, size_t *textlen, char **om,
+		       size_t *omlen)
+{
+	struct samples sm;
+	int res;
+
+	if (samples_render(x, &sm) < 0)
+		return -1;
+	res = render_format(x, false, &sm, text, textlen);
+	if (res == 0 && render_format(x, true, &sm, om, omlen) < 0) {
+		free(*text);
+		res = -1;
+	}
+	free(sm.b.b);
+	return res;
 }

@@ -87,6 +87,22 @@ void export_supported(struct export *x, const struct plan *pl);
  */
 int export_render(const struct export *x, bool openmetrics, char **out, size_t *len);
 
+/*
+ * Both formats at once, the samples rendered once (they are the same in
+ * both): what each interval needs.  0, or -1 (out of memory).
+ */
+int export_render_both(const struct export *x, char **text, size_t *textlen, char **om,
+		       size_t *omlen);
+
+/*
+ * Keep freed memory for reuse rather than give it back to the kernel: the
+ * expositions are megabytes at 1024 CPUs, rendered every interval, and
+ * mapping them anew each time (glibc's default above 128 KiB) costs more
+ * page faults than the rendering itself (BENCHMARKS.md, section 4).
+ * Process-wide (mallopt); call once, before the first rendering.
+ */
+void export_keep_memory(void);
+
 /* The content types of the two formats, for HTTP. */
 extern const char export_type_text[];
 extern const char export_type_openmetrics[];

@@ -17,6 +17,8 @@ int fleet_open(struct fleet *f, const char *listen, const char *textfile, bool *
 	f->fd = -1;
 	*usage = false;
 	f->active = listen || textfile;
+	if (f->active)
+		export_keep_memory();
 	if (listen) {
 		if (listen_parse(listen, &f->addr, err, errlen) < 0) {
 			*usage = true;
@@ -40,13 +42,14 @@ static int publish(struct fleet *f, char *err, size_t errlen)
 	size_t tl = 0, ol = 0;
 	int res = 0;
 
-	if (export_render(&f->x, false, &text, &tl) < 0) {
+	if ((f->httpd ? export_render_both(&f->x, &text, &tl, &om, &ol)
+		      : export_render(&f->x, false, &text, &tl)) < 0) {
 		snprintf(err, errlen, "the metrics: out of memory");
 		return -1;
 	}
 	if (f->path[0] && textfile_write(f->path, text, tl, err, errlen) < 0)
 		res = -1;
-	if (f->httpd && export_render(&f->x, true, &om, &ol) == 0) {
+	if (f->httpd) {
 		httpd_publish(f->httpd, text, tl, om, ol);
 		text = NULL;
 	}

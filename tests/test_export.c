@@ -274,6 +274,19 @@ static void test_formats(void **state)
 	assert_non_null(strstr(o, "# TYPE lattop_cycles counter\n# UNIT lattop_cycles cycles\n"));
 	assert_non_null(strstr(t, "# TYPE lattop_cycles_total counter\n"));
 	assert_null(strstr(t, "# UNIT"));
+	{
+		/* Both at once: the same two texts. */
+		char *t2, *o2;
+		size_t tl, ol;
+
+		assert_int_equal(export_render_both(&f.x, &t2, &tl, &o2, &ol), 0);
+		assert_string_equal(t2, t);
+		assert_string_equal(o2, o);
+		assert_int_equal(tl, strlen(t));
+		assert_int_equal(ol, strlen(o));
+		free(t2);
+		free(o2);
+	}
 	free(t);
 	free(o);
 	export_free(&f.x);
