@@ -21,6 +21,7 @@ stop_all() {
 		wait "$p" 2>/dev/null
 	done
 	PIDS=""
+	command -v tmux >/dev/null 2>&1 && env -u TMUX tmux -L lattop-export-$$ kill-server 2>/dev/null
 	lib_cleanup
 }
 trap stop_all EXIT
@@ -347,6 +348,22 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	is "contrib/lattop.service: every setting under a comment saying why" "$(cat $LIB_TMP/uncommented)" ""
 else
 	skip "no systemd-analyze"
+fi
+
+# ---- beside the screen ----
+if command -v tmux >/dev/null 2>&1; then
+	SP=$(free_port)
+	env -u TMUX tmux -L lattop-export-$$ -f /dev/null new-session -d -x 120 -y 40 \
+		"./lattop --simulate haswell -d 0.5 --listen 127.0.0.1:$SP 2>$LIB_TMP/screen.err; echo exit=\$? >$LIB_TMP/screen.rc"
+	check "beside the screen: /metrics answers" wait_until 15 sh -c "curl -sf http://127.0.0.1:$SP/metrics | grep -q '^lattop_up 1'"
+	check "beside the screen: the screen is drawn" wait_until 10 sh -c \
+		"env -u TMUX tmux -L lattop-export-$$ capture-pane -p | grep -q SIMULATED"
+	env -u TMUX tmux -L lattop-export-$$ send-keys q
+	wait_until 10 test -s $LIB_TMP/screen.rc
+	is "beside the screen: q quits, exit 0" "$(cat $LIB_TMP/screen.rc 2>/dev/null)" "exit=0"
+	env -u TMUX tmux -L lattop-export-$$ kill-server 2>/dev/null
+else
+	skip "no tmux"
 fi
 
 # ---- hostile clients ----
