@@ -64,13 +64,7 @@ cp tests/profiles/truth.prof $P
 printf 'packages = 2\nremote_hit_per_sec = 3e5\nremote_hitm_per_sec = 1.5e5\ncpu6.remote_hitm_per_sec = 1e6\n' >>$P
 THR=8,16,64,128,256
 
-# Per-CPU truth: value of KEY for CPU N (override or default), as in e2e_sim.sh.
-truth() {
-	v=$(sed -n "s/^cpu$2\\.$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=$(sed -n "s/^$1 *= *\\([^ #]*\\).*/\\1/p" $P)
-	[ -n "$v" ] || v=0
-	awk -v v="$v" 'BEGIN { printf "%.10g\n", v }'
-}
+# truth KEY N (tests/lib.sh) reads $P.
 above_frac() {
 	awk -v t="$1" 'BEGIN { n = split("5 20 70 300", l, " "); split("0.70 0.20 0.06 0.04", f, " ");
 		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
