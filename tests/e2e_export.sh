@@ -3,7 +3,8 @@
 # tools.  promtool checks both formats and the textfile; a real Prometheus
 # scrapes lattop --simulate --listen every second and its HTTP API, with
 # rate(), gives back every ground-truth number of the profile within 5%
-# (expectations computed here from the profile, as in e2e_sim.sh); a real
+# (expectations computed here from the profile, as in e2e_sim.sh); the
+# Python client's strict OpenMetrics parser takes the OpenMetrics; a real
 # node_exporter serves the textfile without a scrape error; hostile clients
 # (tests/tools/http_abuse.py) do not stop lattop sampling or answering.
 # Bad values are refused before any register is written (msrfs).
@@ -177,6 +178,15 @@ others=$(grep -v '^lattop_[a-z_]*_total no help text$' $LIB_TMP/om.lint | grep -
 ncounters=$(grep -c '^# TYPE lattop_[a-z_]* counter$' $LIB_TMP/om.prom)
 is "promtool check metrics parses OpenMetrics: only the counter naming differs" \
 	"$rc $(grep -c 'no help text' $LIB_TMP/om.lint) $others" "3 $ncounters "
+# A parser of OpenMetrics proper: the Python client's, strict about the format.
+out=$(/usr/bin/python3 tests/tools/om_check.py openmetrics $LIB_TMP/om.prom)
+is "OpenMetrics: the Python client's strict parser takes it (families, samples)" "$?" 0
+diag "openmetrics: $out"
+head -n -1 $LIB_TMP/om.prom >$LIB_TMP/om-noeof.prom
+check "... and refuses it without # EOF (the parser is strict)" \
+	sh -c "! /usr/bin/python3 tests/tools/om_check.py openmetrics $LIB_TMP/om-noeof.prom >/dev/null"
+check "text format: the Python client's parser takes it" \
+	sh -c "/usr/bin/python3 tests/tools/om_check.py text $LIB_TMP/text.prom >/dev/null"
 check "OpenMetrics: every family has HELP and TYPE, units where named, and # EOF last" sh -c "
 	[ \"\$(tail -n 1 $LIB_TMP/om.prom)\" = '# EOF' ] &&
 	[ \$(grep -c '^# HELP' $LIB_TMP/om.prom) -eq \$(grep -c '^# TYPE' $LIB_TMP/om.prom) ] &&
