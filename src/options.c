@@ -76,7 +76,7 @@ const char options_help[] =
 	"      --textfile PATH     after each interval, write the same numbers to PATH\n"
 	"                          (a directory: PATH/lattop.prom) for node_exporter\n"
 	"  With --listen or --textfile and standard output not a terminal, lattop\n"
-	"  prints no snapshots unless --once or -b asks for them.\n"
+	"  prints no snapshots unless --once, -b or --format asks for them.\n"
 	"\n"
 	"Keys on the screen:\n"
 	"  q                       quit\n"
