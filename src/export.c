@@ -134,13 +134,10 @@ void export_supported(struct export *x, const struct plan *pl)
 {
 	for (int c = 0; c < EXPORT__COUNT; c++)
 		x->supported[c] = family_supported(pl, c);
-	x->ncur = 0;
-	for (int i = 0; i < pl->nthresh; i++) {
-		int k = thresh_index(x, pl->thresholds[i]);
-
-		if (k >= 0)
-			x->cur[x->ncur++] = k;
-	}
+	/* Parallel to the plan's thresholds; -1 past EXPORT_MAX_THRESH distinct ones (not shown). */
+	x->ncur = pl->nthresh;
+	for (int i = 0; i < pl->nthresh; i++)
+		x->cur[i] = thresh_index(x, pl->thresholds[i]);
 }
 
 void export_update(struct export *x, const struct plan *pl, const struct export_sample *s,
@@ -168,7 +165,7 @@ void export_update(struct export *x, const struct plan *pl, const struct export_
 		for (int k = 0; k < x->ncur && k < s[i].m->lat.nthresh; k++) {
 			double v = s[i].m->lat.above_per_sec[k];
 
-			if (isfinite(v) && v > 0)
+			if (x->cur[k] >= 0 && isfinite(v) && v > 0)
 				c->above[x->cur[k]] += v * dt;
 		}
 	}
@@ -322,6 +319,9 @@ static void render_samples(struct buf *b, const struct export *x, int f)
 		if (f == EXPORT_LOAD_LATENCY_ABOVE) {
 			for (int k = 0; k < x->ncur; k++) {
 				char t[40];
+
+				if (x->cur[k] < 0)
+					continue;
 
 				PUT(b, "lattop_load_latency_above_total{");
 				puts_(b, c->labels);

@@ -259,6 +259,38 @@ static void check_format(const char *t, bool om)
 		assert_null(strstr(t, "# EOF"));
 }
 
+/* Past EXPORT_MAX_THRESH distinct thresholds, a new one is not shown and the others stay right. */
+static void test_thresholds_full(void **state)
+{
+	struct fixture f;
+	char *t;
+
+	(void)state;
+	setup(&f);
+	for (unsigned k = 0; k < EXPORT_MAX_THRESH; k++) {
+		f.pl.thresholds[1] = 1000 + k;
+		f.m[0].lat.thresholds[1] = f.m[1].lat.thresholds[1] = 1000 + k;
+		export_update(&f.x, &f.pl, f.s, 1.0);
+	}
+	/* 16 and 63 of the 1000s fill the table; now 5000, which has no room, and 16. */
+	f.pl.thresholds[0] = 5000;
+	f.pl.thresholds[1] = 16;
+	for (int i = 0; i < 2; i++) {
+		f.m[i].lat.thresholds[0] = 5000;
+		f.m[i].lat.thresholds[1] = 16;
+		f.m[i].lat.above_per_sec[0] = 1;
+		f.m[i].lat.above_per_sec[1] = 2e6;
+	}
+	export_update(&f.x, &f.pl, f.s, 2.0);
+	t = render(&f.x, false);
+	assert_null(strstr(t, "threshold_cycles=\"5000\""));
+	/* 16 counted 1.2e8 x 0.5 s in each of the 64 intervals, then 2e6 x 0.5 s. */
+	assert_true(value(t, "lattop_load_latency_above_total{cpu=\"0\",core=\"0\",package=\"0\","
+			     "threshold_cycles=\"16\"}") == 64 * 6e7 + 1e6);
+	free(t);
+	export_free(&f.x);
+}
+
 static void test_formats(void **state)
 {
 	struct fixture f;
@@ -316,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_integrates_per_cpu),
 		cmocka_unit_test(test_absent_not_zero),
 		cmocka_unit_test(test_thresholds_change),
+		cmocka_unit_test(test_thresholds_full),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_escaping_and_big_counts),
 	};
