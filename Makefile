@@ -4,7 +4,8 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev
+PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev libzstd-dev \
+	     zlib1g-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
 	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl \
 	     systemd
@@ -14,7 +15,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -I. -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS_CORE := -lcpuid -lm
+LDLIBS_CORE := -lcpuid -lzstd -lz -lm
 
 CPU_SRC  := $(sort $(wildcard cpu/*.c))
 SRC_SRC  := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))

@@ -25,6 +25,7 @@
 #include "src/journal.h"
 #include "src/plan.h"
 #include "src/privs.h"
+#include "src/record.h"
 #include "src/report.h"
 #include "src/sampler.h"
 #include "ui/ui.h"
@@ -87,6 +88,9 @@ struct run {
 	int *core_of;                   /* CPU index -> core row */
 	int ncore;
 	struct metrics total;
+	struct record_writer rec;       /* --record */
+	bool recording;
+	char rec_err[1024];
 };
 
 /*
@@ -409,6 +413,20 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 	const char *n = taken_note(&r->pmu, r->plan, note, notelen);
 
 	gettimeofday(&tv, NULL);
+	struct report rep = {
+		.source = r->sim ? "simulator" : "msr",
+		.desc = &r->desc,
+		.interval_s = r->sampler.cpu[0].interval_s,
+		.time = tv.tv_sec + tv.tv_usec / 1e6,
+		.ncpu = r->nids,
+		.cpu = r->rc,
+		.total = r->total,
+		.note = n,
+	};
+
+	/* The recording first: what it holds is what --batch prints from it. */
+	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
+		return -2;
 	if (r->ui) {
 		const struct plan *pl = r->plan;
 		struct ui_frame f = {
@@ -432,22 +450,13 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 
 		ui_frame(r->ui, &f);
 		return 0;
-	} else if (r->quiet) {
-		return 0;
-	} else {
-		struct report rep = {
-			.source = r->sim ? "simulator" : "msr",
-			.desc = &r->desc,
-			.interval_s = r->sampler.cpu[0].interval_s,
-			.time = tv.tv_sec + tv.tv_usec / 1e6,
-			.ncpu = r->nids,
-			.cpu = r->rc,
-			.total = r->total,
-			.note = n,
-		};
-
-		return report_write(stdout, r->opt.format, &rep, first);
 	}
+	if (r->quiet)
+		return 0;
+	/* --record without a terminal and without --batch: quietly. */
+	if (r->recording && r->opt.mode == MODE_SCREEN)
+		return 0;
+	return report_write(stdout, r->opt.format, &rep, first);
 }
 
 /*
@@ -529,6 +538,75 @@ static int export_start(struct run *r, char *err, size_t errlen)
 	return res;
 }
 
+/* --record: the header from the CPU and the plan in use, before any register changes. */
+static int record_start(struct run *r, char *err, size_t errlen)
+{
+	const char *strs[M__COUNT + 2];
+	struct record_head h = {
+		.source = r->sim ? "simulator" : "msr",
+		.desc = &r->desc,
+		.thresholds = r->opt.thresholds,
+		.nthresh = r->opt.nthresh,
+		.strings = strs,
+	};
+	char *plan = NULL;
+	size_t planlen = 0;
+	FILE *f = open_memstream(&plan, &planlen);
+	int rc;
+
+	if (f) {
+		report_events(f, FORMAT_TEXT, &r->desc, r->plan);
+		fclose(f);
+	}
+	h.plan = plan;
+	for (int m = 0; m < M__COUNT; m++)
+		if (r->plan->reason[m])
+			strs[h.nstrings++] = r->plan->reason[m];
+	strs[h.nstrings++] = snoop_scope_name(SCOPE_OTHER_CORE);
+	strs[h.nstrings++] = snoop_scope_name(SCOPE_OTHER_MODULE);
+	rc = record_open(&r->rec, r->opt.record, r->opt.record_max, &h, err, errlen);
+	free(plan);
+	r->recording = rc == 0;
+	return rc;
+}
+
+/* --replay FILE: the recorded snapshots, through the same writers as --batch. */
+static int replay(const struct options *o)
+{
+	struct record_file rf;
+	char err[1024];
+	double begin = -INFINITY, end = INFINITY, first;
+	long n = 0;
+	int status = EXIT_OK;
+
+	if (record_load(o->replay, &rf, err, sizeof(err)) < 0)
+		return fail(EXIT_USAGE, err);
+	first = rf.nf ? rf.f[0].rep.time : 0;
+	if ((o->begin && record_parse_time(o->begin, first, &begin, err, sizeof(err)) < 0) ||
+	    (o->end && record_parse_time(o->end, first, &end, err, sizeof(err)) < 0)) {
+		record_file_free(&rf);
+		return fail(EXIT_USAGE, err);
+	}
+	for (int i = 0; i < rf.nf && (o->count == 0 || n < o->count); i++) {
+		const struct report *rep = &rf.f[i].rep;
+
+		if (rep->time < begin || rep->time > end)
+			continue;
+		if (report_write(stdout, o->format, rep, n == 0) < 0)
+			break;
+		n++;
+	}
+	if (rf.skipped)
+		fprintf(stderr, "lattop: %s: skipped %d torn or corrupt frame%s\n", o->replay,
+			rf.skipped, rf.skipped > 1 ? "s" : "");
+	if (!n && rf.nf)
+		fprintf(stderr, "lattop: %s: no snapshot between --begin and --end\n", o->replay);
+	record_file_free(&rf);
+	if (ferror(stdout) && errno == EPIPE)
+		return status;
+	return out_done(status);
+}
+
 static int measure(struct run *r)
 {
 	char err[1024], note[1024];
@@ -568,6 +646,10 @@ static int measure(struct run *r)
 	if (setup_rows(r) < 0) {
 		free_rows(r);
 		return fail(EXIT_CANNOT, "out of memory");
+	}
+	if (r->opt.record && record_start(r, err, sizeof(err)) < 0) {
+		free_rows(r);
+		return fail(EXIT_USAGE, err);
 	}
 	if (r->opt.mode == MODE_SCREEN && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 		struct ui_opts uo = {
@@ -676,8 +758,11 @@ static int measure(struct run *r)
 		}
 		compute(r);
 		export_interval(r);
-		if (show(r, first, note, sizeof(note)) < 0) {
-			if (errno != EPIPE) {
+		if ((res = show(r, first, note, sizeof(note))) < 0) {
+			if (res == -2) {
+				snprintf(err, sizeof(err), "%s", r->rec_err);
+				status = EXIT_CANNOT;
+			} else if (errno != EPIPE) {
 				snprintf(err, sizeof(err), "writing the report failed: %s",
 					 strerror(errno ? errno : EIO));
 				status = EXIT_CANNOT;
@@ -717,6 +802,8 @@ out:
 		ui_close(r->ui);
 	fleet_close(&r->fleet);
 	journal_close(&r->journal);
+	if (r->recording)
+		record_close(&r->rec);
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
 	free_rows(r);
@@ -753,6 +840,8 @@ int main(int argc, char **argv)
 		printf("lattop %s\n", LATTOP_VERSION);
 		return out_done(EXIT_OK);
 	}
+	if (r.opt.mode == MODE_REPLAY)
+		return replay(&r.opt);
 
 	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
 	if (r.opt.msr_dir && !realpath(r.opt.msr_dir, r.dev_path)) {

@@ -14,12 +14,16 @@
 #include "cpu/sim.h"
 #include "src/listen.h"
 #include "src/options.h"
+#include "src/record.h"
 
 const char options_usage[] =
 	"Usage: lattop [--once | -b] [-d SECS] [-n N] [-c LIST] [--format text|csv|json]\n"
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
+	"              [--record FILE [--record-max SIZE]]\n"
+	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
+	"                            [--end TIME] [-n N]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
@@ -45,6 +49,9 @@ const char options_help[] =
 	"                          crashed left changed, from its state journal\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
+	"      --replay FILE       print the snapshots of a recording (--record) as\n"
+	"                          --batch printed them; a torn or corrupt frame is\n"
+	"                          skipped and counted on standard error\n"
 	"  With none of these, lattop opens the interactive screen; when standard\n"
 	"  input or output is not a terminal, or --format is given, it behaves as\n"
 	"  --batch. An option that the mode has no use for is refused. The screen\n"
@@ -75,6 +82,15 @@ const char options_help[] =
 	"                          for IPv6); 10123 is lattop's port, 0 any free one\n"
 	"      --textfile PATH     after each interval, write the same numbers to PATH\n"
 	"                          (a directory: PATH/lattop.prom) for node_exporter\n"
+	"      --record FILE       append every snapshot to the recording FILE (with the\n"
+	"                          screen or --batch; without a terminal, quietly)\n"
+	"      --record-max SIZE   when FILE would pass SIZE (bytes, or with k, M, G),\n"
+	"                          move it to FILE.1 (FILE.1 to FILE.2, ..., keeping 8)\n"
+	"                          and start FILE anew\n"
+	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
+	"                          YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] on the day of the\n"
+	"                          first snapshot, or +SECS after the first snapshot\n"
+	"      --end TIME          replay up to TIME, as --begin\n"
 	"  With --listen or --textfile and standard output not a terminal, lattop\n"
 	"  prints no snapshots unless --once, -b or --format asks for them.\n"
 	"\n"
@@ -110,7 +126,8 @@ static const unsigned default_thresholds[] = { 8, 16, 32, 64, 128, 256, 512 };
 enum {
 	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
-	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE,
+	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
+	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END,
 };
 
 static const struct option longopts[] = {
@@ -137,16 +154,23 @@ static const struct option longopts[] = {
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-max", required_argument, NULL, OPT_RECORD_MAX },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "begin", required_argument, NULL, OPT_BEGIN },
+	{ "end", required_argument, NULL, OPT_END },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
-       G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G__COUNT };
+       G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G_RECORD,
+       G_RECORD_MAX, G_BEGIN, G_END, G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
 	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
+	"--record", "--record-max", "--begin", "--end",
 };
 
 #define GB(x) (1u << G_##x)
@@ -165,6 +189,8 @@ static const struct {
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
 	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
+	{ MODE_REPLAY, "--replay", GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END),
+	  "--batch, --format, -n, --begin and --end" },
 };
 #undef GB
 
@@ -353,6 +379,27 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		}
 		case OPT_TEXTFILE: o->textfile = given[G_TEXTFILE] = optarg; break;
+		case OPT_RECORD: o->record = given[G_RECORD] = optarg; break;
+		case OPT_RECORD_MAX: {
+			char why[128];
+
+			given[G_RECORD_MAX] = optarg;
+			if (record_parse_size(optarg, &o->record_max, why, sizeof(why)) < 0)
+				return bad(err, errlen, "--record-max", optarg, why);
+			break;
+		}
+		case OPT_REPLAY: o->replay = optarg; break;
+		case OPT_BEGIN:
+		case OPT_END: {
+			char why[160];
+			double t;
+
+			given[c == OPT_BEGIN ? G_BEGIN : G_END] = optarg;
+			*(c == OPT_BEGIN ? &o->begin : &o->end) = optarg;
+			if (record_parse_time(optarg, 0, &t, why, sizeof(why)) < 0)
+				return bad(err, errlen, c == OPT_BEGIN ? "--begin" : "--end", optarg, why);
+			break;
+		}
 		case ':':
 			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
 			return -1;
@@ -363,12 +410,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (optind < argc)
 		return bad(err, errlen, "argument", argv[optind], "lattop takes no arguments");
-	if (once + batch + detect + list + doctor + restore > 1) {
+	if (once + batch + detect + list + doctor + restore > 1 ||
+	    (o->replay && once + detect + list + doctor + restore)) {
 		snprintf(err, errlen, "--once, --batch, --detect, --list-events, --doctor and --restore "
-			 "exclude each other");
+			 "exclude each other%s", o->replay ? ", and all but --batch exclude --replay" : "");
 		return -1;
 	}
-	o->mode = once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
+	o->mode = o->replay ? MODE_REPLAY : once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
 		  list ? MODE_LIST_EVENTS : doctor ? MODE_DOCTOR : restore ? MODE_RESTORE : MODE_SCREEN;
 	/* An option the mode has no use for is refused, not ignored. */
 	for (size_t m = 0; m < sizeof(mode_opts) / sizeof(mode_opts[0]); m++) {
@@ -384,6 +432,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return bad(err, errlen, given_name[g], given[g], why);
 		}
 	}
+	if ((given[G_BEGIN] || given[G_END]) && !o->replay)
+		return bad(err, errlen, given[G_BEGIN] ? "--begin" : "--end",
+			   given[G_BEGIN] ? given[G_BEGIN] : given[G_END], "needs --replay FILE");
+	if (o->record_max && !o->record)
+		return bad(err, errlen, "--record-max", given[G_RECORD_MAX], "needs --record FILE");
 	if (once && given[G_N])
 		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
 	if (o->sim_profile && !o->simulate)

@@ -13,7 +13,7 @@
 #include "src/report.h"
 
 enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, MODE_RESTORE,
-	    MODE_DOCTOR, MODE_HELP, MODE_VERSION };
+	    MODE_DOCTOR, MODE_HELP, MODE_VERSION, MODE_REPLAY };
 
 #define INTERVAL_MIN 0.05
 #define INTERVAL_MAX 3600.0    /* see PEBS_REZERO_SHIFT in cpu/pmu.c */
@@ -36,6 +36,10 @@ struct options {
 	bool force;
 	bool no_color;
 	bool ascii;
+	const char *record;         /* --record FILE */
+	long long record_max;       /* --record-max, bytes; 0: no limit */
+	const char *replay;         /* --replay FILE */
+	const char *begin, *end;    /* --begin, --end TIME, checked by record_parse_time() */
 };
 
 extern const char options_usage[];
