@@ -55,7 +55,7 @@ tests/tools/msrpeek: tests/tools/msrpeek.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile \
-	tests/fuzz/fuzz_listen
+	tests/fuzz/fuzz_listen tests/fuzz/fuzz_record
 
 # Install what is missing when root; otherwise print the exact command.
 deps:
@@ -112,7 +112,8 @@ screenshots: lattop
 
 clean:
 	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d tests/*/*.o tests/*/*.d \
-		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/obj/*.o \
+		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record \
+		tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d
 
 -include $(wildcard */*.d tests/*/*.d)
@@ -121,7 +122,7 @@ clean:
 # libFuzzer harnesses of the input parsers (CPUID dumps, profiles, --listen), built with clang from their
 # own objects in tests/fuzz/obj/ (not the gcc ones).  `make check` runs them
 # over tests/fuzz/regress/ and fuzzes 15 s each; `make fuzz` is the long run
-# (FUZZ_SECONDS per harness; `make -j2 fuzz` runs both at once), new units in
+# (FUZZ_SECONDS per harness; `make -j4 fuzz` runs them at once), new units in
 # tests/fuzz/work/, crashes in tests/fuzz/crashes/ (neither committed).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
@@ -133,19 +134,27 @@ FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/uarch.
 FUZZ_PROFILE_OBJ := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/sim.c cpu/sim_hw.c \
 		    cpu/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
+# The recording reader, and the writers it feeds (report.c needs the plan's tables).
+FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir src/record.c src/metrics.c \
+		    src/report.c src/numfmt.c src/plan.c cpu/uarch.c cpu/cpuid.c \
+		    $(sort $(wildcard cpu/events*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.
 ifneq ($(filter tests check fuzz fuzz-% tests/fuzz/%,$(MAKECMDGOALS)),)
 FUZZ_RT := $(wildcard $(shell $(FUZZ_CC) -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer*.a)
 endif
 
-.PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen
+.PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
 ifneq ($(FUZZ_RT),)
 tests/fuzz/obj/%.o: cpu/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
 tests/fuzz/obj/listen.o: src/listen.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
@@ -161,16 +170,19 @@ tests/fuzz/fuzz_profile: $(FUZZ_PROFILE_OBJ)
 
 tests/fuzz/fuzz_listen: $(FUZZ_LISTEN_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
+
+tests/fuzz/fuzz_record: $(FUZZ_RECORD_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lcpuid -lzstd -lz -lm
 else
 # No clang or no libFuzzer runtime: say so; tests/e2e_fuzz.sh skips.
-tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen:
+tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record:
 	@echo "lattop: $@ not built: no $(FUZZ_CC) with libFuzzer (apt-get install clang libclang-rt-14-dev)" >&2
 endif
 
 fuzz: deps-test
-	@$(MAKE) --no-print-directory fuzz-cpuid fuzz-profile fuzz-listen
+	@$(MAKE) --no-print-directory fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
 
-fuzz-cpuid fuzz-profile fuzz-listen: fuzz-%: tests/fuzz/fuzz_%
+fuzz-cpuid fuzz-profile fuzz-listen fuzz-record: fuzz-%: tests/fuzz/fuzz_%
 	@test -x tests/fuzz/fuzz_$*
 	@mkdir -p tests/fuzz/crashes tests/fuzz/work/$*
 	tests/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \

@@ -1,9 +1,9 @@
 #!/bin/sh
 # e2e_fuzz.sh: the parsers' libFuzzer harnesses (tests/fuzz/fuzz_cpuid for
 # CPUID dumps, tests/fuzz/fuzz_profile for simulator profiles,
-# tests/fuzz/fuzz_listen for --listen) pass every saved crash input of
-# tests/fuzz/regress/ (named HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*
-# or listen-*), then fuzz for a short while each from
+# tests/fuzz/fuzz_listen for --listen, tests/fuzz/fuzz_record for
+# recordings) pass every saved crash input of tests/fuzz/regress/ (named
+# HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*, listen-* or record-*), then fuzz for a short while each from
 # tests/fuzz/corpus/HARNESS/ and the regressions.  Any crash,
 # sanitizer report, leak or timeout fails; the input that did it is saved
 # in tests/fuzz/crashes/ (not committed) to be kept as a regression.
@@ -29,7 +29,7 @@ if [ -n "$WHY" ]; then
 fi
 
 mkdir -p tests/fuzz/crashes
-for h in cpuid profile listen; do
+for h in cpuid profile listen record; do
 	bin=tests/fuzz/fuzz_$h
 	if [ ! -x "$bin" ]; then
 		not_ok "fuzz_$h: built"
@@ -42,7 +42,7 @@ for h in cpuid profile listen; do
 			ok "fuzz_$h: ${f#tests/fuzz/}"
 		else
 			not_ok "fuzz_$h: ${f#tests/fuzz/}"
-			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen):' "$LIB_TMP/run.log" | head -5)"
+			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record):' "$LIB_TMP/run.log" | head -5)"
 		fi
 	done
 
@@ -56,7 +56,7 @@ for h in cpuid profile listen; do
 		diag "fuzz_$h: $(grep -a -m1 '^Done' "$LIB_TMP/fuzz.log")"
 	else
 		not_ok "fuzz_$h: ${SECS} s of fuzzing found nothing"
-		diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen):|Test unit written' "$LIB_TMP/fuzz.log" | head -8)"
+		diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record):|Test unit written' "$LIB_TMP/fuzz.log" | head -8)"
 	fi
 done
 tap_done
