@@ -14,13 +14,15 @@
 #   4. The Prometheus exposition at 8, 256 and 1024 CPUs: CPU time to add
 #      an interval and render each format (bench/export_bench), bytes per
 #      scrape, and the CPU time lattop's HTTP threads spend per scrape.
-# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term] [export].
+#   5. Bytes of a recording (--record) against the same snapshots as
+#      --format json, and the instructions recording adds per CPU per tick.
+# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term] [export] [record].
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
 trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
-sections=${*:-ops cpu term export}
+sections=${*:-ops cpu term export record}
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -107,6 +109,58 @@ cpu() {
 			share = own / (own + s);
 			printf "| %d | %.0f | %.0f | %.0f%% | %.2f µs | %.2f µs | %.1f MiB |\n",
 				$1, own, s, 100 * share, $6, $6 * share, $7 / 1024 }'
+	done
+	echo
+}
+
+# ---- 5. Recordings ----
+# Bytes of a recording (--record) against the same snapshots as --format json,
+# and the instructions recording adds per CPU per tick (callgrind, 11 - 1 ticks).
+rec_once() {   # CPUS PROFILE -> "json_bytes record_bytes"
+	rm -f $T/nb/r.lrec
+	$NB ./lattop --simulate haswell --sim-profile $T/nb/$2 -b -n 30 -d 0.05 --format json \
+		--record $T/nb/r.lrec >$T/nb/r.json 2>/dev/null
+	echo "$(wc -c <$T/nb/r.json) $(wc -c <$T/nb/r.lrec)"
+}
+
+record() {
+	mkdir -p $T/nb && chown nobody $T/nb
+	echo "### Recordings: bytes against --format json (haswell, 30 snapshots, -d 0.05; median of $REPS)"
+	echo
+	echo "| CPUs | profile | json bytes/snapshot | recording bytes/snapshot | ratio | instr/CPU/tick added |"
+	echo "|---|---|---|---|---|---|"
+	for n in 8 64 256 1024; do
+		for prof in builtin truth; do
+			if [ $prof = truth ]; then
+				sed "s/^cpus = .*/cpus = $n/" tests/profiles/truth.prof >$T/nb/truth
+			else
+				printf 'cpus = %d\n' $n >$T/nb/builtin
+			fi
+			: >$T/j; : >$T/r
+			for rep in $(seq $REPS); do
+				set -- $(rec_once $n $prof)
+				echo $1 >>$T/j
+				echo $2 >>$T/r
+			done
+			j=$(median <$T/j) r=$(median <$T/r)
+			add=-
+			if [ $n -le 256 ] && [ $prof = builtin ]; then
+				for rec in "" "--record $T/nb/cg.lrec"; do
+					for k in 1 11; do
+						rm -f $T/nb/cg.lrec
+						$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k \
+							./lattop --simulate haswell --sim-profile $T/nb/builtin -b -n $k \
+							-d 0.05 --format json $rec >/dev/null 2>&1
+						callgrind_annotate $T/nb/cg.$k 2>/dev/null |
+							awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' >$T/t.$k
+					done
+					echo $(($(cat $T/t.11) - $(cat $T/t.1))) >$T/d"${rec:+r}"
+				done
+				add=$(echo "$(cat $T/d) $(cat $T/dr) $n" | awk '{ printf "%.0f", ($2 - $1) / 10 / $3 }')
+			fi
+			echo "$n $prof $j $r $add" | awk '{ printf "| %d | %s | %.0f | %.0f | %.3f | %s |\n",
+				$1, $2, $3 / 30, $4 / 30, $4 / $3, $5 }'
+		done
 	done
 	echo
 }

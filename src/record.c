@@ -70,7 +70,7 @@
 #define BLOCK_HEAD 17
 #define RAW_MAX (64u << 20)     /* no block decompresses to more */
 #define NCPU_MAX 65536
-#define ZSTD_LEVEL 9
+#define ZSTD_LEVEL 3
 
 enum { CODE_NAN, CODE_NEXT, CODE_DERIVED, CODE_PREV, CODE_ZERO, CODE__N };
 
@@ -481,7 +481,7 @@ static uint32_t block_crc(const uint8_t *head, const uint8_t *payload, size_t cl
 
 /* @raw compressed into a block of @kind in @out (replacing what it held). */
 static int block_make(ZSTD_CCtx *cctx, char kind, const struct record_buf *raw,
-		      const struct record_buf *dict, struct record_buf *out, char *err, size_t errlen)
+		      const ZSTD_CDict *dict, struct record_buf *out, char *err, size_t errlen)
 {
 	size_t bound = ZSTD_compressBound(raw->n), clen;
 	uint8_t head[BLOCK_HEAD] = { 0 };
@@ -502,8 +502,10 @@ static int block_make(ZSTD_CCtx *cctx, char kind, const struct record_buf *raw,
 		snprintf(err, errlen, "recording: out of memory");
 		return -1;
 	}
-	clen = ZSTD_compress_usingDict(cctx, out->p + BLOCK_HEAD, bound, raw->p, raw->n,
-				       dict ? dict->p : NULL, dict ? dict->n : 0, ZSTD_LEVEL);
+	if (dict)
+		clen = ZSTD_compress_usingCDict(cctx, out->p + BLOCK_HEAD, bound, raw->p, raw->n, dict);
+	else
+		clen = ZSTD_compressCCtx(cctx, out->p + BLOCK_HEAD, bound, raw->p, raw->n, ZSTD_LEVEL);
 	if (ZSTD_isError(clen)) {
 		snprintf(err, errlen, "recording: zstd: %s", ZSTD_getErrorName(clen));
 		return -1;
@@ -711,9 +713,14 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 	buf_u(&w->raw, a.n);
 	buf_put(&w->raw, a.p, a.n);
 	nd = w->dbl.n / 8;
-	for (int k = 0; k < 8; k++)
-		for (size_t i = 0; i < nd; i++)
-			buf_put(&w->raw, w->dbl.p + i * 8 + k, 1);
+	buf_put(&w->raw, w->dbl.p, w->dbl.n);          /* room, then shuffled in place */
+	if (!w->raw.oom) {
+		uint8_t *q = w->raw.p + w->raw.n - w->dbl.n;
+
+		for (int k = 0; k < 8; k++)
+			for (size_t i = 0; i < nd; i++)
+				*q++ = w->dbl.p[i * 8 + k];
+	}
 	free(c.fstr);
 	buf_free(&a);
 	return c.oom || w->raw.oom || w->dbl.oom ? -1 : 0;
@@ -730,8 +737,8 @@ int record_write(struct record_writer *w, const struct report *r, char *err, siz
 
 		buf_u(&w->hraw, w->raw.n);
 		buf_put(&w->hraw, w->raw.p, w->raw.n);
-		buf_put(&w->dict, w->raw.p, w->raw.n);
-		if (w->dict.oom) {
+		w->cdict = ZSTD_createCDict(w->raw.p, w->raw.n, ZSTD_LEVEL);
+		if (!w->cdict || w->hraw.oom) {
 			snprintf(err, errlen, "recording: out of memory");
 			return -1;
 		}
@@ -742,7 +749,7 @@ int record_write(struct record_writer *w, const struct report *r, char *err, siz
 		w->head = blk.p;
 		w->headlen = blk.n;
 	}
-	if (block_make(w->cctx, 'F', &w->raw, &w->dict, &w->out, err, errlen) < 0)
+	if (block_make(w->cctx, 'F', &w->raw, w->cdict, &w->out, err, errlen) < 0)
 		return -1;
 	if (w->max && w->size + (long long)(w->out.n + (w->headed ? 0 : w->headlen)) > w->max &&
 	    w->size > FILE_HEAD && rotate(w, err, errlen) < 0)
@@ -777,7 +784,7 @@ void record_close(struct record_writer *w)
 	ZSTD_freeCCtx(w->cctx);
 	buf_free(&w->raw);
 	buf_free(&w->hraw);
-	buf_free(&w->dict);
+	ZSTD_freeCDict(w->cdict);
 	buf_free(&w->dbl);
 	buf_free(&w->out);
 	memset(w, 0, sizeof(*w));

@@ -51,7 +51,7 @@ struct record_writer {
 	size_t headlen;
 	bool headed;                   /* the current file has it */
 	struct record_buf hraw;        /* the header before its dictionary */
-	struct record_buf dict;        /* the session's first frame: the frames' dictionary */
+	void *cdict;                   /* ZSTD_CDict of the session's first frame */
 	char **str;                    /* the header's strings */
 	int nstr;
 	void *cctx;                    /* ZSTD_CCtx */
