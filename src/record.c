@@ -595,7 +595,7 @@ int record_open(struct record_writer *w, const char *path, long long max,
 
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);     /* a FIFO must not block */
 	if (fd >= 0) {
 		ssize_t k = fstat(fd, &st) == 0 && st.st_size > 0 ? read(fd, fh, sizeof(fh)) : 0;
 

@@ -51,6 +51,28 @@ is "--record without a terminal or --batch: prints nothing" "$(cat $T/out)" ""
 is "--record without a terminal: records every snapshot" \
 	"$($L --replay $T/q.lrec --format json | wc -l | tr -d ' ')" 3
 
+# ---- with the screen (tmux): the snapshots shown are recorded ----
+if command -v tmux >/dev/null 2>&1; then
+	SOCK=lattop-rec-$$
+	trap 'env -u TMUX tmux -L $SOCK kill-server 2>/dev/null; lib_cleanup' EXIT
+	rm -f $T/s.lrec
+	env -u TMUX tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"./lattop --simulate haswell -d 0.1 -n 3 --record $T/s.lrec; sleep 30"
+	i=0
+	while [ $i -lt 100 ] && [ "$($L --replay $T/s.lrec --format json 2>/dev/null | wc -l)" -lt 3 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	env -u TMUX tmux -L $SOCK capture-pane -p >$T/pane 2>/dev/null
+	env -u TMUX tmux -L $SOCK kill-server 2>/dev/null
+	is "the screen with --record: its 3 snapshots recorded" \
+		"$($L --replay $T/s.lrec --format json | jq -r .source | sort | uniq -c | tr -s ' ')" \
+		" 3 simulator"
+	check "the screen with --record: the screen was drawn" grep -q "Load latency" $T/pane
+else
+	skip "no tmux here (apt-get install tmux)"
+fi
+
 # ---- appending: a second run adds its own header and snapshots ----
 $L --simulate haswell -n 2 -d 0.05 --record $T/q.lrec </dev/null >/dev/null 2>&1
 is "--record to an existing recording: appends" \
