@@ -571,40 +571,61 @@ static int record_start(struct run *r, char *err, size_t errlen)
 }
 
 /* --replay FILE: the recorded snapshots, through the same writers as --batch. */
+struct replay_state {
+	const struct options *o;
+	double begin, end;
+	bool resolved;                  /* begin and end known: after the first snapshot */
+	long n;
+	char err[256];
+	int status;
+};
+
+static int replay_one(const struct record_frame *f, void *arg)
+{
+	struct replay_state *st = arg;
+	const struct report *rep = &f->rep;
+	const struct options *o = st->o;
+
+	/* --begin +SECS and HH:MM count from the first snapshot. */
+	if (!st->resolved) {
+		st->resolved = true;
+		if ((o->begin && record_parse_time(o->begin, rep->time, &st->begin, st->err,
+						   sizeof(st->err)) < 0) ||
+		    (o->end && record_parse_time(o->end, rep->time, &st->end, st->err,
+						 sizeof(st->err)) < 0)) {
+			st->status = EXIT_USAGE;
+			return 1;
+		}
+	}
+	if (rep->time < st->begin || rep->time > st->end)
+		return 0;
+	if (report_write(stdout, o->format, rep, st->n == 0) < 0) {
+		st->status = EXIT_CANNOT;
+		return 1;
+	}
+	st->n++;
+	return o->count && st->n >= o->count;
+}
+
 static int replay(const struct options *o)
 {
+	struct replay_state st = { .o = o, .begin = -INFINITY, .end = INFINITY };
 	struct record_file rf;
 	char err[1024];
-	double begin = -INFINITY, end = INFINITY, first;
-	long n = 0;
-	int status = EXIT_OK;
 
-	if (record_load(o->replay, &rf, err, sizeof(err)) < 0)
+	if (record_load_each(o->replay, &rf, replay_one, &st, err, sizeof(err)) < 0)
 		return fail(EXIT_USAGE, err);
-	first = rf.nf ? rf.f[0].rep.time : 0;
-	if ((o->begin && record_parse_time(o->begin, first, &begin, err, sizeof(err)) < 0) ||
-	    (o->end && record_parse_time(o->end, first, &end, err, sizeof(err)) < 0)) {
-		record_file_free(&rf);
-		return fail(EXIT_USAGE, err);
-	}
-	for (int i = 0; i < rf.nf && (o->count == 0 || n < o->count); i++) {
-		const struct report *rep = &rf.f[i].rep;
-
-		if (rep->time < begin || rep->time > end)
-			continue;
-		if (report_write(stdout, o->format, rep, n == 0) < 0)
-			break;
-		n++;
-	}
 	if (rf.skipped)
 		fprintf(stderr, "lattop: %s: skipped %d torn or corrupt frame%s\n", o->replay,
 			rf.skipped, rf.skipped > 1 ? "s" : "");
-	if (!n && rf.nf)
-		fprintf(stderr, "lattop: %s: no snapshot between --begin and --end\n", o->replay);
 	record_file_free(&rf);
-	if (ferror(stdout) && errno == EPIPE)
-		return status;
-	return out_done(status);
+	if (st.status == EXIT_USAGE)
+		return fail(EXIT_USAGE, st.err);
+	if (!st.n && st.resolved)
+		fprintf(stderr, "lattop: %s: no snapshot between --begin and --end\n", o->replay);
+	if (st.status == EXIT_CANNOT && errno == EPIPE)
+		return EXIT_OK;
+	return out_done(EXIT_OK);
 }
 
 static int measure(struct run *r)

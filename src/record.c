@@ -54,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1019,10 +1020,15 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 			struct record_frame f;
 
 			if (frame_decode(out->s[out->ns - 1], out->ns - 1, raw, rlen, &f) == 0) {
-				if (add_frame(out, &f) == 0)
-					ok = 0;
-				else
+				if (out->each) {
+					out->stopped = out->each(&f, out->arg) != 0;
 					frame_free(&f);
+					ok = 0;
+				} else if (add_frame(out, &f) == 0) {
+					ok = 0;
+				} else {
+					frame_free(&f);
+				}
 			}
 		}
 	}
@@ -1033,12 +1039,20 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 		  char *err, size_t errlen)
 {
+	return record_decode_each(buf, len, out, NULL, NULL, err, errlen);
+}
+
+int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
+		       record_each_fn each, void *arg, char *err, size_t errlen)
+{
 	size_t pos = FILE_HEAD;
 	bool garbage = false;
 	int oom = 0;
 	ZSTD_DCtx *dctx;
 
 	memset(out, 0, sizeof(*out));
+	out->each = each;
+	out->arg = arg;
 	if (len < FILE_HEAD || memcmp(buf, FILE_MAGIC, 8) || get32(buf + 8) == 0) {
 		snprintf(err, errlen, "not a lattop recording");
 		return -1;
@@ -1051,7 +1065,7 @@ int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
 		oom = 1;
-	while (pos < len && !oom) {
+	while (pos < len && !oom && !out->stopped) {
 		size_t k = block_at(out, dctx, buf + pos, len - pos, &oom);
 		const uint8_t *next;
 
@@ -1082,15 +1096,35 @@ int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen)
 {
+	return record_load_each(path, out, NULL, NULL, err, errlen);
+}
+
+int record_load_each(const char *path, struct record_file *out, record_each_fn each, void *arg,
+		     char *err, size_t errlen)
+{
 	struct record_buf b = { 0 };
 	char m[200];
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!f) {
 		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
 		return -1;
+	}
+	/* A file is mapped, not copied; a pipe is read. */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+
+		if (p != MAP_FAILED) {
+			fclose(f);
+			rc = record_decode_each(p, (size_t)st.st_size, out, each, arg, m, sizeof(m));
+			munmap(p, (size_t)st.st_size);
+			if (rc < 0)
+				snprintf(err, errlen, "--replay %s: %s", path, m);
+			return rc;
+		}
 	}
 	for (;;) {
 		uint8_t chunk[65536];
@@ -1107,7 +1141,7 @@ int record_load(const char *path, struct record_file *out, char *err, size_t err
 		return -1;
 	}
 	fclose(f);
-	rc = record_decode(b.p ? b.p : (const uint8_t *)"", b.n, out, m, sizeof(m));
+	rc = record_decode_each(b.p ? b.p : (const uint8_t *)"", b.n, out, each, arg, m, sizeof(m));
 	if (rc < 0)
 		snprintf(err, errlen, "--replay %s: %s", path, m);
 	buf_free(&b);

@@ -97,12 +97,18 @@ struct record_frame {
 	int nstr;
 };
 
+/* Called with each intact frame in turn; non-zero stops the reading. */
+typedef int (*record_each_fn)(const struct record_frame *f, void *arg);
+
 struct record_file {
 	struct record_session **s;
 	int ns;
-	struct record_frame *f;
+	struct record_frame *f;        /* the frames, unless they went to @each */
 	int nf, capf;
 	int skipped;                   /* torn or corrupt stretches skipped */
+	record_each_fn each;
+	void *arg;
+	bool stopped;                  /* @each asked to stop */
 };
 
 /*
@@ -115,6 +121,15 @@ int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 
 /* Read and decode @path.  0, or -1 with a message naming the file. */
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen);
+
+/*
+ * The same, handing each frame to @each instead of keeping it (a long
+ * recording is not held in memory): out->nf stays 0.
+ */
+int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
+		       record_each_fn each, void *arg, char *err, size_t errlen);
+int record_load_each(const char *path, struct record_file *out, record_each_fn each, void *arg,
+		     char *err, size_t errlen);
 
 void record_file_free(struct record_file *f);
 

@@ -276,6 +276,35 @@ static void test_round_trip(void **state)
 	record_file_free(&rf);
 }
 
+static int count_to_5(const struct record_frame *f, void *arg)
+{
+	int *n = arg;
+
+	/* Each frame as it comes: the one numbered *n, printing as recorded. */
+	char out[3][16384];
+
+	render(&f->rep, out, *n == 0);
+	assert_string_equal(out[2], frames[*n].out[2]);
+	return ++*n == 5;
+}
+
+static void test_each(void **state)
+{
+	char path[64], err[256];
+	struct record_file rf;
+	int n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/each", dir);
+	record(path, 0, 0, NFRAMES);
+	make_frames();
+	assert_int_equal(record_load_each(path, &rf, count_to_5, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);         /* stopped when asked */
+	assert_int_equal(rf.nf, 0);     /* and kept none */
+	assert_true(rf.stopped);
+	record_file_free(&rf);
+}
+
 /* Where each block starts, from the file's own lengths. */
 static int blocks(const uint8_t *b, size_t len, size_t *at, int max)
 {
@@ -511,6 +540,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped),
 		cmocka_unit_test(test_foreign),
