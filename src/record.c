@@ -14,6 +14,8 @@
  *   block   "LTBK" kind(1) clen(u32) rlen(u32) crc32(u32) payload(clen)
  *           kind 'H' a header, 'F' a frame; payload is one zstd frame of
  *           rlen bytes; crc32 (zlib's) covers kind, clen, rlen and payload.
+ *           An intact block of another kind is passed over: room for what
+ *           a later version adds without breaking this reader.
  *           Each block is written with one write(): a crash loses at most
  *           the block being written, and a reader that finds a torn or
  *           corrupt block looks for the next "LTBK".
@@ -988,13 +990,16 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 	size_t got;
 	int ok = -1;
 
-	if (n < BLOCK_HEAD || memcmp(p, BLOCK_MAGIC, 4) || (p[4] != 'H' && p[4] != 'F'))
+	if (n < BLOCK_HEAD || memcmp(p, BLOCK_MAGIC, 4))
 		return 0;
 	clen = get32(p + 5);
 	rlen = get32(p + 9);
 	if (clen > n - BLOCK_HEAD || rlen > RAW_MAX ||
 	    block_crc(p, p + BLOCK_HEAD, clen) != get32(p + 13))
 		return 0;
+	/* An intact block of a kind a later version added: passed over, not counted. */
+	if (p[4] != 'H' && p[4] != 'F')
+		return BLOCK_HEAD + clen;
 	raw = malloc(rlen ? rlen : 1);
 	if (!raw) {
 		*oom = 1;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "cpu/uarch.h"
 #include "src/metrics.h"
@@ -394,6 +395,46 @@ static void test_flipped(void **state)
 	free(b);
 }
 
+/* An intact block of an unknown kind, inserted before frame 3: passed over, not counted. */
+static void test_unknown_kind(void **state)
+{
+	char path[64];
+	size_t len, at[64];
+	uint8_t *b, *c;
+	struct record_file rf;
+	static const uint8_t blk[] = {
+		'L', 'T', 'B', 'K', 'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	uint8_t hdr[sizeof(blk)];
+	uLong crc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kind", dir);
+	record(path, 0, 0, NFRAMES);
+	b = slurp(path, &len);
+	blocks(b, len, at, 64);
+	memcpy(hdr, blk, sizeof(blk));
+	crc = crc32(crc32(0L, Z_NULL, 0), hdr + 4, 9);
+	for (int i = 0; i < 4; i++)
+		hdr[13 + i] = (uint8_t)(crc >> (8 * i));
+	c = malloc(len + sizeof(hdr));
+	memcpy(c, b, at[4]);
+	memcpy(c + at[4], hdr, sizeof(hdr));
+	memcpy(c + at[4] + sizeof(hdr), b + at[4], len - at[4]);
+	assert_int_equal(decode(c, len + sizeof(hdr), &rf), 0);
+	assert_int_equal(rf.nf, NFRAMES);
+	assert_int_equal(rf.skipped, 0);
+	record_file_free(&rf);
+	/* The same block with a wrong checksum is damage, and counted. */
+	c[at[4] + 13] ^= 1;
+	assert_int_equal(decode(c, len + sizeof(hdr), &rf), 0);
+	assert_int_equal(rf.nf, NFRAMES);
+	assert_int_equal(rf.skipped, 1);
+	record_file_free(&rf);
+	free(b);
+	free(c);
+}
+
 static void test_foreign(void **state)
 {
 	static const char json[] = "{\"source\":\"simulator\"}\n";
@@ -543,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped),
+		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_rotate),
