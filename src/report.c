@@ -245,12 +245,18 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
  * JSON of 1024 CPUs every interval is lattop's largest cost after the
  * counters themselves, and stdio per token doubled it.
  */
+#define JB_ROOM 1024    /* more than any one token: a reason, an error, a note is cut to fit */
+/*
+ * The most one CPU's object (or the total with the note) can take: its 16
+ * strings at JB_ROOM each and its numbers.  Live reasons are far shorter,
+ * but a recording (--replay) is input like any other.
+ */
+#define JB_CPU_MAX (20 * JB_ROOM + 4096)
+
 struct jb {
 	size_t n;
-	char b[8192];
+	char b[2 * JB_CPU_MAX];
 };
-
-#define JB_ROOM 1024    /* more than any one token: a reason, an error, a note is cut to fit */
 
 static void jb_flush(FILE *f, struct jb *j)
 {
@@ -467,7 +473,7 @@ static void write_json(FILE *f, const struct report *r)
 		}
 		json_metrics(&j, &c->m);
 		JB(&j, "}");
-		if (j.n > sizeof(j.b) - 5 * JB_ROOM)
+		if (j.n > sizeof(j.b) - JB_CPU_MAX)
 			jb_flush(f, &j);
 	}
 	jb_flush(f, &j);        /* room for the total and the note */
