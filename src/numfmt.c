@@ -127,8 +127,12 @@ int numfmt_fixed(char *buf, double v, int decimals)
 		decimals = 0;
 	if (decimals > 6)
 		decimals = 6;
-	if (a >= 1e15)
-		return snprintf(buf, 32, "%.*f", decimals, v);
+	if (a >= 1e15) {
+		/* Cut to the 32 bytes @buf holds: the length is what was written. */
+		int k = snprintf(buf, 32, "%.*f", decimals, v);
+
+		return k < 32 ? k : 31;
+	}
 	m = (uint64_t)(a * pow10_tab[decimals] + 0.5);
 	if (v < 0 && m)
 		buf[n++] = '-';

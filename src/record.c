@@ -74,6 +74,7 @@
 #define RAW_MAX (64u << 20)     /* no block decompresses to more */
 #define NCPU_MAX 65536
 #define ZSTD_LEVEL 3
+#define TIME_MAX 253402300800.0  /* 10000-01-01 */
 
 enum { CODE_NAN, CODE_NEXT, CODE_DERIVED, CODE_PREV, CODE_ZERO, CODE__N };
 
@@ -918,6 +919,10 @@ static int frame_decode(const struct record_session *s, int si, const uint8_t *p
 	f->rep.desc = &s->desc;
 	f->rep.time = dec_dbl(&c);
 	f->rep.interval_s = dec_dbl(&c);
+	/* A clock time the writers can convert (up to the year 9999), an interval of a clock. */
+	if (!(f->rep.time >= 0 && f->rep.time < TIME_MAX) ||
+	    !(f->rep.interval_s >= 0 && f->rep.interval_s < TIME_MAX))
+		c.ca.bad = true;
 	flags = cur_small(&c.ca, 1);
 	if (flags & 1)
 		walk_str(&c, &f->rep.note);

@@ -569,6 +569,9 @@ static const char *si(double v, char *buf, size_t len)
 	}
 	if (len < 32)
 		return "?";
+	/* Past 999P (no machine, but a damaged recording can say so): no room for the digits. */
+	if (fabs(v) >= 999.5)
+		return v > 0 ? ">999P" : "<-999P";
 	if (k == 0)
 		numfmt_fixed(buf, v, 0);
 	else {

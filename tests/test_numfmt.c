@@ -102,6 +102,9 @@ static void test_fixed(void **state)
 	fixed(75, 0, "75");
 	fixed(-2.5, 1, "-2.5");
 	fixed(NAN, 2, "");
+	/* Beyond 1e15: cut to the 32 bytes of the buffer, the length what was written. */
+	assert_int_equal(numfmt_fixed(a, 1e300, 2), 31);
+	assert_int_equal((int)strlen(a), 31);
 	for (double v = 0.001; v < 1e7; v *= 1.37) {
 		numfmt_fixed(a, v, 2);
 		snprintf(b, sizeof(b), "%.2f", v);
