@@ -26,6 +26,7 @@
 #include "src/plan.h"
 #include "src/privs.h"
 #include "src/record.h"
+#include "src/replay.h"
 #include "src/report.h"
 #include "src/sampler.h"
 #include "ui/ui.h"
@@ -411,19 +412,18 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 {
 	struct timeval tv;
 	const char *n = taken_note(&r->pmu, r->plan, note, notelen);
-
-	gettimeofday(&tv, NULL);
 	struct report rep = {
 		.source = r->sim ? "simulator" : "msr",
 		.desc = &r->desc,
 		.interval_s = r->sampler.cpu[0].interval_s,
-		.time = tv.tv_sec + tv.tv_usec / 1e6,
 		.ncpu = r->nids,
 		.cpu = r->rc,
 		.total = r->total,
 		.note = n,
 	};
 
+	gettimeofday(&tv, NULL);
+	rep.time = tv.tv_sec + tv.tv_usec / 1e6;
 	/* The recording first: what it holds is what --batch prints from it. */
 	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
 		return -2;
@@ -434,7 +434,7 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 			.simulated = r->sim != NULL,
 			.interval_s = r->opt.interval,
 			.measured_s = r->sampler.cpu[0].interval_s,
-			.time = tv.tv_sec + tv.tv_usec / 1e6,
+			.time = rep.time,
 			.ncpu = r->nids,
 			.cpu = r->cpu_rows,
 			.ncore = r->ncore,
@@ -570,61 +570,31 @@ static int record_start(struct run *r, char *err, size_t errlen)
 	return rc;
 }
 
-/* --replay FILE: the recorded snapshots, through the same writers as --batch. */
-struct replay_state {
-	const struct options *o;
-	double begin, end;
-	bool resolved;                  /* begin and end known: after the first snapshot */
-	long n;
-	char err[256];
-	int status;
-};
-
-static int replay_one(const struct record_frame *f, void *arg)
-{
-	struct replay_state *st = arg;
-	const struct report *rep = &f->rep;
-	const struct options *o = st->o;
-
-	/* --begin +SECS and HH:MM count from the first snapshot. */
-	if (!st->resolved) {
-		st->resolved = true;
-		if ((o->begin && record_parse_time(o->begin, rep->time, &st->begin, st->err,
-						   sizeof(st->err)) < 0) ||
-		    (o->end && record_parse_time(o->end, rep->time, &st->end, st->err,
-						 sizeof(st->err)) < 0)) {
-			st->status = EXIT_USAGE;
-			return 1;
-		}
-	}
-	if (rep->time < st->begin || rep->time > st->end)
-		return 0;
-	if (report_write(stdout, o->format, rep, st->n == 0) < 0) {
-		st->status = EXIT_CANNOT;
-		return 1;
-	}
-	st->n++;
-	return o->count && st->n >= o->count;
-}
-
+/* --replay FILE: the recorded snapshots, printed as --batch printed them. */
 static int replay(const struct options *o)
 {
-	struct replay_state st = { .o = o, .begin = -INFINITY, .end = INFINITY };
-	struct record_file rf;
+	struct replay_opts ro = {
+		.path = o->replay, .format = o->format, .begin = o->begin, .end = o->end,
+		.count = o->count,
+	};
+	struct replay_result res;
 	char err[1024];
+	int rc = replay_print(&ro, stdout, &res, err, sizeof(err));
 
-	if (record_load_each(o->replay, &rf, replay_one, &st, err, sizeof(err)) < 0)
-		return fail(EXIT_USAGE, err);
-	if (rf.skipped)
+	if (res.skipped)
 		fprintf(stderr, "lattop: %s: skipped %d torn or corrupt frame%s\n", o->replay,
-			rf.skipped, rf.skipped > 1 ? "s" : "");
-	record_file_free(&rf);
-	if (st.status == EXIT_USAGE)
-		return fail(EXIT_USAGE, st.err);
-	if (!st.n && st.resolved)
+			res.skipped, res.skipped > 1 ? "s" : "");
+	if (rc == REPLAY_BAD_INPUT)
+		return fail(EXIT_USAGE, err);
+	if (rc == REPLAY_WRITE) {
+		if (res.write_errno == EPIPE)
+			return EXIT_OK;
+		snprintf(err, sizeof(err), "writing to standard output failed: %s",
+			 strerror(res.write_errno));
+		return fail(EXIT_CANNOT, err);
+	}
+	if (!res.printed && res.frames)
 		fprintf(stderr, "lattop: %s: no snapshot between --begin and --end\n", o->replay);
-	if (st.status == EXIT_CANNOT && errno == EPIPE)
-		return EXIT_OK;
 	return out_done(EXIT_OK);
 }
 

@@ -44,6 +44,10 @@ $L --replay $T/rt.lrec --format json --begin +3600 >$T/part.json 2>$T/err
 is "--begin past the end: nothing printed" "$(cat $T/part.json)" ""
 check "--begin past the end: said" grep -q "no snapshot between --begin and --end" $T/err
 
+$L --replay $T/rt.lrec --format json >/dev/full 2>$T/err
+is "--replay to a full disk: exit status 1" "$?" 1
+check "--replay to a full disk: says so" grep -q "No space left on device" $T/err
+
 # ---- quietly, without a terminal ----
 rm -f $T/q.lrec
 $L --simulate haswell -n 3 -d 0.05 --record $T/q.lrec </dev/null >$T/out 2>&1
