@@ -399,6 +399,8 @@ static bool ui_waiter(void *arg, double deadline)
 			r->restart = true;
 			return false;
 		case UI_NONE:
+		case UI_PLAY: case UI_STEP_BACK: case UI_STEP_FWD: case UI_FASTER: case UI_SLOWER:
+		case UI_JUMP:           /* replay keys: not given when measuring */
 			break;
 		}
 		if (stop_signal)
@@ -568,6 +570,139 @@ static int record_start(struct run *r, char *err, size_t errlen)
 	free(plan);
 	r->recording = rc == 0;
 	return rc;
+}
+
+/* A time typed after 'g' on the replay screen, +SECS and HH:MM from the first snapshot. */
+static int replay_parse_time(void *arg, const char *text, double *out, char *err, size_t errlen)
+{
+	return record_parse_time(text, *(const double *)arg, out, err, errlen);
+}
+
+/* The first frame of [lo, hi] at or after @t (@hi when none is). */
+static int replay_find(const struct record_file *rf, int lo, int hi, double t)
+{
+	while (lo < hi && rf->f[lo].rep.time < t)
+		lo++;
+	return lo;
+}
+
+/* --replay FILE on a terminal: the screen over the recorded frames. */
+static int replay_screen(const struct options *o)
+{
+	struct record_file rf;
+	struct ui *ui;
+	struct ui_row *rows = NULL;
+	char err[1024];
+	double first, begin = -INFINITY, end = INFINITY, speed = 1;
+	bool playing = true;
+	int lo, hi, i, maxcpu = 0;
+
+	if (record_load(o->replay, &rf, err, sizeof(err)) < 0)
+		return fail(EXIT_USAGE, err);
+	first = rf.nf ? rf.f[0].rep.time : 0;
+	if ((o->begin && record_parse_time(o->begin, first, &begin, err, sizeof(err)) < 0) ||
+	    (o->end && record_parse_time(o->end, first, &end, err, sizeof(err)) < 0)) {
+		record_file_free(&rf);
+		return fail(EXIT_USAGE, err);
+	}
+	for (lo = 0; lo < rf.nf && rf.f[lo].rep.time < begin; lo++)
+		;
+	for (hi = rf.nf - 1; hi >= lo && rf.f[hi].rep.time > end; hi--)
+		;
+	if (hi < lo) {
+		snprintf(err, sizeof(err), "--replay %s: no snapshot%s", o->replay,
+			 rf.nf ? " between --begin and --end" : "");
+		record_file_free(&rf);
+		return fail(EXIT_CANNOT, err);
+	}
+	for (i = lo; i <= hi; i++)
+		maxcpu = rf.f[i].rep.ncpu > maxcpu ? rf.f[i].rep.ncpu : maxcpu;
+	rows = calloc(maxcpu ? maxcpu : 1, sizeof(*rows));
+	{
+		struct ui_opts uo = {
+			.no_color = o->no_color || no_color_env(),
+			.ascii = o->ascii,
+			.interval_s = rf.f[lo].rep.interval_s,
+			.replay = true,
+			.parse_time = replay_parse_time,
+			.parse_arg = &first,
+		};
+
+		crash_tty_saved = tcgetattr(STDIN_FILENO, &crash_tty) == 0;
+		ui = rows ? ui_open(&uo, err, sizeof(err)) : NULL;
+	}
+	if (!ui) {
+		free(rows);
+		record_file_free(&rf);
+		return fail(EXIT_CANNOT, rows ? err : "out of memory");
+	}
+	install_signals();
+	for (i = lo; !stop_signal; ) {
+		const struct report *rep = &rf.f[i].rep;
+		struct ui_frame f = {
+			.desc = rep->desc,
+			.simulated = !strcmp(rep->source, "simulator"),
+			.interval_s = rep->interval_s,
+			.measured_s = rep->interval_s,
+			.time = rep->time,
+			.ncpu = rep->ncpu,
+			.cpu = rows,
+			.total = rep->total,
+			.note = rep->note,
+			.replay = true,
+			.replay_paused = !playing,
+			.replay_speed = speed,
+		};
+		double wait = 1;
+
+		for (int k = 0; k < rep->ncpu; k++)
+			rows[k] = (struct ui_row){ .cpu = rep->cpu[k].cpu, .core = rep->cpu[k].core,
+						   .package = rep->cpu[k].package, .nthreads = 1,
+						   .ok = rep->cpu[k].ok, .error = rep->cpu[k].error,
+						   .m = rep->cpu[k].m };
+		ui_frame(ui, &f);
+		/* The next snapshot after the time that separated them when recorded. */
+		if (playing && i < hi)
+			wait = fmin(fmax((rf.f[i + 1].rep.time - rep->time) / speed, 0.01), 60);
+		switch (ui_wait(ui, sampler_now() + wait)) {
+		case UI_QUIT:
+			stop_signal = -1;
+			break;
+		case UI_PLAY:
+			playing = !playing;
+			break;
+		case UI_STEP_BACK:
+			playing = false;
+			i = i > lo ? i - 1 : lo;
+			break;
+		case UI_STEP_FWD:
+			playing = false;
+			i = i < hi ? i + 1 : hi;
+			break;
+		case UI_FASTER:
+			speed = fmin(speed * 2, 64);
+			break;
+		case UI_SLOWER:
+			speed = fmax(speed / 2, 0.25);
+			break;
+		case UI_JUMP:
+			i = replay_find(&rf, lo, hi, ui_jump_time(ui));
+			break;
+		case UI_NONE:
+			if (playing && i < hi)
+				i++;
+			else if (playing)
+				playing = false;        /* the end: it stays, paused */
+			break;
+		case UI_INTERVAL:
+		case UI_THRESHOLDS:
+			break;
+		}
+	}
+	ui_close(ui);
+	free(rows);
+	record_file_free(&rf);
+	return EXIT_OK;
 }
 
 /* --replay FILE: the recorded snapshots, printed as --batch printed them. */
@@ -832,7 +967,8 @@ int main(int argc, char **argv)
 		return out_done(EXIT_OK);
 	}
 	if (r.opt.mode == MODE_REPLAY)
-		return replay(&r.opt);
+		return !r.opt.replay_batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ?
+		       replay_screen(&r.opt) : replay(&r.opt);
 
 	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
 	if (r.opt.msr_dir && !realpath(r.opt.msr_dir, r.dev_path)) {

@@ -23,7 +23,7 @@ const char options_usage[] =
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
 	"              [--record FILE [--record-max SIZE]]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
-	"                            [--end TIME] [-n N]\n"
+	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
@@ -49,9 +49,10 @@ const char options_help[] =
 	"                          crashed left changed, from its state journal\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
-	"      --replay FILE       print the snapshots of a recording (--record) as\n"
-	"                          --batch printed them; a torn or corrupt frame is\n"
-	"                          skipped and counted on standard error\n"
+	"      --replay FILE       replay a recording (--record) on the screen; with -b\n"
+	"                          or --format, or without a terminal, print it as\n"
+	"                          --batch printed it (torn or corrupt frames are\n"
+	"                          skipped and counted)\n"
 	"  With none of these, lattop opens the interactive screen; when standard\n"
 	"  input or output is not a terminal, or --format is given, it behaves as\n"
 	"  --batch. An option that the mode has no use for is refused. The screen\n"
@@ -107,6 +108,12 @@ const char options_help[] =
 	"                          scroll the rows\n"
 	"  r                       reset the history\n"
 	"  h ?                     this help\n"
+	"\n"
+	"Keys replaying a recording on the screen (--replay), besides these:\n"
+	"  space                   pause or resume the replay\n"
+	"  Left Right              one snapshot back or forward\n"
+	"  + -                     play faster or slower (x1/4 to x64)\n"
+	"  g                       jump to a time, typed as --begin takes it\n"
 	"\n"
 	"The load-latency event counts only loads the hardware tags at random: the\n"
 	"loads slower than each threshold and the mean are estimates, from the share\n"
@@ -189,8 +196,8 @@ static const struct {
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
 	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
-	{ MODE_REPLAY, "--replay", GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END),
-	  "--batch, --format, -n, --begin and --end" },
+	{ MODE_REPLAY, "--replay", GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END) | GB(NO_COLOR) | GB(ASCII),
+	  "--batch, --format, -n, --begin, --end, --no-color and --ascii" },
 };
 #undef GB
 
@@ -454,6 +461,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		o->mode = MODE_BATCH;
 	if (once)
 		o->count = 1;
+	o->replay_batch = o->replay && (batch || given[G_FORMAT]);
 	return 0;
 }
 

@@ -39,6 +39,7 @@ struct options {
 	const char *record;         /* --record FILE */
 	long long record_max;       /* --record-max, bytes; 0: no limit */
 	const char *replay;         /* --replay FILE */
+	bool replay_batch;          /* with -b or --format: printed, not on the screen */
 	const char *begin, *end;    /* --begin, --end TIME, checked by record_parse_time() */
 };
 

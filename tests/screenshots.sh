@@ -5,10 +5,13 @@
 #
 #	screenshots/lattop-80x24.png    the smallest screen, every pane visible
 #	screenshots/lattop-200x50.png   a large one
+#	screenshots/lattop-replay.png   a recording replayed (--replay), at 120x28
 #
 # Both run `lattop --simulate haswell` on the builtin profile, whose cpu 3
 # has a HITM burst 8 to 12 s into every 20 s: the pictures are taken 11.5 s
-# in, so the HITM sparklines show the burst rising out of a flat line.
+# in, so the HITM sparklines show the burst rising out of a flat line.  The
+# replay is of 40 snapshots recorded first; it has played to its last and
+# stopped there, paused, when the picture is taken.
 # Installs what it needs (Debian packages) through tests/deps.sh.  Re-runnable;
 # the X server and the terminals it started are stopped on exit, whatever
 # happens.  Owns screenshots/*.png; touches nothing else.
@@ -72,17 +75,21 @@ fi
 DISPLAY=:$(head -n 1 "$TMP/display")
 export DISPLAY
 
-# shot_start NAME COLS ROWS Y: start lattop in an xterm of COLS x ROWS at
-# height Y on the display (the windows must not overlap: import reads the
-# screen).
+# shot_start NAME COLS ROWS X Y [LATTOP ARGS...]: start lattop in an xterm of
+# COLS x ROWS at X, Y on the display (the windows must not overlap: import
+# reads the screen); by default on the simulator.
 shot_start() {
+	_name=$1 _cols=$2 _rows=$3 _x=$4 _y=$5
+	shift 5
+	[ $# -gt 0 ] || set -- --simulate haswell -d 0.5
 	# The xterm tells its window id through $WINDOWID, then becomes lattop.
-	LANG=C.UTF-8 LC_ALL=C.UTF-8 xterm -geometry "$2x$3+0+$4" -fa 'DejaVu Sans Mono' -fs 11 \
+	LANG=C.UTF-8 LC_ALL=C.UTF-8 xterm -geometry "${_cols}x${_rows}+${_x}+${_y}" \
+		-fa 'DejaVu Sans Mono' -fs 11 \
 		-bg '#101010' -fg '#d8d8d8' -cr '#101010' +sb -b 4 -u8 -tn xterm-256color \
-		-T "lattop $2x$3" -e sh -c 'echo "$WINDOWID" >"$1"; shift; exec "$@"' sh \
-		"$TMP/$1.wid" ./lattop --simulate haswell -d 0.5 >"$TMP/$1.log" 2>&1 &
+		-T "lattop ${_cols}x${_rows}" -e sh -c 'echo "$WINDOWID" >"$1"; shift; exec "$@"' sh \
+		"$TMP/$_name.wid" ./lattop "$@" >"$TMP/$_name.log" 2>&1 &
 	TERMS="$TERMS $!"
-	echo $! >"$TMP/$1.pid"
+	echo $! >"$TMP/$_name.pid"
 }
 
 shot_take() {
@@ -107,10 +114,14 @@ shot_take() {
 }
 
 mkdir -p screenshots
-shot_start 80x24 80 24 0
-shot_start 200x50 200 50 520
+./lattop --simulate haswell -b -n 40 -d 0.1 --format csv --record "$TMP/r.lrec" >/dev/null ||
+	{ echo "screenshots: recording failed" >&2; exit 1; }
+shot_start 80x24 80 24 0 0
+shot_start 200x50 200 50 0 520
+shot_start replay 120 28 800 0 --replay "$TMP/r.lrec"
 sleep "$AT"
 rc=0
 shot_take 80x24 || rc=1
 shot_take 200x50 || rc=1
+shot_take replay || rc=1
 exit $rc

@@ -13,7 +13,7 @@
  *
  * The visible strings (header, titles, column headers, `all`, `n/a`,
  * `sort: `, `per CPU`/`per core`, `h help  q quit`, `thresholds: `,
- * `lattop keys`, `PAUSED`, `SIMULATED`) are a contract with
+ * `lattop keys`, `PAUSED`, `SIMULATED`, `REPLAY`, `jump to: `) are a contract with
  * tests/e2e_screen.sh and the man page.
  */
 #include <errno.h>
@@ -416,16 +416,32 @@ static int ui_sort_rows(struct ui *ui, const struct ui_snap *s)
 
 static void ui_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
 {
-	char clock[16], iv[32], b[256];
+	char clock[24], iv[32], b[256], rl[48] = "";
 	const char *pretty = s->valid ? s->f.desc->uarch->pretty : "";
 	int x, rw, left;
 	bool sim = s->valid && s->f.simulated, show_iv = true, show_clock = true;
+	bool rep = s->valid && s->f.replay;
 	time_t t;
 	struct tm tm;
 
 	t = s->valid ? (time_t)s->f.time : time(NULL);
 	localtime_r(&t, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	if (rep) {
+		/* The recorded time, to the tenth: snapshots can be 0.05 s apart. */
+		size_t n = strlen(clock);
+
+		snprintf(clock + n, sizeof(clock) - n, ".%d",
+			 (int)((s->f.time - floor(s->f.time)) * 10) % 10);
+		snprintf(rl, sizeof(rl), " REPLAY%s", s->f.replay_paused ? " PAUSED" : "");
+		if (s->f.replay_speed != 1) {
+			n = strlen(rl);
+			snprintf(rl + n, sizeof(rl) - n, s->f.replay_speed < 1 ? " x1/%g" : " x%g",
+				 s->f.replay_speed < 1 ? 1 / s->f.replay_speed : s->f.replay_speed);
+		}
+		n = strlen(rl);
+		snprintf(rl + n, sizeof(rl) - n, " ");
+	}
 	if (ui->interval_s < 0.1)
 		snprintf(iv, sizeof(iv), "interval %.2fs", ui->interval_s);
 	else
@@ -438,7 +454,8 @@ static void ui_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
 	 */
 	left = 1 + 6 + (sim ? 12 : 0) + 1 + (int)strlen(pretty) + 1;
 	for (;;) {
-		rw = (ui->paused ? 10 : 0) + (show_iv ? (int)strlen(iv) + 2 : 0) +
+		rw = (ui->paused ? 10 : 0) + (rep ? (int)strlen(rl) + 2 : 0) +
+		     (show_iv ? (int)strlen(iv) + 2 : 0) +
 		     (show_clock ? (int)strlen(clock) + 1 : 0);
 		if (left + rw <= COLS || (!show_iv && !show_clock))
 			break;
@@ -473,6 +490,8 @@ static void ui_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
 		x = left;
 	if (ui->paused)
 		x += 2 + draw_text(ui, 0, x, COLS - x, UA_PAUSED, " PAUSED ");
+	if (rep)
+		x += 2 + draw_text(ui, 0, x, COLS - x, UA_PAUSED, rl);
 	if (show_iv)
 		x += 2 + draw_text(ui, 0, x, COLS - x, UA_NORMAL, iv);
 	if (show_clock)
@@ -644,18 +663,20 @@ static void ui_draw_status(struct ui *ui, const struct ui_snap *s, const struct 
 	const struct ui_col *c = ui->cols[ui->sort];
 
 	if (ui->prompt) {
-		static const char hint[] = "type to replace  Backspace edit  Enter apply  Esc cancel ";
+		static const char thint[] = "type to replace  Backspace edit  Enter apply  Esc cancel ";
+		static const char jhint[] = "HH:MM[:SS], +SECS or YYYY-MM-DD HH:MM  Enter jump  Esc cancel ";
+		const char *hint = ui->pjump ? jhint : thint;
 		int x;
 
 		int room, skip;
 
 		draw_fill(ui, y, 0, COLS, UA_NORMAL);
-		x = draw_text(ui, y, 0, COLS, UA_TITLE, "thresholds: ");
+		x = draw_text(ui, y, 0, COLS, UA_TITLE, ui->pjump ? "jump to: " : "thresholds: ");
 		/* A long line shows its end, where the typing is. */
 		room = COLS - x - 1;
 		skip = ui->plen > room && room > 0 ? ui->plen - room : 0;
 		x += draw_text(ui, y, x, room, UA_NORMAL, ui->pbuf + skip);
-		if (COLS - x - 2 > (int)sizeof(hint))
+		if (COLS - x - 2 > (int)strlen(hint) + 1)
 			draw_right(ui, y, 0, COLS, UA_DIM, hint);
 		move(y, x < COLS ? x : COLS - 1);
 		return;
@@ -764,13 +785,26 @@ static int help_lines(struct ui *ui, struct help_line *h)
 		{ "Reads/s", "demand data reads that miss the L2 (Atoms: leave the module)" },
 		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
 	};
+	static const char *const replay_keys[][2] = {
+		{ "space", "pause or resume the replay" },
+		{ "Left Right", "one snapshot back or forward" },
+		{ "+ -", "play faster or slower (x1/4 to x64)" },
+		{ "g", "jump to a time" },
+	};
 	const struct ui_snap *s = ui_shown(ui);
 	int n = 0, kw = 12;
 	char reasons[1024];
 
 	n = help_add(h, n, 1, UA_TITLE, "lattop keys", 0, UA_NORMAL, NULL);
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+	for (size_t i = 0; ui->opts.replay && i < sizeof(replay_keys) / sizeof(replay_keys[0]); i++)
+		n = help_add(h, n, 3, UA_BRAND, replay_keys[i][0], 3 + kw + 1, UA_NORMAL,
+			     replay_keys[i][1]);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		/* Replaying, these keys do what the replay's say above, or nothing. */
+		if (ui->opts.replay && (!strcmp(keys[i][0], "space") || !strcmp(keys[i][0], "+ -") ||
+					!strcmp(keys[i][0], "t") || !strcmp(keys[i][0], "c")))
+			continue;
 		if ((int)strlen(keys[i][0]) >= kw) {
 			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 0, UA_NORMAL, NULL);
 			n = help_add(h, n, 0, UA_NORMAL, NULL, 3 + kw + 1, UA_NORMAL, keys[i][1]);
@@ -996,6 +1030,17 @@ static void ui_prompt_open(struct ui *ui)
 	ui->plen = (int)strlen(ui->pbuf);
 	ui->prompt = true;
 	ui->pfresh = true;
+	ui->pjump = false;
+}
+
+/* Replaying: 'g' asks for a time to jump to. */
+static void ui_jump_open(struct ui *ui)
+{
+	ui->pbuf[0] = 0;
+	ui->plen = 0;
+	ui->prompt = true;
+	ui->pfresh = false;
+	ui->pjump = true;
 }
 
 static void ui_set_message(struct ui *ui, const char *msg)
@@ -1024,6 +1069,19 @@ static enum ui_action ui_prompt_key(struct ui *ui, int ch)
 
 		ui->prompt = false;
 		ui->dirty = true;
+		if (ui->pjump) {
+			double when;
+
+			err[0] = 0;
+			if (!ui->opts.parse_time ||
+			    ui->opts.parse_time(ui->opts.parse_arg, ui->pbuf, &when, err, sizeof(err)) < 0) {
+				ui_set_message(ui, err[0] ? err : "not a time");
+				return UI_NONE;
+			}
+			ui->jump_t = when;
+			ui->msg[0] = 0;
+			return UI_JUMP;
+		}
 		if (!ui->opts.parse_thresholds) {
 			ui_set_message(ui, "thresholds cannot be changed here");
 			return UI_NONE;
@@ -1079,6 +1137,25 @@ static enum ui_action ui_key(struct ui *ui, int ch)
 	}
 	if (ui->prompt)
 		return ui_prompt_key(ui, ch);
+	if (ui->opts.replay) {
+		switch (ch) {
+		case ' ': return UI_PLAY;
+		case KEY_LEFT: return UI_STEP_BACK;
+		case KEY_RIGHT: return UI_STEP_FWD;
+		case '+': case '=': return UI_FASTER;
+		case '-': case '_': return UI_SLOWER;
+		case 'g':
+			ui_jump_open(ui);
+			ui->dirty = true;
+			return UI_NONE;
+		case 't':
+			ui_set_message(ui, "a replay shows the thresholds recorded");
+			return UI_NONE;
+		case 'c':
+			ui_set_message(ui, "a recording holds per-CPU rows only");
+			return UI_NONE;
+		}
+	}
 	switch (ch) {
 	case 'q':
 	case 'Q':
@@ -1396,6 +1473,11 @@ int ui_thresholds(const struct ui *ui, unsigned *out, int max)
 	n = ui->nthresh < max ? ui->nthresh : max;
 	memcpy(out, ui->thresh, (size_t)(n > 0 ? n : 0) * sizeof(*out));
 	return n;
+}
+
+double ui_jump_time(const struct ui *ui)
+{
+	return ui ? ui->jump_t : 0;
 }
 
 void ui_message(struct ui *ui, const char *msg)

@@ -45,6 +45,10 @@ struct ui_frame {
 	double share_snoop;
 	double share_offcore;
 	const char *note;               /* counters taken by someone else, etc., or NULL */
+	/* --replay on the screen: a recorded frame, labelled REPLAY with its time. */
+	bool replay;
+	bool replay_paused;
+	double replay_speed;            /* 1: as recorded */
 };
 
 enum ui_action {
@@ -52,6 +56,13 @@ enum ui_action {
 	UI_QUIT,
 	UI_INTERVAL,            /* ui_state.interval_s holds the new interval */
 	UI_THRESHOLDS,          /* ui_state.thresholds/nthresh hold the new list */
+	/* Replaying (ui_opts.replay): */
+	UI_PLAY,                /* pause or resume */
+	UI_STEP_BACK,           /* one snapshot back */
+	UI_STEP_FWD,            /* one snapshot forward */
+	UI_FASTER,
+	UI_SLOWER,
+	UI_JUMP,                /* ui_jump_time() holds the time */
 };
 
 struct ui;
@@ -62,6 +73,10 @@ struct ui_opts {
 	double interval_s;
 	/* Validates a thresholds list typed after 't'; 0 or -1 with a message. */
 	int (*parse_thresholds)(const char *text, unsigned *out, int *n, char *err, size_t errlen);
+	/* Replaying: the keys drive the replay; a time typed after 'g' is parsed by this. */
+	bool replay;
+	int (*parse_time)(void *arg, const char *text, double *out, char *err, size_t errlen);
+	void *parse_arg;
 };
 
 /* Take the terminal.  NULL with a message when there is none. */
@@ -86,6 +101,9 @@ enum ui_action ui_wait(struct ui *, double deadline);
 /* After UI_INTERVAL or UI_THRESHOLDS: the new values. */
 double ui_interval(const struct ui *);
 int ui_thresholds(const struct ui *, unsigned *out, int max);
+
+/* After UI_JUMP: the time typed, seconds since the epoch. */
+double ui_jump_time(const struct ui *);
 
 /* Show a one-line message in the status line (e.g. a refused threshold list). */
 void ui_message(struct ui *, const char *msg);

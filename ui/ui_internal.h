@@ -161,6 +161,8 @@ struct ui {
 	int help_top;                   /* first line of the help shown */
 	bool prompt;
 	bool pfresh;             /* the prefilled list is untouched: typing replaces it */
+	bool pjump;                     /* the prompt asks for a time to jump to (replay) */
+	double jump_t;
 	bool cursor;                    /* the cursor is shown (at the prompt) */
 	char pbuf[160];
 	int plen;

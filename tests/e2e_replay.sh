@@ -1,0 +1,120 @@
+#!/bin/sh
+# e2e_replay.sh: --replay on the screen, driven through tmux at 80x24 and
+# 200x50: the REPLAY label with the recorded time of the snapshot shown,
+# space pausing, Left and Right stepping one snapshot, g jumping to a time,
+# + and - the speed, c and t refused with a message, the rows of every
+# CPU, q giving the terminal back.  The times expected are those the
+# recording's own --format json replay prints.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+L=./lattop
+T=$LIB_TMP
+SOCK=lattop-replay-$$
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "no tmux here (apt-get install tmux)"
+	tap_done
+	exit 0
+fi
+# A tmux server of its own per session: a new one never races the one dying.
+tm() {
+	env -u TMUX tmux -L "$SOCK" -f /dev/null "$@"
+}
+SOCKS=""
+start() {   # NAME WIDTH HEIGHT COMMAND
+	SOCK=lattop-replay-$$-$1
+	SOCKS="$SOCKS $SOCK"
+	tm new-session -d -s rp -x $2 -y $3 "$4"
+}
+trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; done; lib_cleanup' EXIT
+
+# 20 snapshots 0.2 s apart; their times, seconds into the (UTC) day.
+$L --simulate haswell -b -n 20 -d 0.2 --format json --record $T/r.lrec >/dev/null
+$L --replay $T/r.lrec --format json | jq -r .time |
+	awk '{ printf "%.3f\n", $1 - int($1 / 86400) * 86400 }' >$T/times
+
+# The recorded time the header shows, seconds into the day.
+shown() {
+	tm capture-pane -p -t rp 2>/dev/null | head -1 | grep -o '[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]' |
+		awk -F'[:.]' '{ printf "%.1f\n", $1 * 3600 + $2 * 60 + $3 + $4 / 10 }'
+}
+
+# The index (1-based) of the snapshot whose time the header shows, 0 if none.
+index_shown() {
+	awk -v t="$(shown)" 'BEGIN { i = 0 } { if (t != "" && $1 - t >= 0 && $1 - t < 0.1001) { print NR; found = 1; exit } }
+		END { if (!found) print 0 }' $T/times
+}
+
+# wait_for TEXT: until the pane shows it (3 s at most).
+wait_for() {
+	_n=30
+	while [ $_n -gt 0 ]; do
+		tm capture-pane -p -t rp 2>/dev/null | grep -qF -- "$1" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+for geom in 80x24 200x50; do
+	w=${geom%x*} h=${geom#*x}
+	start $geom $w $h "TZ=UTC $L --replay $T/r.lrec; echo lattop-exited; sleep 30"
+	check "$geom: the REPLAY label" wait_for "REPLAY"
+	tm send-keys -t rp ' '
+	check "$geom: space pauses" wait_for "REPLAY PAUSED"
+	k=$(index_shown)
+	check "$geom: the time shown is a recorded snapshot's ($k)" test "$k" -gt 0
+	# Somewhere inside, so that both steps have a snapshot to go to.
+	if [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; then
+		tm send-keys -t rp g
+		wait_for "jump to: " >/dev/null
+		tm send-keys -t rp '+1' Enter
+		sleep 0.3
+		k=$(index_shown)
+	fi
+	tm send-keys -t rp Right
+	sleep 0.3
+	is "$geom: Right: the next snapshot" "$(index_shown)" $((k + 1))
+	tm send-keys -t rp Left Left
+	sleep 0.3
+	is "$geom: Left Left: two back" "$(index_shown)" $((k - 1))
+	tm send-keys -t rp g
+	check "$geom: g asks for a time" wait_for "jump to: "
+	tm send-keys -t rp '+2' Enter
+	sleep 0.3
+	is "$geom: g +2: the first snapshot 2 s in" "$(index_shown)" 11
+	tm send-keys -t rp g
+	wait_for "jump to: " >/dev/null
+	tm send-keys -t rp 'yesterday' Enter
+	check "$geom: g with a bad time: said" wait_for "not a time"
+	is "$geom: g with a bad time: stays" "$(index_shown)" 11
+	tm send-keys -t rp +
+	check "$geom: + plays faster" wait_for "x2"
+	tm send-keys -t rp - - -
+	check "$geom: - - - plays slower" wait_for "x1/4"
+	tm send-keys -t rp c
+	check "$geom: c: per-CPU rows only, said" wait_for "per-CPU rows only"
+	if [ $h -ge 50 ]; then
+		n=$(tm capture-pane -p -t rp | grep -cE '^ +[0-7] ')
+		check "$geom: every CPU's row in the panes ($n)" test "$n" -ge 8
+	fi
+	tm send-keys -t rp q
+	check "$geom: q quits" wait_for "lattop-exited"
+	tm kill-server 2>/dev/null
+done
+
+# Played to the end, it stays there, paused.
+start end 80 24 "TZ=UTC $L --replay $T/r.lrec --begin +3; echo lattop-exited; sleep 30"
+sleep 0.5
+tm send-keys -t rp + + +
+check "played to the end: paused there" wait_for "REPLAY PAUSED"
+is "played to the end: the last snapshot" "$(index_shown)" 20
+tm send-keys -t rp q
+wait_for "lattop-exited" >/dev/null
+tm kill-server 2>/dev/null
+
+# Not a terminal: printed as --batch would, not the screen.
+$L --replay $T/r.lrec </dev/null >$T/out
+is "--replay without a terminal: the text snapshots" "$(grep -c '^total' $T/out)" 20
+
+tap_done
