@@ -637,6 +637,7 @@ static int replay_screen(const struct options *o)
 		return fail(EXIT_CANNOT, rows ? err : "out of memory");
 	}
 	install_signals();
+	install_crash_handlers(NULL);   /* the terminal back, should anything crash */
 	for (i = lo; !stop_signal; ) {
 		const struct report *rep = &rf.f[i].rep;
 		struct ui_frame f = {
