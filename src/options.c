@@ -107,6 +107,8 @@ const char options_help[] =
 	"  Up Down PgUp PgDn Home End\n"
 	"                          scroll the rows\n"
 	"  r                       reset the history\n"
+	"  H                       the history view: a row's numbers over time; Up Down\n"
+	"                          choose the row, Enter or H goes back\n"
 	"  h ?                     this help\n"
 	"\n"
 	"Keys replaying a recording on the screen (--replay), besides these:\n"

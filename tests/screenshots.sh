@@ -6,6 +6,7 @@
 #	screenshots/lattop-80x24.png    the smallest screen, every pane visible
 #	screenshots/lattop-200x50.png   a large one
 #	screenshots/lattop-replay.png   a recording replayed (--replay), at 120x28
+#	screenshots/lattop-history.png  the history view ('H', sent with xdotool), 200x50, -d 0.1
 #
 # Both run `lattop --simulate haswell` on the builtin profile, whose cpu 3
 # has a HITM burst 8 to 12 s into every 20 s: the pictures are taken 11.5 s
@@ -18,7 +19,7 @@
 cd "$(dirname "$0")/.." || exit 2
 
 AT=${LATTOP_SHOT_AT:-11.5}      # seconds after lattop starts
-PKGS="xvfb xterm imagemagick fonts-dejavu-core"
+PKGS="xvfb xterm imagemagick fonts-dejavu-core xdotool"
 
 sh tests/deps.sh $PKGS || exit 1
 [ -x ./lattop ] || { echo "screenshots: build lattop first (make lattop)" >&2; exit 1; }
@@ -59,14 +60,14 @@ wait_file() {
 }
 
 # A display of its own: Xvfb picks a free number and writes it to fd 3.
-Xvfb -displayfd 3 -screen 0 2000x1600x24 -nolisten tcp -nolisten unix 3>"$TMP/display" \
+Xvfb -displayfd 3 -screen 0 3800x1600x24 -nolisten tcp -nolisten unix 3>"$TMP/display" \
 	>"$TMP/xvfb.log" 2>&1 &
 XPID=$!
 if ! wait_file "$TMP/display" 10; then
 	# Some builds cannot drop the unix socket listener: try with it.
 	kill "$XPID" 2>/dev/null
 	wait "$XPID" 2>/dev/null
-	Xvfb -displayfd 3 -screen 0 2000x1600x24 -nolisten tcp 3>"$TMP/display" \
+	Xvfb -displayfd 3 -screen 0 3800x1600x24 -nolisten tcp 3>"$TMP/display" \
 		>"$TMP/xvfb.log" 2>&1 &
 	XPID=$!
 	wait_file "$TMP/display" 10 || { echo "screenshots: Xvfb did not start:" >&2;
@@ -86,7 +87,7 @@ shot_start() {
 	LANG=C.UTF-8 LC_ALL=C.UTF-8 xterm -geometry "${_cols}x${_rows}+${_x}+${_y}" \
 		-fa 'DejaVu Sans Mono' -fs 11 \
 		-bg '#101010' -fg '#d8d8d8' -cr '#101010' +sb -b 4 -u8 -tn xterm-256color \
-		-T "lattop ${_cols}x${_rows}" -e sh -c 'echo "$WINDOWID" >"$1"; shift; exec "$@"' sh \
+		-xrm 'XTerm*allowSendEvents: true' -T "lattop ${_cols}x${_rows}" -e sh -c 'echo "$WINDOWID" >"$1"; shift; exec "$@"' sh \
 		"$TMP/$_name.wid" ./lattop "$@" >"$TMP/$_name.log" 2>&1 &
 	TERMS="$TERMS $!"
 	echo $! >"$TMP/$_name.pid"
@@ -119,9 +120,14 @@ mkdir -p screenshots
 shot_start 80x24 80 24 0 0
 shot_start 200x50 200 50 0 520
 shot_start replay 120 28 800 0 --replay "$TMP/r.lrec"
+shot_start history 200 50 1950 0 --simulate haswell -d 0.1
 sleep "$AT"
+# The history view, a key away: sent to its xterm (allowSendEvents), then drawn.
+wait_file "$TMP/history.wid" 10 && xdotool key --window "$(cat "$TMP/history.wid")" H
+sleep 1
 rc=0
 shot_take 80x24 || rc=1
 shot_take 200x50 || rc=1
 shot_take replay || rc=1
+shot_take history || rc=1
 exit $rc

@@ -18,6 +18,7 @@ static const struct ui_glyphs glyphs_utf8 = {
 	.spark = { " ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587",
 		   "\u2588" },
 	.nspark = 9,
+	.shade = { " ", ".", "\u2591", "\u2592", "\u2593", "\u2588" },
 	.vline = "\u2502",
 	.more = "\u2026",
 };
@@ -26,6 +27,7 @@ static const struct ui_glyphs glyphs_ascii = {
 	.bar = { " ", ".", ".", ":", ":", "+", "+", "#", "#" },
 	.spark = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" },
 	.nspark = 10,
+	.shade = { " ", ".", ":", "+", "*", "#" },
 	.vline = "|",
 	.more = "~",
 };

@@ -67,6 +67,7 @@ void ui_reset_history(struct ui *ui)
 {
 	snap_reset(&ui->live);
 	snap_reset(&ui->frozen);
+	history_reset(&ui->hist);
 }
 
 /* ---- layout ---- */
@@ -772,6 +773,7 @@ static int help_lines(struct ui *ui, struct help_line *h)
 		{ "t", "type new load-latency thresholds, applied at once" },
 		{ "Up Down PgUp PgDn Home End", "scroll the rows" },
 		{ "r", "reset the history" },
+		{ "H", "the history view: a row's numbers over time (Up Down: which row)" },
 		{ "h ?", "this help" },
 	};
 	static const char *const cols[][2] = {
@@ -910,7 +912,9 @@ static void ui_draw(struct ui *ui)
 	ui_layout(ui, s, &L);
 	ui->page = L.window;
 	ui_draw_header(ui, s, L.nhead);
-	if (s->valid && ui_sort_rows(ui, s) == 0) {
+	if (ui->history && s->valid) {
+		history_draw(ui, &ui->hist, s, ui->per_core, L.nhead, 0, COLS, LINES - 1 - L.nhead);
+	} else if (s->valid && ui_sort_rows(ui, s) == 0) {
 		n = ui_nrows(ui, s);
 		if (ui->top > n - (L.window > 0 ? L.window : 1))
 			ui->top = n - (L.window > 0 ? L.window : 1);
@@ -1156,7 +1160,25 @@ static enum ui_action ui_key(struct ui *ui, int ch)
 			return UI_NONE;
 		}
 	}
+	if (ui->history) {
+		switch (ch) {
+		case KEY_UP:
+		case KEY_DOWN:
+			ui->dirty |= history_select(&ui->hist, ui->per_core, ch == KEY_UP ? -1 : 1);
+			return UI_NONE;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+			ui->history = false;
+			ui->dirty = true;
+			return UI_NONE;
+		}
+	}
 	switch (ch) {
+	case 'H':
+		ui->history = !ui->history;
+		ui->dirty = true;
+		return UI_NONE;
 	case 'q':
 	case 'Q':
 		return UI_QUIT;
@@ -1289,6 +1311,7 @@ struct ui *ui_open(const struct ui_opts *opts, char *err, size_t errlen)
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
 	memset(ui, 0, sizeof(*ui));
+	ui->hist.sel = -1;               /* the history view starts on the total */
 	ui->scr = newterm(NULL, stdout, stdin);
 	if (!ui->scr) {
 		snprintf(err, errlen, "cannot use the terminal '%s' (no terminfo entry for it?): "
@@ -1343,6 +1366,7 @@ void ui_close(struct ui *ui)
 	ui->scr = NULL;
 	snap_free(&ui->live);
 	snap_free(&ui->frozen);
+	history_free(&ui->hist);
 	free(ui->order);
 	ui->order = NULL;
 	ui->order_cap = 0;
@@ -1391,7 +1415,7 @@ void ui_frame(struct ui *ui, const struct ui_frame *f)
 {
 	if (!ui || !ui->open || !f)
 		return;
-	if (snap_copy(&ui->live, f) < 0) {
+	if (snap_copy(&ui->live, f) < 0 || history_push(&ui->hist, f) < 0) {
 		ui_set_message(ui, "out of memory: the last interval is not shown");
 	} else {
 		snap_push(&ui->live);

@@ -15,6 +15,7 @@
 #include <curses.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ui/ui.h"
 
@@ -53,6 +54,7 @@ struct ui_glyphs {
 	const char *bar[9];     /* horizontal, 0..8 eighths of a cell */
 	const char *spark[10];  /* vertical levels, [0] blank */
 	int nspark;
+	const char *shade[6];   /* the history's heat map: nothing to the most */
 	const char *vline;      /* between panes side by side */
 	const char *more;       /* a cut string ends with this */
 };
@@ -86,6 +88,36 @@ void snap_free(struct ui_snap *s);
 int snap_hist_row(const struct ui_snap *s, bool core, int i);
 /* The history of row @r, oldest first, at most @max samples: how many. */
 int snap_hist(const struct ui_snap *s, int r, double *out, int max);
+
+/* ---- the history view (history.c) ---- */
+
+#define HIST_LEN   240          /* frames kept per row for the history view */
+#define HIST_LABEL 10           /* the label column of the history view */
+
+struct hist_sample {
+	uint8_t share[PLAN_MAX_THRESH];  /* x 250; 255: none */
+	float hitm, hit, lat;            /* NAN: not measured */
+};
+
+struct ui_history {
+	int rows, ncpu, ncore;          /* ncpu + ncore + 1 (the total, last) */
+	int len, head;                  /* frames held; the slot the next one goes to */
+	double time[HIST_LEN];
+	int nthresh[HIST_LEN];
+	unsigned thr[HIST_LEN][PLAN_MAX_THRESH];
+	struct hist_sample *s;          /* rows x HIST_LEN */
+	int sel;                        /* the row shown: -1 the total, else a CPU or core */
+};
+
+/* Add a frame.  Resets when the rows change.  -1: no memory. */
+int history_push(struct ui_history *h, const struct ui_frame *f);
+void history_reset(struct ui_history *h);
+void history_free(struct ui_history *h);
+/* Up (-1) or Down (+1) through the total and the rows: true when it moved. */
+bool history_select(struct ui_history *h, bool per_core, int dir);
+/* The view of the selected row in the box (y, x, w, ht); @sn names the rows. */
+void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+		  bool per_core, int y, int x, int w, int ht);
 
 /* ---- panes ---- */
 
@@ -148,6 +180,8 @@ struct ui {
 	struct ui_snap live;            /* the latest frame */
 	struct ui_snap frozen;          /* the frame shown while paused */
 	bool paused;
+	struct ui_history hist;         /* the history view's frames */
+	bool history;                   /* the history view is shown ('H') */
 
 	bool visible[UI_MAX_PANES];
 	bool per_core;

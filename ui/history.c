@@ -1,0 +1,269 @@
+/*
+ * history.c: the history view ('H'): each row's numbers over the last
+ * HIST_LEN frames, drawn over the whole screen below the header for one
+ * row at a time (the total, a CPU or a core, chosen with Up and Down).
+ *
+ * Owns the long history (struct ui_history): per frame its time and its
+ * thresholds, per row and frame the share of loads slower than each
+ * threshold, HITM/s, Hit/s and the offcore latency.  A frame's thresholds
+ * are kept with it, so a change of thresholds starts a series of its own
+ * and the old ones stay until they scroll out; a change of interval only
+ * spaces the frames differently.  It is reset when the rows change (CPUs
+ * or cores in a frame) and by 'r'.  Draws into the box it is given; owns
+ * no terminal state.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/ui_internal.h"
+
+#define SHARE_NONE 255          /* no such threshold in that frame, or not measured */
+
+static int hist_rows(const struct ui_frame *f)
+{
+	return f->ncpu + f->ncore + 1;
+}
+
+void history_free(struct ui_history *h)
+{
+	free(h->s);
+	memset(h, 0, sizeof(*h));
+}
+
+void history_reset(struct ui_history *h)
+{
+	h->len = 0;
+	h->head = 0;
+}
+
+static void history_sample(struct hist_sample *d, const struct ui_row *r, const struct metrics *m)
+{
+	bool ok = !r || r->ok;
+
+	for (int i = 0; i < PLAN_MAX_THRESH; i++) {
+		double v = i < m->lat.nthresh ? m->lat.above_share[i] : NAN;
+
+		d->share[i] = ok && !isnan(v) ? (uint8_t)lround(fmin(fmax(v, 0), 1) * 250) : SHARE_NONE;
+	}
+	d->hitm = ok && m->snoop.supported ? (float)m->snoop.hitm_per_sec : NAN;
+	d->hit = ok && m->snoop.supported ? (float)m->snoop.hit_per_sec : NAN;
+	d->lat = ok && m->off.supported ? (float)m->off.avg_latency_cycles : NAN;
+}
+
+int history_push(struct ui_history *h, const struct ui_frame *f)
+{
+	int rows = hist_rows(f), k;
+
+	if (rows != h->rows || f->ncpu != h->ncpu || f->ncore != h->ncore) {
+		struct hist_sample *s = realloc(h->s, (size_t)rows * HIST_LEN * sizeof(*s));
+
+		if (!s)
+			return -1;
+		h->s = s;
+		h->rows = rows;
+		h->ncpu = f->ncpu;
+		h->ncore = f->ncore;
+		h->len = h->head = 0;
+		if (h->sel >= rows - 1)
+			h->sel = -1;
+	}
+	k = h->head;
+	h->time[k] = f->time;
+	h->nthresh[k] = f->total.lat.nthresh;
+	memcpy(h->thr[k], f->total.lat.thresholds, sizeof(h->thr[k]));
+	for (int i = 0; i < f->ncpu; i++)
+		history_sample(&h->s[(size_t)i * HIST_LEN + k], &f->cpu[i], &f->cpu[i].m);
+	for (int i = 0; i < f->ncore; i++)
+		history_sample(&h->s[(size_t)(f->ncpu + i) * HIST_LEN + k], &f->core[i],
+			       &f->core[i].m);
+	history_sample(&h->s[(size_t)(rows - 1) * HIST_LEN + k], NULL, &f->total);
+	h->head = (k + 1) % HIST_LEN;
+	if (h->len < HIST_LEN)
+		h->len++;
+	return 0;
+}
+
+/* Up (-1) or Down (+1): the total, then the CPUs (or the cores, per core). */
+bool history_select(struct ui_history *h, bool per_core, int dir)
+{
+	int n = per_core ? h->ncore : h->ncpu;
+	int sel = h->sel + dir;
+
+	if (sel < -1)
+		sel = -1;
+	if (sel > n - 1)
+		sel = n - 1;
+	if (sel == h->sel)
+		return false;
+	h->sel = sel;
+	return true;
+}
+
+/* The slot of the @i-th of the last @n frames, oldest first. */
+static int slot(const struct ui_history *h, int n, int i)
+{
+	return (h->head - n + i + 2 * HIST_LEN) % HIST_LEN;
+}
+
+/* Shade of a share: 5 levels, log-spaced, so that 1% and 30% both show. */
+static int shade(uint8_t q, enum ui_attr *a)
+{
+	double v = q / 250.0;
+
+	*a = v >= 0.15 ? UA_BAR_HIGH : v >= 0.05 ? UA_BAR_MID : UA_BAR_LOW;
+	return v >= 0.5 ? 5 : v >= 0.15 ? 4 : v >= 0.05 ? 3 : v >= 0.01 ? 2 : v > 0 ? 1 : 0;
+}
+
+static int cmp_u(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One graph of @hh lines: the values of the last @n frames as columns of eighths. */
+static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
+		  const struct ui_history *h, int row, int n, int which)
+{
+	const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
+	double max = 0;
+	char b[48], m[24];
+	int top = ui->g->nspark - 1, lw = HIST_LABEL;
+
+	for (int i = 0; i < n; i++) {
+		const struct hist_sample *d = &s[slot(h, n, i)];
+		double v = which == 0 ? d->hitm : which == 1 ? d->hit : d->lat;
+
+		if (!isnan(v) && v > max)
+			max = v;
+	}
+	draw_si(m, sizeof(m), max);
+	draw_text(ui, y, x + 1, lw - 1, UA_TITLE, name);
+	snprintf(b, sizeof(b), "%s", m);
+	if (hh >= 2) {
+		draw_right(ui, y + 1, x, lw - 1, UA_DIM, b);
+		draw_right(ui, y + hh - 1, x, lw - 1, UA_DIM, hh >= 3 ? "0" : "");
+	} else {
+		size_t l = strlen(name);
+
+		if ((int)(l + strlen(b) + 2) < lw)
+			draw_right(ui, y, x, lw - 1, UA_DIM, b);
+	}
+	for (int i = 0; i < n && i < w; i++) {
+		const struct hist_sample *d = &s[slot(h, n, n - (n < w ? n : w) + i)];
+		double v = which == 0 ? d->hitm : which == 1 ? d->hit : d->lat;
+		long e;
+		int cx = x + lw + (w - (n < w ? n : w)) + i;
+
+		if (isnan(v))
+			continue;
+		e = max > 0 ? lround(v / max * hh * 8) : 0;
+		if (e == 0 && v > 0)
+			e = 1;
+		for (int k = 0; k < hh && e > 0; k++, e -= 8) {
+			long lvl = (e >= 8 ? 8 : e) * top / 8;
+
+			if (lvl < 1)
+				lvl = 1;
+			draw_text(ui, y + hh - 1 - k, cx, 1, UA_SPARK, ui->g->spark[lvl]);
+		}
+	}
+}
+
+static void span_text(char *buf, size_t len, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, len, "%.0fh%02.0fm", floor(s / 3600), fmod(floor(s / 60), 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%.0fm%02.0fs", floor(s / 60), fmod(floor(s), 60));
+	else
+		snprintf(buf, len, "%.1fs", s);
+}
+
+void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+		  bool per_core, int y, int x, int w, int ht)
+{
+	static const char *const names[3] = { "HITM/s", "Hit/s", "Lat(cyc)" };
+	unsigned thr[64];
+	int nthr = 0, row, gw = w - HIST_LABEL - 1, n, lines, hh[3], y0 = y;
+	char title[96], b[96], sp[32];
+
+	if (h->sel < 0) {
+		row = h->rows - 1;
+		snprintf(title, sizeof(title), "History of the total");
+	} else if (per_core && h->sel < h->ncore && sn->valid && sn->f.ncore == h->ncore) {
+		row = h->ncpu + h->sel;
+		snprintf(title, sizeof(title), "History of core %d/%d", sn->f.core[h->sel].package,
+			 sn->f.core[h->sel].core);
+	} else if (!per_core && h->sel < h->ncpu && sn->valid && sn->f.ncpu == h->ncpu) {
+		row = h->sel;
+		snprintf(title, sizeof(title), "History of cpu %d", sn->f.cpu[h->sel].cpu);
+	} else {
+		row = h->rows - 1;
+		snprintf(title, sizeof(title), "History of the total");
+	}
+	if (ht < 4 || gw < 4 || !h->len || !h->s)
+		return;
+	n = h->len < gw ? h->len : gw;
+	/* Every threshold of the frames shown, each its own series. */
+	for (int i = 0; i < n; i++) {
+		int k = slot(h, n, i);
+
+		for (int t = 0; t < h->nthresh[k]; t++) {
+			bool seen = false;
+
+			for (int j = 0; j < nthr; j++)
+				seen |= thr[j] == h->thr[k][t];
+			if (!seen && nthr < (int)(sizeof(thr) / sizeof(thr[0])))
+				thr[nthr++] = h->thr[k][t];
+		}
+	}
+	qsort(thr, nthr, sizeof(*thr), cmp_u);
+
+	draw_text(ui, y, x + 1, w - 1, UA_TITLE, title);
+	draw_right(ui, y, x, w, UA_DIM, "Up Down: another row  H: back ");
+	y++;
+	/* Lines: the heat map gets one per threshold, the three graphs share the rest. */
+	lines = ht - 2 - 1;
+	if (nthr > lines - 3)
+		nthr = lines - 3 > 0 ? lines - 3 : 0;
+	lines -= nthr + 1;
+	for (int g = 0; g < 3; g++)
+		hh[g] = lines / 3 + (g < lines % 3 ? 1 : 0);
+
+	draw_text(ui, y, x + 1, w - 1, UA_TITLE, "Load latency: share of loads slower than N");
+	draw_right(ui, y, x, w, UA_DIM, ui->utf8 ? "\u2588 50%+ \u2593 15% \u2592 5% \u2591 1% . >0 "
+						 : "# 50%+ * 15% + 5% : 1% . >0 ");
+	y++;
+	for (int t = 0; t < nthr; t++) {
+		const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
+
+		snprintf(b, sizeof(b), ">%u", thr[t]);
+		draw_right(ui, y, x, HIST_LABEL - 1, UA_NORMAL, b);
+		for (int i = 0; i < n; i++) {
+			int k = slot(h, n, i), j, lvl;
+			enum ui_attr a;
+
+			for (j = 0; j < h->nthresh[k] && h->thr[k][j] != thr[t]; j++)
+				;
+			if (j == h->nthresh[k] || s[k].share[j] == SHARE_NONE)
+				continue;
+			lvl = shade(s[k].share[j], &a);
+			draw_text(ui, y, x + HIST_LABEL + gw - n + i, 1, a, ui->g->shade[lvl]);
+		}
+		y++;
+	}
+	for (int g = 0; g < 3; g++) {
+		if (hh[g] <= 0)
+			continue;
+		graph(ui, y, x, gw, hh[g], names[g], h, row, n, g);
+		y += hh[g];
+	}
+	/* The axis: the time the columns span, oldest on the left, and its scale. */
+	if (y < y0 + ht) {
+		span_text(sp, sizeof(sp), h->time[slot(h, n, n - 1)] - h->time[slot(h, n, 0)]);
+		snprintf(b, sizeof(b), "%d frames over %s, one a column, the newest right", n, sp);
+		draw_text(ui, y, x + HIST_LABEL, gw, UA_DIM, b);
+	}
+}
