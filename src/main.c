@@ -775,8 +775,8 @@ static int measure(struct run *r)
 		return fail(EXIT_CANNOT, "out of memory");
 	}
 	if (r->opt.record && record_start(r, err, sizeof(err)) < 0) {
-		free_rows(r);
-		return fail(EXIT_USAGE, err);
+		status = fail(EXIT_USAGE, err);
+		goto out;               /* nothing written yet: only closed */
 	}
 	if (r->opt.mode == MODE_SCREEN && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 		struct ui_opts uo = {
