@@ -3,8 +3,9 @@
 # CPUID dumps, tests/fuzz/fuzz_profile for simulator profiles,
 # tests/fuzz/fuzz_listen for --listen, tests/fuzz/fuzz_record for
 # recordings) pass every saved crash input of tests/fuzz/regress/ (named
-# HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*, listen-* or record-*), then fuzz for a short while each from
-# tests/fuzz/corpus/HARNESS/ and the regressions.  Any crash,
+# HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*, listen-* or record-*),
+# then fuzz for a short while each from tests/fuzz/corpus/HARNESS/ and the
+# regressions.  Any crash,
 # sanitizer report, leak or timeout fails; the input that did it is saved
 # in tests/fuzz/crashes/ (not committed) to be kept as a regression.
 #
