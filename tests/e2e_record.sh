@@ -77,6 +77,13 @@ else
 	skip "no tmux here (apt-get install tmux)"
 fi
 
+# ---- beside --listen, without a terminal: recorded, nothing printed ----
+rm -f $T/l.lrec
+$L --simulate haswell -n 3 -d 0.05 --listen 127.0.0.1:0 --record $T/l.lrec </dev/null >$T/out 2>/dev/null
+is "--record beside --listen: no snapshot printed" "$(grep -c '^{\|^lattop: SIMULATED' $T/out)" 0
+is "--record beside --listen: every snapshot recorded" \
+	"$($L --replay $T/l.lrec --format json | wc -l | tr -d ' ')" 3
+
 # ---- appending: a second run adds its own header and snapshots ----
 $L --simulate haswell -n 2 -d 0.05 --record $T/q.lrec </dev/null >/dev/null 2>&1
 is "--record to an existing recording: appends" \
