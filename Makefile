@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -I. -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS_CORE := -lcpuid -lzstd -lz -lm
+LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
 
 CPU_SRC  := $(sort $(wildcard cpu/*.c))
 SRC_SRC  := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))

@@ -6,6 +6,7 @@
  * model-specific comes from the uarch and its event table.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,46 @@
 static uint64_t width_mask(unsigned w)
 {
 	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+/*
+ * The IA32_PEBS_ENABLE bits of general-purpose counter @k: PEBS_EN, and
+ * LL_EN (bit 32 + k) only on a family with the load-latency facility
+ * (pmu-facts 3).  Elsewhere bits 32 and up are not lattop's: on Goldmont
+ * Plus bits 32-34 enable PEBS on the fixed counters (pmu-facts 8.7).
+ */
+static uint64_t pebs_bits(const struct pmu *p, unsigned k)
+{
+	return (1ull << k) | (p->has_ldlat ? PEBS_LL_EN(k) : 0);
+}
+
+/*
+ * Is @reg one register for every CPU of a sharing group (pmu-facts 8.5):
+ * MSR_OFFCORE_RSP_x where the uarch says so, and on Nehalem/Westmere (the
+ * families with both the load-latency facility and a per-core scope) the
+ * threshold register too (K-core shares all extra regs per core there).
+ */
+static bool reg_shared(const struct pmu *p, uint32_t reg)
+{
+	if (p->uarch->offcore_scope == OFFCORE_THREAD)
+		return false;
+	return reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1) ||
+	       (reg == MSR_PEBS_LD_LAT && p->has_ldlat);
+}
+
+/* Do device CPUs @a and @b share MSR_OFFCORE_RSP_x? */
+static bool same_group(const struct pmu *p, const struct msrdev_cpu *a, const struct msrdev_cpu *b)
+{
+	if (a->package != b->package)
+		return false;
+	switch (p->uarch->offcore_scope) {
+	case OFFCORE_CORE:
+		return a->core == b->core;
+	case OFFCORE_MODULE:
+		return a->module == b->module;
+	default:
+		return false;
+	}
 }
 
 const char *pmu_strerror(int e, bool write)
@@ -134,6 +175,13 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg);
 		return -EINVAL;
 	}
+	if (!s->mask || (reg_shared(p, reg) && !c->group_ok)) {
+		/* Given up to another user, or shared with a CPU lattop could not probe. */
+		snprintf(err, errlen, "cpu %d: %s (0x%x) is not lattop's to write (%s); nothing written",
+			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg,
+			 s->mask ? "shared with a CPU that was not probed" : "someone else uses it");
+		return -EBUSY;
+	}
 	s->dirty = true;
 	r = msr_write(p->dev, c->id, reg, v);
 	p->writes++;
@@ -188,10 +236,102 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		if (j >= 0)
 			p->rsp_taken |= 1u << j;
 		/* Someone's PEBS events: the facility is theirs. */
-		if (c->pebs_enable & ((1ull << k) | PEBS_LL_EN(k)))
+		if (c->pebs_enable & pebs_bits(p, k))
 			p->ldlat_taken = true;
 	}
+	/*
+	 * Bits 32 and up of IA32_PEBS_ENABLE without the load-latency
+	 * facility: PEBS on a fixed counter (Goldmont Plus, pmu-facts 8.7).
+	 * That counter is someone's, even with its IA32_FIXED_CTR_CTRL field
+	 * still clear.
+	 */
+	for (unsigned k = 0; k < p->nfixed && !p->has_ldlat; k++)
+		if (c->pebs_enable & (1ull << (32 + k)))
+			c->fixed_taken |= 1u << k;
 	return 0;
+}
+
+static void shared_note(struct pmu *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Say (once, the first) why a shared register is left alone. */
+static void shared_note(struct pmu *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->shared_note[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->shared_note, sizeof(p->shared_note), fmt, ap);
+	va_end(ap);
+}
+
+static bool is_measured(const struct pmu *p, int dev_index)
+{
+	for (int i = 0; i < p->ncpu; i++)
+		if (p->cpu[i].dev == dev_index)
+			return true;
+	return false;
+}
+
+/*
+ * Probe, reading only, the CPUs that share MSR_OFFCORE_RSP_x (and on
+ * Nehalem/Westmere the threshold) with measured CPU @c but are not measured
+ * themselves: an enabled event there that uses a shared register makes it
+ * taken (pmu-facts 4.5: the offcore events of the table's rows), and so does
+ * a load-latency PEBS bit for the threshold.  A member that cannot be read
+ * makes every shared register taken, and @c->group_ok false: wr() never
+ * writes a shared register of such a CPU.
+ */
+static void probe_group(struct pmu *p, struct pmu_cpu *c)
+{
+	const struct msrdev_cpu *me = &p->dev->cpu[c->dev];
+	bool ldlat_shared = reg_shared(p, MSR_PEBS_LD_LAT);
+	char name[40];
+
+	c->group_ok = true;
+	for (int d = 0; d < p->dev->ncpu; d++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[d];
+		uint64_t sel, pebs;
+		int r = 0;
+
+		if (d == c->dev || !same_group(p, me, o) || is_measured(p, d))
+			continue;
+		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
+			int j;
+
+			r = msrdev_read(p->dev, o->id, MSR_PERFEVTSEL(k), &sel);
+			p->reads++;
+			if (r < 0 || !(sel & EVTSEL_EN))
+				continue;
+			j = evtsel_offcore(p->uarch->table, sel);
+			if (j < 0 || (unsigned)j >= p->uarch->offcore_msrs)
+				continue;
+			p->rsp_taken |= (uint8_t)(1u << j);
+			shared_note(p, "MSR_OFFCORE_RSP_%d is shared with cpu %d, not measured, where "
+				    "IA32_PERFEVTSEL%u=0x%llx uses it: lattop leaves it alone", j, o->id, k,
+				    (unsigned long long)sel);
+		}
+		if (r == 0 && ldlat_shared) {
+			r = msrdev_read(p->dev, o->id, MSR_PEBS_ENABLE, &pebs);
+			p->reads++;
+			if (r == 0 && (pebs & (((1ull << p->ngp) - 1) << 32))) {
+				p->ldlat_taken = true;
+				shared_note(p, "MSR_PEBS_LD_LAT_THRESHOLD is shared with cpu %d, not "
+					    "measured, where IA32_PEBS_ENABLE=0x%llx counts load latency: "
+					    "lattop leaves it alone", o->id, (unsigned long long)pebs);
+			}
+		}
+		if (r < 0) {
+			c->group_ok = false;
+			p->rsp_taken = (uint8_t)((1u << p->uarch->offcore_msrs) - 1);
+			if (ldlat_shared)
+				p->ldlat_taken = true;
+			shared_note(p, "cpu %d shares MSR_OFFCORE_RSP_x with cpu %d, whose counters cannot "
+				    "be read (%s: %s): lattop leaves the shared registers alone", c->id,
+				    o->id, pmu_reg_name(MSR_PERFEVTSEL(0), name, sizeof(name)),
+				    pmu_strerror(r, false));
+		}
+	}
 }
 
 int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
@@ -239,6 +379,9 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 		if (probe_cpu(p, c, err, errlen) < 0)
 			return -1;
 	}
+	/* Then the CPUs sharing registers with them (all measured CPUs are known by now). */
+	for (int i = 0; i < n; i++)
+		probe_group(p, &p->cpu[i]);
 	return 0;
 }
 
@@ -347,7 +490,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	for (unsigned k = 0; k < p->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;
-			pebs_mask |= (1ull << k) | PEBS_LL_EN(k);
+			pebs_mask |= pebs_bits(p, k);
 		}
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (!(fx & (1u << k))) {
@@ -404,53 +547,63 @@ static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 /*
  * Nehalem/Westmere errata AAK100, AAP53, BD53: counters may count wrongly
  * after being reprogrammed unless "reset" by briefly enabling four
- * non-counting events on PMC0-3.  The sequence is the kernel's
- * intel_pmu_nhm_workaround() (PEBS and the enables off, the magic events
- * with their counters cleared, a pulse of GLOBAL_CTRL bits 0-3), except that
- * only lattop's PEBS bits are cleared and GLOBAL_CTRL keeps its
- * fixed-counter bits: someone else's NMI watchdog may be counting there.
- * It needs PERFEVTSEL0-3 to itself.
+ * non-counting events on PMC0-3.  The kernel's five steps
+ * (intel_pmu_nhm_workaround, pmu-facts 6): 1) IA32_PEBS_ENABLE and
+ * IA32_PERF_GLOBAL_CTRL cleared; 2) the magic events in PERFEVTSEL0-3, PMC0-3
+ * cleared; 3) GLOBAL_CTRL bits 0-3 set; 4) GLOBAL_CTRL cleared; 5) the four
+ * PERFEVTSELx/PMCx pairs cleared again, as the magic events do count; then
+ * the real events, and GLOBAL_CTRL and PEBS_ENABLE as they were.  Step 1
+ * stops the fixed counters too for these few writes, someone else's
+ * included (the NMI watchdog's): their bits come back in @global_back,
+ * which the caller's GLOBAL_CTRL write (pmu_apply step 7) puts back.
+ * PEBS_ENABLE has only PMC0-3 bits here, all lattop's: the reset needs
+ * PERFEVTSEL0-3 to itself.
  */
-static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, char *err, size_t errlen)
+static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint64_t *global_back,
+			 char *err, size_t errlen)
 {
 	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
-	uint64_t keep = c->hw_global & ~0xfull;
 	uint64_t ours = 0;
 	int r = 0;
 
-	/* 1. No PEBS on PMC0-3 (all ours here) and their enables off. */
+	/* 1. PEBS off on PMC0-3, every enable off. */
 	for (int k = 0; k < 4; k++)
-		ours |= (1ull << k) | PEBS_LL_EN(k);
+		ours |= pebs_bits(p, (unsigned)k);
 	if (c->hw_pebs & ours) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~ours, err, errlen)) < 0)
 			return r;
 		c->hw_pebs &= ~ours;
 		c->cur.ldlat_ctr = -1;
 	}
-	if (c->hw_global != keep) {
-		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen)) < 0)
+	*global_back |= c->hw_global & ~0xfull;
+	if (c->hw_global) {
+		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen)) < 0)
 			return r;
-		c->hw_global = keep;
+		c->hw_global = 0;
 	}
-	/* 2. The four magic events, counters cleared; 3-4. a pulse of bits 0-3. */
+	/* 2. The four magic events, counters cleared. */
 	for (int k = 0; k < 4 && !r; k++) {
 		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
 		if (!r)
 			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
-		c->last_gp[k] = 0;
 	}
+	/* 3-4. A pulse of bits 0-3. */
 	if (!r)
-		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep | 0xf, err, errlen);
+		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0xf, err, errlen);
 	if (!r)
-		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, keep, err, errlen);
+		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen);
 	/*
-	 * 5. Every counter 0-3 is then programmed afresh by the caller, or
-	 * idled here (the kernel clears them all, then programs; a counter
-	 * about to be programmed need not be cleared first).
+	 * 5. The pairs cleared again: what the magic events counted during the
+	 * pulse must not become a baseline.  A counter the caller programs next
+	 * gets its event there (nothing counts until then: every enable is
+	 * off); the others go back to their idle selection.
 	 */
 	for (int k = 0; k < 4 && !r; k++) {
 		if (!(next_gp & (1u << k)))
 			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+		if (!r)
+			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
+		c->last_gp[k] = 0;
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
 	}
 	return r;
@@ -504,7 +657,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_cfg *cur = &c->cur;
 	uint8_t changed = 0, zeroed = 0;
-	uint64_t want;
+	uint64_t want, global_back = 0;
 	int r;
 
 	if (((next->gp_mask & c->gp_taken) || (next->fixed_mask & c->fixed_taken)) && !p->force) {
@@ -529,10 +682,10 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	want = c->hw_pebs;
 	if (cur->ldlat_ctr >= 0 && (cur->ldlat_ctr != next->ldlat_ctr ||
 				    (changed & (1u << cur->ldlat_ctr))))
-		want &= ~((1ull << cur->ldlat_ctr) | PEBS_LL_EN(cur->ldlat_ctr));
+		want &= ~pebs_bits(p, (unsigned)cur->ldlat_ctr);
 	for (unsigned k = 0; k < p->ngp; k++)
 		if ((next->gp_mask & (1u << k)) && (int)k != next->ldlat_ctr)
-			want &= ~((1ull << k) | PEBS_LL_EN(k));
+			want &= ~pebs_bits(p, k);
 	if (want != c->hw_pebs) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 			return r;
@@ -576,7 +729,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	if (changed && p->ctr_reset) {
 		if ((c->gp_taken & 0xf) && !p->force)
 			p->ctr_reset_skipped = true;
-		else if ((r = nhm_ctr_reset(p, c, next->gp_mask, err, errlen)) < 0)
+		else if ((r = nhm_ctr_reset(p, c, next->gp_mask, &global_back, err, errlen)) < 0)
 			return r;
 		else {
 			/* PMC0-3 are zero now: their baselines are set. */
@@ -608,6 +761,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
 				return r;
 			c->last_gp[k] = 0;
+			zeroed |= bit;
 		}
 		cur->evtsel[k] = next->evtsel[k];
 		cur->gp_mask |= bit;
@@ -647,10 +801,22 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 	cur->fixed_mask = next->fixed_mask;
 
-	/* 6. PEBS for the load-latency counter, once it holds its event. */
+	/*
+	 * 6. PEBS for the load-latency counter, once it holds its event, and
+	 * only on a counter at zero whatever path led here (a frozen baseline,
+	 * a CPU back online): 2^48 counts from overflow, far beyond the
+	 * re-zeroing of pmu_read_gp().
+	 */
 	if (next->ldlat_ctr >= 0) {
-		want = c->hw_pebs | (1ull << next->ldlat_ctr) | PEBS_LL_EN(next->ldlat_ctr);
+		unsigned k = (unsigned)next->ldlat_ctr;
+
+		want = c->hw_pebs | pebs_bits(p, k);
 		if (want != c->hw_pebs) {
+			if (!(zeroed & (1u << k))) {
+				if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+					return r;
+				c->last_gp[k] = 0;
+			}
 			if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 				return r;
 			c->hw_pebs = want;
@@ -663,7 +829,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	cur->rsp[1] = next->rsp[1];
 
 	/* 7. Global enables: Linux leaves them all set; write only if ours are not. */
-	want = c->hw_global | next->gp_mask;
+	want = c->hw_global | global_back | next->gp_mask;
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
 			want |= GLOBAL_FIXED(k);
@@ -756,11 +922,81 @@ int pmu_restore_rank(uint32_t reg)
 	return 2;
 }
 
+enum restore_result { RS_OK, RS_READ, RS_WRITE, RS_DIFFERS, RS_INEXACT };
+
+/*
+ * Put back one saved register of @c: read it, write it only when it
+ * differs from what was saved (lattop's bits of a shared one), and read it
+ * back.  A write the CPU refused changed nothing, so it is not retried.
+ * Async-signal-safe (no formatting); @want, @got and @e say what happened.
+ * The register stays dirty unless it now holds its saved value (or the
+ * closest a legacy counter write can give, RS_INEXACT).
+ */
+static enum restore_result restore_one(struct pmu *p, struct pmu_cpu *c, struct pmu_reg *s,
+				       uint64_t *want, uint64_t *got, int *e)
+{
+	uint32_t reg = s->reg, wreg = reg;
+	bool fixed = reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
+	uint64_t cmp = is_counter(reg) ? width_mask(fixed ? p->fixed_width : p->gp_width) : ~0ull;
+	uint64_t now;
+	bool inexact = false;
+
+	*e = msrdev_read(p->dev, c->id, reg, &now);
+	p->reads++;
+	*got = now;
+	if (*e < 0)
+		return RS_READ;
+	*want = (now & ~s->mask) | (s->saved & s->mask);
+	if (((now ^ *want) & cmp) == 0) {
+		s->dirty = false;
+		return RS_OK;
+	}
+	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) {
+		uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)*want & cmp;
+
+		if (p->fw_write)
+			wreg = MSR_A_PMC(reg - MSR_PMC(0));
+		else if (sext != (*want & cmp)) {
+			/*
+			 * No full-width writes (PERF_CAPABILITIES[13] = 0): WRMSR to
+			 * IA32_PMCx sign-extends bit 31, so only such values can be
+			 * put back.
+			 */
+			*want = sext;
+			inexact = true;
+		}
+	}
+	*e = msr_write(p->dev, c->id, wreg, *want);
+	p->writes++;
+	if (*e < 0)
+		return RS_WRITE;
+	/*
+	 * Read back: whether a write to a fixed counter sign-extends bit 31
+	 * without full-width writes is not documented, so what went back is
+	 * checked, not assumed.  A counter taken over with --force counts
+	 * again for its owner by now: it cannot be compared.
+	 */
+	if (is_counter(reg) && counts_when_restored(c, reg)) {
+		s->dirty = false;
+		return inexact ? RS_INEXACT : RS_OK;
+	}
+	*e = msrdev_read(p->dev, c->id, reg, got);
+	p->reads++;
+	if (*e < 0)
+		return RS_READ;
+	if (((*got ^ *want) & cmp) != 0)
+		return RS_DIFFERS;
+	s->dirty = false;
+	return inexact ? RS_INEXACT : RS_OK;
+}
+
 int pmu_restore(struct pmu *p, char *err, size_t errlen)
 {
-	uint64_t gmask = width_mask(p->gp_width);
+	size_t o = 0;
 	int bad = 0;
 
+	if (errlen)
+		err[0] = 0;
 	for (int i = 0; i < p->ncpu; i++) {
 		struct pmu_cpu *c = &p->cpu[i];
 
@@ -769,73 +1005,50 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 		for (int rank = 0; rank < 4; rank++) {
 			for (int k = 0; k < c->nregs; k++) {
 				struct pmu_reg *s = &c->regs[k];
-				uint32_t reg = s->reg;
-				uint64_t v = s->saved;
-				bool inexact;
+				uint64_t want = 0, got = 0;
 				char name[40];
-				int r;
+				int e = 0;
+				enum restore_result rr;
 
-				if (!s->dirty || pmu_restore_rank(reg) != rank)
+				if (!s->dirty || !s->mask || pmu_restore_rank(s->reg) != rank)
 					continue;
-				inexact = false;
-				if (s->mask != ~0ull) {
-					/* A shared register: put back only lattop's bits. */
-					uint64_t now;
-
-					if (rd(p, c, reg, &now, NULL, 0) == 0)
-						v = (now & ~s->mask) | (v & s->mask);
-				}
-				if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP)) {
-					uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)v & gmask;
-
-					if (p->fw_write)
-						reg = MSR_A_PMC(reg - MSR_PMC(0));
-					else if (sext != (v & gmask)) {
-						/*
-						 * No full-width writes (PERF_CAPABILITIES[13] = 0):
-						 * WRMSR to IA32_PMCx sign-extends bit 31, so only
-						 * such values can be put back.
-						 */
-						snprintf(err, errlen, "cpu %d: %s was 0x%llx; without full-width "
-							 "counter writes it is restored as 0x%llx",
-							 c->id, pmu_reg_name(s->reg, name, sizeof(name)),
-							 (unsigned long long)v, (unsigned long long)sext);
-						bad++;
-						inexact = true;
-					}
-				}
-				r = msr_write(p->dev, c->id, reg, v);
-				p->writes++;
-				if (r < 0) {
-					snprintf(err, errlen, "cpu %d: restoring %s (0x%x) = 0x%llx: %s", c->id,
-						 pmu_reg_name(reg, name, sizeof(name)), reg,
-						 (unsigned long long)v, pmu_strerror(r, true));
-					bad++;
+				rr = restore_one(p, c, s, &want, &got, &e);
+				if (rr == RS_OK)
 					continue;
-				}
-				s->dirty = false;
-				/*
-				 * Counters are read back: whether a write to a fixed counter
-				 * sign-extends bit 31 without full-width writes is not
-				 * documented, so what went back is checked, not assumed.
-				 */
-				if (is_counter(s->reg) && !inexact && !counts_when_restored(c, s->reg)) {
-					uint64_t got, w = s->reg >= MSR_FIXED_CTR(0) &&
-						s->reg < MSR_FIXED_CTR(PMU_MAX_FIXED) ? p->fixed_width : p->gp_width;
-
-					if (rd(p, c, s->reg, &got, NULL, 0) == 0 &&
-					    (got & width_mask(w)) != (v & width_mask(w))) {
-						snprintf(err, errlen, "cpu %d: %s was 0x%llx; after restoring it "
-							 "reads 0x%llx%s", c->id,
-							 pmu_reg_name(s->reg, name, sizeof(name)),
-							 (unsigned long long)v, (unsigned long long)got,
-							 p->fw_write ? "" : " (no full-width counter writes)");
-						bad++;
-					}
+				bad++;
+				if (o >= errlen)
+					continue;
+				pmu_reg_name(s->reg, name, sizeof(name));
+				switch (rr) {
+				case RS_READ:
+					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: reading %s (0x%x) to "
+							      "restore it: %s", o ? "; " : "", c->id, name,
+							      s->reg, pmu_strerror(e, false));
+					break;
+				case RS_WRITE:
+					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: restoring %s (0x%x) "
+							      "= 0x%llx: %s", o ? "; " : "", c->id, name, s->reg,
+							      (unsigned long long)want, pmu_strerror(e, true));
+					break;
+				case RS_DIFFERS:
+					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: %s was 0x%llx; after "
+							      "restoring it reads 0x%llx%s", o ? "; " : "", c->id,
+							      name, (unsigned long long)want,
+							      (unsigned long long)got,
+							      p->fw_write || !is_counter(s->reg) ? ""
+									  : " (no full-width counter writes)");
+					break;
+				default:
+					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: %s was 0x%llx; without "
+							      "full-width counter writes it is restored as 0x%llx",
+							      o ? "; " : "", c->id, name,
+							      (unsigned long long)s->saved, (unsigned long long)want);
+					break;
 				}
 			}
 		}
 		c->programmed = false;
+		c->frozen = false;
 		memset(&c->cur, 0, sizeof(c->cur));
 		c->cur.ldlat_ctr = -1;
 	}
@@ -862,12 +1075,12 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 	for (unsigned k = 0; k < p->ngp; k++) {
 		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
 		struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE);
-		uint64_t bits = (1ull << k) | PEBS_LL_EN(k);
+		uint64_t bits = pebs_bits(p, k);
 
 		if (!(lost_gp & (1u << k)))
 			continue;
 		/* Our PEBS bits must not stay armed on the new owner's event. */
-		if (c->hw_pebs & bits) {
+		if ((c->hw_pebs & bits & pe->mask) && pe->mask) {
 			c->hw_pebs &= ~bits;
 			if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs, err, errlen)) < 0)
 				return r;
@@ -942,6 +1155,104 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 	return lost ? give_up(p, c, lost, 0, msg + o, len - o) : 0;
 }
 
+/* Give @reg up on @c and on every measured CPU that shares it with @c. */
+static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
+{
+	give_up_reg(c, reg);
+	if (!reg_shared(p, reg))
+		return;
+	for (int i = 0; i < p->ncpu; i++)
+		if (same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[p->cpu[i].dev]))
+			give_up_reg(&p->cpu[i], reg);
+}
+
+/*
+ * The registers lattop programs besides selects and fixed fields, read
+ * back: MSR_OFFCORE_RSP_x, IA32_PEBS_ENABLE (lattop's bits) and the
+ * threshold.  A value lattop did not write means someone else uses it: the
+ * register is given up (the metric that needs it too, through the
+ * planner's resources), and a counter whose PEBS bits someone else set is
+ * lost.  Returns how many registers were given up.
+ */
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char *msg, size_t len,
+		       size_t *o)
+{
+	struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE), *ll = reg_find(c, MSR_PEBS_LD_LAT);
+	char name[40];
+	uint64_t v;
+	int r, n = 0;
+
+	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++) {
+		struct pmu_reg *s = reg_find(c, MSR_OFFCORE_RSP(j));
+
+		if (!(c->cur.rsp_mask & (1u << j)) || !s || !s->mask)
+			continue;
+		if ((r = rd(p, c, MSR_OFFCORE_RSP(j), &v, NULL, 0)) < 0)
+			return r;
+		if (v == c->hw_rsp[j])
+			continue;
+		if (*o < len)
+			*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: %s was changed by someone "
+					       "else (0x%llx, lattop wrote 0x%llx)", *o ? "; " : "", c->id,
+					       pmu_reg_name(MSR_OFFCORE_RSP(j), name, sizeof(name)),
+					       (unsigned long long)v, (unsigned long long)c->hw_rsp[j]);
+		p->rsp_taken |= (uint8_t)(1u << j);
+		give_up_shared(p, c, MSR_OFFCORE_RSP(j));
+		c->cur.rsp_mask &= (uint8_t)~(1u << j);
+		n++;
+	}
+	if (c->cur.ldlat_ctr >= 0 && ll && ll->mask) {
+		if ((r = rd(p, c, MSR_PEBS_LD_LAT, &v, NULL, 0)) < 0)
+			return r;
+		if ((uint16_t)v != c->hw_ldlat) {
+			unsigned k = (unsigned)c->cur.ldlat_ctr;
+
+			if (*o < len)
+				*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: MSR_PEBS_LD_LAT_THRESHOLD "
+						       "was changed by someone else (0x%llx, lattop wrote "
+						       "0x%x)", *o ? "; " : "", c->id,
+						       (unsigned long long)v, c->hw_ldlat);
+			p->ldlat_taken = true;
+			give_up_shared(p, c, MSR_PEBS_LD_LAT);
+			/* No PEBS on lattop's counter with someone else's threshold. */
+			if (pe && pe->mask && (c->hw_pebs & pebs_bits(p, k))) {
+				char err[256];
+
+				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pebs_bits(p, k), err,
+					    sizeof(err))) < 0)
+					return r;
+				c->hw_pebs &= ~pebs_bits(p, k);
+			}
+			c->cur.ldlat_ctr = -1;
+			n++;
+		}
+	}
+	if (pe && pe->mask && (c->cur.ldlat_ctr >= 0 || (c->hw_pebs & pe->mask))) {
+		uint64_t theirs;
+
+		if ((r = rd(p, c, MSR_PEBS_ENABLE, &v, NULL, 0)) < 0)
+			return r;
+		theirs = (v ^ c->hw_pebs) & pe->mask;
+		if (theirs) {
+			if (*o < len)
+				*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: IA32_PEBS_ENABLE was "
+						       "changed by someone else (0x%llx, lattop wrote "
+						       "0x%llx)", *o ? "; " : "", c->id,
+						       (unsigned long long)v, (unsigned long long)c->hw_pebs);
+			/* PEBS is theirs now: the register is never written again. */
+			for (unsigned k = 0; k < p->ngp; k++)
+				if ((v & ~c->hw_pebs & pebs_bits(p, k)) && (c->cur.gp_mask & (1u << k)))
+					*lost_gp |= (uint8_t)(1u << k);
+			p->ldlat_taken = true;
+			give_up_reg(c, MSR_PEBS_ENABLE);
+			c->cur.ldlat_ctr = -1;
+			n++;
+		}
+		c->hw_pebs = v;
+	}
+	return n;
+}
+
 int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 {
 	struct pmu_cpu *c = &p->cpu[i];
@@ -951,6 +1262,8 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 	int r;
 
 	msg[0] = 0;
+	if (!c->saved)
+		return 0;
 	/* Selects rewritten since the last check were verified just before (pmu_verify_before). */
 	r = selects_lost(p, c, c->cur.gp_mask & ~c->rewritten, &lost_gp, msg, len, &o);
 	c->rewritten = 0;
@@ -974,16 +1287,21 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		/* Fields that are not lattop's: take the owners' current values. */
 		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
 	}
+	r = shared_lost(p, c, &lost_gp, msg, len, &o);
+	if (r < 0)
+		return r;
 	if (!lost_gp && !lost_fx)
-		return 0;
-	return give_up(p, c, lost_gp, lost_fx, msg + o, len - o);
+		return r;
+	return r + give_up(p, c, lost_gp, lost_fx, msg + o, len - o);
 }
 
-void pmu_restore_emergency(struct pmu *p)
+int pmu_restore_emergency(struct pmu *p)
 {
+	int bad = 0;
+
 	/* Only the msr driver's files: the simulator dies with the process. */
 	if (!p->dev || !p->dev->path)
-		return;
+		return 0;
 	for (int i = 0; i < p->ncpu; i++) {
 		struct pmu_cpu *c = &p->cpu[i];
 
@@ -992,19 +1310,16 @@ void pmu_restore_emergency(struct pmu *p)
 		for (int rank = 0; rank < 4; rank++)
 			for (int k = 0; k < c->nregs; k++) {
 				struct pmu_reg *s = &c->regs[k];
-				uint32_t reg = s->reg;
-				uint64_t v = s->saved, now;
+				uint64_t want, got;
+				int e;
 
-				if (!s->dirty || pmu_restore_rank(reg) != rank)
+				if (!s->dirty || !s->mask || pmu_restore_rank(s->reg) != rank)
 					continue;
-				if (s->mask != ~0ull && msrdev_read(p->dev, c->id, reg, &now) == 0)
-					v = (now & ~s->mask) | (v & s->mask);
-				if (p->fw_write && reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
-					reg = MSR_A_PMC(reg - MSR_PMC(0));
-				if (msr_write(p->dev, c->id, reg, v) == 0)
-					s->dirty = false;
+				if (restore_one(p, c, s, &want, &got, &e) != RS_OK && s->dirty)
+					bad++;
 			}
 	}
+	return bad;
 }
 
 int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
@@ -1016,6 +1331,11 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 		snprintf(err, errlen, "cpu %d: %s/%d/msr: %s", c->id, p->dev->path, c->id, strerror(-r));
 		return r;
 	}
+	/*
+	 * Frozen before it went away or not, its counters hold what they
+	 * hold now: the next pmu_apply() zeroes what it reprograms.
+	 */
+	c->frozen = false;
 	/* Registers that still hold what lattop programmed were not reset: go on. */
 	if (c->programmed && c->cur.gp_mask) {
 		bool same = true;
@@ -1038,5 +1358,32 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 	c->saved = false;
 	if (probe_cpu(p, c, err, errlen) < 0 || save_cpu(p, c, err, errlen) < 0)
 		return -EIO;
+	probe_group(p, c);
 	return 0;
+}
+
+int pmu_resume(struct pmu *p, char *err, size_t errlen)
+{
+	int nsaved = 0;
+
+	p->rsp_taken = 0;
+	p->ldlat_taken = false;
+	p->ctr_reset_skipped = false;
+	p->shared_note[0] = 0;
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+
+		memset(&c->cur, 0, sizeof(c->cur));
+		c->cur.ldlat_ctr = -1;
+		c->programmed = c->frozen = c->saved = false;
+		c->rewritten = 0;
+		if (probe_cpu(p, c, err, errlen) == 0 && save_cpu(p, c, err, errlen) == 0)
+			nsaved++;
+		else
+			c->saved = false;
+	}
+	for (int i = 0; i < p->ncpu; i++)
+		if (p->cpu[i].saved)
+			probe_group(p, &p->cpu[i]);
+	return nsaved;
 }

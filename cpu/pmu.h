@@ -8,8 +8,14 @@
  *   - a counter someone else uses (EN in its PERFEVTSEL, an enabled field in
  *     IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_INUSE on version 4) is never
  *     written, nor its control field, unless the user said --force;
- *   - pmu_restore() writes back exactly the saved value of every register
- *     written, in an order that stops counting first;
+ *   - pmu_restore() reads every register written, writes back those that
+ *     differ from the saved value, and reads them back, in an order that
+ *     stops counting first;
+ *   - a register shared with other CPUs (MSR_OFFCORE_RSP_x on Nehalem,
+ *     Westmere and the Atoms; MSR_PEBS_LD_LAT_THRESHOLD on Nehalem and
+ *     Westmere) is written only when every CPU sharing it was probed and
+ *     none has an event using it, measured or not;
+ *   - PEBS_EN is set only on a counter just written to zero;
  *   - PERFEVTSEL.INT and the fixed counters' PMI bits are never set.
  * Knows nothing of time, metrics or output.
  */
@@ -58,6 +64,7 @@ struct pmu_cpu {
 	int nregs;
 	int8_t ix_pmc[PMU_MAX_GP], ix_evtsel[PMU_MAX_GP];   /* regs[] index, -1: not saved */
 	bool saved;
+	bool group_ok;                  /* every CPU sharing its MSR_OFFCORE_RSP_x was probed */
 	/* now */
 	struct pmu_cfg cur;
 	bool programmed;
@@ -86,6 +93,7 @@ struct pmu {
 	uint8_t rsp_taken;              /* bit j: MSR_OFFCORE_RSP_j used by someone's event */
 	bool ldlat_taken;               /* someone has PEBS events enabled */
 	unsigned writes, reads;         /* device operations, for --stats and benchmarks */
+	char shared_note[320];          /* a shared register left alone for a CPU not measured */
 };
 
 /*
@@ -154,17 +162,20 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP]);
 int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
 
 /*
- * Write back the saved value of every register written, on every CPU.
- * Returns the number of registers that could not be restored exactly; each
- * is described in @err (the last one).
+ * Put back every register written, on every CPU: each is read first,
+ * written only when it differs from its saved value, and read back.
+ * Returns the number of registers that still differ (they stay dirty, for
+ * the journal to keep), each named in @err.
  */
 int pmu_restore(struct pmu *p, char *err, size_t errlen);
 
 /*
- * Read back the controls lattop programmed on CPU index @i.  Counters
- * someone else has reprogrammed since are given up: never written again,
- * not even at restore, and reported in @msg.  Returns how many were lost
- * (0 when all is as lattop left it), or a negative errno.
+ * Read back the controls lattop programmed on CPU index @i: event selects,
+ * fixed-counter fields, MSR_OFFCORE_RSP_x, IA32_PEBS_ENABLE and the
+ * load-latency threshold.  What someone else has changed since is given
+ * up: never written again, not even at restore (a shared register on every
+ * CPU sharing it), and reported in @msg.  Returns how many were lost (0
+ * when all is as lattop left it), or a negative errno.
  */
 int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len);
 
@@ -178,10 +189,21 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len);
 int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen);
 
 /*
- * Restore from a signal handler: async-signal-safe (the device's pwrite,
- * no allocation, no formatting).  Registers are written back as saved.
+ * After pmu_restore() (a stop, output that blocks): probe and save every
+ * CPU again, as pmu_open() and pmu_save() did, since anything may have
+ * changed meanwhile.  A CPU that cannot be probed is left unsaved
+ * (saved == false), for the caller to retry as an offline one.  Returns
+ * how many CPUs were saved; nothing is written.
  */
-void pmu_restore_emergency(struct pmu *p);
+int pmu_resume(struct pmu *p, char *err, size_t errlen);
+
+/*
+ * Restore from a signal handler: async-signal-safe (the device's pread and
+ * pwrite, no allocation, no formatting).  As pmu_restore(): read first,
+ * write what differs, read back; a register that still differs stays dirty.
+ * Returns how many still differ.
+ */
+int pmu_restore_emergency(struct pmu *p);
 
 /*
  * Restore order, 0 first: PEBS_ENABLE, then event selects and fixed

@@ -45,6 +45,7 @@
 
 #include "cpu/pmu.h"
 #include "src/doctor.h"
+#include "src/journal.h"
 #include "src/report.h"
 
 #define TAINT_CPU_OUT_OF_SPEC_BIT 2     /* kernel include/linux/panic.h */
@@ -723,45 +724,27 @@ out:
 		msrdev_close(dev);
 }
 
+/* The journal module says whether a journal is left behind, and what to do (journal.h). */
 static void check_journal(struct ctx *c, struct doctor_check *k)
 {
 	const struct doctor_env *e = c->env;
-	char dir[PATH_MAX], path[PATH_MAX + 16], line[128];
-	struct stat st;
-	FILE *f;
+	char dir[PATH_MAX], what[PATH_MAX + 512], how[2 * PATH_MAX];
 
 	k->name = "state journal";
 	if (e->state_dir)
 		snprintf(dir, sizeof(dir), "%s", e->state_dir);
 	else
 		rpath(e, DOCTOR_STATE_DIR, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/journal", dir);
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			set(k, DOC_OK, "no journal in %s", dir);
-		else
-			set(k, DOC_WARN, "%s: %s", path, strerror(errno));
-		return;
+	switch (journal_check(dir, e->state_dir, what, sizeof(what), how, sizeof(how))) {
+	case JOURNAL_NONE:
+	case JOURNAL_RUNNING:
+		set(k, DOC_OK, "%s", what);
+		break;
+	default:
+		set(k, DOC_WARN, "%s", what);
+		fix(k, "%s", how);
+		break;
 	}
-	fix(k, "if no lattop is running: lattop --restore (writes the saved registers back)");
-	f = fopen(path, "re");
-	if (!f) {
-		set(k, DOC_WARN, "%s exists but cannot be read (%s): a previous lattop did not restore "
-		    "its registers, or one is running", path, strerror(errno));
-		return;
-	}
-	line[0] = 0;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
-	line[strcspn(line, "\r\n")] = 0;
-	for (const char *p = line; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) {
-			line[0] = 0;    /* not text: not shown */
-			break;
-		}
-	set(k, DOC_WARN, "%s%s%.80s%s: a previous lattop did not restore its registers, or one is running",
-	    path, line[0] ? " (\"" : "", line, line[0] ? "\")" : "");
 }
 
 int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max)

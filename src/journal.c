@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,16 +87,207 @@ static char *slurp(int fd)
 	return buf;
 }
 
-static long journal_pid(const char *text)
-{
-	const char *p = strstr(text, "\npid ");
-
-	return p ? strtol(p + 5, NULL, 10) : -1;
-}
-
 static const char *dir_name(const char *state_dir)
 {
 	return state_dir ? state_dir : JOURNAL_DEFAULT_DIR;
+}
+
+struct jrec {
+	int cpu;
+	uint32_t reg;
+	uint64_t value, mask;
+};
+
+/* A journal as read back. */
+struct jfile {
+	long pid;                /* -1: none recorded */
+	char dev[PATH_MAX];
+	int fw;
+	unsigned gp_width;       /* 0: not recorded (then counters compare in full) */
+	bool end;                /* finished: written before the first MSR write */
+	struct jrec *rec;
+	int n, cap;
+	char bad[160];           /* why it is not a journal lattop can use, or "" */
+};
+
+/* Cut @s to something printable, at most @max characters, for a message. */
+static void printable(char *dst, size_t len, const char *s, size_t max)
+{
+	size_t o = 0;
+
+	for (; *s && *s != '\n' && o + 1 < len && o < max; s++) {
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f) {
+			o = 0;          /* not text: not shown */
+			break;
+		}
+		dst[o++] = *s;
+	}
+	dst[o] = 0;
+}
+
+/*
+ * Parse @text strictly: a header, known keys, register records, "end".
+ * Anything else makes it damaged (@jf->bad says where); 0 or -1 (memory).
+ */
+static int jfile_parse(char *text, struct jfile *jf)
+{
+	char *line, *save = NULL, shown[64];
+	int lineno = 0;
+
+	memset(jf, 0, sizeof(*jf));
+	jf->pid = -1;
+	if (strncmp(text, "lattop-journal 1\n", 17)) {
+		printable(shown, sizeof(shown), text, 40);
+		snprintf(jf->bad, sizeof(jf->bad), "it does not start with \"lattop-journal 1\"%s%s%s",
+			 shown[0] ? " (it starts \"" : "", shown, shown[0] ? "\")" : "");
+		return 0;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct jrec x;
+		unsigned long long v, m;
+		unsigned reg;
+		char extra;
+
+		lineno++;
+		if (lineno == 1)
+			continue;
+		if (jf->end) {
+			snprintf(jf->bad, sizeof(jf->bad), "line %d comes after \"end\"", lineno);
+			return 0;
+		}
+		if (!strncmp(line, "dev ", 4))
+			snprintf(jf->dev, sizeof(jf->dev), "%s", line + 4);
+		else if (sscanf(line, "pid %ld %c", &jf->pid, &extra) == 1)
+			;
+		else if (sscanf(line, "fw_write %d %c", &jf->fw, &extra) == 1 && (jf->fw == 0 || jf->fw == 1))
+			;
+		else if (sscanf(line, "gp_width %u %c", &jf->gp_width, &extra) == 1 && jf->gp_width <= 64)
+			;
+		else if (!strcmp(line, "end"))
+			jf->end = true;
+		else if (sscanf(line, "r %d %x %llx %llx %c", &x.cpu, &reg, &v, &m, &extra) == 4 &&
+			 x.cpu >= 0 && msr_allowed(reg) && !(reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))) {
+			if (jf->n == jf->cap) {
+				int cap = jf->cap ? 2 * jf->cap : 256;
+				struct jrec *nr = realloc(jf->rec, cap * sizeof(*nr));
+
+				if (!nr)
+					return -1;
+				jf->rec = nr;
+				jf->cap = cap;
+			}
+			x.reg = reg;
+			x.value = v;
+			x.mask = m;
+			jf->rec[jf->n++] = x;
+		} else {
+			printable(shown, sizeof(shown), line, 40);
+			snprintf(jf->bad, sizeof(jf->bad), "line %d (\"%s\") is not a journal line", lineno,
+				 shown);
+			return 0;
+		}
+	}
+	if (jf->end && !jf->dev[0])
+		snprintf(jf->bad, sizeof(jf->bad), "it names no device (no \"dev\" line)");
+	return 0;
+}
+
+static void jfile_free(struct jfile *jf)
+{
+	free(jf->rec);
+	jf->rec = NULL;
+}
+
+/* "lattop --restore [--state-dir S] [--msr-dir D]": the exact command for this journal. */
+static void restore_cmd(char *buf, size_t len, const char *state_dir, const char *dev)
+{
+	snprintf(buf, len, "lattop --restore%s%s%s%s", state_dir ? " --state-dir " : "",
+		 state_dir ? state_dir : "", dev && strcmp(dev, "/dev/cpu") ? " --msr-dir " : "",
+		 dev && strcmp(dev, "/dev/cpu") ? dev : "");
+}
+
+/* Is @pid a running lattop?  (Its name in /proc, so a reused pid is told apart.) */
+static bool pid_is_lattop(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (pid <= 0 || pid == (long)getpid() || (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	return !strcmp(comm, "lattop\n");
+}
+
+/*
+ * Why a non-empty journal nobody holds is there, and the exact fix.
+ * @text is its content (NULL: unreadable).  JOURNAL_STALE or _BROKEN.
+ */
+static enum journal_state diagnose(char *text, const char *dir, const char *state_dir,
+				   char *what, size_t wlen, char *fix, size_t flen)
+{
+	struct jfile jf;
+	struct stat st;
+	char cmd[PATH_MAX + 64];
+	enum journal_state r = JOURNAL_STALE;
+
+	if (!text || jfile_parse(text, &jf) < 0) {
+		snprintf(what, wlen, "%s/%s cannot be read", dir, JOURNAL_NAME);
+		snprintf(fix, flen, "check its permissions, then run 'lattop --restore%s%s'",
+			 state_dir ? " --state-dir " : "", state_dir ? state_dir : "");
+		return JOURNAL_BROKEN;
+	}
+	restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
+	if (jf.bad[0]) {
+		snprintf(what, wlen, "%s/%s is damaged: %s, so which registers it would put back is "
+			 "unknown", dir, JOURNAL_NAME, jf.bad);
+		snprintf(fix, flen, "remove it (rm %s/%s); if a lattop was killed since the last boot, "
+			 "reboot first: that resets every counter", dir, JOURNAL_NAME);
+		r = JOURNAL_BROKEN;
+	} else if (pid_is_lattop(jf.pid)) {
+		snprintf(what, wlen, "%s/%s was written by lattop pid %ld, which is still running but "
+			 "no longer holds it", dir, JOURNAL_NAME, jf.pid);
+		snprintf(fix, flen, "let it end (kill %ld: it restores its registers as it ends), then "
+			 "run '%s' if the journal is still there", jf.pid, cmd);
+	} else if (!jf.end) {
+		snprintf(what, wlen, "%s/%s was never finished: the lattop that began it (pid %ld) "
+			 "stopped before writing any register", dir, JOURNAL_NAME, jf.pid);
+		snprintf(fix, flen, "run '%s' (it only empties the journal)", cmd);
+	} else if (stat(jf.dev, &st) < 0 && !strcmp(jf.dev, "/dev/cpu")) {
+		snprintf(what, wlen, "a previous lattop (pid %ld) ended without restoring its registers "
+			 "(%s/%s), and /dev/cpu is gone: the msr driver is not loaded", jf.pid, dir,
+			 JOURNAL_NAME);
+		snprintf(fix, flen, "load it (modprobe msr), then run '%s'", cmd);
+	} else if (stat(jf.dev, &st) < 0) {
+		snprintf(what, wlen, "%s/%s is for %s, which no longer exists: its registers went with "
+			 "it", dir, JOURNAL_NAME, jf.dev);
+		snprintf(fix, flen, "remove the journal (rm %s/%s)", dir, JOURNAL_NAME);
+		r = JOURNAL_BROKEN;
+	} else {
+		snprintf(what, wlen, "a previous lattop (pid %ld) was killed or crashed before restoring "
+			 "its registers (%s/%s)", jf.pid, dir, JOURNAL_NAME);
+		snprintf(fix, flen, "run '%s'", cmd);
+	}
+	jfile_free(&jf);
+	return r;
+}
+
+/* The pid a journal names, or -1. */
+static long journal_pid(char *text)
+{
+	struct jfile jf;
+	long pid;
+
+	if (!text || jfile_parse(text, &jf) < 0)
+		return -1;
+	pid = jf.pid;
+	jfile_free(&jf);
+	return pid;
 }
 
 /* Open, lock, and check: 0 with @j ready, 1 when a non-empty journal is there. */
@@ -113,9 +306,12 @@ static int lock_journal(struct journal *j, const char *state_dir, bool running_o
 		goto fail;
 	if (flock(j->fd, LOCK_EX | LOCK_NB) < 0) {
 		char *text = slurp(j->fd);
+		long pid = journal_pid(text);
+		char who[48] = "";
 
-		snprintf(err, errlen, "another lattop (pid %ld) is running with state in %s; %s",
-			 text ? journal_pid(text) : -1L, dir,
+		if (pid > 0)
+			snprintf(who, sizeof(who), " (pid %ld)", pid);
+		snprintf(err, errlen, "another lattop%s is running with state in %s; %s", who, dir,
 			 running_ok ? "it restores its registers when it ends"
 				    : "lattop never fights over the counters");
 		free(text);
@@ -134,12 +330,10 @@ int journal_open(struct journal *j, const char *state_dir, char *err, size_t err
 	int r = lock_journal(j, state_dir, false, err, errlen);
 
 	if (r == 1) {
-		char *text = slurp(j->fd);
+		char *text = slurp(j->fd), what[PATH_MAX + 256], fix[2 * PATH_MAX];
 
-		snprintf(err, errlen, "a previous lattop (pid %ld) stopped before restoring its registers "
-			 "(%s/%s): run 'lattop --restore'%s first", text ? journal_pid(text) : -1L,
-			 dir_name(state_dir), JOURNAL_NAME,
-			 text && !strstr(text, "\ndev /dev/cpu\n") ? " with the same --msr-dir" : "");
+		diagnose(text, dir_name(state_dir), state_dir, what, sizeof(what), fix, sizeof(fix));
+		snprintf(err, errlen, "%s: %s first", what, fix);
 		free(text);
 		journal_close(j);
 		return -1;
@@ -147,7 +341,53 @@ int journal_open(struct journal *j, const char *state_dir, char *err, size_t err
 	return r;
 }
 
-int journal_write(struct journal *j, const struct pmu *p, const char *dev, char *err, size_t errlen)
+enum journal_state journal_check(const char *dir, const char *state_dir, char *what, size_t wlen,
+				 char *fix, size_t flen)
+{
+	char path[PATH_MAX + 16], *text;
+	enum journal_state r;
+	struct stat st;
+	int fd;
+
+	what[0] = fix[0] = 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, JOURNAL_NAME);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		snprintf(what, wlen, "no journal in %s", dir);
+		return JOURNAL_NONE;
+	}
+	if (fd < 0) {
+		snprintf(what, wlen, "%s exists but cannot be read (%s)", path, strerror(errno));
+		snprintf(fix, flen, "run 'lattop --restore%s%s' as root", state_dir ? " --state-dir " : "",
+			 state_dir ? state_dir : "");
+		return JOURNAL_BROKEN;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+		snprintf(what, wlen, "%s is empty: every register is back", path);
+		close(fd);
+		return JOURNAL_NONE;
+	}
+	text = slurp(fd);
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+		long pid = journal_pid(text);
+
+		snprintf(what, wlen, "a lattop is running and holds %s; it restores its registers when it "
+			 "ends", path);
+		if (pid > 0)
+			snprintf(what, wlen, "a lattop (pid %ld) is running and holds %s; it restores its "
+				 "registers when it ends", pid, path);
+		free(text);
+		close(fd);
+		return JOURNAL_RUNNING;
+	}
+	r = diagnose(text, dir, state_dir, what, wlen, fix, flen);
+	free(text);
+	close(fd);
+	return r;
+}
+
+int journal_write(struct journal *j, const struct pmu *p, const char *dev, bool pending,
+		  char *err, size_t errlen)
 {
 	size_t cap = 256 + strlen(dev), len = 0;
 	char *buf;
@@ -159,13 +399,13 @@ int journal_write(struct journal *j, const struct pmu *p, const char *dev, char 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	len += (size_t)snprintf(buf + len, cap - len, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\n",
-				(long)getpid(), dev, p->fw_write);
+	len += (size_t)snprintf(buf + len, cap - len, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\n"
+				"gp_width %u\n", (long)getpid(), dev, p->fw_write, p->gp_width);
 	for (int i = 0; i < p->ncpu; i++)
 		for (int k = 0; k < p->cpu[i].nregs; k++) {
 			const struct pmu_reg *s = &p->cpu[i].regs[k];
 
-			if (s->mask)
+			if (s->mask && p->cpu[i].saved && (!pending || s->dirty))
 				len += (size_t)snprintf(buf + len, cap - len, "r %d 0x%x 0x%llx 0x%llx\n",
 							p->cpu[i].id, s->reg, (unsigned long long)s->saved,
 							(unsigned long long)s->mask);
@@ -196,112 +436,172 @@ void journal_close(struct journal *j)
 	j->fd = j->dirfd = -1;
 }
 
-struct jrec {
-	int cpu;
-	uint32_t reg;
-	uint64_t value, mask;
-};
+/* Keep only the records of @jf flagged in @keep, synced. */
+static int rewrite_kept(struct journal *j, const struct jfile *jf, const bool *keep)
+{
+	size_t cap = 256 + strlen(jf->dev) + (size_t)jf->n * 64, len = 0;
+	char *buf = malloc(cap);
+	int r = 0;
+
+	if (!buf)
+		return -1;
+	len += (size_t)snprintf(buf, cap, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\ngp_width %u\n",
+				jf->pid, jf->dev, jf->fw, jf->gp_width);
+	for (int k = 0; k < jf->n; k++)
+		if (keep[k])
+			len += (size_t)snprintf(buf + len, cap - len, "r %d 0x%x 0x%llx 0x%llx\n",
+						jf->rec[k].cpu, jf->rec[k].reg,
+						(unsigned long long)jf->rec[k].value,
+						(unsigned long long)jf->rec[k].mask);
+	len += (size_t)snprintf(buf + len, cap - len, "end\n");
+	if (pwrite(j->fd, buf, len, 0) != (ssize_t)len || ftruncate(j->fd, (off_t)len) < 0 ||
+	    fsync(j->fd) < 0)
+		r = -1;
+	free(buf);
+	return r;
+}
+
+static bool is_pmc(uint32_t reg)
+{
+	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
+}
 
 int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_t len)
 {
+	const char *dir = dir_name(state_dir);
 	struct journal j;
-	struct jrec *rec = NULL;
+	struct jfile jf;
 	struct msrdev *dev = NULL;
-	char *text = NULL, *line, *save = NULL, jdev[4096] = "", err[512];
-	int r, n = 0, cap = 0, bad = 0, fw = 0, ok = -1;
-	bool end = false;
+	char *text = NULL, err[512], cmd[PATH_MAX + 64], what[PATH_MAX + 256], fix[2 * PATH_MAX];
+	bool *keep = NULL;
+	int r, bad = 0, written = 0, inexact = 0, ok = -1, offline_cpu = -1;
+	size_t o = 0;
+	struct stat st;
 
+	memset(&jf, 0, sizeof(jf));
+	what[0] = 0;
 	r = lock_journal(&j, state_dir, true, msg, len);
 	if (r < 0)
 		return -1;
 	if (r == 0) {
-		snprintf(msg, len, "nothing to restore: %s/%s is empty", dir_name(state_dir), JOURNAL_NAME);
+		snprintf(msg, len, "nothing to restore: %s/%s is empty", dir, JOURNAL_NAME);
 		journal_close(&j);
 		return 0;
 	}
 	text = slurp(j.fd);
-	if (!text || strncmp(text, "lattop-journal 1\n", 17)) {
-		snprintf(msg, len, "%s/%s: not a lattop journal", dir_name(state_dir), JOURNAL_NAME);
+	if (!text || jfile_parse(text, &jf) < 0 || jf.bad[0]) {
+		/* The same words as a lattop refusing to start, and the same fix. */
+		free(text);
+		text = slurp(j.fd);
+		diagnose(text, dir, state_dir, what, sizeof(what), fix, sizeof(fix));
+		snprintf(msg, len, "%s: %s", what, fix);
 		goto out;
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct jrec x;
-		unsigned long long v, m;
-		unsigned reg;
-
-		if (!strncmp(line, "dev ", 4))
-			snprintf(jdev, sizeof(jdev), "%s", line + 4);
-		else if (!strncmp(line, "fw_write ", 9))
-			fw = atoi(line + 9);
-		else if (!strcmp(line, "end"))
-			end = true;
-		else if (sscanf(line, "r %d %x %llx %llx", &x.cpu, &reg, &v, &m) == 4) {
-			if (n == cap) {
-				struct jrec *nr;
-
-				cap = cap ? 2 * cap : 256;
-				nr = realloc(rec, cap * sizeof(*rec));
-				if (!nr) {
-					snprintf(msg, len, "out of memory");
-					goto out;
-				}
-				rec = nr;
-			}
-			x.reg = reg;
-			x.value = v;
-			x.mask = m;
-			rec[n++] = x;
-		}
-	}
-	if (!end) {
+	if (!jf.end) {
 		/* Written before the first MSR write: an unfinished one means none happened. */
 		snprintf(msg, len, "the journal in %s was never finished: lattop stopped before writing "
-			 "any register; nothing to restore", dir_name(state_dir));
+			 "any register; nothing to restore", dir);
 		journal_clear(&j);
 		ok = 0;
 		goto out;
 	}
-	if (strcmp(jdev, dev_dir)) {
-		snprintf(msg, len, "the journal in %s is for %s: run 'lattop --restore%s%s'",
-			 dir_name(state_dir), jdev, strcmp(jdev, "/dev/cpu") ? " --msr-dir " : "",
-			 strcmp(jdev, "/dev/cpu") ? jdev : "");
+	restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
+	if (strcmp(jf.dev, dev_dir)) {
+		if (stat(jf.dev, &st) < 0 && strcmp(jf.dev, "/dev/cpu"))
+			snprintf(msg, len, "%s/%s is for %s, which no longer exists: its registers went "
+				 "with it: remove the journal (rm %s/%s)", dir, JOURNAL_NAME, jf.dev, dir,
+				 JOURNAL_NAME);
+		else
+			snprintf(msg, len, "the journal in %s is for %s: run '%s'", dir, jf.dev, cmd);
 		goto out;
 	}
 	dev = msrdev_dir_open(dev_dir, err, sizeof(err));
 	if (!dev) {
-		snprintf(msg, len, "%s", err);
+		snprintf(msg, len, "%s; the journal is kept: run '%s' once that is fixed", err, cmd);
 		goto out;
 	}
+	keep = calloc(jf.n ? jf.n : 1, sizeof(*keep));
+	if (!keep) {
+		snprintf(msg, len, "out of memory");
+		goto out;
+	}
+	/*
+	 * Each register is read first and written only when it differs, then
+	 * read back: a register that never changed (its write was refused) is
+	 * not written again, and only one that still differs keeps the journal.
+	 */
 	for (int rank = 0; rank < 4; rank++)
-		for (int k = 0; k < n; k++) {
-			uint64_t v = rec[k].value, now;
-			uint32_t reg = rec[k].reg;
+		for (int k = 0; k < jf.n; k++) {
+			struct jrec *x = &jf.rec[k];
+			uint64_t want = x->value, now, got, wmask = ~0ull;
+			uint32_t reg = x->reg;
+			char name[40];
+			bool wrote;
+			int e;
 
-			if (pmu_restore_rank(reg) != rank || !rec[k].mask)
+			if (pmu_restore_rank(reg) != rank || !x->mask)
 				continue;
-			if (rec[k].mask != ~0ull) {
-				if (msrdev_read(dev, rec[k].cpu, reg, &now) < 0) {
-					bad++;
+			if (is_pmc(reg) && jf.gp_width && jf.gp_width < 64)
+				wmask = (1ull << jf.gp_width) - 1;
+			e = msrdev_read(dev, x->cpu, reg, &now);
+			wrote = false;
+			if (e == 0) {
+				want = (now & ~x->mask) | (x->value & x->mask);
+				if (((now ^ want) & wmask) == 0)
+					continue;               /* as saved: not written */
+				if (is_pmc(reg) && !jf.fw &&
+				    ((uint64_t)(int64_t)(int32_t)(uint32_t)want & wmask) != (want & wmask)) {
+					/* Cannot be written back exactly without full-width writes. */
+					want = (uint64_t)(int64_t)(int32_t)(uint32_t)want & wmask;
+					inexact++;
+				}
+				wrote = true;
+				e = msr_write(dev, x->cpu, jf.fw && is_pmc(reg) ? MSR_A_PMC(reg - MSR_PMC(0))
+										 : reg, want);
+				if (e == 0)
+					e = msrdev_read(dev, x->cpu, reg, &got);
+				if (e == 0 && ((got ^ want) & wmask) == 0) {
+					written++;
 					continue;
 				}
-				v = (now & ~rec[k].mask) | (v & rec[k].mask);
 			}
-			if (fw && reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
-				reg = MSR_A_PMC(reg - MSR_PMC(0));
-			if (msr_write(dev, rec[k].cpu, reg, v) < 0)
-				bad++;
+			keep[k] = true;
+			bad++;
+			if (e == -ENXIO)
+				offline_cpu = x->cpu;
+			if (o < sizeof(what) / 2)
+				o += (size_t)snprintf(what + o, sizeof(what) - o, "%scpu %d: %s (0x%x) %s%s",
+						      o ? "; " : "", x->cpu, pmu_reg_name(reg, name, sizeof(name)),
+						      reg, e ? (wrote ? "cannot be written back: " : "cannot be read: ")
+							     : "reads back another value",
+						      e ? pmu_strerror(e, wrote) : "");
 		}
 	if (bad) {
-		snprintf(msg, len, "%d of %d registers could not be written back from %s/%s; the journal "
-			 "is kept", bad, n, dir_name(state_dir), JOURNAL_NAME);
+		if (rewrite_kept(&j, &jf, keep) < 0) {
+			snprintf(msg, len, "%d of %d registers still differ (%s), and rewriting %s/%s failed: "
+				 "%s", bad, jf.n, what, dir, JOURNAL_NAME, strerror(errno));
+			goto out;
+		}
+		if (offline_cpu >= 0)
+			snprintf(fix, sizeof(fix), "bring cpu %d online (echo 1 > /sys/devices/system/cpu/"
+				 "cpu%d/online), then run '%s' again", offline_cpu, offline_cpu, cmd);
+		else
+			snprintf(fix, sizeof(fix), "run '%s' again once that is fixed; a reboot resets every "
+				 "counter", cmd);
+		snprintf(msg, len, "%d of %d registers still differ and stay in %s/%s: %s: %s", bad, jf.n,
+			 dir, JOURNAL_NAME, what, fix);
 		goto out;
 	}
 	journal_clear(&j);
-	snprintf(msg, len, "restored %d registers from %s/%s", n, dir_name(state_dir), JOURNAL_NAME);
+	snprintf(msg, len, "restored %d registers from %s/%s (%d written back, %d already as saved)%s",
+		 jf.n, dir, JOURNAL_NAME, written, jf.n - written,
+		 inexact ? "; counters without full-width writes were put back as the sign extension "
+			   "of their low 32 bits" : "");
 	ok = 0;
 out:
 	msrdev_close(dev);
-	free(rec);
+	free(keep);
+	jfile_free(&jf);
 	free(text);
 	journal_close(&j);
 	return ok;

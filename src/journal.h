@@ -5,10 +5,15 @@
  * Before its first MSR write, lattop records the original value of every
  * register it may write (and which bits of a shared one are its own) in
  * STATE_DIR/journal, synced to disk, and holds an flock on it while it
- * runs.  A clean exit empties the journal.  `lattop --restore` writes the
- * values back from a journal left behind; it is idempotent.  A lattop that
- * finds a non-empty journal nobody holds refuses to start (it would save
- * already-modified values as "original") and says to run --restore.
+ * runs.  A clean exit empties the journal; an exit that could not put a
+ * register back keeps only the registers that still differ.
+ * `lattop --restore` reads each register the journal names, writes back
+ * only those that differ, reads them back, and empties the journal when
+ * every one matches; it is idempotent.  A lattop that finds a non-empty
+ * journal nobody holds refuses to start (it would save already-modified
+ * values as "original") and says why it is there and what to do: run
+ * --restore after a crash, wait for a lattop still running, load the msr
+ * driver, or remove a journal whose device or content is gone.
  *
  * Format, text: "lattop-journal 1", "pid N", "dev DIR", "fw_write 0|1",
  * then "r CPU REG VALUE MASK" lines (hex), then "end".
@@ -38,8 +43,12 @@ struct journal {
  */
 int journal_open(struct journal *j, const char *state_dir, char *err, size_t errlen);
 
-/* Record the saved registers of @p (device @dev), synced.  0 or -1. */
-int journal_write(struct journal *j, const struct pmu *p, const char *dev,
+/*
+ * Record the saved registers of @p (device @dev), synced: every one, or
+ * with @pending only those not yet written back (pmu_reg.dirty), which
+ * is what an exit that could not restore everything leaves.  0 or -1.
+ */
+int journal_write(struct journal *j, const struct pmu *p, const char *dev, bool pending,
 		  char *err, size_t errlen);
 
 /* Empty the journal: every register is back.  Async-signal-safe. */
@@ -54,5 +63,22 @@ void journal_close(struct journal *j);
  * -1 with a message.
  */
 int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_t len);
+
+/* What a state directory holds, for --doctor: nothing is created or changed. */
+enum journal_state {
+	JOURNAL_NONE,           /* no journal, or an empty one: every register is back */
+	JOURNAL_RUNNING,        /* a lattop holds it: it restores its registers when it ends */
+	JOURNAL_STALE,          /* left behind: registers may still be changed */
+	JOURNAL_BROKEN,         /* left behind, but damaged or unreadable */
+};
+
+/*
+ * Is a journal left in @dir (a path as given, not created)?  @what says
+ * what was found, @fix the exact command or step that clears it ("" for
+ * JOURNAL_NONE and JOURNAL_RUNNING).  @state_dir is what --state-dir was
+ * (NULL: the default), to write it into the command.
+ */
+enum journal_state journal_check(const char *dir, const char *state_dir, char *what, size_t wlen,
+				 char *fix, size_t flen);
 
 #endif

@@ -23,6 +23,7 @@
 #include "src/doctor.h"
 #include "src/fleet.h"
 #include "src/journal.h"
+#include "src/outq.h"
 #include "src/plan.h"
 #include "src/privs.h"
 #include "src/record.h"
@@ -40,14 +41,22 @@ enum { EXIT_OK = 0, EXIT_CANNOT = 1, EXIT_USAGE = 2 };
 
 static volatile sig_atomic_t stop_signal;
 
+/* Ctrl-Z and background terminal I/O: lattop stops, but only with every register back. */
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	/* An ending signal is never hidden by a stop. */
+	if (!is_stop_signal(sig) || !stop_signal)
+		stop_signal = sig;
 }
 
 static void install_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -80,6 +89,8 @@ struct run {
 	bool journaled;
 	struct fleet fleet;             /* --listen, --textfile */
 	bool quiet;                     /* serving without a terminal: no snapshots */
+	struct outq *out;               /* batch output, written by its own thread */
+	bool note_told;                 /* the note went to stderr (csv, json) */
 	char dev_path[4096];            /* the msr directory, absolute */
 	char lost[1024];                /* counters given up to a new owner, for the note */
 	/* per interval */
@@ -108,11 +119,9 @@ static void on_crash(int sig)
 	static const char reset[] = "\033[0m\033[?25h\033[?1049l\r\n";
 	struct run *r = crash_run;
 
-	if (r) {
-		pmu_restore_emergency(&r->pmu);
-		if (r->journaled)
-			journal_clear(&r->journal);
-	}
+	/* The journal is emptied only when every register reads back as saved. */
+	if (r && pmu_restore_emergency(&r->pmu) == 0 && r->journaled)
+		journal_clear(&r->journal);
 	if (crash_tty_saved) {
 		tcsetattr(STDIN_FILENO, TCSANOW, &crash_tty);
 		if (write(STDOUT_FILENO, reset, sizeof(reset) - 1) < 0) {
@@ -213,6 +222,8 @@ static const char *taken_note(const struct pmu *p, const struct plan *pl, char *
 	if (crash_run && crash_run->lost[0] && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s; lattop gave them up", o ? "; " : "",
 				      crash_run->lost);
+	if (p->shared_note[0] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p->shared_note);
 	if (p->ctr_reset_skipped && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
@@ -410,6 +421,29 @@ static bool ui_waiter(void *arg, double deadline)
 	}
 }
 
+/*
+ * A report to standard output through the writer thread (outq.h): rendered
+ * here, written there, so a reader that stops reading never stops the
+ * sampler.  0, or -1 with errno.
+ */
+static int write_report(struct run *r, const struct report *rep, bool first)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int res;
+
+	if (!m)
+		return -1;
+	res = report_write(m, r->opt.format, rep, first);
+	if (fclose(m) != 0)
+		res = -1;
+	if (res == 0 && outq_push(r->out, text, len) < 0)
+		res = -1;
+	free(text);
+	return res;
+}
+
 static int show(struct run *r, bool first, char *note, size_t notelen)
 {
 	struct timeval tv;
@@ -458,7 +492,12 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 	/* --record without a terminal and without --batch: quietly. */
 	if (r->recording && r->opt.mode == MODE_SCREEN)
 		return 0;
-	return report_write(stdout, r->opt.format, &rep, first);
+	/* The notes on others' counters, once, where a script's reader sees them. */
+	if (n && r->opt.format != FORMAT_TEXT && !r->note_told) {
+		fprintf(stderr, "lattop: note: %s\n", n);
+		r->note_told = true;
+	}
+	return write_report(r, &rep, first);
 }
 
 /*
@@ -734,6 +773,120 @@ static int replay(const struct options *o)
 	return out_done(EXIT_OK);
 }
 
+/* The exact --restore command for this run's journal. */
+static void restore_command(const struct run *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "lattop --restore%s%s%s%s", r->opt.state_dir ? " --state-dir " : "",
+		 r->opt.state_dir ? r->opt.state_dir : "", r->opt.msr_dir ? " --msr-dir " : "",
+		 r->opt.msr_dir ? r->dev_path : "");
+}
+
+/*
+ * Put every register back, as at exit, and empty the journal (or keep in
+ * it what still differs): nothing stays armed while lattop is stopped or
+ * its output blocked.  0, or -1 with a message.
+ */
+static int suspend(struct run *r, char *err, size_t errlen)
+{
+	char why[512], cmd[4200];
+	int res = pmu_restore(&r->pmu, why, sizeof(why));
+
+	if (res > 0) {
+		restore_command(r, cmd, sizeof(cmd));
+		if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, true, err, errlen) < 0)
+			return -1;
+		if (snprintf(err, errlen, "%d register%s not restored exactly: %s%s%s%s", res,
+			     res > 1 ? "s" : "", why, r->journaled ? "; the journal keeps them: run '" : "",
+			     r->journaled ? cmd : "",
+			     r->journaled ? "' once the cause is gone" : "") >= (int)errlen)
+			err[errlen - 1] = 0;
+		return -1;
+	}
+	if (r->journaled)
+		journal_clear(&r->journal);
+	return 0;
+}
+
+/*
+ * After a stop or blocked output: everything may have changed meanwhile,
+ * so probe, save, journal and plan again, then program.  0, or -1 with a
+ * message (nothing is programmed then).
+ */
+static int resume(struct run *r, char *err, size_t errlen)
+{
+	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+	struct plan_resources res_free;
+
+	if (pmu_resume(&r->pmu, err, errlen) == 0)
+		return -1;
+	if (pmu_check_free(&r->pmu, err, errlen) >= 0)
+		return -1;
+	for (int i = 0; i < r->nids; i++)
+		if (!r->pmu.cpu[i].saved) {
+			/* Retried each interval, as a CPU gone offline. */
+			r->sampler.cpu[i].offline = true;
+			r->sampler.cpu[i].ok = false;
+		}
+	if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, false, err, errlen) < 0)
+		return -1;
+	resources(r, &res_free);
+	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0)
+		return -1;
+	if (sampler_replan(&r->sampler, next, err, errlen) < 0)
+		return -1;
+	r->plan = next;
+	r->lost[0] = 0;
+	return 0;
+}
+
+/*
+ * SIGTSTP (Ctrl-Z), SIGTTIN, SIGTTOU: every register back, then stop as
+ * the signal asks; at SIGCONT, program again.  0, or -1 with a message.
+ */
+static int stop_and_continue(struct run *r, int sig, char *err, size_t errlen)
+{
+	struct sigaction sa, old;
+
+	if (r->ui)
+		ui_suspend(r->ui);
+	if (suspend(r, err, errlen) < 0)
+		return -1;
+	stop_signal = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, &old);
+	raise(sig);                     /* stopped here until SIGCONT */
+	sigaction(sig, &old, NULL);
+	if (stop_signal && !is_stop_signal(stop_signal))
+		return 0;               /* ended while stopped: nothing to program */
+	stop_signal = 0;
+	if (resume(r, err, errlen) < 0)
+		return -1;
+	if (r->ui)
+		ui_resume(r->ui);
+	return 0;
+}
+
+/*
+ * The reader has not taken the previous report yet (a full pipe, a stalled
+ * SSH): stop counting, every register back, until it has; the writer
+ * thread blocks, the sampler never does.  0 when output flows again (or a
+ * signal ends the run), -1 with a message.
+ */
+static int wait_for_reader(struct run *r, char *err, size_t errlen)
+{
+	if (outq_drained(r->out))
+		return 0;
+	if (suspend(r, err, errlen) < 0)
+		return -1;
+	while (!outq_wait(r->out, 0.2))
+		if (stop_signal && !is_stop_signal(stop_signal))
+			return 0;
+	return resume(r, err, errlen);
+}
+
 static int measure(struct run *r)
 {
 	char err[1024], note[1024];
@@ -802,8 +955,16 @@ static int measure(struct run *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
+	if (!r->ui) {
+		r->out = outq_new(STDOUT_FILENO);
+		if (!r->out) {
+			snprintf(err, sizeof(err), "starting the output thread: %s", strerror(errno));
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+	}
 	if (!r->sim) {
-		if (journal_write(&r->journal, &r->pmu, r->dev_path, err, sizeof(err)) < 0) {
+		if (journal_write(&r->journal, &r->pmu, r->dev_path, false, err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
@@ -845,6 +1006,15 @@ static int measure(struct run *r)
 			status = EXIT_CANNOT;
 			break;
 		}
+		if (is_stop_signal(stop_signal)) {
+			/* The partial interval is dropped; counting starts again at SIGCONT. */
+			if (stop_and_continue(r, stop_signal, err, sizeof(err)) < 0) {
+				status = EXIT_CANNOT;
+				break;
+			}
+			n--;
+			continue;
+		}
 		if (stop_signal)
 			break;          /* a partial interval is not shown: some slots never ran */
 		if (r->restart) {
@@ -879,12 +1049,18 @@ static int measure(struct run *r)
 			replan = true;
 		}
 		if (replan && r->journaled &&
-		    journal_write(&r->journal, &r->pmu, r->dev_path, err, sizeof(err)) < 0) {
+		    journal_write(&r->journal, &r->pmu, r->dev_path, false, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;
 			break;
 		}
 		compute(r);
 		export_interval(r);
+		if (r->out && wait_for_reader(r, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+		if (stop_signal && !is_stop_signal(stop_signal))
+			break;
 		if ((res = show(r, first, note, sizeof(note))) < 0) {
 			if (res == -2) {
 				snprintf(err, sizeof(err), "%s", r->rec_err);
@@ -917,17 +1093,44 @@ restore:
 	if (status == EXIT_CANNOT && err[0])
 		fail(EXIT_CANNOT, err);
 	if (res > 0) {
-		fprintf(stderr, "lattop: %d register%s not restored exactly; last: %s\n", res,
-			res > 1 ? "s" : "", note);
+		bool pending = false;
+		char cmd[4200];
+
+		/* Only what still differs stays in the journal, for --restore. */
+		for (int i = 0; i < r->pmu.ncpu; i++)
+			for (int k = 0; k < r->pmu.cpu[i].nregs; k++)
+				pending |= r->pmu.cpu[i].saved && r->pmu.cpu[i].regs[k].dirty &&
+					   r->pmu.cpu[i].regs[k].mask;
+		if (r->journaled && pending &&
+		    journal_write(&r->journal, &r->pmu, r->dev_path, true, err, sizeof(err)) < 0)
+			fail(EXIT_CANNOT, err);
+		else if (r->journaled && !pending)
+			journal_clear(&r->journal);
+		restore_command(r, cmd, sizeof(cmd));
+		fprintf(stderr, "lattop: %d register%s not restored exactly: %s%s%s%s\n", res,
+			res > 1 ? "s" : "", note, pending && r->journaled ? "; the journal keeps them: run '" : "",
+			pending && r->journaled ? cmd : "", pending && r->journaled ? "' once the cause is gone" : "");
 		status = EXIT_CANNOT;
 	} else if (r->journaled) {
 		journal_clear(&r->journal);
 	}
 	crash_run = NULL;
+	/* Registers are back: the output may take its time now (not for ever after a signal). */
+	if (r->out) {
+		for (int t = 0; !outq_wait(r->out, 0.2); t++)
+			if (stop_signal && !is_stop_signal(stop_signal) && t >= 5)
+				break;
+		if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
+			fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
+			status = EXIT_CANNOT;
+		}
+	}
 out:
 	if (r->ui)
 		ui_close(r->ui);
 	fleet_close(&r->fleet);
+	outq_free(r->out);
+	r->out = NULL;
 	journal_close(&r->journal);
 	if (r->recording)
 		record_close(&r->rec);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -582,15 +583,36 @@ static void test_counters_in_use(void **state)
 static void test_journal(void **state)
 {
 	struct rig *r = *state;
-	char dir[128];
+	char dir[128], text[512], path[160];
+	int fd;
 
+	/* Left by a lattop killed with its registers changed (pid 4242 is not a lattop). */
+	snprintf(text, sizeof(text), "lattop-journal 1\npid 4242\ndev %s\nfw_write 1\ngp_width 48\n"
+		 "r 0 0x186 0x0 0xffffffffffffffff\nend\n", r->root);
+	put(r, "run/lattop/journal", text);
+	run(r);
+	assert_status(r, DOCTOR_JOURNAL, DOC_WARN);
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "a previous lattop (pid 4242) was killed or crashed");
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "/run/lattop/journal");
+	assert_has(chk(r, DOCTOR_JOURNAL)->fix, "lattop --restore --msr-dir ");
+	assert_true(doctor_can_measure(r->c, r->n));
+
+	/* Its device is gone: not a crash to --restore, a journal to remove. */
+	put(r, "run/lattop/journal", "lattop-journal 1\npid 4242\ndev /nonexistent/msr\nfw_write 1\n"
+	    "r 0 0x186 0x0 0xffffffffffffffff\nend\n");
+	run(r);
+	assert_status(r, DOCTOR_JOURNAL, DOC_WARN);
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "is for /nonexistent/msr, which no longer exists");
+	assert_has(chk(r, DOCTOR_JOURNAL)->fix, "rm ");
+
+	/* Damaged (issue 13): what is wrong and what to do, never "pid -1". */
 	put(r, "run/lattop/journal", "lattop journal v1 pid 4242 2024-05-01T10:00:00\ncpu 0 0x186 0x0\n");
 	run(r);
 	assert_status(r, DOCTOR_JOURNAL, DOC_WARN);
-	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "/run/lattop/journal (\"lattop journal v1 pid 4242");
-	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "did not restore its registers");
-	assert_has(chk(r, DOCTOR_JOURNAL)->fix, "lattop --restore");
-	assert_true(doctor_can_measure(r->c, r->n));
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "is damaged: it does not start with \"lattop-journal 1\"");
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "(it starts \"lattop journal v1 pid 4242");
+	assert_null(strstr(chk(r, DOCTOR_JOURNAL)->detail, "pid -1"));
+	assert_has(chk(r, DOCTOR_JOURNAL)->fix, "rm ");
 
 	/* Not text: not shown. */
 	put(r, "run/lattop/journal", "\x01\x02\x7f binary\n");
@@ -598,7 +620,25 @@ static void test_journal(void **state)
 	assert_status(r, DOCTOR_JOURNAL, DOC_WARN);
 	assert_null(strstr(chk(r, DOCTOR_JOURNAL)->detail, "binary"));
 
+	/* Held by a running lattop: no warning. */
+	put(r, "run/lattop/journal", text);
+	snprintf(path, sizeof(path), "%s/run/lattop/journal", r->root);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	run(r);
+	assert_status(r, DOCTOR_JOURNAL, DOC_OK);
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "is running");
+	close(fd);
+
+	/* Empty, as every clean exit leaves it (issue 9 item 2): all is back. */
+	put(r, "run/lattop/journal", "");
+	run(r);
+	assert_status(r, DOCTOR_JOURNAL, DOC_OK);
+	assert_has(chk(r, DOCTOR_JOURNAL)->detail, "is empty");
+
 	/* --state-dir elsewhere: the one under ROOT is not looked at. */
+	put(r, "run/lattop/journal", text);
 	put(r, "elsewhere/x", "");
 	snprintf(dir, sizeof(dir), "%s/elsewhere", r->root);
 	r->env.state_dir = dir;

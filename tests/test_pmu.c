@@ -1052,16 +1052,18 @@ static int global_writes(const struct rig *r, int from, int to, int cpu, uint64_
 static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 
 /*
- * Nehalem/Westmere counter reset (K-core intel_pmu_nhm_workaround): the
- * four magic events on PERFEVTSEL0-3 with PMC0-3 zeroed, GLOBAL_CTRL bits
- * 0-3 set then cleared, the fixed-counter bits untouched; then the wanted
- * events, and no magic event left enabled.
+ * Nehalem/Westmere counter reset, the kernel's five steps (K-core
+ * intel_pmu_nhm_workaround, pmu-facts 6): GLOBAL_CTRL cleared, the four
+ * magic events on PERFEVTSEL0-3 with PMC0-3 zeroed, GLOBAL_CTRL = 0xf then
+ * 0, PMC0-3 zeroed again after the pulse (the magic events count); then
+ * the wanted events, no magic event left enabled, and GLOBAL_CTRL's other
+ * bits (the fixed counters') as they were.
  */
 static void reset_sequence(const char *uarch, uint64_t global0)
 {
 	struct rig *r = rig_new(uarch, 2, false);
 	struct pmu_cfg cfg;
-	uint64_t g[16];
+	uint64_t g[16] = { 0 };
 	int from, pulse_on = -1, pulse_off = -1, ng;
 
 	for (int i = 0; i < 2; i++)
@@ -1076,16 +1078,18 @@ static void reset_sequence(const char *uarch, uint64_t global0)
 	assert_false(r->p.ctr_reset_skipped);
 
 	ng = global_writes(r, from, r->f.nlog, 2, g, 16);
-	assert_true(ng >= 2);
+	assert_true(ng >= 4);
+	assert_int_equal(g[0], 0);              /* step 1: every enable off */
 	for (int k = 0; k < ng; k++) {
-		assert_int_equal(g[k] & GLOBAL_FIXED_BITS, global0 & GLOBAL_FIXED_BITS);
-		if (pulse_on < 0 && (g[k] & 0xf) == 0xf)
+		if (pulse_on < 0 && g[k] == 0xf)
 			pulse_on = k;
-		else if (pulse_on >= 0 && pulse_off < 0 && (g[k] & 0xf) == 0)
+		else if (pulse_on >= 0 && pulse_off < 0 && g[k] == 0)
 			pulse_off = k;
 	}
-	assert_true(pulse_on >= 0);
+	assert_true(pulse_on > 0);
 	assert_true(pulse_off > pulse_on);
+	/* The last write puts the fixed counters' bits back. */
+	assert_int_equal(g[ng - 1] & GLOBAL_FIXED_BITS, global0 & GLOBAL_FIXED_BITS);
 	{
 		/* Log positions of the pulse. */
 		int on = -1, off = -1, seen = 0;
@@ -1107,6 +1111,9 @@ static void reset_sequence(const char *uarch, uint64_t global0)
 			assert_true(m < on);
 			assert_true(z >= 0 && z < on);
 		}
+		/* Step 5: PMC0-3 cleared after the pulse, before any real event counts. */
+		for (int k = 0; k < 4; k++)
+			assert_true(find_write(r, off, 2, MSR_PMC(k), 0) > off);
 		/* After the pulse: the wanted events (counters zeroed), the others idle. */
 		assert_true(find_write(r, off, 2, MSR_PERFEVTSEL(0), EV_CYCLES) > off);
 		assert_true(find_write(r, off, 2, MSR_PERFEVTSEL(2), EV_INST) > off);
@@ -1140,8 +1147,8 @@ static void test_nhm_reset_sequence(void **state)
 /*
  * The reset's step 1 (K-core intel_pmu_nhm_workaround: "1) Clear
  * MSR_IA32_PEBS_ENABLE and MSR_CORE_PERF_GLOBAL_CTRL"): when the magic
- * events are written, PMC0-3 are disabled in GLOBAL_CTRL, so bits 0-3 go
- * 0 -> 1 -> 0: a pulse.  (The fixed-counter bits stay as they are.)
+ * events are written, GLOBAL_CTRL is 0, PEBS_ENABLE too, so bits 0-3 go
+ * 0 -> 1 -> 0: a pulse; the fixed-counter bits come back at the end.
  */
 static void test_nhm_reset_starts_disabled(void **state)
 {
@@ -1160,17 +1167,17 @@ static void test_nhm_reset_starts_disabled(void **state)
 	for (int w = from; w < r->f.nlog; w++) {
 		const struct fake_rec *x = &r->f.log[w];
 
-		if (x->op == FAKE_WRITE && x->reg == MSR_PERF_GLOBAL_CTRL) {
-			assert_int_equal(x->val & GLOBAL_FIXED_BITS, GLOBAL_FIXED_BITS);
+		if (x->op == FAKE_WRITE && x->reg == MSR_PERF_GLOBAL_CTRL)
 			g = x->val;
-		}
 		if (x->op == FAKE_WRITE && x->reg == MSR_PERFEVTSEL(0) && x->val == nhm_magic[0]) {
-			if (g & 0xf)
+			if (g)
 				print_error("magic events written with GLOBAL_CTRL=0x%llx\n",
 					    (unsigned long long)g);
-			assert_int_equal(g & 0xf, 0);
+			assert_int_equal(g, 0);
+			assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), 0);
 		}
 	}
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL), 0x700000002ull);
 	pmu_restore(&r->p, r->err, sizeof(r->err));
 	rig_free(r);
 }
@@ -1396,6 +1403,276 @@ static void test_allowlist(void **state)
 	rig_free(r);
 }
 
+/* ---- issue 9: restore by reading first, shared registers, PEBS zeroing ---- */
+
+/*
+ * A write the CPU refuses for good (EIO on every try) mid-programming: the
+ * register never changed, so restore reads it, finds it as saved and does
+ * not write it again; nothing is left dirty.
+ */
+static void test_restore_skips_unchanged(void **state)
+{
+	struct rig *r = rig_new("haswell", 2, true);
+	struct pmu_cfg cfg;
+	int from;
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	cfg_gp(&cfg, 1, EV_INST);
+	fake_fail_at(&r->f, FAKE_WRITE, 2, MSR_PERFEVTSEL(1), -EIO, 0, -1);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_apply(&r->p, 1, &cfg, r->err, sizeof(r->err)), -EIO);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	/* Read, found as saved, not written: the refused write is not tried again. */
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 2, MSR_PERFEVTSEL(1)), 0);
+	assert_true(fake_count(&r->f, from, FAKE_READ, 2, MSR_PERFEVTSEL(1)) >= 1);
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < r->p.cpu[i].nregs; k++)
+			assert_false(r->p.cpu[i].regs[k].dirty);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/* A register that still differs after restore is named, and stays dirty (for the journal). */
+static void test_restore_names_what_differs(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	struct pmu_cfg cfg;
+	int n;
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	fake_fail_at(&r->f, FAKE_WRITE, 0, MSR_PERFEVTSEL(0), -EIO, 0, -1);
+	n = pmu_restore(&r->p, r->err, sizeof(r->err));
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(r->err, "cpu 0: restoring IA32_PERFEVTSEL0"));
+	assert_true(r->p.cpu[0].regs[r->p.cpu[0].ix_evtsel[0]].dirty);
+	/* Everything else went back. */
+	for (int k = 0; k < r->p.cpu[0].nregs; k++)
+		if (r->p.cpu[0].regs[k].reg != MSR_PERFEVTSEL(0))
+			assert_false(r->p.cpu[0].regs[k].dirty);
+	/* The emergency path agrees, and nothing is written twice once it matches. */
+	fake_fail_clear(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * PEBS_EN only on a counter written to zero: a CPU frozen for a switch
+ * goes offline and comes back reinitialised, its load-latency counter near
+ * overflow; the next apply zeroes it before setting PEBS_EN (today's
+ * `frozen` kept it as a baseline instead).
+ */
+static void test_pebs_zeroed_after_reprobe(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	struct pmu_cfg a, b;
+	uint64_t d[PMU_MAX_GP];
+	int from, pebs_w = -1, zero_w = -1;
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 0, EV_CYCLES);
+	cfg_gp(&a, 1, EV_INST);
+	cfg_gp(&a, 2, EV_OTHER);
+	cfg_gp(&a, 3, pmu_event_evtsel(ld));
+	a.ldlat_ctr = 3;
+	a.ldlat = 64;
+	b = a;
+	b.evtsel[0] = EV_INST;
+	b.evtsel[1] = EV_CYCLES;
+	b.evtsel[2] = EV_CYCLES | 0x100;
+	b.ldlat = 128;
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_freeze(&r->p, 0, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	/* Offline and back: the kernel reinitialised it; a counter is near overflow. */
+	for (unsigned k = 0; k < 4; k++)
+		fake_set(&r->f, 0, MSR_PERFEVTSEL(k), 0);
+	fake_set(&r->f, 0, MSR_PEBS_ENABLE, 0);
+	fake_set(&r->f, 0, MSR_PERF_GLOBAL_CTRL, 0xf | GLOBAL_FIXED_BITS);
+	fake_set(&r->f, 0, MSR_PMC(3), 0xfffffffffff0ull);
+	assert_int_equal(pmu_reprobe(&r->p, 0, r->err, sizeof(r->err)), 0);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op != FAKE_WRITE)
+			continue;
+		if (fake_storage(x->reg) == MSR_PMC(3) && x->val == 0 && pebs_w < 0)
+			zero_w = w;
+		if (x->reg == MSR_PEBS_ENABLE && (x->val & 0x8) && pebs_w < 0)
+			pebs_w = w;
+	}
+	assert_true(pebs_w >= 0);
+	assert_true(zero_w >= 0 && zero_w < pebs_w);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
+
+	/* Frozen, without going offline: the same, a frozen baseline is no zero. */
+	b.ldlat_ctr = -1;
+	b.evtsel[3] = EV_CYCLES;
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_freeze(&r->p, 0, r->err, sizeof(r->err)), 0);
+	assert_true(r->p.cpu[0].frozen);
+	fake_set(&r->f, 0, MSR_PMC(3), 0xffffff000000ull);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_true(fake_count(&r->f, from, FAKE_WRITE, 0, MSR_PMC(3)) >= 1);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/*
+ * Goldmont Plus: IA32_PEBS_ENABLE bits 32-34 are PEBS on the fixed
+ * counters (pmu-facts 8.7), not load latency.  Someone's bit 32 is never
+ * cleared, and fixed counter 0 counts as theirs.
+ */
+static void test_glp_pebs_high_bits(void **state)
+{
+	struct rig *r = rig_new("goldmont-plus", 2, true);
+	const uint64_t theirs = 1ull << 32;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		fake_add(&r->f, i, MSR_PEBS_ENABLE, theirs | 0x1, 0xfull | 0x7ull << 32);
+		fake_set(&r->f, rig_ids[i], MSR_PERF_GLOBAL_CTRL, 0xf | GLOBAL_FIXED_BITS);
+	}
+	rig_start(r, false);
+	assert_int_equal(r->p.cpu[0].fixed_taken & 1, 1);
+	rig_plan(r, NULL, 0);
+	rig_rotate(r, 2);
+	for (int w = r->save_to; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op == FAKE_WRITE && x->reg == MSR_PEBS_ENABLE)
+			assert_int_equal(x->val & ~0xfull, theirs);
+		if (x->op == FAKE_WRITE && x->reg == MSR_FIXED_CTR(0))
+			fail_msg("fixed counter 0 written");
+	}
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * The sharing group (pmu-facts 8.5): cpu 2 is cpu 0's hyperthread on
+ * Nehalem (core 0 in the fake's topology) and is not measured.  Its
+ * offcore event makes MSR_OFFCORE_RSP_0 taken; its load-latency PEBS makes
+ * the threshold taken; a sibling that cannot be read makes everything
+ * shared taken, and no shared register is ever written on cpu 0.
+ */
+static void test_sharing_group_probed(void **state)
+{
+	struct rig *r = rig_new("westmere", 2, false);
+	const int ids[1] = { 0 };
+	struct pmu_cfg cfg;
+
+	(void)state;
+	/* Idle sibling: nothing taken, and it is only read. */
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	r->opened = true;
+	assert_int_equal(r->p.rsp_taken, 0);
+	assert_false(r->p.ldlat_taken);
+	assert_true(r->p.cpu[0].group_ok);
+	assert_true(fake_count(&r->f, 0, FAKE_READ, 2, MSR_PERFEVTSEL(0)) >= 1);
+	assert_int_equal(fake_writes(&r->f, 0), 0);
+	pmu_close(&r->p);
+
+	/* An offcore event on the sibling: RSP_0 (0xB7/0x01) taken, RSP_1 not. */
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(1), 0x4301b7);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_int_equal(r->p.rsp_taken, 1);
+	assert_non_null(strstr(r->p.shared_note, "MSR_OFFCORE_RSP_0 is shared with cpu 2"));
+	pmu_close(&r->p);
+
+	/* Load latency on the sibling: the shared threshold is taken. */
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(1), 0);
+	fake_set(&r->f, 2, MSR_PEBS_ENABLE, 0x800000008ull);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_true(r->p.ldlat_taken);
+	assert_int_equal(r->p.rsp_taken, 0);
+	pmu_close(&r->p);
+
+	/* A sibling that cannot be read: never a shared write under cpu 0. */
+	fake_set(&r->f, 2, MSR_PEBS_ENABLE, 0);
+	fake_fail_at(&r->f, FAKE_READ, 2, MSR_PERFEVTSEL(0), -EIO, 0, -1);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_false(r->p.cpu[0].group_ok);
+	assert_int_equal(r->p.rsp_taken, 3);
+	assert_true(r->p.ldlat_taken);
+	assert_int_equal(pmu_save(&r->p, r->err, sizeof(r->err)), 0);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, 0x4301b7);
+	cfg.rsp_mask = 1;
+	cfg.rsp[0] = 0x1234;
+	cfg.rsp_users[0] = 1;
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), -EBUSY);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, 0, MSR_OFFCORE_RSP(0)), 0);
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	rig_free(r);
+}
+
+/*
+ * Registers changed under lattop (item 4): MSR_OFFCORE_RSP_0, the
+ * threshold and IA32_PEBS_ENABLE are read back each check; a value lattop
+ * did not write is given up: reported, never written again, not at restore.
+ */
+static void test_check_owned_shared_registers(void **state)
+{
+	const uint32_t regs[3] = { MSR_OFFCORE_RSP(0), MSR_PEBS_LD_LAT, MSR_PEBS_ENABLE };
+	const uint64_t theirs[3] = { 0x4567, 0x20, 0x800000008ull | 0x4 };
+	const char *names[3] = { "MSR_OFFCORE_RSP_0", "MSR_PEBS_LD_LAT_THRESHOLD", "IA32_PEBS_ENABLE" };
+
+	(void)state;
+	for (int t = 0; t < 3; t++) {
+		struct rig *r = rig_new("haswell", 1, true);
+		const struct pmu_event *ld = ldlat_row(r->u->table);
+		struct pmu_cfg cfg;
+		char msg[512];
+		int from;
+
+		rig_start(r, false);
+		cfg_init(&cfg);
+		cfg_gp(&cfg, 0, 0x4301b7);
+		cfg.rsp_mask = 1;
+		cfg.rsp[0] = 0x10001;
+		cfg.rsp_users[0] = 1;
+		cfg_gp(&cfg, 3, pmu_event_evtsel(ld));
+		cfg.ldlat_ctr = 3;
+		cfg.ldlat = 64;
+		assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+		assert_int_equal(pmu_check_owned(&r->p, 0, msg, sizeof(msg)), 0);
+		fake_set(&r->f, 0, regs[t], theirs[t]);
+		assert_true(pmu_check_owned(&r->p, 0, msg, sizeof(msg)) > 0);
+		assert_non_null(strstr(msg, names[t]));
+		assert_true(t == 0 ? (r->p.rsp_taken & 1) : r->p.ldlat_taken);
+		from = fake_mark(&r->f);
+		/* The same configuration again (before a re-plan): the register is not written. */
+		pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err));
+		pmu_restore(&r->p, r->err, sizeof(r->err));
+		assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 0, regs[t]), 0);
+		assert_int_equal(fake_get(&r->f, 0, regs[t]), theirs[t]);
+		rig_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1429,6 +1706,12 @@ int main(void)
 		cmocka_unit_test(test_read_error_at_probe),
 		cmocka_unit_test(test_allowlist),
 		cmocka_unit_test(test_idle_counter_back_under_freeze),
+		cmocka_unit_test(test_restore_skips_unchanged),
+		cmocka_unit_test(test_restore_names_what_differs),
+		cmocka_unit_test(test_pebs_zeroed_after_reprobe),
+		cmocka_unit_test(test_glp_pebs_high_bits),
+		cmocka_unit_test(test_sharing_group_probed),
+		cmocka_unit_test(test_check_owned_shared_registers),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

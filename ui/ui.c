@@ -1512,3 +1512,20 @@ void ui_message(struct ui *ui, const char *msg)
 	if (!ui->help)
 		ui_draw(ui);
 }
+
+void ui_suspend(struct ui *ui)
+{
+	if (!ui || !ui->open)
+		return;
+	curs_set(1);
+	endwin();
+}
+
+void ui_resume(struct ui *ui)
+{
+	if (!ui || !ui->open)
+		return;
+	curs_set(ui->cursor ? 1 : 0);
+	clearok(curscr, TRUE);
+	ui_draw(ui);
+}

@@ -88,6 +88,10 @@ void ui_close(struct ui *);
 /* Give the terminal back, leaving the last frame on it as text (as top does after -n). */
 void ui_close_keep(struct ui *);
 
+/* Give the terminal back (Ctrl-Z), and take it again after SIGCONT. */
+void ui_suspend(struct ui *);
+void ui_resume(struct ui *);
+
 /* A new interval's numbers: remember history, redraw (unless paused). */
 void ui_frame(struct ui *, const struct ui_frame *f);
 
