@@ -93,6 +93,29 @@ int cpuid_raw_running(struct cpuid_raw *raw, char *err, size_t errlen)
 		return -1;
 	}
 	cpuid_copy(raw, &data);
+	raw->basic_present = ~0u;
+	return 0;
+}
+
+int cpuid_raw_complete(const struct cpuid_raw *raw, const char *path, char *err, size_t errlen)
+{
+	/*
+	 * The leaves lattop reads must be there when leaf 0 says they exist:
+	 * a missing line reads as zeros, and a zero leaf 0xA would pass for a
+	 * hypervisor hiding the PMU.  (Dumps may leave the other leaves out.)
+	 */
+	static const struct { unsigned leaf; const char *what; } need[] = {
+		{ 0x1, "family, model and features" },
+		{ 0xa, "the architectural PMU: version and counters" },
+	};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (raw->basic[0][0] >= need[i].leaf && !(raw->basic_present & (1u << need[i].leaf))) {
+			snprintf(err, errlen, "%s: leaf 0 says leaves up to 0x%x exist, but there is no "
+				 "basic_cpuid[%u] line (leaf 0x%x, %s): not a complete CPUID dump",
+				 path, raw->basic[0][0], need[i].leaf, need[i].leaf, need[i].what);
+			return -1;
+		}
 	return 0;
 }
 
@@ -241,7 +264,18 @@ static int cpuid_dump_binary(const char *line, size_t n)
  * twice for one CPU, every "Logical CPU" part has its basic_cpuid[0], and
  * the last line ends in '\n'.
  */
-static int cpuid_dump_check(const char *path, char *err, size_t errlen)
+/* Which basic_cpuid[i] lines (i < 32) one logical CPU of a dump has. */
+static uint32_t cpuid_basic_seen(const unsigned *lines)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < 32 && i < MAX_CPUID_LEVEL; i++)
+		if (lines[i])
+			m |= 1u << i;
+	return m;
+}
+
+static int cpuid_dump_check(const char *path, uint32_t *basic_seen, char *err, size_t errlen)
 {
 	enum { HEADER, SINGLE, CPUS } state = HEADER;
 	unsigned lineno = 0, next_cpu = 0, cpu = 0, array = 0, index = 0, version_line = 0;
@@ -357,6 +391,8 @@ static int cpuid_dump_check(const char *path, char *err, size_t errlen)
 			version_line = lineno;
 		} else if (kind == DUMP_CPU) {
 			state = CPUS;
+			if (next_cpu == 1)
+				*basic_seen = cpuid_basic_seen(seen[0]);   /* the first CPU's, which lattop uses */
 			next_cpu++;
 			memset(seen, 0, sizeof(seen));
 		} else if (kind == DUMP_BASIC || kind == DUMP_DATA) {
@@ -370,6 +406,8 @@ static int cpuid_dump_check(const char *path, char *err, size_t errlen)
 			 path, lineno, next_cpu - 1);
 		goto out;
 	}
+	if (next_cpu <= 1)
+		*basic_seen = cpuid_basic_seen(seen[0]);
 	ret = 0;
 out:
 	free(line);
@@ -391,6 +429,7 @@ int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t er
 {
 	struct cpu_raw_data_array_t all;
 	libcpuid_warn_fn_t old;
+	uint32_t basic_seen = 0;
 	int rc;
 
 	memset(raw, 0, sizeof(*raw));
@@ -398,7 +437,7 @@ int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t er
 		snprintf(err, errlen, "empty CPUID dump file name");
 		return -1;
 	}
-	if (cpuid_dump_check(path, err, errlen) < 0)
+	if (cpuid_dump_check(path, &basic_seen, err, errlen) < 0)
 		return -1;
 
 	memset(&all, 0, sizeof(all));
@@ -425,6 +464,7 @@ int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t er
 			 path);
 		return -1;
 	}
+	raw->basic_present = basic_seen;
 	return 0;
 }
 

@@ -1133,12 +1133,16 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	return 0;
 }
 
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char *msg, size_t len,
+		       size_t *o);
+
 int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t check = 0, lost;
+	uint8_t check = 0, lost = 0;
+	bool shared = false;
 	size_t o = 0;
-	int r;
+	int r, n = 0;
 
 	msg[0] = 0;
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -1148,11 +1152,25 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 		    (!(next->gp_mask & bit) || c->cur.evtsel[k] != next->evtsel[k]))
 			check |= bit;
 	}
-	if (!check)
+	/*
+	 * An offcore value or threshold about to be rewritten must still be
+	 * the one lattop wrote, or someone else's would be lost unseen.
+	 */
+	for (unsigned j = 0; j < 2; j++)
+		if ((c->cur.rsp_mask & next->rsp_mask & (1u << j)) && next->rsp[j] != c->hw_rsp[j])
+			shared = true;
+	if (c->cur.ldlat_ctr >= 0 && next->ldlat_ctr >= 0 && next->ldlat != c->hw_ldlat)
+		shared = true;
+	if (!check && !shared)
 		return 0;
-	if ((r = selects_lost(p, c, check, &lost, msg, len, &o)) < 0)
+	if (check && (r = selects_lost(p, c, check, &lost, msg, len, &o)) < 0)
 		return r;
-	return lost ? give_up(p, c, lost, 0, msg + o, len - o) : 0;
+	if (shared) {
+		if ((r = shared_lost(p, c, &lost, msg, len, &o)) < 0)
+			return r;
+		n = r;
+	}
+	return lost ? n + give_up(p, c, lost, 0, msg + o, len - o) : n;
 }
 
 /* Give @reg up on @c and on every measured CPU that shares it with @c. */

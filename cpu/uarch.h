@@ -22,6 +22,7 @@ struct pmu_table;
 struct cpuid_raw {
 	uint32_t basic[CPUID_RAW_BASIC][4];
 	uint32_t ext[CPUID_RAW_EXT][4];
+	uint32_t basic_present;  /* bit i: leaf i was read (a dump may leave leaves out) */
 };
 
 struct pmu_caps {                /* CPUID leaf 0xA */
@@ -79,6 +80,12 @@ int cpuid_raw_running(struct cpuid_raw *raw, char *err, size_t errlen);
 
 /* Fill @raw from a libcpuid raw dump (cpuid_serialize_raw_data format). */
 int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t errlen);
+
+/*
+ * 0 when every leaf lattop reads (1, 0xA) that leaf 0 says exists is in
+ * @raw; else -1 with a message naming @path and the missing leaf.
+ */
+int cpuid_raw_complete(const struct cpuid_raw *raw, const char *path, char *err, size_t errlen);
 
 void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out);
 

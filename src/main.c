@@ -190,6 +190,7 @@ static void raw_from_sim(const struct sim *sim, struct cpuid_raw *raw)
 		sim_cpuid(sim, i, 0, raw->basic[i]);
 	for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
 		sim_cpuid(sim, 0x80000000u + i, 0, raw->ext[i]);
+	raw->basic_present = ~0u;
 }
 
 /* A note on the counters others hold, as one line, or NULL. */
@@ -1197,7 +1198,8 @@ int main(int argc, char **argv)
 		}
 		raw_from_sim(r.sim, &raw);
 	} else if (r.opt.cpuid_file) {
-		if (cpuid_raw_file(r.opt.cpuid_file, &raw, err, sizeof(err)) < 0)
+		if (cpuid_raw_file(r.opt.cpuid_file, &raw, err, sizeof(err)) < 0 ||
+		    cpuid_raw_complete(&raw, r.opt.cpuid_file, err, sizeof(err)) < 0)
 			return fail(EXIT_USAGE, err);
 	} else if (cpuid_raw_running(&raw, err, sizeof(err)) < 0) {
 		return fail(EXIT_CANNOT, err);

@@ -144,7 +144,8 @@ check "SIGKILL: registers left changed (the case --restore is for)" sh -c "! cmp
 check "SIGKILL: the journal is there" test -s $S/journal
 $L --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "a stale journal: a new lattop refuses (exit 1)" "$?" 1
-check "a stale journal: it says to run --restore" grep -q "run 'lattop --restore' with the same --msr-dir" $LIB_TMP/err
+check "a stale journal: it says it was killed, and the exact --restore command" \
+	grep -q "was killed or crashed before restoring its registers ($S/journal): run 'lattop --restore --state-dir $S --msr-dir $(cd $M && pwd -P)' first" $LIB_TMP/err
 ./lattop --restore --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err
 is "--restore without the --msr-dir used: refused" "$?" 1
 check "--restore without the --msr-dir used: names it" grep -q -- "--msr-dir $(cd $M && pwd -P)" $LIB_TMP/err

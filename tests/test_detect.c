@@ -525,6 +525,30 @@ static void test_good_variants(void **state)
 	assert_int_equal(raw.basic[0][0], 0xd);
 }
 
+/*
+ * A dump without a leaf its leaf 0 says exists (leaf 0xA above all) is not
+ * complete: refused, naming the leaf, rather than read as a hidden PMU.
+ */
+static void test_missing_leaf_refused(void **state)
+{
+	struct cpuid_raw raw;
+	char err[256] = "";
+
+	(void)state;
+	expect_accepted("no-leaf-a.raw", GOOD_L0 GOOD_L1, &raw);
+	assert_int_equal(cpuid_raw_complete(&raw, "no-leaf-a.raw", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no-leaf-a.raw: leaf 0 says leaves up to 0xd exist, but there is no "
+			       "basic_cpuid[10] line (leaf 0xa"));
+	expect_accepted("no-leaf-1.raw", GOOD_L0 GOOD_LA, &raw);
+	assert_int_equal(cpuid_raw_complete(&raw, "no-leaf-1.raw", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "basic_cpuid[1] line"));
+	expect_accepted("complete.raw", GOOD_L0 GOOD_L1 GOOD_LA, &raw);
+	assert_int_equal(cpuid_raw_complete(&raw, "complete.raw", err, sizeof(err)), 0);
+	/* Leaf 0 says 0x5: leaf 0xA need not be there. */
+	expect_accepted("max5.raw", "basic_cpuid[0]=00000005 756e6547 6c65746e 49656e69\n" GOOD_L1, &raw);
+	assert_int_equal(cpuid_raw_complete(&raw, "max5.raw", err, sizeof(err)), 0);
+}
+
 /* ------------------------------------------------------ decode arithmetic */
 
 static void set_vendor(struct cpuid_raw *raw, const char *v, uint32_t max_leaf)
