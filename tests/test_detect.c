@@ -1150,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_multi_cpu_dump),
 		cmocka_unit_test_setup_teardown(test_bad_files, bad_setup, bad_teardown),
 		cmocka_unit_test_setup_teardown(test_good_variants, bad_setup, bad_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_leaf_refused, bad_setup, bad_teardown),
 		cmocka_unit_test(test_decode_signature),
 		cmocka_unit_test(test_decode_brand),
 		cmocka_unit_test(test_decode_leaf_a),
