@@ -372,7 +372,12 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 
 				r = pmu_verify_before(p, i, ncfg, lost, sizeof(lost));
 				if (r > 0) {
-					snprintf(s->lost, sizeof(s->lost), "%s", lost);
+					size_t o = strlen(s->lost);
+
+					/* Several CPUs in one pass: every one is told. */
+					if (o < sizeof(s->lost) - 1)
+						snprintf(s->lost + o, sizeof(s->lost) - o, "%s%s",
+							 o ? "; " : "", lost);
 					s->changed = true;
 					r = 0;
 				}
