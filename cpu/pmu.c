@@ -1066,6 +1066,26 @@ static void give_up_reg(struct pmu_cpu *c, uint32_t reg)
 	}
 }
 
+/*
+ * Put @bits of IA32_PERF_GLOBAL_CTRL back to their saved value before
+ * giving them up: what lattop changed there it undoes while it still owns it.
+ */
+static int global_back(struct pmu *p, struct pmu_cpu *c, uint64_t bits, char *err, size_t errlen)
+{
+	struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
+	uint64_t want;
+	int r;
+
+	bits &= g->mask;
+	want = (c->hw_global & ~bits) | (g->saved & bits);
+	if (!bits || want == c->hw_global)
+		return 0;
+	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+		return r;
+	c->hw_global = want;
+	return 0;
+}
+
 /* Give up counters someone else took: never written again, not even at restore. */
 static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lost_fx,
 		   char *err, size_t errlen)
@@ -1087,6 +1107,9 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 			if (c->cur.ldlat_ctr == (int)k)
 				c->cur.ldlat_ctr = -1;
 		}
+		/* Its global enable as it was (a freeze may have cleared it), then theirs. */
+		if ((r = global_back(p, c, 1ull << k, err, errlen)) < 0)
+			return r;
 		c->gp_taken |= (uint8_t)(1u << k);
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
 		give_up_reg(c, MSR_PERFEVTSEL(k));
@@ -1097,6 +1120,8 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 	for (unsigned k = 0; k < p->nfixed; k++) {
 		if (!(lost_fx & (1u << k)))
 			continue;
+		if ((r = global_back(p, c, GLOBAL_FIXED(k), err, errlen)) < 0)
+			return r;
 		c->fixed_taken |= (uint8_t)(1u << k);
 		c->cur.fixed_mask &= (uint8_t)~(1u << k);
 		give_up_reg(c, MSR_FIXED_CTR(k));

@@ -1673,6 +1673,37 @@ static void test_check_owned_shared_registers(void **state)
 	}
 }
 
+/*
+ * A counter stolen while lattop had it frozen (found by the soak test):
+ * its IA32_PERF_GLOBAL_CTRL bit goes back to its saved value before it is
+ * given up, or the new owner's counter would never count.
+ */
+static void test_stolen_while_frozen_gets_its_enable_back(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	struct pmu_cfg a, b;
+	char msg[512];
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	for (int k = 0; k < 4; k++)
+		cfg_gp(&a, k, EV_CYCLES + (uint64_t)k * 0x100);
+	b = a;
+	for (int k = 0; k < 4; k++)
+		b.evtsel[k] = EV_INST + (uint64_t)k * 0x100;
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_freeze(&r->p, 0, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL) & 0xf, 0);
+	fake_set(&r->f, 0, MSR_PERFEVTSEL(1), 0x4300c4);
+	assert_int_equal(pmu_verify_before(&r->p, 0, &b, msg, sizeof(msg)), 1);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL) & 0x2, 0x2);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL), 0xf | GLOBAL_FIXED_BITS);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERFEVTSEL(1)), 0x4300c4);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1712,6 +1743,7 @@ int main(void)
 		cmocka_unit_test(test_glp_pebs_high_bits),
 		cmocka_unit_test(test_sharing_group_probed),
 		cmocka_unit_test(test_check_owned_shared_registers),
+		cmocka_unit_test(test_stolen_while_frozen_gets_its_enable_back),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

@@ -1,0 +1,128 @@
+#!/bin/sh
+# soak.sh [RUNS [SECONDS]]: many lattop runs on the FUSE msr stand-in under
+# CPU load, each ended by a random signal at a random moment (SIGTERM,
+# SIGINT, SIGHUP, SIGQUIT, SIGTSTP then SIGCONT, SIGKILL then --restore),
+# with a random fault (a CPU offline, refused writes, a counter stolen by
+# someone else, or none).  After each: every register as it was (a stolen
+# counter as its new owner left it) and no journal left, once the fix
+# lattop names (bring the CPU back, run --restore) is done.  Stops starting
+# runs after SECONDS (default: no limit).  `make soak` runs 400;
+# tests/e2e_soak.sh a short one inside `make check`.  TAP, one line a run.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+RUNS=${1:-400}
+LIMIT=${2:-0}
+M=$LIB_TMP/m
+S=$LIB_TMP/state
+mkdir -p $S && chmod 700 $S
+
+if ! have_fuse; then
+	skip "no FUSE here: $LIB_WHY"
+	tap_done
+	exit 0
+fi
+
+rnd() {         # rnd N: 0..N-1
+	echo $(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % $1 ))
+}
+
+msleep() {      # msleep MS
+	sleep "$(awk -v m="$1" 'BEGIN { printf "%.3f", m / 1000 }')"
+}
+
+# A background load on one core, for as long as the soak runs.
+nice -n 10 sh -c 'while :; do :; done' &
+LOAD=$!
+trap 'kill $LOAD 2>/dev/null; lib_cleanup' EXIT
+
+cat >$LIB_TMP/p <<EOF
+cpus = 4
+loads_per_sec = 4e8
+load_latency = 5:0.70 20:0.20 70:0.06 300:0.04
+offcore_reads_per_sec = 2e7
+offcore_latency = 180
+snoop_hit_per_sec = 1e5
+hitm_per_sec = 5e4
+EOF
+
+START=$(date +%s)
+run=0
+for uarch in haswell nehalem silvermont westmere; do
+	case $uarch in
+	haswell) DUMP=tests/dumps/haswell_core-i7-4500u.raw ;;
+	nehalem) DUMP=tests/dumps/nehalem_core-i5-750.raw ;;
+	silvermont) DUMP=tests/dumps/silvermont_atom-z3740.raw ;;
+	westmere) DUMP=tests/dumps/westmere_core-i5-650.raw ;;
+	esac
+	msrfs_mount $M --simulate $uarch --sim-profile $LIB_TMP/p || { not_ok "mount $uarch"; break; }
+	regs_snapshot $M $LIB_TMP/before
+	per=$(( (RUNS + 3) / 4 ))
+	i=0
+	while [ $i -lt $per ] && [ $run -lt "$RUNS" ]; do
+		[ "$LIMIT" -gt 0 ] && [ $(( $(date +%s) - START )) -ge "$LIMIT" ] && break
+		i=$((i + 1))
+		run=$((run + 1))
+		sig=$(echo TERM INT HUP QUIT TSTP KILL | cut -d' ' -f$(( $(rnd 6) + 1 )))
+		fault=$(echo none offline refuse steal | cut -d' ' -f$(( $(rnd 4) + 1 )))
+		cpu=$(rnd 4)
+		when=$(rnd 1500)
+		d=$(echo 0.05 0.1 0.2 0.3 | cut -d' ' -f$(( $(rnd 4) + 1 )))
+		fmt=$(echo text csv json | cut -d' ' -f$(( $(rnd 3) + 1 )))
+		what="run $run: $uarch, -d $d --format $fmt, $fault on cpu $cpu, SIG$sig after ${when} ms"
+		skipre='^$'
+		msrfs_ctl $M log-reset
+		./lattop --msr-dir $M --cpuid-file $DUMP --state-dir $S -b -d $d --format $fmt \
+			>$LIB_TMP/out 2>$LIB_TMP/err &
+		pid=$!
+		fw=$(rnd $((when + 1)))
+		msleep $fw
+		case $fault in
+		offline) msrfs_ctl $M offline $cpu ;;
+		refuse) msrfs_ctl $M "fail-nth-write $(( $(rnd 40) + 1 )) EIO" ;;
+		steal)
+			# A counter taken by someone else: PERFEVTSEL1, counting for them.
+			msrfs_ctl $M set $cpu 0x187 0x4300c4
+			skipre="^$cpu 0x(187|c2|3f1) " ;;
+		esac
+		msleep $((when - fw))
+		[ $fault = offline ] && [ $(rnd 2) -eq 0 ] && msrfs_ctl $M online $cpu
+		if [ $sig = TSTP ]; then
+			kill -TSTP $pid 2>/dev/null
+			msleep $(( $(rnd 400) + 50 ))
+			kill -CONT $pid 2>/dev/null
+			msleep $(rnd 600)
+			kill -TERM $pid 2>/dev/null
+		else
+			kill -$sig $pid 2>/dev/null
+		fi
+		wait $pid 2>/dev/null
+		rc=$?
+		msrfs_ctl $M clear-faults
+		[ $fault = offline ] && msrfs_ctl $M online $cpu
+		# The fix lattop names: --restore after SIGKILL, or when it kept registers.
+		if [ $sig = KILL ] || grep -q "the journal keeps them" $LIB_TMP/err; then
+			./lattop --restore --msr-dir $M --state-dir $S >$LIB_TMP/rout 2>>$LIB_TMP/err
+		fi
+		regs_snapshot $M $LIB_TMP/now
+		if [ -s $S/journal ]; then
+			not_ok "$what: no journal left (exit $rc)"
+			diag "$(head -c 600 $LIB_TMP/err)"
+			: >$S/journal
+		elif ! grep -v -E -- "$skipre" $LIB_TMP/before | cmp -s - "$(grep -v -E -- "$skipre" $LIB_TMP/now >$LIB_TMP/now2; echo $LIB_TMP/now2)"; then
+			not_ok "$what: every register as it was (exit $rc)"
+			diag "$(grep -v -E -- "$skipre" $LIB_TMP/before | diff - $LIB_TMP/now2 | head -8)"
+			diag "$(head -c 600 $LIB_TMP/err)"
+		else
+			ok "$what"
+		fi
+		# The next run starts from the same state: the thief's counter and all back.
+		regs_snapshot $M $LIB_TMP/now
+		grep -v -x -F -f $LIB_TMP/now $LIB_TMP/before | while read -r c r v; do
+			msrfs_ctl $M set $c $r $v
+		done
+	done
+	msrfs_umount $M
+	[ "$LIMIT" -gt 0 ] && [ $(( $(date +%s) - START )) -ge "$LIMIT" ] && break
+done
+diag "$run runs in $(( $(date +%s) - START )) s"
+tap_done
