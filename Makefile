@@ -29,7 +29,7 @@ TEST_BIN := $(TEST_SRC:.c=)
 MSRFS    := tests/msrfs/msrfs
 MSRFS_SRC := $(sort $(wildcard tests/msrfs/*.c))
 
-.PHONY: all run check check-sanitize bench deps deps-test tests clean install uninstall
+.PHONY: all run check check-sanitize soak bench deps deps-test tests clean install uninstall
 all: lattop
 
 %.o: %.c
@@ -70,6 +70,14 @@ run: deps
 check: deps-test
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run.sh
+
+# Hundreds of runs on the FUSE stand-in under CPU load, each ended by a
+# random signal with a random fault injected: every register back, no
+# journal left (tests/soak.sh; `make check` runs a short one).  Root (FUSE).
+SOAK_RUNS ?= 400
+soak: deps-test
+	@$(MAKE) --no-print-directory tests
+	@sh tests/soak.sh $(SOAK_RUNS)
 
 # The whole suite again with AddressSanitizer and UndefinedBehaviorSanitizer:
 # any report fails the test that triggered it.  Builds in place, then cleans,

@@ -187,6 +187,8 @@ mkfifo $LIB_TMP/fifo
 exec 3<>$LIB_TMP/fifo
 $L -b -d 0.1 --format json >$LIB_TMP/fifo 2>$LIB_TMP/err &
 pid=$!
+wait_for $M/log '^W ' 20
+check "reader stalled: lattop programmed the counters first" grep -q '^W ' $M/log
 if wait_regs $M $LIB_TMP/before 30 && kill -0 $pid 2>/dev/null; then
 	ok "reader stalled: lattop still runs, with every register as it was"
 else
