@@ -149,9 +149,20 @@ static void read_topology(const char *dir, bool sysfs, struct msrdev_cpu *c)
 		c->core = read_int_file(path, c->id);
 		snprintf(path, sizeof(path), "%s/cpu%d/topology/physical_package_id", base, c->id);
 		c->package = read_int_file(path, 0);
-		/* Silvermont/Airmont modules are the CPUs sharing an L2. */
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index2/shared_cpu_list", base, c->id);
-		c->module = read_list_first(path, -1);
+		/*
+		 * Silvermont/Airmont modules are the CPUs sharing an L2 (SDM16
+		 * p.661): named by the first CPU of that cache's shared_cpu_list.
+		 * The cache whose level file says 2, not a fixed index.
+		 */
+		c->module = -1;
+		for (int k = 0; k < 8 && c->module < 0; k++) {
+			snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", base, c->id, k);
+			if (read_int_file(path, -1) != 2)
+				continue;
+			snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/shared_cpu_list", base,
+				 c->id, k);
+			c->module = read_list_first(path, -1);
+		}
 		if (c->module < 0)
 			c->module = c->core;
 		return;
