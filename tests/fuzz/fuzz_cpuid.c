@@ -112,8 +112,10 @@ static void fuzz_expect(const uint8_t *data, size_t size, struct cpuid_raw *want
 		if (!strncmp(line, "_________________ Logical CPU #", 31) && ++seps > 1)
 			break;
 		if (sscanf(line, "basic_cpuid[%u]=%x %x %x %x", &idx, &r[0], &r[1], &r[2], &r[3]) == 5 &&
-		    idx < CPUID_RAW_BASIC)
+		    idx < CPUID_RAW_BASIC) {
 			memcpy(want->basic[idx], r, sizeof(r));
+			want->basic_present |= 1u << idx;       /* which lines there were */
+		}
 		else if (sscanf(line, "ext_cpuid[%u]=%x %x %x %x", &idx, &r[0], &r[1], &r[2], &r[3]) == 5 &&
 			 idx < CPUID_RAW_EXT)
 			memcpy(want->ext[idx], r, sizeof(r));
