@@ -606,6 +606,16 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 		c->last_gp[k] = 0;
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
 	}
+	if (r < 0 && *global_back) {
+		/*
+		 * A write failed midway: the enables step 1 cleared that are not
+		 * lattop's go back now, as restore would not (they are not its own).
+		 */
+		char again[128];
+
+		if (wr(p, c, MSR_PERF_GLOBAL_CTRL, *global_back, again, sizeof(again)) == 0)
+			c->hw_global = *global_back;
+	}
 	return r;
 }
 

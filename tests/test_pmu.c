@@ -1704,6 +1704,30 @@ static void test_stolen_while_frozen_gets_its_enable_back(void **state)
 	rig_free(r);
 }
 
+/*
+ * The Nehalem reset clears every enable, others' fixed counters' too: when
+ * a write fails midway, their bits go back before the error is returned
+ * (restore only puts back lattop's own bits).
+ */
+static void test_nhm_reset_failure_gives_enables_back(void **state)
+{
+	struct rig *r = rig_new("nehalem", 1, false);
+	struct pmu_cfg cfg;
+
+	(void)state;
+	fake_set(&r->f, 0, MSR_PERF_GLOBAL_CTRL, 0x200000000ull);   /* a watchdog on fixed counter 1 */
+	fake_set(&r->f, 0, MSR_FIXED_CTR_CTRL, 0xb0);
+	rig_start(r, false);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 0, EV_CYCLES);
+	fake_fail_at(&r->f, FAKE_WRITE, 0, MSR_PERFEVTSEL(2), -EIO, 0, 1);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), -EIO);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL) & GLOBAL_FIXED_BITS, 0x200000000ull);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1744,6 +1768,7 @@ int main(void)
 		cmocka_unit_test(test_sharing_group_probed),
 		cmocka_unit_test(test_check_owned_shared_registers),
 		cmocka_unit_test(test_stolen_while_frozen_gets_its_enable_back),
+		cmocka_unit_test(test_nhm_reset_failure_gives_enables_back),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
