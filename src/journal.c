@@ -357,9 +357,18 @@ enum journal_state journal_check(const char *dir, const char *state_dir, char *w
 		return JOURNAL_NONE;
 	}
 	if (fd < 0) {
-		snprintf(what, wlen, "%s exists but cannot be read (%s)", path, strerror(errno));
-		snprintf(fix, flen, "run 'lattop --restore%s%s' as root", state_dir ? " --state-dir " : "",
-			 state_dir ? state_dir : "");
+		int e = errno;
+		struct stat lst;
+
+		if (lstat(path, &lst) < 0 && errno == EACCES) {
+			/* The directory is closed to this user: whether a journal is there is unknown. */
+			snprintf(what, wlen, "%s cannot be checked (%s)", path, strerror(e));
+			snprintf(fix, flen, "run lattop --doctor as root");
+		} else {
+			snprintf(what, wlen, "%s exists but cannot be read (%s)", path, strerror(e));
+			snprintf(fix, flen, "run 'lattop --restore%s%s' as root",
+				 state_dir ? " --state-dir " : "", state_dir ? state_dir : "");
+		}
 		return JOURNAL_BROKEN;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
