@@ -5,6 +5,7 @@
  * Signals stay with the main thread: the writer blocks them all.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -50,6 +51,13 @@ static void *outq_writer(void *arg)
 
 			if (w < 0 && errno == EINTR)
 				continue;
+			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				/* Someone made the file non-blocking: wait here, as a blocking write would. */
+				struct pollfd pfd = { .fd = q->fd, .events = POLLOUT };
+
+				poll(&pfd, 1, -1);
+				continue;
+			}
 			if (w <= 0) {
 				pthread_mutex_lock(&q->mu);
 				if (!q->error)
