@@ -782,6 +782,16 @@ static void restore_command(const struct run *r, char *buf, size_t len)
 		 r->opt.msr_dir ? r->dev_path : "");
 }
 
+/* Registers written and not put back (restore failed for them). */
+static bool regs_pending(const struct pmu *p)
+{
+	for (int i = 0; i < p->ncpu; i++)
+		for (int k = 0; p->cpu[i].saved && k < p->cpu[i].nregs; k++)
+			if (p->cpu[i].regs[k].dirty && p->cpu[i].regs[k].mask)
+				return true;
+	return false;
+}
+
 /*
  * Put every register back, as at exit, and empty the journal (or keep in
  * it what still differs): nothing stays armed while lattop is stopped or
@@ -792,6 +802,11 @@ static int suspend(struct run *r, char *err, size_t errlen)
 	char why[512], cmd[4200];
 	int res = pmu_restore(&r->pmu, why, sizeof(why));
 
+	if (res > 0 && !regs_pending(&r->pmu)) {
+		/* Only counters put back as closely as legacy writes allow: said, not fatal. */
+		fprintf(stderr, "lattop: %s\n", why);
+		res = 0;
+	}
 	if (res > 0) {
 		restore_command(r, cmd, sizeof(cmd));
 		if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, true, err, errlen) < 0)
@@ -1094,14 +1109,10 @@ restore:
 	if (status == EXIT_CANNOT && err[0])
 		fail(EXIT_CANNOT, err);
 	if (res > 0) {
-		bool pending = false;
+		bool pending = regs_pending(&r->pmu);
 		char cmd[4200];
 
 		/* Only what still differs stays in the journal, for --restore. */
-		for (int i = 0; i < r->pmu.ncpu; i++)
-			for (int k = 0; k < r->pmu.cpu[i].nregs; k++)
-				pending |= r->pmu.cpu[i].saved && r->pmu.cpu[i].regs[k].dirty &&
-					   r->pmu.cpu[i].regs[k].mask;
 		if (r->journaled && pending &&
 		    journal_write(&r->journal, &r->pmu, r->dev_path, true, err, sizeof(err)) < 0)
 			fail(EXIT_CANNOT, err);
