@@ -1168,14 +1168,19 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	return 0;
 }
 
-static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char *msg, size_t len,
-		       size_t *o);
+/* What shared_lost() reads back. */
+#define CHECK_RSP(j)    (1u << (j))
+#define CHECK_LDLAT     (1u << 2)
+#define CHECK_PEBS      (1u << 3)
+
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
+		       char *msg, size_t len, size_t *o);
 
 int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len)
 {
 	struct pmu_cpu *c = &p->cpu[i];
 	uint8_t check = 0, lost = 0;
-	bool shared = false;
+	unsigned shared = 0;
 	size_t o = 0;
 	int r, n = 0;
 
@@ -1193,15 +1198,15 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 	 */
 	for (unsigned j = 0; j < 2; j++)
 		if ((c->cur.rsp_mask & next->rsp_mask & (1u << j)) && next->rsp[j] != c->hw_rsp[j])
-			shared = true;
+			shared |= CHECK_RSP(j);
 	if (c->cur.ldlat_ctr >= 0 && next->ldlat_ctr >= 0 && next->ldlat != c->hw_ldlat)
-		shared = true;
+		shared |= CHECK_LDLAT;
 	if (!check && !shared)
 		return 0;
 	if (check && (r = selects_lost(p, c, check, &lost, msg, len, &o)) < 0)
 		return r;
 	if (shared) {
-		if ((r = shared_lost(p, c, &lost, msg, len, &o)) < 0)
+		if ((r = shared_lost(p, c, shared, &lost, msg, len, &o)) < 0)
 			return r;
 		n = r;
 	}
@@ -1225,10 +1230,11 @@ static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
  * threshold.  A value lattop did not write means someone else uses it: the
  * register is given up (the metric that needs it too, through the
  * planner's resources), and a counter whose PEBS bits someone else set is
- * lost.  Returns how many registers were given up.
+ * lost.  Only those in @which (CHECK_*) are read.  Returns how many
+ * registers were given up.
  */
-static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char *msg, size_t len,
-		       size_t *o)
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
+		       char *msg, size_t len, size_t *o)
 {
 	struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE), *ll = reg_find(c, MSR_PEBS_LD_LAT);
 	char name[40];
@@ -1238,7 +1244,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char 
 	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++) {
 		struct pmu_reg *s = reg_find(c, MSR_OFFCORE_RSP(j));
 
-		if (!(c->cur.rsp_mask & (1u << j)) || !s || !s->mask)
+		if (!(which & CHECK_RSP(j)) || !(c->cur.rsp_mask & (1u << j)) || !s || !s->mask)
 			continue;
 		if ((r = rd(p, c, MSR_OFFCORE_RSP(j), &v, NULL, 0)) < 0)
 			return r;
@@ -1254,7 +1260,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char 
 		c->cur.rsp_mask &= (uint8_t)~(1u << j);
 		n++;
 	}
-	if (c->cur.ldlat_ctr >= 0 && ll && ll->mask) {
+	if ((which & CHECK_LDLAT) && c->cur.ldlat_ctr >= 0 && ll && ll->mask) {
 		if ((r = rd(p, c, MSR_PEBS_LD_LAT, &v, NULL, 0)) < 0)
 			return r;
 		if ((uint16_t)v != c->hw_ldlat) {
@@ -1280,7 +1286,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, uint8_t *lost_gp, char 
 			n++;
 		}
 	}
-	if (pe && pe->mask && (c->cur.ldlat_ctr >= 0 || (c->hw_pebs & pe->mask))) {
+	if ((which & CHECK_PEBS) && pe && pe->mask && (c->cur.ldlat_ctr >= 0 || (c->hw_pebs & pe->mask))) {
 		uint64_t theirs;
 
 		if ((r = rd(p, c, MSR_PEBS_ENABLE, &v, NULL, 0)) < 0)
@@ -1340,7 +1346,8 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		/* Fields that are not lattop's: take the owners' current values. */
 		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
 	}
-	r = shared_lost(p, c, &lost_gp, msg, len, &o);
+	r = shared_lost(p, c, CHECK_RSP(0) | CHECK_RSP(1) | CHECK_LDLAT | CHECK_PEBS, &lost_gp, msg,
+			len, &o);
 	if (r < 0)
 		return r;
 	if (!lost_gp && !lost_fx)
