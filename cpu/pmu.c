@@ -932,7 +932,7 @@ int pmu_restore_rank(uint32_t reg)
 	return 2;
 }
 
-enum restore_result { RS_OK, RS_READ, RS_WRITE, RS_DIFFERS, RS_INEXACT };
+enum restore_result { RS_OK, RS_READ, RS_WRITE, RS_DIFFERS, RS_INEXACT, RS_COUNTS };
 
 /*
  * Put back one saved register of @c: read it, write it only when it
@@ -951,6 +951,17 @@ static enum restore_result restore_one(struct pmu *p, struct pmu_cpu *c, struct 
 	uint64_t now;
 	bool inexact = false;
 
+	/*
+	 * A counter whose select (or fixed field) could not be put back counts
+	 * on: writing it now would not last.  It stays dirty, with its control.
+	 */
+	if (is_counter(reg)) {
+		struct pmu_reg *ctl = reg_find(c, fixed ? MSR_FIXED_CTR_CTRL
+							 : MSR_PERFEVTSEL(reg - MSR_PMC(0)));
+
+		if (ctl && ctl->dirty && ctl->mask)
+			return RS_COUNTS;
+	}
 	*e = msrdev_read(p->dev, c->id, reg, &now);
 	p->reads++;
 	*got = now;
@@ -1047,6 +1058,11 @@ int pmu_restore(struct pmu *p, char *err, size_t errlen)
 							      (unsigned long long)got,
 							      p->fw_write || !is_counter(s->reg) ? ""
 									  : " (no full-width counter writes)");
+					break;
+				case RS_COUNTS:
+					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: %s counts on: its "
+							      "control could not be put back", o ? "; " : "",
+							      c->id, name);
 					break;
 				default:
 					o += (size_t)snprintf(err + o, errlen - o, "%scpu %d: %s was 0x%llx; without "

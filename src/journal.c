@@ -475,6 +475,35 @@ static bool is_pmc(uint32_t reg)
 	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
 }
 
+/* The record of counter @reg's control (its select, or IA32_FIXED_CTR_CTRL) on @cpu, or -1. */
+static int control_of(const struct jfile *jf, int cpu, uint32_t reg)
+{
+	bool fixed = reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
+	uint32_t ctl = fixed ? MSR_FIXED_CTR_CTRL : MSR_PERFEVTSEL(reg - MSR_PMC(0));
+
+	if (!fixed && !is_pmc(reg))
+		return -1;
+	for (int k = 0; k < jf->n; k++)
+		if (jf->rec[k].cpu == cpu && jf->rec[k].reg == ctl)
+			return k;
+	return -1;
+}
+
+/*
+ * Does counter @reg of @cpu count once its control is back as the journal
+ * has it (a counter --force took over: EN in its select, or its field of
+ * IA32_FIXED_CTR_CTRL enabled)?  Then its value moves on at once.
+ */
+static bool counts_again(const struct jfile *jf, int cpu, uint32_t reg)
+{
+	bool fixed = reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
+	/* OS|USR of its IA32_FIXED_CTR_CTRL field, or EN (bit 22) of its select: SDM Vol.3B 18.2 */
+	uint64_t en = fixed ? 0x3ull << (4 * (reg - MSR_FIXED_CTR(0))) : 1ull << 22;
+	int k = control_of(jf, cpu, reg);
+
+	return k >= 0 && (jf->rec[k].value & jf->rec[k].mask & en) != 0;
+}
+
 int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_t len)
 {
 	const char *dir = dir_name(state_dir);
@@ -550,6 +579,12 @@ int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_
 
 			if (pmu_restore_rank(reg) != rank || !x->mask)
 				continue;
+			/* Its control could not be put back: it counts on, so it stays too. */
+			if (control_of(&jf, x->cpu, reg) >= 0 && keep[control_of(&jf, x->cpu, reg)]) {
+				keep[k] = true;
+				bad++;
+				continue;
+			}
 			if (is_pmc(reg) && jf.gp_width && jf.gp_width < 64)
 				wmask = (1ull << jf.gp_width) - 1;
 			e = msrdev_read(dev, x->cpu, reg, &now);
@@ -567,6 +602,11 @@ int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_
 				wrote = true;
 				e = msr_write(dev, x->cpu, jf.fw && is_pmc(reg) ? MSR_A_PMC(reg - MSR_PMC(0))
 										 : reg, want);
+				/* A counter its owner counts with again (--force) cannot be compared. */
+				if (e == 0 && counts_again(&jf, x->cpu, reg)) {
+					written++;
+					continue;
+				}
 				if (e == 0)
 					e = msrdev_read(dev, x->cpu, reg, &got);
 				if (e == 0 && ((got ^ want) & wmask) == 0) {
