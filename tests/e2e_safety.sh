@@ -272,9 +272,8 @@ check "nehalem, -c 0: nothing written on the sibling" sh -c "! grep -q '^W 2 ' $
 regs_unchanged "nehalem, -c 0: every register as it was" $M $LIB_TMP/before
 msrfs_umount $M
 # Silvermont: cpu 1 shares the module of cpu 0.
-SLM=/work/shared/cpuid/libcpuid/silvermont_atom-c2750.raw
-[ -r $SLM ] || SLM=$(ls tests/dumps/silvermont*.raw 2>/dev/null | head -n 1)
-if [ -n "$SLM" ] && [ -r "$SLM" ]; then
+SLM=tests/dumps/silvermont_atom-z3740.raw
+if [ -r "$SLM" ]; then
 	msrfs_mount $M --simulate silvermont --sim-profile \
 		"$(profile slm 'cpu1.msr.0x186 = 0x4301b7')" || { not_ok mount; tap_done; exit 1; }
 	./lattop --msr-dir $M --cpuid-file $SLM --state-dir $S -c 0 --once -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err
