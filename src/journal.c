@@ -189,6 +189,8 @@ static int jfile_parse(char *text, struct jfile *jf)
 	}
 	if (jf->end && !jf->dev[0])
 		snprintf(jf->bad, sizeof(jf->bad), "it names no device (no \"dev\" line)");
+	else if (jf->end && jf->pid <= 0)
+		snprintf(jf->bad, sizeof(jf->bad), "it names no lattop (no \"pid\" line)");
 	return 0;
 }
 
