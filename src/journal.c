@@ -257,8 +257,8 @@ static enum journal_state diagnose(char *text, const char *dir, const char *stat
 		snprintf(fix, flen, "let it end (kill %ld: it restores its registers as it ends), then "
 			 "run '%s' if the journal is still there", jf.pid, cmd);
 	} else if (!jf.end) {
-		snprintf(what, wlen, "%s/%s was never finished: the lattop that began it (pid %ld) "
-			 "stopped before writing any register", dir, JOURNAL_NAME, jf.pid);
+		snprintf(what, wlen, "%s/%s was never finished: the lattop that began it stopped before "
+			 "writing any register", dir, JOURNAL_NAME);
 		snprintf(fix, flen, "run '%s' (it only empties the journal)", cmd);
 	} else if (stat(jf.dev, &st) < 0 && !strcmp(jf.dev, "/dev/cpu")) {
 		snprintf(what, wlen, "a previous lattop (pid %ld) ended without restoring its registers "
