@@ -1213,9 +1213,9 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 	 * the one lattop wrote, or someone else's would be lost unseen.
 	 */
 	for (unsigned j = 0; j < 2; j++)
-		if ((c->cur.rsp_mask & next->rsp_mask & (1u << j)) && next->rsp[j] != c->hw_rsp[j])
+		if ((next->rsp_mask & (1u << j)) && next->rsp[j] != c->hw_rsp[j])
 			shared |= CHECK_RSP(j);
-	if (c->cur.ldlat_ctr >= 0 && next->ldlat_ctr >= 0 && next->ldlat != c->hw_ldlat)
+	if (next->ldlat_ctr >= 0 && next->ldlat != c->hw_ldlat)
 		shared |= CHECK_LDLAT;
 	if (!check && !shared)
 		return 0;
@@ -1260,7 +1260,8 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++) {
 		struct pmu_reg *s = reg_find(c, MSR_OFFCORE_RSP(j));
 
-		if (!(which & CHECK_RSP(j)) || !(c->cur.rsp_mask & (1u << j)) || !s || !s->mask)
+		/* Written by lattop (dirty): it must still hold what lattop wrote. */
+		if (!(which & CHECK_RSP(j)) || !s || !s->mask || !s->dirty)
 			continue;
 		if ((r = rd(p, c, MSR_OFFCORE_RSP(j), &v, NULL, 0)) < 0)
 			return r;
@@ -1276,11 +1277,11 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 		c->cur.rsp_mask &= (uint8_t)~(1u << j);
 		n++;
 	}
-	if ((which & CHECK_LDLAT) && c->cur.ldlat_ctr >= 0 && ll && ll->mask) {
+	if ((which & CHECK_LDLAT) && ll && ll->mask && ll->dirty) {
 		if ((r = rd(p, c, MSR_PEBS_LD_LAT, &v, NULL, 0)) < 0)
 			return r;
 		if ((uint16_t)v != c->hw_ldlat) {
-			unsigned k = (unsigned)c->cur.ldlat_ctr;
+			int k = c->cur.ldlat_ctr;
 
 			if (*o < len)
 				*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: MSR_PEBS_LD_LAT_THRESHOLD "
@@ -1290,13 +1291,13 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 			p->ldlat_taken = true;
 			give_up_shared(p, c, MSR_PEBS_LD_LAT);
 			/* No PEBS on lattop's counter with someone else's threshold. */
-			if (pe && pe->mask && (c->hw_pebs & pebs_bits(p, k))) {
+			if (k >= 0 && pe && pe->mask && (c->hw_pebs & pebs_bits(p, (unsigned)k))) {
 				char err[256];
 
-				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pebs_bits(p, k), err,
-					    sizeof(err))) < 0)
+				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pebs_bits(p, (unsigned)k),
+					    err, sizeof(err))) < 0)
 					return r;
-				c->hw_pebs &= ~pebs_bits(p, k);
+				c->hw_pebs &= ~pebs_bits(p, (unsigned)k);
 			}
 			c->cur.ldlat_ctr = -1;
 			n++;

@@ -95,8 +95,10 @@ kill -KILL $pid
 wait $pid 2>/dev/null
 nrec=$(grep -c '^r ' $S/journal)
 check "SIGKILL: the journal lists registers" test "$nrec" -gt 4
-# A register lattop wrote that the CPU now refuses to take back.
-reg=$(awk '$1 == "W" && $2 == 0 { print $3 }' $M/log | grep -m1 '^0x18[6-9]$')
+# A select lattop left changed that the CPU now refuses to take back.
+reg=$(regs_snapshot $M | grep '^0 0x18[6-9] ' | grep -v -x -F -f $LIB_TMP/before | awk '{ print $2 }' |
+	head -n 1)
+check "SIGKILL: an event select is left changed" test -n "$reg"
 msrfs_ctl $M fail-write 0 $reg EIO
 msrfs_ctl $M log-reset
 ./lattop --restore --msr-dir $M --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err

@@ -1731,6 +1731,44 @@ static void test_nhm_reset_failure_gives_enables_back(void **state)
 	rig_free(r);
 }
 
+/*
+ * The threshold changed by someone else while lattop's slot had no
+ * load-latency counter: caught before the next slot rewrites it (the
+ * check used to wait for a slot that held the counter).
+ */
+static void test_threshold_changed_between_uses(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	struct pmu_cfg a, b;
+	char msg[512];
+	uint64_t d[PMU_MAX_GP];
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 0, EV_CYCLES);
+	cfg_gp(&a, 3, pmu_event_evtsel(ld));
+	a.ldlat_ctr = 3;
+	a.ldlat = 64;
+	cfg_init(&b);
+	cfg_gp(&b, 0, EV_CYCLES);
+	cfg_gp(&b, 3, EV_INST);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_check_owned(&r->p, 0, msg, sizeof(msg)), 0);
+	fake_set(&r->f, 0, MSR_PEBS_LD_LAT, 0x20);
+	a.ldlat = 128;
+	assert_true(pmu_verify_before(&r->p, 0, &a, msg, sizeof(msg)) > 0);
+	assert_non_null(strstr(msg, "MSR_PEBS_LD_LAT_THRESHOLD was changed by someone else"));
+	assert_true(r->p.ldlat_taken);
+	pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err));
+	pmu_restore(&r->p, r->err, sizeof(r->err));
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_LD_LAT), 0x20);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1772,6 +1810,7 @@ int main(void)
 		cmocka_unit_test(test_check_owned_shared_registers),
 		cmocka_unit_test(test_stolen_while_frozen_gets_its_enable_back),
 		cmocka_unit_test(test_nhm_reset_failure_gives_enables_back),
+		cmocka_unit_test(test_threshold_changed_between_uses),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
