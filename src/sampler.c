@@ -405,6 +405,23 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 	return 0;
 }
 
+/* pmu_verify_before() for CPU index @i: what it gives up is told in s->lost.  0 or -errno. */
+static int verify(struct sampler *s, int i, const struct pmu_cfg *next)
+{
+	char lost[256];
+	int r = pmu_verify_before(s->pmu, i, next, lost, sizeof(lost));
+
+	if (r > 0) {
+		size_t o = strlen(s->lost);
+
+		if (o < sizeof(s->lost) - 1)
+			snprintf(s->lost + o, sizeof(s->lost) - o, "%s%s", o ? "; " : "", lost);
+		s->changed = true;
+		r = 0;
+	}
+	return r;
+}
+
 int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen)
 {
 	const struct plan *old = s->plan;
@@ -422,7 +439,17 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 			/* What counted since the last read belongs to no plan: dropped. */
 			if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
 				return r;
+			/* What is about to be overwritten must still be lattop's, as at a switch. */
+			if ((r = verify(s, i, plan_slot_cfg(pl, 0, s->cpu[i].parity))) < 0)
+				return r;
 			r = pmu_apply(s->pmu, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen);
+			if (r == -EBUSY) {
+				/* Given up just now: it sits out until the caller's next re-plan. */
+				s->cpu[i].ok = false;
+				s->cpu[i].err = r;
+				s->changed = true;
+				continue;
+			}
 			if (r < 0)
 				return r;
 			s->cpu[i].t_slot = sampler_now();

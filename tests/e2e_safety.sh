@@ -237,7 +237,8 @@ $L -b -d 0.2 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
 wait_for $LIB_TMP/out '"online":true' 20
 msrfs_ctl $M set 0 0x1a6 0x3f80408fff
-msrfs_ctl $M set 1 0x3f6 0x20
+# (a threshold lattop never uses: one of its own would pass for its own write)
+msrfs_ctl $M set 1 0x3f6 0x123
 wait_for $LIB_TMP/err 'MSR_OFFCORE_RSP_0 was changed by someone else' 20
 wait_for $LIB_TMP/err 'MSR_PEBS_LD_LAT_THRESHOLD was changed by someone else' 20
 kill -TERM $pid
@@ -246,11 +247,11 @@ is "changed under lattop: exit 0" "$?" 0
 check "changed under lattop: MSR_OFFCORE_RSP_0 noticed and given up" \
 	grep -q 'cpu 0: MSR_OFFCORE_RSP_0 was changed by someone else (0x3f80408fff' $LIB_TMP/err
 check "changed under lattop: the threshold noticed and given up" \
-	grep -q 'cpu 1: MSR_PEBS_LD_LAT_THRESHOLD was changed by someone else (0x20' $LIB_TMP/err
+	grep -q 'cpu 1: MSR_PEBS_LD_LAT_THRESHOLD was changed by someone else (0x123' $LIB_TMP/err
 is "changed under lattop: the new owner's offcore value left alone" "$(grep '^0 0x1a6 ' $M/state)" \
 	"0 0x1a6 0x0000003f80408fff"
 is "changed under lattop: the new owner's threshold left alone" "$(grep '^1 0x3f6 ' $M/state)" \
-	"1 0x3f6 0x0000000000000020"
+	"1 0x3f6 0x0000000000000123"
 regs_unchanged "changed under lattop: every other register restored" $M $LIB_TMP/before \
 	'^(0 0x1a6|1 0x3f6) '
 msrfs_umount $M
