@@ -524,9 +524,9 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
 	c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
 	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++)
-		c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
+		c->seen_rsp[j] = c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
 	if (p->has_ldlat)
-		c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
+		c->seen_ldlat = c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
 	return 0;
 }
 
@@ -662,6 +662,26 @@ int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Lattop wrote @v into @reg on @c: every measured CPU sharing the register
+ * sees it there too, so a read-back on any of them must find it, not what
+ * that CPU itself last wrote (a sibling's slot write is not someone else's).
+ */
+static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *d = &p->cpu[i];
+
+		if (d != c && !(reg_shared(p, reg) &&
+				same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[d->dev])))
+			continue;
+		if (reg == MSR_PEBS_LD_LAT)
+			d->seen_ldlat = (uint16_t)v;
+		else
+			d->seen_rsp[reg - MSR_OFFCORE_RSP(0)] = v;
+	}
+}
+
 int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen)
 {
 	struct pmu_cpu *c = &p->cpu[i];
@@ -726,12 +746,14 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		if ((r = wr(p, c, MSR_OFFCORE_RSP(j), next->rsp[j], err, errlen)) < 0)
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
+		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
 		changed |= next->rsp_users[j] & next->gp_mask;
 	}
 	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat) {
 		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
 			return r;
 		c->hw_ldlat = next->ldlat;
+		written(p, c, MSR_PEBS_LD_LAT, next->ldlat);
 		changed |= (uint8_t)(1u << next->ldlat_ctr);
 	}
 
@@ -1265,13 +1287,13 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 			continue;
 		if ((r = rd(p, c, MSR_OFFCORE_RSP(j), &v, NULL, 0)) < 0)
 			return r;
-		if (v == c->hw_rsp[j])
+		if (v == c->seen_rsp[j])
 			continue;
 		if (*o < len)
 			*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: %s was changed by someone "
 					       "else (0x%llx, lattop wrote 0x%llx)", *o ? "; " : "", c->id,
 					       pmu_reg_name(MSR_OFFCORE_RSP(j), name, sizeof(name)),
-					       (unsigned long long)v, (unsigned long long)c->hw_rsp[j]);
+					       (unsigned long long)v, (unsigned long long)c->seen_rsp[j]);
 		p->rsp_taken |= (uint8_t)(1u << j);
 		give_up_shared(p, c, MSR_OFFCORE_RSP(j));
 		c->cur.rsp_mask &= (uint8_t)~(1u << j);
@@ -1280,14 +1302,14 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 	if ((which & CHECK_LDLAT) && ll && ll->mask && ll->dirty) {
 		if ((r = rd(p, c, MSR_PEBS_LD_LAT, &v, NULL, 0)) < 0)
 			return r;
-		if ((uint16_t)v != c->hw_ldlat) {
+		if ((uint16_t)v != c->seen_ldlat) {
 			int k = c->cur.ldlat_ctr;
 
 			if (*o < len)
 				*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: MSR_PEBS_LD_LAT_THRESHOLD "
 						       "was changed by someone else (0x%llx, lattop wrote "
 						       "0x%x)", *o ? "; " : "", c->id,
-						       (unsigned long long)v, c->hw_ldlat);
+						       (unsigned long long)v, c->seen_ldlat);
 			p->ldlat_taken = true;
 			give_up_shared(p, c, MSR_PEBS_LD_LAT);
 			/* No PEBS on lattop's counter with someone else's threshold. */

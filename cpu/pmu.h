@@ -72,6 +72,9 @@ struct pmu_cpu {
 	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;
+	/* what lattop last wrote there from any CPU sharing it: what a read-back must find */
+	uint64_t seen_rsp[2];
+	uint16_t seen_ldlat;
 	uint64_t last_gp[PMU_MAX_GP];   /* last value read, for deltas */
 	uint64_t last_fixed[PMU_MAX_FIXED];
 };

@@ -1769,6 +1769,40 @@ static void test_threshold_changed_between_uses(void **state)
 	rig_free(r);
 }
 
+/*
+ * Hyperthreads share MSR_OFFCORE_RSP_0 on Westmere: a sibling's slot write
+ * is lattop's own, not someone else's (found by the soak test, on a
+ * Silvermont module).
+ */
+static void test_sibling_write_is_not_theft(void **state)
+{
+	struct rig *r = rig_new("westmere", 2, false);   /* ids 0 and 2: core 0 */
+	struct pmu_cfg a, b;
+	char msg[512];
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 0, 0x4301b7);
+	a.rsp_mask = 1;
+	a.rsp[0] = 0x1011;
+	a.rsp_users[0] = 1;
+	b = a;
+	b.rsp[0] = 0x2011;
+	assert_int_equal(rig_apply_all(r, &a), 0);
+	/* The same switch, one thread after the other, as the sampler does it. */
+	assert_int_equal(pmu_verify_before(&r->p, 0, &b, msg, sizeof(msg)), 0);
+	assert_int_equal(pmu_verify_before(&r->p, 1, &b, msg, sizeof(msg)), 0);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	fake_set(&r->f, 2, MSR_OFFCORE_RSP(0), 0x2011);     /* the one register, seen from cpu 2 */
+	assert_int_equal(pmu_check_owned(&r->p, 1, msg, sizeof(msg)), 0);
+	assert_int_equal(pmu_verify_before(&r->p, 1, &b, msg, sizeof(msg)), 0);
+	assert_int_equal(r->p.rsp_taken, 0);
+	assert_int_equal(pmu_apply(&r->p, 1, &b, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1811,6 +1845,7 @@ int main(void)
 		cmocka_unit_test(test_stolen_while_frozen_gets_its_enable_back),
 		cmocka_unit_test(test_nhm_reset_failure_gives_enables_back),
 		cmocka_unit_test(test_threshold_changed_between_uses),
+		cmocka_unit_test(test_sibling_write_is_not_theft),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
