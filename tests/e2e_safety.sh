@@ -237,8 +237,14 @@ $L -b -d 0.2 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
 wait_for $LIB_TMP/out '"online":true' 20
 msrfs_ctl $M set 0 0x1a6 0x3f80408fff
-# (a threshold lattop never uses: one of its own would pass for its own write)
+# (a threshold lattop never uses: one of its own would pass for its own write).
+# Set twice: a write landing between a switch's read-back and its write is
+# overwritten unseen (no MSR-level tool can close that window); an owner
+# that keeps its value is caught.
 msrfs_ctl $M set 1 0x3f6 0x123
+sleep 0.3
+msrfs_ctl $M set 1 0x3f6 0x123
+msrfs_ctl $M set 0 0x1a6 0x3f80408fff
 wait_for $LIB_TMP/err 'MSR_OFFCORE_RSP_0 was changed by someone else' 20
 wait_for $LIB_TMP/err 'MSR_PEBS_LD_LAT_THRESHOLD was changed by someone else' 20
 kill -TERM $pid
