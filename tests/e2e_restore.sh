@@ -109,8 +109,10 @@ check "in use: the report names the counters taken" \
 	sh -c "jq -r .note $LIB_TMP/out | grep -q 'IA32_PERFEVTSEL2=0x43003c'"
 is "in use: HITM still measured" \
 	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
+# Measured, not exact: the TSC rate comes from MSR reads through FUSE,
+# timed by a clock a loaded machine delays (ghz's exactness: e2e_sim.sh).
 is "in use: cycles moved to a general-purpose counter: ghz measured" \
-	"$(jq '.total.ghz > 2.35 and .total.ghz < 2.45' $LIB_TMP/out)" true
+	"$(jq '.total.ghz > 2.2 and .total.ghz < 2.6' $LIB_TMP/out)" true
 # PMC2 and FIXED_CTR1 are counting for their owner: leave them out.
 regs_unchanged "in use: every other register as it was before" $M $LIB_TMP/before ' 0x(c3|30a) '
 msrfs_umount $M
