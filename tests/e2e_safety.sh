@@ -90,7 +90,7 @@ regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out
 $L -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 kill -KILL $pid
 wait $pid 2>/dev/null
 nrec=$(grep -c '^r ' $S/journal)
@@ -124,7 +124,7 @@ regs_snapshot $LIB_TMP/m2 $LIB_TMP/before2
 : >$LIB_TMP/out
 ./lattop --msr-dir $LIB_TMP/m2 --cpuid-file $HSW --state-dir $S --force -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 kill -KILL $pid
 wait $pid 2>/dev/null
 ./lattop --restore --msr-dir $LIB_TMP/m2 --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err
@@ -161,7 +161,7 @@ mkdir -p $LIB_TMP/s2 && chmod 700 $LIB_TMP/s2
 : >$LIB_TMP/out2
 ./lattop --msr-dir $M --cpuid-file $HSW --state-dir $LIB_TMP/s2 -b -d 0.2 >$LIB_TMP/out2 2>/dev/null &
 pid=$!
-wait_for $LIB_TMP/out2 '^all ' 20
+wait_for $LIB_TMP/out2 '^total ' 20
 printf 'lattop-journal 1\npid %d\ndev %s\nfw_write 1\nr 0 0x186 0x0 0xffffffffffffffff\nend\n' $pid $MP >$S/journal
 $L --once -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err
 check "journal of a lattop still running: told apart, with the fix" \
@@ -175,7 +175,7 @@ regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out
 $L -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
-wait_for $LIB_TMP/out '^all ' 20
+wait_for $LIB_TMP/out '^total ' 20
 kill -TSTP $pid
 if wait_state $pid T 10; then
 	ok "SIGTSTP: lattop stops"
@@ -185,10 +185,10 @@ fi
 regs_unchanged "SIGTSTP: stopped, every register as it was" $M $LIB_TMP/before
 check "SIGTSTP: stopped, the journal is empty" test ! -s $S/journal
 msrfs_ctl $M log-reset
-n=$(grep -c '^all ' $LIB_TMP/out)
+n=$(grep -c '^total ' $LIB_TMP/out)
 kill -CONT $pid
 _i=0
-while [ "$(grep -c '^all ' $LIB_TMP/out)" -le $((n + 1)) ] && [ $_i -lt 200 ]; do sleep 0.05; _i=$((_i + 1)); done
+while [ "$(grep -c '^total ' $LIB_TMP/out)" -le $((n + 1)) ] && [ $_i -lt 200 ]; do sleep 0.05; _i=$((_i + 1)); done
 check "SIGCONT: programmed again and measuring" test "$(grep -c '^W ' $M/log)" -gt 0
 check "SIGCONT: the journal is written again" test -s $S/journal
 kill -TERM $pid
