@@ -1010,7 +1010,12 @@ static int measure(struct run *r)
 		r->sampler.wait_arg = r;
 	}
 	short_next = r->ui != NULL;
-	for (n = 0; !stop_signal && (r->opt.count == 0 || n < r->opt.count); ) {
+	/*
+	 * A stop signal (Ctrl-Z) that arrives outside sampler_interval() must
+	 * not end the run: the next interval returns at once and stops there.
+	 */
+	for (n = 0; !(stop_signal && !is_stop_signal(stop_signal)) &&
+		    (r->opt.count == 0 || n < r->opt.count); ) {
 		bool replan = r->new_thresholds;
 		double len = r->opt.interval;
 
