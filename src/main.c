@@ -857,6 +857,17 @@ static int resume(struct run *r, char *err, size_t errlen)
 }
 
 /*
+ * Is our process group orphaned: no parent in another group of the same
+ * session (checked for our own parent, the usual case)?
+ */
+static bool orphaned(void)
+{
+	pid_t pp = getppid();
+
+	return getpgid(pp) == getpgrp() || getsid(pp) != getsid(0);
+}
+
+/*
  * SIGTSTP (Ctrl-Z), SIGTTIN, SIGTTOU: every register back, then stop as
  * the signal asks; at SIGCONT, program again.  0, or -1 with a message.
  */
@@ -873,7 +884,13 @@ static int stop_and_continue(struct run *r, int sig, char *err, size_t errlen)
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, &old);
-	raise(sig);                     /* stopped here until SIGCONT */
+	/*
+	 * Stopped here until SIGCONT.  In an orphaned process group (started
+	 * from a script that has exited, a supervisor) the kernel discards
+	 * SIGTSTP, SIGTTIN and SIGTTOU at their default action: whoever sent
+	 * it still wants lattop stopped, so it stops with SIGSTOP there.
+	 */
+	raise(orphaned() ? SIGSTOP : sig);
 	sigaction(sig, &old, NULL);
 	if (stop_signal && !is_stop_signal(stop_signal))
 		return 0;               /* ended while stopped: nothing to program */
