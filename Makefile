@@ -19,10 +19,11 @@ LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
 
 CPU_SRC  := $(sort $(wildcard cpu/*.c))
 SRC_SRC  := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
+SIM_SRC  := $(sort $(wildcard sim/*.c))
 UI_SRC   := $(sort $(wildcard ui/*.c))
-CORE_OBJ := $(CPU_SRC:.c=.o) $(SRC_SRC:.c=.o)
+CORE_OBJ := $(CPU_SRC:.c=.o) $(SIM_SRC:.c=.o) $(SRC_SRC:.c=.o)
 UI_OBJ   := $(UI_SRC:.c=.o)
-SIM_OBJ  := $(filter cpu/sim%.o,$(CORE_OBJ))
+SIM_OBJ  := $(filter-out sim/msrdev_sim.o,$(SIM_SRC:.c=.o))
 
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:.c=)
@@ -139,8 +140,8 @@ FUZZ_CFLAGS  := -std=gnu11 $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
 		-fsanitize=fuzzer-no-link -MMD -MP
 FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/uarch.c \
 		    $(sort $(wildcard cpu/events*.c))) tests/fuzz/obj/fuzz_cpuid.o
-FUZZ_PROFILE_OBJ := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/sim.c cpu/sim_hw.c \
-		    cpu/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
+FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c \
+		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
 FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir src/record.c src/metrics.c \
@@ -155,6 +156,10 @@ endif
 .PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
 ifneq ($(FUZZ_RT),)
 tests/fuzz/obj/%.o: cpu/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: sim/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -5,7 +5,7 @@
  * struct msrdev.  Three implementations exist:
  *   - msrdev_dir_open("/dev/cpu")   the kernel's msr driver (DIR/N/msr),
  *   - msrdev_dir_open(DIR)          the same semantics under --msr-dir,
- *   - msrdev_sim_open(sim)          the PMU simulator (cpu/sim.h).
+ *   - msrdev_sim_open(sim)          the PMU simulator (sim/sim.h).
  *
  * Semantics are the msr driver's: an 8-byte read or write at offset = MSR
  * address; a register the CPU lacks fails with -EIO (the #GP the driver
@@ -71,9 +71,5 @@ int msrdev_index(const struct msrdev *, int id);
  * Returns NULL with a one-line message in @err on failure.
  */
 struct msrdev *msrdev_dir_open(const char *dir, char *err, size_t errlen);
-
-struct sim;
-/* A device backed by the simulator; the device does not own @sim. */
-struct msrdev *msrdev_sim_open(struct sim *, char *err, size_t errlen);
 
 #endif

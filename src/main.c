@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cpu/pmu.h"
-#include "cpu/sim.h"
+#include "sim/sim.h"
 #include "cpu/uarch.h"
 #include "src/metrics.h"
 #include "src/options.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu/sim.h"
+#include "sim/sim.h"
 #include "src/listen.h"
 #include "src/options.h"
 #include "src/record.h"

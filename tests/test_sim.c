@@ -1,5 +1,5 @@
 /*
- * test_sim.c: the PMU simulator (cpu/sim*.c) under a manual clock.
+ * test_sim.c: the PMU simulator (sim/sim*.c) under a manual clock.
  *
  * Checks every rule the simulated hardware follows: which MSRs exist,
  * reserved and read-only bits, counter widths, wrap and overflow status,
@@ -23,8 +23,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpu/sim.h"
-#include "cpu/sim_internal.h"
+#include "sim/sim.h"
+#include "sim/sim_internal.h"
 
 #define B(n) (1ULL << (n))
 

@@ -1,7 +1,7 @@
 /*
  * test_sim_pfm.c: the simulator's event tables against libpfm4.
  *
- * Every event row of cpu/sim_hw.c (PERFEVTSEL bits 0-31, INT aside) and
+ * Every event row of sim/sim_hw.c (PERFEVTSEL bits 0-31, INT aside) and
  * every offcore-response value it documents as meaningful must be what
  * libpfm4 encodes for the named event.  libpfm4 answers for any PMU when
  * LIBPFM_FORCE_PMU names it before pfm_initialize (pfm_terminate between
@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include <perfmon/pfmlib.h>
 
-#include "cpu/sim_internal.h"
+#include "sim/sim_internal.h"
 
 #define PFM_INT         (1ULL << 20)
 #define USR_OS_EN       0x430000ULL

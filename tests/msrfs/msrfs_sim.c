@@ -1,6 +1,6 @@
 /*
  * msrfs_sim.c: the simulator backend of msrfs (--simulate UARCH), the PMU
- * simulator of cpu/sim.h behind the msr files.
+ * simulator of sim/sim.h behind the msr files.
  *
  * Owns: the list of registers /state shows for a simulated CPU.  Every
  * register semantic (which exist, which are read-only, counter widths) is the
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cpu/sim.h"
+#include "sim/sim.h"
 #include "tests/msrfs/msrfs.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * sim.c: the PMU simulator's register file (API in cpu/sim.h).
+ * sim.c: the PMU simulator's register file (API in sim/sim.h).
  *
  * Owns the per-logical-CPU registers of a simulated machine, their lazy
  * advancement ("counters move to now on every access to a CPU"), the
@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu/sim_internal.h"
+#include "sim/sim_internal.h"
 
 #define B(n) (1ULL << (n))
 

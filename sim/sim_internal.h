@@ -1,6 +1,6 @@
 /*
- * sim_internal.h: private to the PMU simulator (cpu/sim.c, cpu/sim_hw.c,
- * cpu/sim_profile.c) and its tests (tests/test_sim*.c).
+ * sim_internal.h: private to the PMU simulator (sim/sim.c, sim/sim_hw.c,
+ * sim/sim_profile.c) and its tests (tests/test_sim*.c).
  *
  * Owns the shapes of the simulator's hardware tables (struct sim_hw, its
  * event rows and its documented offcore-response values) and of a parsed
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpu/sim.h"
+#include "sim/sim.h"
 
 #define SIM_MAX_GP       8      /* array size; leaf 0xA says how many exist */
 #define SIM_MAX_FIXED    3

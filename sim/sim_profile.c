@@ -52,7 +52,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cpu/sim_internal.h"
+#include "sim/sim_internal.h"
 
 enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,

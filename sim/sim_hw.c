@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "cpu/sim_internal.h"
+#include "sim/sim_internal.h"
 
 #define B(n) (1ULL << (n))
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "cpu/msrdev.h"
-#include "cpu/sim.h"
+#include "sim/sim.h"
 
 static int sim_dev_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
 {

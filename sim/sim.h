@@ -43,6 +43,14 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 		    char *err, size_t errlen);
 void sim_free(struct sim *);
 
+struct msrdev;
+/*
+ * The simulator behind the MSR device interface (cpu/msrdev.h), so that
+ * --simulate runs exactly the code that runs on /dev/cpu.  The device does
+ * not own @sim.
+ */
+struct msrdev *msrdev_sim_open(struct sim *, char *err, size_t errlen);
+
 /* The names sim_new accepts, ended by NULL. */
 extern const char *const sim_uarch_names[];
 
