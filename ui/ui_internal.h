@@ -2,9 +2,12 @@
  * ui_internal.h: what the files of the screen share, and nothing outside
  * ui/ may include.
  *
- * ui.c owns the terminal, the state of the display and the layout; snap.c
- * the screen's own copies of frames and the HITM history behind the
- * sparklines; draw.c attributes, glyphs and number formatting; each
+ * ui.c owns the state of the display between frames; term.c the
+ * terminal's lifecycle; layout.c what is drawn where (header, panes, status
+ * line); keys.c what each key does; help.c the help screen; snap.c the
+ * screen's own copies of frames and the HITM history behind the
+ * sparklines; history.c the history view; draw.c attributes, glyphs and
+ * number formatting; each
  * pane_*.c one `const struct pane`, which draws its column header and its
  * rows into the box the screen gives it.  Only frames come in: no file here
  * knows of MSRs, the simulator or the sampler.
@@ -212,12 +215,55 @@ struct ui {
 	int order_cap;
 };
 
+/* The panes, in the order of their toggles; the CPU (or Core) column, first of cols[]. */
+extern const struct pane *const ui_panes[UI_MAX_PANES];
+extern const struct ui_col ui_col_cpu;
+
+/* CLOCK_MONOTONIC, in seconds. */
+double ui_now(void);
+/* Show @msg on the status line for a while. */
+void ui_set_message(struct ui *ui, const char *msg);
 /* The frame on display: the frozen one while paused. */
 const struct ui_snap *ui_shown(const struct ui *ui);
 /* Is @c the sort column? */
 bool ui_sorted(const struct ui *ui, const struct ui_col *c);
 /* Forget the HITM history (both the live and the frozen one). */
 void ui_reset_history(struct ui *ui);
+
+/* ---- layout (layout.c) ---- */
+
+/* Where each pane goes on this screen, for this frame. */
+struct ui_layout {
+	int nhead;                              /* header lines */
+	int n;                                  /* panes shown */
+	const struct pane *pane[UI_MAX_PANES];
+	struct pane_view view[UI_MAX_PANES];
+	bool sep[UI_MAX_PANES];                 /* a separator left of it */
+	bool compact[UI_MAX_PANES];             /* measures nothing here: one line, the reason */
+	int off[UI_MAX_PANES];                  /* its first row, counted from ui->top */
+	int lw;
+	int page;                               /* rows each pane shows */
+	int window;                             /* rows shown in all: what scrolling moves over */
+	int ndropped;                           /* panes with no room on the screen */
+	const char *dropped[UI_MAX_PANES];
+};
+
+void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layout *L);
+/* Rows of @s as shown: per CPU or per core. */
+int layout_nrows(const struct ui *ui, const struct ui_snap *s);
+/* Draw the whole screen (or the help) from the state, in one doupdate(). */
+void layout_draw(struct ui *ui);
+
+/* ---- keys (keys.c) ---- */
+
+/* A key typed (or KEY_RESIZE): the action for the main loop, UI_NONE for none. */
+enum ui_action keys_handle(struct ui *ui, int ch);
+
+/* ---- the help screen (help.c) ---- */
+
+void help_draw(struct ui *ui);
+/* Scroll the help by a key; false when the key is not a scrolling one. */
+bool help_scroll(struct ui *ui, int key);
 
 /* ---- drawing (draw.c) ---- */
 

@@ -1,0 +1,191 @@
+/*
+ * help.c: the help screen ('h' or '?'): the keys, the columns and why some
+ * columns are n/a on this CPU, as lines that scroll when the screen is
+ * shorter than they are.
+ *
+ * Owns the help's lines and its scrolling; draws only while ui->help is
+ * set.  Never changes the rest of the screen's state, never reads a key
+ * itself (keys.c hands it the scrolling ones).  `lattop keys` and `any key
+ * closes this help` are a contract with tests/e2e_screen.sh.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/ui_internal.h"
+
+/* The help as lines: a key or column name (at x 3), then what it does. */
+#define HELP_LINES 96
+
+struct help_line {
+	enum ui_attr a1, a2;
+	int x1, x2;
+	char t1[512], t2[512];
+};
+
+static int help_add(struct help_line *h, int n, int x1, enum ui_attr a1, const char *t1,
+		    int x2, enum ui_attr a2, const char *t2)
+{
+	if (n >= HELP_LINES)
+		return n;
+	h[n].x1 = x1;
+	h[n].a1 = a1;
+	snprintf(h[n].t1, sizeof(h[n].t1), "%s", t1 ? t1 : "");
+	h[n].x2 = x2;
+	h[n].a2 = a2;
+	snprintf(h[n].t2, sizeof(h[n].t2), "%s", t2 ? t2 : "");
+	return n + 1;
+}
+
+/* Words of @text wrapped at @w columns, as lines from @x. */
+static int help_wrap(struct help_line *h, int n, int x, int w, const char *text)
+{
+	const char *p = text;
+
+	while (*p && n < HELP_LINES) {
+		int len = (int)strlen(p), cut = len;
+		char line[512];
+
+		if (len > w) {
+			cut = w;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = w;
+		}
+		snprintf(line, sizeof(line), "%.*s", cut, p);
+		n = help_add(h, n, x, UA_NORMAL, line, 0, UA_NORMAL, NULL);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
+static int help_lines(struct ui *ui, struct help_line *h)
+{
+	static const char *const keys[][2] = {
+		{ "q", "quit" },
+		{ "space", "pause or resume the display" },
+		{ "< >", "move the sort column left or right" },
+		{ "s", "next sort column" },
+		{ "1 2 3", "show or hide the load-latency, snoop and offcore panes" },
+		{ "c", "per logical CPU or per core" },
+		{ "+ -", "longer or shorter interval (steps 0.1 0.2 0.5 1 2 5 10 30 60 s)" },
+		{ "t", "type new load-latency thresholds, applied at once" },
+		{ "Up Down PgUp PgDn Home End", "scroll the rows" },
+		{ "r", "reset the history" },
+		{ "H", "the history view: a row's numbers over time (Up Down: which row)" },
+		{ "h ?", "this help" },
+	};
+	static const char *const cols[][2] = {
+		{ "Loads/s", "loads retired per second" },
+		{ ">N", "loads slower than N cycles per second, estimated: share of tagged loads x Loads/s; bar: the share" },
+		{ "~Mean", "estimated mean load latency in core cycles: the middle of its bounds" },
+		{ "Hit/s", "demand reads served by a clean line in another core (Atoms: another module)" },
+		{ "HITM/s", "... by a modified line in another core (false or true sharing)" },
+		{ "RHit/s RHITM/s", "... by a clean or modified line in another package's cache" },
+		{ "HITM%", "HITM share; a row in bold red: HITM/s far above its recent median" },
+		{ "Reads/s", "demand data reads that miss the L2 (Atoms: leave the module)" },
+		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
+	};
+	static const char *const replay_keys[][2] = {
+		{ "space", "pause or resume the replay" },
+		{ "Left Right", "one snapshot back or forward" },
+		{ "+ -", "play faster or slower (x1/4 to x64)" },
+		{ "g", "jump to a time" },
+	};
+	const struct ui_snap *s = ui_shown(ui);
+	int n = 0, kw = 12;
+	char reasons[1024];
+
+	n = help_add(h, n, 1, UA_TITLE, "lattop keys", 0, UA_NORMAL, NULL);
+	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+	for (size_t i = 0; ui->opts.replay && i < sizeof(replay_keys) / sizeof(replay_keys[0]); i++)
+		n = help_add(h, n, 3, UA_BRAND, replay_keys[i][0], 3 + kw + 1, UA_NORMAL,
+			     replay_keys[i][1]);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		/* Replaying, these keys do what the replay's say above, or nothing. */
+		if (ui->opts.replay && (!strcmp(keys[i][0], "space") || !strcmp(keys[i][0], "+ -") ||
+					!strcmp(keys[i][0], "t") || !strcmp(keys[i][0], "c")))
+			continue;
+		if ((int)strlen(keys[i][0]) >= kw) {
+			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 0, UA_NORMAL, NULL);
+			n = help_add(h, n, 0, UA_NORMAL, NULL, 3 + kw + 1, UA_NORMAL, keys[i][1]);
+		} else {
+			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 3 + kw + 1, UA_NORMAL, keys[i][1]);
+		}
+	}
+	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+	n = help_add(h, n, 1, UA_TITLE, "columns", 0, UA_NORMAL, NULL);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		n = help_add(h, n, 3, UA_BRAND, cols[i][0], 3 + kw + 1, UA_NORMAL, cols[i][1]);
+	/* Why some columns show n/a, in full. */
+	reasons[0] = 0;
+	if (s->valid) {
+		size_t o = 0;
+
+		for (int i = 0; i < UI_MAX_PANES; i++) {
+			const char *why = ui_panes[i]->reason(&s->f.total);
+
+			if (why && o < sizeof(reasons))
+				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s: %s.",
+						      o ? " " : "", ui_panes[i]->what, why);
+		}
+	}
+	if (reasons[0]) {
+		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+		n = help_add(h, n, 1, UA_TITLE, "not measured on this CPU (n/a)", 0, UA_NORMAL, NULL);
+		n = help_wrap(h, n, 3, COLS - 4 > 10 ? COLS - 4 : 10, reasons);
+	}
+	return n;
+}
+
+/* The help, from line ui->help_top: it scrolls when the screen is shorter. */
+void help_draw(struct ui *ui)
+{
+	static struct help_line h[HELP_LINES];
+	int n = help_lines(ui, h), room = LINES - 1;
+
+	if (ui->help_top > n - room)
+		ui->help_top = n - room;
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	for (int y = 0; y < room && ui->help_top + y < n; y++) {
+		const struct help_line *l = &h[ui->help_top + y];
+
+		if (l->t1[0])
+			draw_text(ui, y, l->x1, COLS - l->x1 - 1, l->a1, l->t1);
+		if (l->t2[0])
+			draw_text(ui, y, l->x2, COLS - l->x2 - 1, l->a2, l->t2);
+	}
+	draw_fill(ui, LINES - 1, 0, COLS, UA_STATUS);
+	if (n > room) {
+		char b[160];
+
+		snprintf(b, sizeof(b), "lines %d-%d of %d  Up Down PgUp PgDn scroll  "
+			 "any other key closes this help", ui->help_top + 1,
+			 ui->help_top + room < n ? ui->help_top + room : n, n);
+		draw_text(ui, LINES - 1, 0, COLS, UA_STATUS, b);
+	} else {
+		draw_text(ui, LINES - 1, 0, COLS, UA_STATUS, "any key closes this help");
+	}
+}
+
+/* Scroll the help by a key; false when the key is not a scrolling one. */
+bool help_scroll(struct ui *ui, int key)
+{
+	int page = LINES - 2 > 1 ? LINES - 2 : 1;
+
+	switch (key) {
+	case KEY_UP: ui->help_top--; break;
+	case KEY_DOWN: ui->help_top++; break;
+	case KEY_PPAGE: ui->help_top -= page; break;
+	case KEY_NPAGE: ui->help_top += page; break;
+	case KEY_HOME: ui->help_top = 0; break;
+	case KEY_END: ui->help_top = HELP_LINES; break;
+	default: return false;
+	}
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	return true;
+}

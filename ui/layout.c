@@ -1,0 +1,695 @@
+/*
+ * layout.c: what is drawn where: the header, the panes side by side or
+ * stacked (iterated through `struct pane`, never switched on), the rows in
+ * their sort order, the status line and the prompt on it; layout_draw is
+ * the one drawing of the whole screen.
+ *
+ * Every drawing is erase(), draw, then one doupdate(), so ncurses sends
+ * only the cells that changed.  Reads the screen's state, changes only the
+ * scroll position it keeps in range and the row order; never reads a key,
+ * never opens or closes the terminal (term.c), never draws a pane's cells
+ * (pane_*.c) or the help (help.c).
+ *
+ * The visible strings (header, titles, column headers, `total`, `n/a`,
+ * `sort: `, `per CPU`/`per core`, `h help  q quit`, `thresholds: `,
+ * `PAUSED`, `SIMULATED`, `REPLAY`, `jump to: `) are a contract with
+ * tests/e2e_screen.sh and the man page.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/ui_internal.h"
+
+/* ---- layout ---- */
+
+#define MIN_ROWS 2       /* a pane is drawn with at least this many rows, or not at all */
+
+
+int layout_nrows(const struct ui *ui, const struct ui_snap *s)
+{
+	return ui->per_core ? s->f.ncore : s->f.ncpu;
+}
+
+static const struct ui_row *layout_rows(const struct ui *ui, const struct ui_snap *s)
+{
+	return ui->per_core ? s->f.core : s->f.cpu;
+}
+
+static void layout_label(const struct ui *ui, const struct ui_row *r, char *buf, size_t len)
+{
+	if (ui->per_core)
+		snprintf(buf, len, "%d/%d", r->package, r->core);
+	else
+		snprintf(buf, len, "%d", r->cpu);
+}
+
+/* Header line 2 and, when it is not alone there, the rotation. */
+static void layout_pmu_text(const struct ui_snap *s, char *buf, size_t len)
+{
+	const struct pmu_caps *c = &s->f.desc->id.pmu;
+
+	snprintf(buf, len, "PMU v%u, %u GP x %u-bit + %u fixed", c->version, c->gp_counters,
+		 c->gp_width, c->fixed_counters);
+}
+
+/* The rotation line, its measurements whole, in at most @room cells ("" if none fits). */
+static void layout_rotation_fit(const struct ui_snap *s, char *buf, size_t len, int room)
+{
+	const struct ui_frame *f = &s->f;
+	char item[4][48];
+	int n = 0;
+	size_t o = 0;
+
+	buf[0] = 0;
+	if (f->nslots <= 1)
+		return;
+	snprintf(item[n++], sizeof(item[0]), "rotation: %d slots", f->nslots);
+	if (f->share_lat > 0)
+		snprintf(item[n++], sizeof(item[0]), " latency %.0f%%/threshold", 100 * f->share_lat);
+	if (f->share_snoop > 0)
+		snprintf(item[n++], sizeof(item[0]), " snoop %.0f%%", 100 * f->share_snoop);
+	if (f->share_offcore > 0)
+		snprintf(item[n++], sizeof(item[0]), " offcore %.0f%%", 100 * f->share_offcore);
+	for (int i = 0; i < n && (int)(o + strlen(item[i])) <= room && o + strlen(item[i]) < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s", item[i]);
+}
+
+static void layout_rotation_text(const struct ui_snap *s, char *buf, size_t len)
+{
+	layout_rotation_fit(s, buf, len, (int)len);
+}
+
+static int layout_header_lines(const struct ui_snap *s)
+{
+	char pmu[128], rot[256];
+
+	if (!s->valid)
+		return 2;
+	layout_pmu_text(s, pmu, sizeof(pmu));
+	layout_rotation_text(s, rot, sizeof(rot));
+	if (!rot[0])
+		return 2;
+	return 1 + (int)strlen(pmu) + 3 + (int)strlen(rot) + 1 <= COLS ? 2 : 3;
+}
+
+static int layout_label_width(const struct ui *ui, const struct ui_snap *s)
+{
+	const struct ui_row *rows = layout_rows(ui, s);
+	int n = layout_nrows(ui, s), w = (int)strlen("total");    /* the last row's label */
+	char b[32];
+
+	for (int i = 0; i < n; i++) {
+		int l;
+
+		layout_label(ui, &rows[i], b, sizeof(b));
+		l = (int)strlen(b);
+		if (l > w)
+			w = l;
+	}
+	return w + 1;
+}
+
+/*
+ * Which panes go side by side.  The panes shown, in order, are cut into
+ * bands (a band: panes side by side, or one pane on the whole width); of
+ * the cuts where every pane side by side gets the width it wants at ease,
+ * the one with the fewest bands wins, then the narrowest.  One pane a band
+ * always fits.
+ */
+void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layout *L)
+{
+	int pref[UI_MAX_PANES], max[UI_MAX_PANES];
+	int best = -1, best_bands = 0, best_w = 0, nrows = layout_nrows(ui, s);
+	int band_of[UI_MAX_PANES], nb = 0, avail, y;
+
+	memset(L, 0, sizeof(*L));
+	L->nhead = layout_header_lines(s);
+	L->lw = layout_label_width(ui, s);
+	for (int i = 0; i < UI_MAX_PANES; i++) {
+		if (!ui->visible[i])
+			continue;
+		L->pane[L->n] = ui_panes[i];
+		L->compact[L->n] = s->valid && ui_panes[i]->reason(&s->f.total) != NULL;
+		ui_panes[i]->width(ui, &pref[L->n], &max[L->n]);
+		L->n++;
+	}
+	if (!L->n)
+		return;
+	for (int cut = 0; cut < 1 << (L->n - 1); cut++) {
+		int bands = 1, widest = 0, w = 0, k = 0;
+		bool alone = true;
+
+		/* A pane that measures nothing here is a band of its own. */
+		for (int i = 0; i < L->n; i++)
+			if (L->compact[i] && ((i < L->n - 1 && !(cut >> i & 1)) ||
+					      (i > 0 && !(cut >> (i - 1) & 1))))
+				alone = false;
+		if (!alone)
+			continue;
+
+		for (int i = 0; i < L->n; i++) {
+			w += (w ? 1 : 0) + L->lw + pref[i];
+			k++;
+			if (i == L->n - 1 || (cut >> i & 1)) {
+				/* A pane alone has the whole line, whatever it wants. */
+				if (k > 1 && w > widest)
+					widest = w;
+				w = 0;
+				k = 0;
+				bands += i < L->n - 1;
+			}
+		}
+		if (widest > COLS)
+			continue;
+		if (best < 0 || bands < best_bands || (bands == best_bands && widest < best_w)) {
+			best = cut;
+			best_bands = bands;
+			best_w = widest;
+		}
+	}
+	if (best < 0)
+		best = (1 << (L->n - 1)) - 1;
+
+	/*
+	 * Widths: each pane of a band its preferred width; what is left goes
+	 * first to the panes that can use it (up to their most useful width),
+	 * then in proportion to all.  A pane alone has the whole line.
+	 */
+	for (int i = 0, first = 0; i < L->n; i++) {
+		int w[UI_MAX_PANES], x = 0, extra, room = 0, sum = 0;
+
+		band_of[i] = nb;
+		if (i < L->n - 1 && !(best >> i & 1))
+			continue;
+		extra = COLS;
+		for (int j = first; j <= i; j++) {
+			/* A pane right of another has a separator in its first column. */
+			w[j] = (j > first) + L->lw + pref[j];
+			extra -= w[j];
+			room += max[j] - pref[j];
+			sum += pref[j];
+		}
+		if (first == i) {
+			w[i] = COLS;
+		} else if (extra > 0) {
+			int give = extra < room ? extra : room, left;
+
+			for (int j = first; j <= i && room > 0; j++)
+				w[j] += (int)((long)give * (max[j] - pref[j]) / room);
+			left = COLS;
+			for (int j = first; j <= i; j++)
+				left -= w[j];
+			for (int j = first; j <= i; j++)
+				w[j] += (int)((long)left * pref[j] / (sum ? sum : 1));
+		}
+		for (int j = first; j <= i; j++) {
+			if (j == i)
+				w[j] = COLS - x;        /* rounding: the last one takes the rest */
+			L->sep[j] = j > first;
+			L->view[j].x = x + L->sep[j];
+			L->view[j].w = w[j] - L->sep[j];
+			L->view[j].lw = L->lw;
+			x += w[j];
+		}
+		nb++;
+		first = i + 1;
+	}
+	/*
+	 * Heights.  A pane that measures nothing here has one line (its title
+	 * and why).  The others have three (title, column header, total) and
+	 * the same number of rows each, MIN_ROWS at least: bands that cannot
+	 * have them are left out, from the last, and the status line says so.
+	 */
+	avail = LINES - L->nhead - 1;
+	{
+		bool band_compact[UI_MAX_PANES] = { false };
+		int ncomp = 0, nfull, shown, rows, need = nrows < MIN_ROWS ? nrows : MIN_ROWS, k = 0;
+		int left;
+		bool cont;
+
+		for (int i = 0; i < L->n; i++)
+			band_compact[band_of[i]] = L->compact[i];
+		for (int b = 0; b < nb; b++)
+			ncomp += band_compact[b];
+		nfull = nb - ncomp;
+		shown = nfull;
+		while (shown > 1 && avail - ncomp < shown * (3 + need))
+			shown--;
+		rows = shown ? (avail - ncomp - 3 * shown) / shown : 0;
+		if (rows > nrows)
+			rows = nrows;
+		if (rows < 0)
+			rows = 0;
+		/*
+		 * Sorted by CPU, stacked panes that cannot each show every row
+		 * continue one another, so that together they show as many as
+		 * they can; sorted by a column, each shows the top rows.
+		 */
+		cont = ui->sort == 0 && shown > 1 && rows < nrows && nrows >= shown;
+		L->window = cont ? (rows * shown < nrows ? rows * shown : nrows) : rows;
+		L->page = rows;
+		left = avail;
+		y = L->nhead;
+		for (int b = 0, next = 0; b < nb; b++) {
+			int h, off = 0, r = 0;
+
+			if (band_compact[b]) {
+				h = left >= 1 ? 1 : 0;
+			} else if (k < shown && left >= 3) {
+				r = rows;
+				/* Continuing: the rows as evenly as they go, when fewer than room for them. */
+				if (cont && rows * shown >= nrows)
+					r = nrows / shown + (k < nrows % shown);
+				if (cont) {
+					off = next;
+					next += r;
+				}
+				h = 3 + r;
+				k++;
+			} else {
+				h = 0;
+				k++;
+			}
+			if (h > left)
+				h = left;
+			for (int i = 0; i < L->n; i++) {
+				if (band_of[i] != b)
+					continue;
+				L->view[i].y = y;
+				L->view[i].h = h;
+				L->view[i].rows = r;
+				L->off[i] = off;
+				if (!h)
+					L->dropped[L->ndropped++] = L->pane[i]->what;
+			}
+			y += h;
+			left -= h;
+		}
+	}
+	if (L->window < 0)
+		L->window = 0;
+}
+
+/* ---- sorting ---- */
+
+struct ui_sort_ctx {
+	const struct ui_row *rows;
+	const struct ui_col *col;
+	bool core;
+};
+
+static double layout_value(const struct ui_sort_ctx *c, int i)
+{
+	const struct ui_row *r = &c->rows[i];
+
+	return r->ok ? c->col->value(&r->m) : NAN;
+}
+
+static int layout_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct ui_sort_ctx *c = arg;
+	int a = *(const int *)pa, b = *(const int *)pb;
+	const struct ui_row *x = &c->rows[a], *y = &c->rows[b];
+
+	if (c->col->value) {
+		double u = layout_value(c, a), v = layout_value(c, b);
+
+		if (isnan(u) != isnan(v))
+			return isnan(u) ? 1 : -1;
+		if (!isnan(u) && u != v)
+			return u > v ? -1 : 1;
+	} else if (c->core) {
+		if (x->package != y->package)
+			return x->package < y->package ? -1 : 1;
+		if (x->core != y->core)
+			return x->core < y->core ? -1 : 1;
+	} else if (x->cpu != y->cpu) {
+		return x->cpu < y->cpu ? -1 : 1;
+	}
+	return (a > b) - (a < b);
+}
+
+static int layout_sort_rows(struct ui *ui, const struct ui_snap *s)
+{
+	int n = layout_nrows(ui, s);
+	struct ui_sort_ctx c = { layout_rows(ui, s), ui->cols[ui->sort], ui->per_core };
+
+	if (n > ui->order_cap) {
+		int *o = realloc(ui->order, (size_t)n * sizeof(*o));
+
+		if (!o)
+			return -1;
+		ui->order = o;
+		ui->order_cap = n;
+	}
+	for (int i = 0; i < n; i++)
+		ui->order[i] = i;
+	if (n > 1)
+		qsort_r(ui->order, n, sizeof(*ui->order), layout_cmp, &c);
+	return 0;
+}
+
+/* ---- drawing ---- */
+
+static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
+{
+	char clock[24], iv[32], b[256], rl[48] = "";
+	const char *pretty = s->valid ? s->f.desc->uarch->pretty : "";
+	int x, rw, left;
+	bool sim = s->valid && s->f.simulated, show_iv = true, show_clock = true;
+	bool rep = s->valid && s->f.replay;
+	time_t t;
+	struct tm tm;
+
+	t = s->valid ? (time_t)s->f.time : time(NULL);
+	localtime_r(&t, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	if (rep) {
+		/* The recorded time, to the tenth: snapshots can be 0.05 s apart. */
+		size_t n = strlen(clock);
+
+		snprintf(clock + n, sizeof(clock) - n, ".%d",
+			 (int)((s->f.time - floor(s->f.time)) * 10) % 10);
+		snprintf(rl, sizeof(rl), " REPLAY%s", s->f.replay_paused ? " PAUSED" : "");
+		if (s->f.replay_speed != 1) {
+			n = strlen(rl);
+			snprintf(rl + n, sizeof(rl) - n, s->f.replay_speed < 1 ? " x1/%g" : " x%g",
+				 s->f.replay_speed < 1 ? 1 / s->f.replay_speed : s->f.replay_speed);
+		}
+		n = strlen(rl);
+		snprintf(rl + n, sizeof(rl) - n, " ");
+	}
+	if (ui->interval_s < 0.1)
+		snprintf(iv, sizeof(iv), "interval %.2fs", ui->interval_s);
+	else
+		snprintf(iv, sizeof(iv), "interval %.1fs", ui->interval_s);
+
+	/*
+	 * Left: lattop, SIMULATED, the microarchitecture, then the brand in
+	 * what is left.  Right: PAUSED, the interval, the clock; on a narrow
+	 * screen the clock goes first, then the interval.
+	 */
+	left = 1 + 6 + (sim ? 12 : 0) + 1 + (int)strlen(pretty) + 1;
+	for (;;) {
+		rw = (ui->paused ? 10 : 0) + (rep ? (int)strlen(rl) + 2 : 0) +
+		     (show_iv ? (int)strlen(iv) + 2 : 0) +
+		     (show_clock ? (int)strlen(clock) + 1 : 0);
+		if (left + rw <= COLS || (!show_iv && !show_clock))
+			break;
+		if (show_clock)
+			show_clock = false;
+		else
+			show_iv = false;
+	}
+
+	x = 1 + draw_text(ui, 0, 1, COLS, UA_BRAND, "lattop");
+	if (!s->valid) {
+		draw_text(ui, 0, x + 2, COLS - x - rw - 3, UA_DIM,
+			  "waiting for the first interval");
+	} else {
+		if (sim)
+			x += 1 + draw_text(ui, 0, x + 1, COLS - x - 1, UA_SIMULATED, " SIMULATED ");
+		x += 1 + draw_text(ui, 0, x + 1, COLS - x - 1, UA_UARCH, pretty);
+		if (s->f.desc->id.brand[0] && COLS - x - rw - 3 >= 8) {
+			int room = COLS - x - rw - 3;
+			const char *brand = s->f.desc->id.brand;
+
+			if ((int)strlen(brand) <= room) {
+				draw_text(ui, 0, x + 2, room, UA_NORMAL, brand);
+			} else {
+				draw_text(ui, 0, x + 2, room - 1, UA_NORMAL, brand);
+				draw_text(ui, 0, x + 2 + room - 1, 1, UA_DIM, ui->g->more);
+			}
+		}
+	}
+	x = COLS - rw;
+	if (x < left)
+		x = left;
+	if (ui->paused)
+		x += 2 + draw_text(ui, 0, x, COLS - x, UA_PAUSED, " PAUSED ");
+	if (rep)
+		x += 2 + draw_text(ui, 0, x, COLS - x, UA_PAUSED, rl);
+	if (show_iv)
+		x += 2 + draw_text(ui, 0, x, COLS - x, UA_NORMAL, iv);
+	if (show_clock)
+		draw_text(ui, 0, x, COLS - x, UA_NORMAL, clock);
+
+	if (!s->valid)
+		return;
+	layout_pmu_text(s, b, sizeof(b));
+	x = 1 + draw_text(ui, 1, 1, COLS - 1, UA_NORMAL, b);
+	layout_rotation_text(s, b, sizeof(b));
+	if (b[0]) {
+		int ry = nhead == 2 ? 1 : 2, rx = nhead == 2 ? x + 3 : 1, room = COLS - rx - 1;
+
+		/* Too long: whole measurements only, never a number cut in two, then "...". */
+		if ((int)strlen(b) > room) {
+			layout_rotation_fit(s, b, sizeof(b), room - 1);
+			if (b[0]) {
+				rx += draw_text(ui, ry, rx, COLS - rx, UA_DIM, b);
+				draw_text(ui, ry, rx, 1, UA_DIM, ui->g->more);
+			}
+		} else {
+			draw_text(ui, ry, rx, COLS, UA_DIM, b);
+		}
+	}
+}
+
+static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L, int k)
+{
+	const struct pane *p = L->pane[k];
+	struct pane_view v = L->view[k];
+	const struct ui_row *rows = layout_rows(ui, s);
+	int n = layout_nrows(ui, s), x = v.x, y = v.y, w = v.w;
+	int top = ui->top + L->off[k], last;
+	char b[64];
+
+	/* Scrolled together (layout_draw keeps ui->top in range); stacked panes may continue one another. */
+	last = top + v.rows < n ? top + v.rows : n;
+	if (v.h < 1)
+		return;
+	if (L->sep[k])
+		draw_vline(ui, y, x - 1, v.h);
+	if (L->compact[k]) {
+		/* Nothing measured here: the title and why, on one line. */
+		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 2;
+		const char *why = p->reason(&s->f.total);
+
+		tx += draw_text(ui, y, tx, x + w - tx, UA_NA, "n/a: ");
+		if ((int)strlen(why) > x + w - tx && x + w - tx > 1) {
+			draw_text(ui, y, tx, x + w - tx - 1, UA_DIM, why);
+			draw_text(ui, y, x + w - 1, 1, UA_DIM, ui->g->more);
+		} else {
+			draw_text(ui, y, tx, x + w - tx, UA_DIM, why);
+		}
+		return;
+	}
+
+	/* Title, what it shows, and where the rows are. */
+	{
+		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
+		char widest[64];
+
+		if ((top > 0 || last < n) && last == top + 1)
+			snprintf(b, sizeof(b), "row %d of %d", last, n);
+		else if ((top > 0 || last < n) && last > top)
+			snprintf(b, sizeof(b), "rows %d-%d of %d", top + 1, last, n);
+		else
+			snprintf(b, sizeof(b), "%d %s%s", n, ui->per_core ? "core" : "CPU",
+				 n == 1 ? "" : "s");
+		rl = (int)strlen(b);
+		if (rl + 1 <= w - (tx - x) - 1)
+			draw_right(ui, y, x, w - 1, UA_DIM, b);
+		else
+			rl = 0;
+		/* What the pane shows, when it fits whole beside the widest range. */
+		snprintf(widest, sizeof(widest), "rows %d-%d of %d", n, n, n);
+		if ((int)strlen(widest) > rl && n > v.rows)
+			rl = (int)strlen(widest);
+		if ((int)strlen(p->about) <= x + w - 1 - rl - 2 - (tx + 1))
+			draw_text(ui, y, tx + 1, w, UA_DIM, p->about);
+	}
+	if (v.h < 2)
+		return;
+
+	/* Column headers. */
+	draw_fill(ui, y + 1, x, w, UA_COLHDR);
+	draw_right(ui, y + 1, x, v.lw - 1, ui->sort == 0 ? UA_COLHDR_SORT : UA_COLHDR,
+		   ui->per_core ? "Core" : "CPU");
+	if (p->prepare)
+		p->prepare(ui, &v);
+	p->head(ui, &v, y + 1, x + v.lw, w - v.lw);
+
+	/* The rows, from the first one scrolled to. */
+	for (int j = 0; j < v.rows && top + j < n && top + j >= 0; j++) {
+		int i = ui->order[top + j];
+		struct pane_row r = {
+			.m = &rows[i].m, .ok = rows[i].ok, .total = false,
+			.hist = snap_hist_row(s, ui->per_core, i),
+		};
+
+		layout_label(ui, &rows[i], b, sizeof(b));
+		draw_right(ui, y + 2 + j, x, v.lw - 1, UA_NORMAL, b);
+		p->row(ui, &v, y + 2 + j, x + v.lw, w - v.lw, &r);
+	}
+
+	/* The total, pinned at the bottom. */
+	if (v.h >= 3) {
+		struct pane_row r = {
+			.m = &s->f.total, .ok = true, .total = true,
+			.hist = snap_hist_row(s, false, -1),
+		};
+		int ty = y + v.h - 1;
+
+		draw_right(ui, ty, x, v.lw - 1, UA_TOTAL, "total");
+		p->row(ui, &v, ty, x + v.lw, w - v.lw, &r);
+	}
+}
+
+/* What the status line has to say, most important first; "" for nothing. */
+static void layout_status_text(const struct ui *ui, const struct ui_snap *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+#define ADD(...) do { if (o < len) o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__); } while (0)
+	if (ui->msg[0] && ui_now() < ui->msg_until)
+		ADD("%s", ui->msg);
+	if (!s->valid)
+		return;
+	/* A short first interval (at the start, after a change) says how long it covered. */
+	if (s->f.measured_s > 0 && s->f.measured_s < 0.9 * s->f.interval_s)
+		ADD("%sfirst numbers, over %.1f s; then every %g s", o ? "; " : "", s->f.measured_s,
+		    s->f.interval_s);
+	if (s->f.note && s->f.note[0])
+		ADD("%s%s", o ? "; " : "", s->f.note);
+	/* A pane that measures nothing here says why on its own line. */
+	for (int i = 0; i < UI_MAX_PANES; i++) {
+		if (!ui->visible[i])
+			continue;
+		/* What a snoop number counts, where the families differ (pmu-facts 8.2). */
+		if (ui_panes[i] == &pane_snoop && s->f.total.snoop.hit_scope &&
+		    !strcmp(s->f.total.snoop.hit_scope, "other_module"))
+			ADD("%sHit/s: other modules only; HITM/s: any other core", o ? "; " : "");
+	}
+	{
+		const struct ui_row *bad = NULL;
+		int nbad = 0;
+
+		for (int i = 0; i < s->f.ncpu; i++) {
+			if (s->f.cpu[i].ok)
+				continue;
+			if (!bad)
+				bad = &s->f.cpu[i];
+			nbad++;
+		}
+		if (bad) {
+			ADD("%scpu %d not read: %s", o ? "; " : "", bad->cpu,
+			    bad->error ? bad->error : "unknown error");
+			if (nbad > 1)
+				ADD(" (and %d more CPU%s)", nbad - 1, nbad > 2 ? "s" : "");
+		}
+	}
+#undef ADD
+}
+
+static void layout_draw_status(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L)
+{
+	int y = LINES - 1, rw;
+	char right[64], left[1024];
+	const struct ui_col *c = ui->cols[ui->sort];
+
+	if (ui->prompt) {
+		static const char thint[] = "type to replace  Backspace edit  Enter apply  Esc cancel ";
+		static const char jhint[] = "HH:MM[:SS], +SECS or YYYY-MM-DD HH:MM  Enter jump  Esc cancel ";
+		const char *hint = ui->pjump ? jhint : thint;
+		int x;
+
+		int room, skip;
+
+		draw_fill(ui, y, 0, COLS, UA_NORMAL);
+		x = draw_text(ui, y, 0, COLS, UA_TITLE, ui->pjump ? "jump to: " : "thresholds: ");
+		/* A long line shows its end, where the typing is. */
+		room = COLS - x - 1;
+		skip = ui->plen > room && room > 0 ? ui->plen - room : 0;
+		x += draw_text(ui, y, x, room, UA_NORMAL, ui->pbuf + skip);
+		if (COLS - x - 2 > (int)strlen(hint) + 1)
+			draw_right(ui, y, 0, COLS, UA_DIM, hint);
+		move(y, x < COLS ? x : COLS - 1);
+		return;
+	}
+	snprintf(right, sizeof(right), "sort: %s  %s ",
+		 c == &ui_col_cpu && ui->per_core ? "Core" : c->name,
+		 ui->per_core ? "per core" : "per CPU");
+	rw = (int)strlen(right);
+	layout_status_text(ui, s, left, sizeof(left));
+	if (L->ndropped && strlen(left) + 200 < sizeof(left)) {
+		size_t o = strlen(left);
+
+		o += (size_t)snprintf(left + o, sizeof(left) - o, "%sno room: ", o ? "; " : "");
+		for (int i = 0; i < L->ndropped; i++)
+			o += (size_t)snprintf(left + o, sizeof(left) - o, "%s%s", i ? ", " : "",
+					      L->dropped[i]);
+		snprintf(left + o, sizeof(left) - o, " (a taller terminal, or 1 2 3 to hide panes)");
+	}
+	draw_fill(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS);
+	if (left[0]) {
+		int room = COLS - rw - 1;
+
+		if ((int)strlen(left) > room && room > 1) {
+			draw_text(ui, y, 0, room - 1, UA_STATUS_MSG, left);
+			draw_text(ui, y, room - 1, 1, UA_STATUS_MSG, ui->g->more);
+		} else {
+			draw_text(ui, y, 0, room, UA_STATUS_MSG, left);
+		}
+	} else {
+		draw_text(ui, y, 0, COLS - rw - 1, UA_STATUS, "h help  q quit");
+	}
+	draw_right(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS, right);
+}
+
+void layout_draw(struct ui *ui)
+{
+	const struct ui_snap *s = ui_shown(ui);
+	struct ui_layout L;
+	int n;
+
+	ui->dirty = false;
+	erase();
+	if (COLS < 20 || LINES < 5) {
+		draw_text(ui, 0, 0, COLS, UA_NORMAL, "lattop: the terminal is too small");
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	if (ui->help) {
+		help_draw(ui);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	layout_compute(ui, s, &L);
+	ui->page = L.window;
+	layout_draw_header(ui, s, L.nhead);
+	if (ui->history && s->valid) {
+		history_draw(ui, &ui->hist, s, ui->per_core, L.nhead, 0, COLS, LINES - 1 - L.nhead);
+	} else if (s->valid && layout_sort_rows(ui, s) == 0) {
+		n = layout_nrows(ui, s);
+		if (ui->top > n - (L.window > 0 ? L.window : 1))
+			ui->top = n - (L.window > 0 ? L.window : 1);
+		if (ui->top < 0)
+			ui->top = 0;
+		for (int k = 0; k < L.n; k++)
+			layout_draw_pane(ui, s, &L, k);
+	}
+	layout_draw_status(ui, s, &L);
+	if (ui->cursor != ui->prompt) {
+		curs_set(ui->prompt ? 1 : 0);
+		ui->cursor = ui->prompt;
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
