@@ -1,9 +1,10 @@
 /*
- * events.c: what the event tables share: metric names, the list of
- * tables, and the PERFEVTSEL value of a row.
+ * events.c: what the event tables share: metric names and the
+ * PERFEVTSEL value of a row.
  *
- * Owns: metric_name(), snoop_scope_name(), pmu_event_evtsel(), pmu_tables[].
- * The rows themselves live in cpu/events_<family>.c.  Nothing here touches
+ * Owns: metric_name(), snoop_scope_name(), pmu_event_evtsel().  The rows
+ * themselves live in cpu/events_<family>.c; the list of tables is derived
+ * from cpu/uarch.c's uarch_supported[] (uarch_pmu_table()).  Nothing here touches
  * a device or knows a CPU model; the planner and the PMU programmer read
  * these values and decide what to write.
  */
@@ -48,14 +49,6 @@ const char *metric_name(enum metric m)
 		return "unknown";
 	return metric_names[m];
 }
-
-const struct pmu_table *const pmu_tables[] = {
-	&pmu_table_nehalem,
-	&pmu_table_silvermont,
-	&pmu_table_goldmont,
-	&pmu_table_haswell,
-	NULL,
-};
 
 /*
  * IA32_PERFEVTSELx for @e (bit layout: SDM Vol.3B Figure 18-6; kernel

@@ -6,7 +6,11 @@
  * (an MSR_OFFCORE_RSP_x value, or the load-latency threshold with PEBS).
  * Each row names its source.  Code reads rows; it never switches on a model.
  *
- * The tables live in cpu/events_<family>.c.  Nothing here touches a device.
+ * The tables live in cpu/events_<family>.c; cpu/uarch.c names each beside
+ * the struct uarch that uses it, and the list of tables is derived from
+ * there (uarch_pmu_table()).  Each row also carries its libpfm4 spelling,
+ * which tests/test_events.c encodes as an independent oracle.  Nothing here
+ * touches a device.
  */
 #ifndef LATTOP_EVENTS_H
 #define LATTOP_EVENTS_H
@@ -60,6 +64,29 @@ const char *snoop_scope_name(enum snoop_scope);
 
 #define PMU_FIXED_NONE  (-1)
 
+/*
+ * Where libpfm4, the test oracle, knowingly encodes a row otherwise than
+ * the row, which follows Intel's perfmon json: on which libpfm4 PMU, what
+ * it gives instead, and why.  tests/test_events.c checks that exact value,
+ * so a change on either side is noticed.
+ */
+struct pfm_diff {
+	const char *pmu;         /* the libpfm4 PMU that differs; NULL: none does */
+	uint64_t evtsel;         /* the PERFEVTSEL it gives, when that differs; else 0 */
+	uint64_t rsp;            /* the MSR_OFFCORE_RSP_x value it gives, when that differs; else 0 */
+	const char *why;
+	/*
+	 * Non-NULL: the row's MSR_OFFCORE_RSP_x value is checked instead as
+	 * what libpfm4 PMU rsp_pmu (the same bit layout) encodes for rsp_pfm.
+	 */
+	const char *rsp_pmu;
+	const char *rsp_pfm;
+};
+
+/* Why libpfm4's Atom PMUs differ on snoop-only offcore responses (slm, glm). */
+#define PFM_WHY_ATOM_ANY_RESPONSE "libpfm4 adds ANY_RESPONSE (bit 16) to a snoop-only " \
+				  "response; the perfmon json value has no supplier bit"
+
 struct pmu_event {
 	const char *name;        /* Intel event name, e.g. "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD" */
 	enum metric metric;
@@ -82,21 +109,35 @@ struct pmu_event {
 	bool ht_excl;
 	uint32_t needs;          /* UARCH_F_* the CPU must have; 0 for every member of the family */
 	const char *source;      /* where the encoding comes from (SDM, perfmon json, kernel) */
+	/*
+	 * The libpfm4 event string that must encode to this row on every
+	 * libpfm4 PMU of the table it applies to (struct pmu_table.pfm); for a
+	 * fixed-counter row, the architectural event libpfm4 maps to it.
+	 */
+	const char *pfm;
+	struct pfm_diff pfm_diff;
 };
+
+/*
+ * A libpfm4 PMU (LIBPFM_FORCE_PMU value) the rows of a table are checked
+ * on, and the parts it stands for: a row applies when its needs are in
+ * flags and its MSR_OFFCORE_RSP_x is one of offcore_msrs.
+ */
+struct pfm_pmu {
+	const char *name;        /* "nhm", "wsm", ... */
+	uint32_t flags;          /* UARCH_F_* of the parts it stands for */
+	unsigned offcore_msrs;
+};
+
+#define PMU_TABLE_PFM_MAX 4
 
 struct pmu_table {
-	const char *name;                    /* "nehalem", "silvermont", "goldmont", "haswell" */
+	const char *name;                    /* the family, e.g. "nehalem" */
 	const struct pmu_event *events;      /* ended by a row with name == NULL */
 	const char *unsupported[M__COUNT];   /* why no row serves a metric, when none does */
+	/* the libpfm4 PMUs its rows are checked on, ended by name == NULL */
+	struct pfm_pmu pfm[PMU_TABLE_PFM_MAX];
 };
-
-extern const struct pmu_table pmu_table_nehalem;
-extern const struct pmu_table pmu_table_silvermont;
-extern const struct pmu_table pmu_table_goldmont;
-extern const struct pmu_table pmu_table_haswell;
-
-/* Every table, ended by NULL (for tests and --list-events). */
-extern const struct pmu_table *const pmu_tables[];
 
 /* IA32_PERFEVTSELx bits (SDM Vol.3B Figure 18-6; kernel perf_event.h). */
 #define EVTSEL_USR     (1ull << 16)

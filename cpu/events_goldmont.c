@@ -13,7 +13,9 @@
  *   K-pe   Linux arch/x86/include/asm/perf_event.h (fixed counters)
  *   K-core Linux arch/x86/events/intel/core.c (intel_glm_extra_regs)
  *   PFM    libpfm4 lib/events/intel_glm_events.h
- * tests/test_events.c checks every row against libpfm4 (glm).
+ * Each row names its libpfm4 spelling (.pfm) and any known difference
+ * (.pfm_diff); tests/test_events.c encodes it with libpfm4 on the table's
+ * PMUs (.pfm: glm).
  */
 #include <stddef.h>
 
@@ -35,14 +37,19 @@
 static const struct pmu_event goldmont_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
 	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .pfm = "INSTRUCTIONS_RETIRED",
 	  .source = "IA32_FIXED_CTR0 (K-pe); PM GLM/GLP json 'Fixed counter 0' (0-based)" },
 	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x00, 0xF),
+	  .pfm = "INST_RETIRED:ANY_P",
 	  .source = "PM goldmont_core.json, goldmontplus_core.json: 0xC0/0x00, Counter 0-3" },
 
 	/* --- core cycles --- */
 	{ .name = "CPU_CLK_UNHALTED.CORE", .metric = M_CYCLES, FIXED(1),
+	  .pfm = "UNHALTED_CORE_CYCLES",
 	  .source = "IA32_FIXED_CTR1 (K-pe); PM GLM/GLP json 'Fixed counter 1' (0-based)" },
 	{ .name = "CPU_CLK_UNHALTED.CORE_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0xF),
+	  /* libpfm4 glm's CPU_CLK_UNHALTED:CORE_P encodes event 0x00: the architectural name */
+	  .pfm = "UNHALTED_CORE_CYCLES",
 	  .source = "PM goldmont_core.json, goldmontplus_core.json: 0x3C/0x00, Counter 0-3" },
 
 	/*
@@ -50,6 +57,7 @@ static const struct pmu_event goldmont_events[] = {
 	 * CPU_CLK_UNHALTED.REF (0x3C/0x01) does not count at the TSC rate.
 	 */
 	{ .name = "CPU_CLK_UNHALTED.REF_TSC", .metric = M_REF_CYCLES, FIXED(2),
+	  .pfm = "UNHALTED_REFERENCE_CYCLES",
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM GLM/GLP json 'Fixed counter 2' (0-based)" },
 
 	/*
@@ -63,10 +71,16 @@ static const struct pmu_event goldmont_events[] = {
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
 	  .scope = SCOPE_OTHER_MODULE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
+	  .pfm_diff = { .pmu = "glm", .rsp = 0x0400010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM goldmont_core.json MSRValue 0x0400000001; K-core intel_glm_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_HIT_OTHER_CORE),
 	  .scope = SCOPE_OTHER_MODULE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
+	  .pfm_diff = { .pmu = "glm", .rsp = 0x0400010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM goldmont_core.json MSRValue 0x0400000001 (MSRIndex 0x1a7); K-core glm extra regs" },
 	/*
 	 * HITM: the retired-load event, which also sees the module partner:
@@ -77,6 +91,7 @@ static const struct pmu_event goldmont_events[] = {
 	 */
 	{ .name = "MEM_LOAD_UOPS_RETIRED.HITM", .metric = M_SNOOP_HITM, GP(0xD1, 0x20, 0xF),
 	  .scope = SCOPE_OTHER_CORE,
+	  .pfm = "MEM_LOAD_UOPS_RETIRED:HITM",
 	  .source = "PM goldmont_core.json, goldmontplus_core.json 0xD1/0x20, Counter 0-3; pmu-facts 8.2" },
 	/*
 	 * --- offcore latency, the Silvermont scheme (SDM16 18.6.3; Goldmont
@@ -90,9 +105,13 @@ static const struct pmu_event goldmont_events[] = {
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", .metric = M_OFFCORE_READS,
 	  GP(0xB7, 0x02, 0xF), RSP(2, GLM_DMND_DATA_RD | GLM_L2_MISS_ANY), .pair = 1,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_SNP_ANY",
+	  .pfm_diff = { .pmu = "glm", .rsp = 0x3600010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM goldmont_matrix.json L2_MISS.ANY 0x3600000000; GLM json OUTSTANDING text; SDM16 18.6.3" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0xB7, 0x01, 0xF), RSP(1, GLM_DMND_DATA_RD | GLM_OUTSTANDING), .pair = 1,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING",
 	  .source = "SDM16 18.6.3; PM GLM/GLP json 0x4000000001, MSRIndex 0x1a6 only" },
 
 	{ .name = NULL },
@@ -107,4 +126,5 @@ const struct pmu_table pmu_table_goldmont = {
 		[M_SNOOP_REMOTE_HIT]  = GLM_ONE_PACKAGE,
 		[M_SNOOP_REMOTE_HITM] = GLM_ONE_PACKAGE,
 	},
+	.pfm = { { "glm", 0, 2 } },
 };

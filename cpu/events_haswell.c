@@ -16,7 +16,9 @@
  *   K-core Linux arch/x86/events/intel/core.c (intel_hsw_event_constraints)
  *   K-ds   Linux arch/x86/events/intel/ds.c (intel_hsw_pebs_event_constraints)
  *   PFM    libpfm4 lib/events/intel_hsw_events.h (and bdw)
- * tests/test_events.c checks every row against libpfm4 (hsw and bdw).
+ * Each row names its libpfm4 spelling (.pfm) and any known difference
+ * (.pfm_diff); tests/test_events.c encodes it with libpfm4 on the table's
+ * PMUs (.pfm: hsw and bdw).
  */
 #include <stddef.h>
 
@@ -28,17 +30,24 @@
 #define HSW_SNOOP_HIT_NO_FWD  (1ull << 34)
 #define HSW_SNOOP_HITM        (1ull << 36)
 
+#define HSW_PFM_NOHITF "libpfm4 hsw L3_HIT is bits 18-20 (no L3_HITF, bit 21); the HSW " \
+		       "json and libpfm4 bdw use 0x3C0000"
+
 static const struct pmu_event haswell_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
 	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .pfm = "INSTRUCTIONS_RETIRED",
 	  .source = "IA32_FIXED_CTR0 (K-pe); PM HSW/HSX json 'Fixed counter 0' (0-based)" },
 	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x00, 0xF),
+	  .pfm = "INST_RETIRED:ANY_P",
 	  .source = "PM haswell_core.json: 0xC0/0x00, Counter 0-3 (errata HSD11, HSD140)" },
 
 	/* --- core cycles --- */
 	{ .name = "CPU_CLK_UNHALTED.THREAD", .metric = M_CYCLES, FIXED(1),
+	  .pfm = "UNHALTED_CORE_CYCLES",
 	  .source = "IA32_FIXED_CTR1 (K-pe); PM HSW/HSX json 'Fixed counter 1' (0-based)" },
 	{ .name = "CPU_CLK_UNHALTED.THREAD_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0xF),
+	  .pfm = "CPU_CLK_UNHALTED:THREAD_P",
 	  .source = "PM haswell_core.json: 0x3C/0x00, Counter 0-3" },
 
 	/*
@@ -47,6 +56,7 @@ static const struct pmu_event haswell_events[] = {
 	 * not at the TSC rate.
 	 */
 	{ .name = "CPU_CLK_UNHALTED.REF_TSC", .metric = M_REF_CYCLES, FIXED(2),
+	  .pfm = "UNHALTED_REFERENCE_CYCLES",
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM HSW/HSX json 'Fixed counter 2' (0-based)" },
 
 	/*
@@ -59,6 +69,7 @@ static const struct pmu_event haswell_events[] = {
 	 */
 	{ .name = "MEM_UOPS_RETIRED.ALL_LOADS", .metric = M_LOADS, GP(0xD0, 0x81, 0xF),
 	  .ht_excl = true,
+	  .pfm = "MEM_UOPS_RETIRED:ALL_LOADS",
 	  .source = "PM haswell_core.json 0xD0/0x81, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd0, 0xf)" },
 
 	/*
@@ -72,6 +83,7 @@ static const struct pmu_event haswell_events[] = {
 	 */
 	{ .name = "MEM_TRANS_RETIRED.LOAD_LATENCY", .metric = M_LOAD_LATENCY,
 	  GP(0xCD, 0x01, 0x8), .ldlat = true,
+	  .pfm = "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3",
 	  .source = "PM haswell_core.json 0xCD/0x01 Counter 3, PEBS=2; K-core 0xcd -> 0x8; K-ds PLD 0x01cd" },
 
 	/*
@@ -84,18 +96,30 @@ static const struct pmu_event haswell_events[] = {
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0xF),
 	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD",
+	  .pfm_diff = { .pmu = "hsw", .rsp = 0x4001C0001ull,
+			.why = HSW_PFM_NOHITF },
 	  .source = "PM haswell_core.json MSRValue 0x4003C0001; SDM16 18.11.4" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xBB, 0x01, 0xF),
 	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HIT_NO_FWD), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_NO_FWD",
+	  .pfm_diff = { .pmu = "hsw", .rsp = 0x4001C0001ull,
+			.why = HSW_PFM_NOHITF },
 	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x4003C0001" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
 	  .metric = M_SNOOP_HITM, GP(0xBB, 0x01, 0xF),
 	  RSP(2, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM",
+	  .pfm_diff = { .pmu = "hsw", .rsp = 0x10001C0001ull,
+			.why = HSW_PFM_NOHITF },
 	  .source = "PM haswell_core.json 0xBB MSRIndex 0x1a7 MSRValue 0x10003C0001" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE",
 	  .metric = M_SNOOP_HITM, GP(0xB7, 0x01, 0xF),
 	  RSP(1, HSW_DMND_DATA_RD | HSW_L3_HIT | HSW_SNOOP_HITM), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM",
+	  .pfm_diff = { .pmu = "hsw", .rsp = 0x10001C0001ull,
+			.why = HSW_PFM_NOHITF },
 	  .source = "PM haswell_core.json MSRValue 0x10003C0001; SDM16 18.11.4" },
 
 	/*
@@ -110,10 +134,12 @@ static const struct pmu_event haswell_events[] = {
 	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD", .metric = M_SNOOP_REMOTE_HIT,
 	  GP(0xD3, 0x20, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
 	  .ht_excl = true,
+	  .pfm = "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_FWD",
 	  .source = "PM haswellx_core.json, BDX json 0xD3/0x20, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
 	{ .name = "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", .metric = M_SNOOP_REMOTE_HITM,
 	  GP(0xD3, 0x10, 0xF), .needs = UARCH_F_REMOTE_EVENTS, .scope = SCOPE_OTHER_PACKAGE,
 	  .ht_excl = true,
+	  .pfm = "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_HITM",
 	  .source = "PM haswellx_core.json, BDX json 0xD3/0x10, Counter 0-3; K-core INTEL_EXCLEVT_CONSTRAINT(0xd3, 0xf)" },
 
 	/*
@@ -123,9 +149,11 @@ static const struct pmu_event haswell_events[] = {
 	 */
 	{ .name = "OFFCORE_REQUESTS.DEMAND_DATA_RD", .metric = M_OFFCORE_READS,
 	  GP(0xB0, 0x01, 0xF), .pair = 1,
+	  .pfm = "OFFCORE_REQUESTS:DEMAND_DATA_RD",
 	  .source = "PM haswell_core.json 0xB0/0x01, Counter 0-3" },
 	{ .name = "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0x60, 0x01, 0xF), .pair = 1,
+	  .pfm = "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD",
 	  .source = "PM haswell_core.json 0x60/0x01 cmask 0, Counter 0-3" },
 
 	{ .name = NULL },
@@ -142,4 +170,5 @@ const struct pmu_table pmu_table_haswell = {
 					"another package served (MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_* "
 					"is in the server parts' event lists only)",
 	},
+	.pfm = { { "hsw", 0, 2 }, { "bdw", 0, 2 }, { "hsw_ep", UARCH_F_REMOTE_EVENTS, 2 } },
 };

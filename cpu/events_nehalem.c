@@ -16,7 +16,9 @@
  *   K-core Linux arch/x86/events/intel/core.c (constraints, extra regs)
  *   K-ds   Linux arch/x86/events/intel/ds.c (PEBS constraints)
  *   PFM    libpfm4 lib/events/intel_{nhm,wsm}_events.h
- * tests/test_events.c checks every row against libpfm4 (nhm and wsm).
+ * Each row names its libpfm4 spelling (.pfm) and any known difference
+ * (.pfm_diff); tests/test_events.c encodes it with libpfm4 on the table's
+ * PMUs (.pfm: nhm and wsm).
  */
 #include <stddef.h>
 
@@ -39,15 +41,22 @@
 static const struct pmu_event nehalem_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
 	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .pfm = "INSTRUCTIONS_RETIRED",
 	  .source = "IA32_FIXED_CTR0 (K-pe); PM NHM/WSM json 'Fixed counter 1' (1-based)" },
 	/* NHM/WSM json: umask 0x01; libpfm4 nhm encodes ANY_P as 0x00C0 (architectural form). */
 	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x01, 0xF),
+	  .pfm = "INST_RETIRED:ANY_P",
+	  .pfm_diff = { .pmu = "nhm", .evtsel = 0x4300c0,
+			.why = "libpfm4 nhm encodes ANY_P with umask 0x00 (the architectural 0x00C0); "
+			       "the NHM-EP json and libpfm4 wsm give umask 0x01" },
 	  .source = "PM NehalemEP_core.json, WestmereEP-SP_core.json: 0xC0/0x01, Counter 0-3" },
 
 	/* --- core cycles --- */
 	{ .name = "CPU_CLK_UNHALTED.THREAD", .metric = M_CYCLES, FIXED(1),
+	  .pfm = "UNHALTED_CORE_CYCLES",
 	  .source = "IA32_FIXED_CTR1 (K-pe); PM NHM/WSM json 'Fixed counter 2' (1-based)" },
 	{ .name = "CPU_CLK_UNHALTED.THREAD_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0xF),
+	  .pfm = "CPU_CLK_UNHALTED:THREAD_P",
 	  .source = "PM NHM/WSM json: 0x3C/0x00, Counter 0-3; architectural core-cycles event" },
 
 	/*
@@ -56,10 +65,12 @@ static const struct pmu_event nehalem_events[] = {
 	 * so it is no fallback.
 	 */
 	{ .name = "CPU_CLK_UNHALTED.REF", .metric = M_REF_CYCLES, FIXED(2),
+	  .pfm = "UNHALTED_REFERENCE_CYCLES",
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM NHM/WSM json 'Fixed counter 3' (1-based)" },
 
 	/* --- loads retired (the denominator of load latency) --- */
 	{ .name = "MEM_INST_RETIRED.LOADS", .metric = M_LOADS, GP(0x0B, 0x01, 0xF),
+	  .pfm = "MEM_INST_RETIRED:LOADS",
 	  .source = "PM NHM/WSM json: 0x0B/0x01, Counter 0-3" },
 
 	/*
@@ -73,6 +84,7 @@ static const struct pmu_event nehalem_events[] = {
 	 */
 	{ .name = "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD", .metric = M_LOAD_LATENCY,
 	  GP(0x0B, 0x10, 0x8), .ldlat = true,
+	  .pfm = "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3",
 	  .source = "SDM Vol.3B 18.8.1.2; PM NHM/WSM json 0x0B/0x10 Counter 3, PEBS=2; K-ds PLD 0x100b" },
 
 	/*
@@ -86,15 +98,19 @@ static const struct pmu_event nehalem_events[] = {
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT", .metric = M_SNOOP_HIT,
 	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP",
 	  .source = "PM NHM/WSM json MSRValue 0x201; SDM09 Table 18-24 bits 0, 9; K-core intel_nehalem_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT", .metric = M_SNOOP_HIT,
 	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HIT), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HIT_SNP",
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x201; K-core intel_westmere_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM", .metric = M_SNOOP_HITM,
 	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM",
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x401; K-core intel_westmere_extra_regs" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM", .metric = M_SNOOP_HITM,
 	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_OTHER_CORE_HITM), .scope = SCOPE_OTHER_CORE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM",
 	  .source = "PM NHM/WSM json MSRValue 0x401; SDM09 Table 18-24 bits 0, 10; K-core intel_nehalem_extra_regs" },
 
 	/*
@@ -107,18 +123,22 @@ static const struct pmu_event nehalem_events[] = {
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD", .metric = M_SNOOP_REMOTE_HIT,
 	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_FWD),
 	  .scope = SCOPE_OTHER_PACKAGE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD",
 	  .source = "PM NHM-EP/WSM json MSRValue 0x1001; SDM09 Table 18-24 bit 12; PFM REMOTE_CACHE_FWD" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD", .metric = M_SNOOP_REMOTE_HIT,
 	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_FWD),
 	  .scope = SCOPE_OTHER_PACKAGE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_FWD",
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x1001" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM", .metric = M_SNOOP_REMOTE_HITM,
 	  GP(0xBB, 0x01, 0xF), RSP(2, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_HITM),
 	  .scope = SCOPE_OTHER_PACKAGE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_HITM",
 	  .source = "PM WSM json 0xBB MSRIndex 0x1a7 MSRValue 0x801" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM", .metric = M_SNOOP_REMOTE_HITM,
 	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_REMOTE_CACHE_HITM),
 	  .scope = SCOPE_OTHER_PACKAGE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM",
 	  .source = "PM NHM-EP/WSM json MSRValue 0x801 (bit 11: reserved in SDM09); PFM REMOTE_CACHE_HITM" },
 
 	/*
@@ -130,13 +150,16 @@ static const struct pmu_event nehalem_events[] = {
 	 */
 	{ .name = "OFFCORE_REQUESTS.DEMAND.READ_DATA", .metric = M_OFFCORE_READS,
 	  GP(0xB0, 0x01, 0xF), .pair = 1, .needs = UARCH_F_OFFCORE_QUEUE,
+	  .pfm = "OFFCORE_REQUESTS:DEMAND_READ_DATA",
 	  .source = "PM WSM json 0xB0/0x01, Counter 0-3" },
 	/* Nehalem: a count of demand data reads that leave the core, without a latency. */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_LOCATION", .metric = M_OFFCORE_READS,
 	  GP(0xB7, 0x01, 0xF), RSP(1, NHM_DMND_DATA_RD | NHM_ANY_LOCATION),
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE",
 	  .source = "PM NHM/WSM json MSRValue 0xFF01 (bit 11: reserved in SDM09, REMOTE_CACHE_HITM in PM/PFM)" },
 	{ .name = "OFFCORE_REQUESTS_OUTSTANDING.DEMAND.READ_DATA", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0x60, 0x01, 0x1), .pair = 1, .needs = UARCH_F_OFFCORE_QUEUE,
+	  .pfm = "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA",
 	  .source = "PM WSM json 0x60/0x01 Counter 0; K-core westmere constraint 0x60 PMC0" },
 
 	{ .name = NULL },
@@ -149,4 +172,5 @@ const struct pmu_table pmu_table_nehalem = {
 		[M_OFFCORE_OUTSTANDING] = "Nehalem has no per-core offcore occupancy event: "
 					  "OFFCORE_REQUESTS_OUTSTANDING arrives with Westmere",
 	},
+	.pfm = { { "nhm", 0, 1 }, { "wsm", UARCH_F_OFFCORE_QUEUE, 2 } },
 };

@@ -13,7 +13,9 @@
  *   K-core Linux arch/x86/events/intel/core.c (intel_slm_extra_regs)
  *   PFM    libpfm4 lib/events/intel_slm_events.h
  * Every programmable Silvermont event is listed with "Counter 0,1" (PM).
- * tests/test_events.c checks every row against libpfm4 (slm).
+ * Each row names its libpfm4 spelling (.pfm) and any known difference
+ * (.pfm_diff); tests/test_events.c encodes it with libpfm4 on the table's
+ * PMUs (.pfm: slm).
  */
 #include <stddef.h>
 
@@ -34,14 +36,18 @@
 static const struct pmu_event silvermont_events[] = {
 	/* --- instructions: fixed counter first, PMCx when it is taken --- */
 	{ .name = "INST_RETIRED.ANY", .metric = M_INSTRUCTIONS, FIXED(0),
+	  .pfm = "INSTRUCTIONS_RETIRED",
 	  .source = "IA32_FIXED_CTR0 (K-pe); PM SLM json 'Fixed counter 1' (1-based)" },
 	{ .name = "INST_RETIRED.ANY_P", .metric = M_INSTRUCTIONS, GP(0xC0, 0x00, 0x3),
+	  .pfm = "INST_RETIRED:ANY_P",
 	  .source = "PM Silvermont_core.json: 0xC0/0x00, Counter 0,1" },
 
 	/* --- core cycles --- */
 	{ .name = "CPU_CLK_UNHALTED.CORE", .metric = M_CYCLES, FIXED(1),
+	  .pfm = "UNHALTED_CORE_CYCLES",
 	  .source = "IA32_FIXED_CTR1 (K-pe); PM SLM json 'Fixed counter 2' (1-based)" },
 	{ .name = "CPU_CLK_UNHALTED.CORE_P", .metric = M_CYCLES, GP(0x3C, 0x00, 0x3),
+	  .pfm = "CPU_CLK_UNHALTED:CORE_P",
 	  .source = "PM Silvermont_core.json: 0x3C/0x00, Counter 0,1" },
 
 	/*
@@ -49,6 +55,7 @@ static const struct pmu_event silvermont_events[] = {
 	 * CPU_CLK_UNHALTED.REF (0x3C/0x01) does not count at the TSC rate.
 	 */
 	{ .name = "CPU_CLK_UNHALTED.REF_TSC", .metric = M_REF_CYCLES, FIXED(2),
+	  .pfm = "UNHALTED_REFERENCE_CYCLES",
 	  .source = "IA32_FIXED_CTR2 (K-pe); PM SLM json 'Fixed counter 3' (1-based)" },
 
 	/*
@@ -64,10 +71,16 @@ static const struct pmu_event silvermont_events[] = {
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x01, 0x3), RSP(1, SLM_DMND_DATA_RD | SLM_SNOOP_HIT),
 	  .scope = SCOPE_OTHER_MODULE,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HIT",
+	  .pfm_diff = { .pmu = "slm", .rsp = 0x0400010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM Silvermont_core.json MSRValue 0x0400000001; SDM16 Table 18-14/18-17" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD",
 	  .metric = M_SNOOP_HIT, GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_SNOOP_HIT),
 	  .scope = SCOPE_OTHER_MODULE,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT",
+	  .pfm_diff = { .pmu = "slm", .rsp = 0x0400010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM Silvermont_core.json MSRValue 0x0400000001 (MSRIndex 0x1a7); SDM16 Table 18-14" },
 	/*
 	 * HITM: the retired-load event, which sees the module partner too:
@@ -77,6 +90,7 @@ static const struct pmu_event silvermont_events[] = {
 	 */
 	{ .name = "MEM_UOPS_RETIRED.HITM", .metric = M_SNOOP_HITM, GP(0x04, 0x20, 0x3),
 	  .scope = SCOPE_OTHER_CORE,
+	  .pfm = "MEM_UOP_RETIRED:HITM",
 	  .source = "PM Silvermont_core.json 0x04/0x20, Counter 0,1; SDM16 Table 18-12; pmu-facts 8.2" },
 	/*
 	 * --- offcore latency (SDM16 18.6.3 "Average Offcore Request Latency
@@ -94,9 +108,17 @@ static const struct pmu_event silvermont_events[] = {
 	 */
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", .metric = M_OFFCORE_READS,
 	  GP(0xB7, 0x02, 0x3), RSP(2, SLM_DMND_DATA_RD | SLM_L2_MISS_ANY), .pair = 1,
+	  .pfm = "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
+	  .pfm_diff = { .pmu = "slm", .rsp = 0x1680010001ull,
+			.why = PFM_WHY_ATOM_ANY_RESPONSE },
 	  .source = "PM Silvermont_matrix.json L2_MISS.ANY 0x1680000000, OUTSTANDING; SDM16 18.6.3" },
 	{ .name = "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0xB7, 0x01, 0x3), RSP(1, SLM_DMND_DATA_RD | SLM_OUTSTANDING), .pair = 1,
+	  .pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE",
+	  .pfm_diff = { .pmu = "slm", .rsp = 0x10001,
+			.why = "libpfm4 slm has no OUTSTANDING (bit 38) umask: the RSP_0 value is checked "
+			       "against glm's, the same bit layout (SDM 18.6.3, Table 18-17)",
+			.rsp_pmu = "glm", .rsp_pfm = "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING" },
 	  .source = "SDM16 18.6.3, Table 18-17 bit 38 (RSP_0 only); PM SLM json 0x4000000001" },
 
 	{ .name = NULL },
@@ -111,4 +133,5 @@ const struct pmu_table pmu_table_silvermont = {
 		[M_SNOOP_REMOTE_HIT]  = SLM_ONE_PACKAGE,
 		[M_SNOOP_REMOTE_HITM] = SLM_ONE_PACKAGE,
 	},
+	.pfm = { { "slm", 0, 2 } },
 };

@@ -2,8 +2,10 @@
  * uarch.c: which microarchitecture a CPU is, and whether lattop can measure it.
  *
  * Owns one const struct uarch per microarchitecture (named facts, turbostat
- * style) and the model table {vendor, family, model, uarch, source} that maps
- * CPUID family/model to them.  uarch_detect() classifies by vendor and
+ * style), each naming its event table (declared here, beside it: the list
+ * of tables is derived from uarch_supported[]), and the model table
+ * {vendor, family, model, uarch, source} that maps CPUID family/model to
+ * them.  uarch_detect() classifies by vendor and
  * family/model only (never by libcpuid's codename), then cross-checks CPUID
  * leaf 0xA against what the event table needs; a mismatch makes the CPU
  * unsupported with the reason, it is never guessed around.
@@ -30,6 +32,8 @@
  * leaf 0xA in real dumps (LCP, pmu-facts 1.2) and the SDM tables cited;
  * offcore_msrs and offcore_scope from pmu-facts 2 and 4.5.
  */
+extern const struct pmu_table pmu_table_nehalem;   /* cpu/events_nehalem.c */
+
 static const struct uarch uarch_nehalem = {
 	.name = "nehalem",
 	.pretty = "Nehalem",
@@ -55,6 +59,8 @@ static const struct uarch uarch_westmere = {
 	       | UARCH_F_NHM_CTR_RESET, /* K-core: westmere branch uses the nhm workaround (BD53 on 06_2C) */
 };
 
+extern const struct pmu_table pmu_table_silvermont;   /* cpu/events_silvermont.c */
+
 static const struct uarch uarch_silvermont = {
 	.name = "silvermont",
 	.pretty = "Silvermont",
@@ -76,6 +82,8 @@ static const struct uarch uarch_airmont = {
 	.offcore_msrs = 2,
 	.offcore_scope = OFFCORE_MODULE, /* as Silvermont (SDM16 p.661) */
 };
+
+extern const struct pmu_table pmu_table_goldmont;   /* cpu/events_goldmont.c */
 
 /*
  * Goldmont's MSR_OFFCORE_RSP_x scope is UNVERIFIED (pmu-facts 7 item 4):
@@ -103,6 +111,8 @@ static const struct uarch uarch_goldmont_plus = {
 	.offcore_msrs = 2,
 	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, as Goldmont */
 };
+
+extern const struct pmu_table pmu_table_haswell;   /* cpu/events_haswell.c */
 
 static const struct uarch uarch_haswell = {
 	.name = "haswell",
@@ -382,6 +392,26 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 		return;
 	}
 	out->supported = uarch_check_pmu(m->uarch, id, prefix, out->reason, sizeof(out->reason));
+}
+
+/*
+ * The @i-th distinct event table of uarch_supported[], in its order; NULL
+ * past the last.  The list of tables is this, not a second list.
+ */
+const struct pmu_table *uarch_pmu_table(size_t i)
+{
+	const struct uarch *const *u, *const *v;
+
+	for (u = uarch_supported; *u; u++) {
+		for (v = uarch_supported; v < u; v++)
+			if ((*v)->table == (*u)->table)
+				break;
+		if (v < u)
+			continue;               /* seen under an earlier uarch */
+		if (i-- == 0)
+			return (*u)->table;
+	}
+	return NULL;
 }
 
 const struct uarch *uarch_by_name(const char *name)

@@ -98,4 +98,10 @@ const struct uarch *uarch_by_name(const char *name);
 /* The supported microarchitectures, ended by NULL. */
 extern const struct uarch *const uarch_supported[];
 
+/*
+ * The event tables, derived from uarch_supported[]: the @i-th distinct
+ * one in its order, NULL past the last (for tests and listings).
+ */
+const struct pmu_table *uarch_pmu_table(size_t i);
+
 #endif

@@ -158,9 +158,11 @@ static int readme_load(struct readme_row *rows, int max)
 				if (*s != ' ')
 					want[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
 			want[k] = '\0';
+			const struct pmu_table *t;
+
 			r->supported = false;
-			for (int t = 0; pmu_tables[t]; t++)
-				if (!strcmp(pmu_tables[t]->name, want))
+			for (size_t i = 0; (t = uarch_pmu_table(i)); i++)
+				if (!strcmp(t->name, want))
 					r->supported = true;
 			if (r->supported)
 				snprintf(r->table, sizeof(r->table), "%s", want);
@@ -907,9 +909,7 @@ static void test_uarch_fields(void **state)
 		{ "haswell", "Haswell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, UARCH_F_HT_EXCL },
 		{ "broadwell", "Broadwell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
 	};
-	const struct pmu_table *tables[] = {
-		&pmu_table_nehalem, &pmu_table_silvermont, &pmu_table_goldmont, &pmu_table_haswell,
-	};
+	const struct pmu_table *tb;
 	size_t i, t;
 
 	(void)state;
@@ -922,9 +922,9 @@ static void test_uarch_fields(void **state)
 		assert_string_equal(u->pretty, f[i].pretty);
 		assert_non_null(u->table);
 		assert_string_equal(u->table->name, f[i].table);
-		for (t = 0; t < 4; t++)                            /* the table by address */
-			if (!strcmp(tables[t]->name, f[i].table))
-				assert_ptr_equal(u->table, tables[t]);
+		for (t = 0; (tb = uarch_pmu_table(t)); t++)        /* the table by address */
+			if (!strcmp(tb->name, f[i].table))
+				assert_ptr_equal(u->table, tb);
 		assert_int_equal(u->min_version, f[i].min_version);
 		assert_int_equal(u->gp_needed, f[i].gp_needed);
 		assert_int_equal(u->gp_width, f[i].gp_width);

@@ -4,12 +4,16 @@
  * Two kinds of check.  Sanity: each table ends, its rows are well formed,
  * fit the family's counters, cover every metric or say why not, and keep
  * the promises the planner relies on (alternatives in order, pairs that
- * can be scheduled together).  Oracle: every row is encoded by libpfm4,
- * forced to the family's PMU, and the PERFEVTSEL and MSR_OFFCORE_RSP_x
- * values must match.  Where libpfm4 and Intel's perfmon json disagree the
- * row follows the json, and the entry below records what libpfm4 says
- * instead and why; the test still checks that exact value, so a change on
- * either side is noticed.
+ * can be scheduled together).  Oracle: every row's libpfm4 string (.pfm)
+ * is encoded by libpfm4, forced to each PMU the table names (.pfm of the
+ * table), and the PERFEVTSEL and MSR_OFFCORE_RSP_x values must match.
+ * Where libpfm4 and Intel's perfmon json disagree the row follows the
+ * json, and its .pfm_diff records what libpfm4 says instead and why; the
+ * test still checks that exact value, so a change on either side is
+ * noticed.
+ *
+ * The tables come from cpu/uarch.c (uarch_pmu_table()): this file keeps
+ * no list of families, PMUs or rows of its own.
  *
  * libpfm4 picks its PMU once per process (pfm_terminate + setenv +
  * pfm_initialize keeps the first PMU active), so each PMU is asked in a
@@ -31,213 +35,9 @@
 #include <perfmon/pfmlib.h>
 
 #include "cpu/events.h"
+#include "cpu/uarch.h"
 
 #define MAX_ROWS 128
-
-/* What the test knows of each family, independently of cpu/uarch.c. */
-struct oracle_pmu {
-	const char *pmu;          /* LIBPFM_FORCE_PMU value */
-	uint32_t flags;           /* UARCH_F_* of the parts it stands for */
-	unsigned offcore_msrs;
-};
-
-#define NPMUS 3
-
-struct family {
-	const struct pmu_table *table;
-	const char *name;
-	uint8_t gp_mask;          /* PMCs every member has per thread */
-	struct oracle_pmu pmus[NPMUS];
-};
-
-static const struct family families[] = {
-	{ &pmu_table_nehalem, "nehalem", 0xF,
-	  { { "nhm", 0, 1 }, { "wsm", UARCH_F_OFFCORE_QUEUE, 2 } } },
-	{ &pmu_table_silvermont, "silvermont", 0x3, { { "slm", 0, 2 } } },
-	{ &pmu_table_goldmont, "goldmont", 0xF, { { "glm", 0, 2 } } },
-	{ &pmu_table_haswell, "haswell", 0xF, { { "hsw", 0, 2 }, { "bdw", 0, 2 },
-						 { "hsw_ep", UARCH_F_REMOTE_EVENTS, 2 } } },
-};
-#define NFAMILIES (sizeof(families) / sizeof(families[0]))
-
-/*
- * The libpfm4 spelling of every row, per PMU the row applies to.  For a
- * fixed-counter row the string is the architectural event libpfm4 maps to
- * that fixed counter.  pfm_evtsel / pfm_rsp: 0 when libpfm4 must give the
- * row's value; otherwise the value libpfm4 gives instead (see note).
- */
-struct oracle {
-	const char *table;
-	const char *row;
-	int offcore;
-	const char *pmu;
-	const char *pfm;
-	uint64_t pfm_evtsel;
-	uint64_t pfm_rsp;
-	const char *note;
-	const char *rsp_pmu;      /* non-NULL: the row's offcore_rsp must equal what */
-	const char *rsp_pfm;      /*   libpfm4 gives for rsp_pfm on this other PMU */
-};
-
-#define SAME(t, r, o, p, s)             { t, r, o, p, s, 0, 0, NULL, NULL, NULL }
-#define DIFF(t, r, o, p, s, ev, rsp, n) { t, r, o, p, s, ev, rsp, n, NULL, NULL }
-/* like DIFF, and the MSR_OFFCORE_RSP_x value is checked on PMU xp with string xs */
-#define XRSP(t, r, o, p, s, rsp, n, xp, xs) { t, r, o, p, s, 0, rsp, n, xp, xs }
-
-#define NHM_HIT   "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HIT"
-#define NHM_HITM  "OFFCORE_RESPONSE.DEMAND_DATA_RD.LLC_HIT_OTHER_CORE_HITM"
-#define NHM_RFWD  "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_FWD"
-#define NHM_RHITM "OFFCORE_RESPONSE.DEMAND_DATA_RD.REMOTE_CACHE_HITM"
-#define ATOM_HIT  "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.HIT_OTHER_CORE_NO_FWD"
-#define HSW_HIT   "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HIT_OTHER_CORE_NO_FWD"
-#define HSW_HITM  "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE"
-
-#define ATOM_NOSUPP "libpfm4 adds ANY_RESPONSE (bit 16) to a snoop-only response; " \
-		    "the perfmon json value has no supplier bit"
-#define HSW_NOHITF  "libpfm4 hsw L3_HIT is bits 18-20 (no L3_HITF, bit 21); the HSW " \
-		    "json and libpfm4 bdw use 0x3C0000"
-
-static const struct oracle oracles[] = {
-	/* nehalem table: Nehalem (nhm) and Westmere (wsm) */
-	SAME("nehalem", "INST_RETIRED.ANY", 0, "nhm", "INSTRUCTIONS_RETIRED"),
-	SAME("nehalem", "INST_RETIRED.ANY", 0, "wsm", "INSTRUCTIONS_RETIRED"),
-	DIFF("nehalem", "INST_RETIRED.ANY_P", 0, "nhm", "INST_RETIRED:ANY_P", 0x4300c0, 0,
-	     "libpfm4 nhm encodes ANY_P with umask 0x00 (the architectural 0x00C0); "
-	     "the NHM-EP json and libpfm4 wsm give umask 0x01"),
-	SAME("nehalem", "INST_RETIRED.ANY_P", 0, "wsm", "INST_RETIRED:ANY_P"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.THREAD", 0, "nhm", "UNHALTED_CORE_CYCLES"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.THREAD", 0, "wsm", "UNHALTED_CORE_CYCLES"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.THREAD_P", 0, "nhm", "CPU_CLK_UNHALTED:THREAD_P"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.THREAD_P", 0, "wsm", "CPU_CLK_UNHALTED:THREAD_P"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.REF", 0, "nhm", "UNHALTED_REFERENCE_CYCLES"),
-	SAME("nehalem", "CPU_CLK_UNHALTED.REF", 0, "wsm", "UNHALTED_REFERENCE_CYCLES"),
-	SAME("nehalem", "MEM_INST_RETIRED.LOADS", 0, "nhm", "MEM_INST_RETIRED:LOADS"),
-	SAME("nehalem", "MEM_INST_RETIRED.LOADS", 0, "wsm", "MEM_INST_RETIRED:LOADS"),
-	SAME("nehalem", "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD", 0, "nhm",
-	     "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3"),
-	SAME("nehalem", "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD", 0, "wsm",
-	     "MEM_INST_RETIRED:LATENCY_ABOVE_THRESHOLD:ldlat=3"),
-	SAME("nehalem", NHM_HIT, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP"),
-	SAME("nehalem", NHM_HIT, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP"),
-	SAME("nehalem", NHM_HIT, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HIT_SNP"),
-	SAME("nehalem", NHM_HITM, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM"),
-	SAME("nehalem", NHM_HITM, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM"),
-	SAME("nehalem", NHM_HITM, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:OTHER_CORE_HITM"),
-	SAME("nehalem", NHM_RFWD, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD"),
-	SAME("nehalem", NHM_RFWD, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_FWD"),
-	SAME("nehalem", NHM_RFWD, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_FWD"),
-	SAME("nehalem", NHM_RHITM, 1, "nhm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM"),
-	SAME("nehalem", NHM_RHITM, 1, "wsm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM"),
-	SAME("nehalem", NHM_RHITM, 2, "wsm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:REMOTE_CACHE_HITM"),
-	SAME("nehalem", "OFFCORE_REQUESTS.DEMAND.READ_DATA", 0, "wsm",
-	     "OFFCORE_REQUESTS:DEMAND_READ_DATA"),
-	SAME("nehalem", "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_LOCATION", 1, "nhm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE"),
-	SAME("nehalem", "OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY_LOCATION", 1, "wsm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE"),
-	SAME("nehalem", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND.READ_DATA", 0, "wsm",
-	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_READ_DATA"),
-
-	/* silvermont table: slm */
-	SAME("silvermont", "INST_RETIRED.ANY", 0, "slm", "INSTRUCTIONS_RETIRED"),
-	SAME("silvermont", "INST_RETIRED.ANY_P", 0, "slm", "INST_RETIRED:ANY_P"),
-	SAME("silvermont", "CPU_CLK_UNHALTED.CORE", 0, "slm", "UNHALTED_CORE_CYCLES"),
-	SAME("silvermont", "CPU_CLK_UNHALTED.CORE_P", 0, "slm", "CPU_CLK_UNHALTED:CORE_P"),
-	SAME("silvermont", "CPU_CLK_UNHALTED.REF_TSC", 0, "slm", "UNHALTED_REFERENCE_CYCLES"),
-	DIFF("silvermont", ATOM_HIT, 1, "slm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:SNP_HIT",
-	     0, 0x0400010001ull, ATOM_NOSUPP),
-	DIFF("silvermont", ATOM_HIT, 2, "slm", "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_HIT",
-	     0, 0x0400010001ull, ATOM_NOSUPP),
-	SAME("silvermont", "MEM_UOPS_RETIRED.HITM", 0, "slm", "MEM_UOP_RETIRED:HITM"),
-	DIFF("silvermont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", 2, "slm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:SNP_NONE:SNP_MISS:SNP_HIT:SNP_HITM",
-	     0, 0x1680010001ull, ATOM_NOSUPP),
-	XRSP("silvermont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", 1, "slm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", 0x10001,
-	     "libpfm4 slm has no OUTSTANDING (bit 38) umask: the RSP_0 value is checked "
-	     "against glm's, the same bit layout (SDM 18.6.3, Table 18-17)",
-	     "glm", "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING"),
-
-	/* goldmont table: glm */
-	SAME("goldmont", "INST_RETIRED.ANY", 0, "glm", "INSTRUCTIONS_RETIRED"),
-	SAME("goldmont", "INST_RETIRED.ANY_P", 0, "glm", "INST_RETIRED:ANY_P"),
-	SAME("goldmont", "CPU_CLK_UNHALTED.CORE", 0, "glm", "UNHALTED_CORE_CYCLES"),
-	/* libpfm4 glm's CPU_CLK_UNHALTED:CORE_P encodes event 0x00: use the architectural name */
-	SAME("goldmont", "CPU_CLK_UNHALTED.CORE_P", 0, "glm", "UNHALTED_CORE_CYCLES"),
-	SAME("goldmont", "CPU_CLK_UNHALTED.REF_TSC", 0, "glm", "UNHALTED_REFERENCE_CYCLES"),
-	DIFF("goldmont", ATOM_HIT, 1, "glm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
-	     0, 0x0400010001ull, ATOM_NOSUPP),
-	DIFF("goldmont", ATOM_HIT, 2, "glm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_HIT_OTHER_CORE_NO_FWD",
-	     0, 0x0400010001ull, ATOM_NOSUPP),
-	SAME("goldmont", "MEM_LOAD_UOPS_RETIRED.HITM", 0, "glm", "MEM_LOAD_UOPS_RETIRED:HITM"),
-	DIFF("goldmont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.L2_MISS.ANY", 2, "glm",
-	     "OFFCORE_RESPONSE_1:DMND_DATA_RD:L2_MISS_SNP_ANY", 0, 0x3600010001ull, ATOM_NOSUPP),
-	SAME("goldmont", "OFFCORE_RESPONSE.DEMAND_DATA_RD.OUTSTANDING", 1, "glm",
-	     "OFFCORE_RESPONSE_0:DMND_DATA_RD:OUTSTANDING"),
-
-	/* haswell table: hsw and bdw */
-	SAME("haswell", "INST_RETIRED.ANY", 0, "hsw", "INSTRUCTIONS_RETIRED"),
-	SAME("haswell", "INST_RETIRED.ANY", 0, "bdw", "INSTRUCTIONS_RETIRED"),
-	SAME("haswell", "INST_RETIRED.ANY_P", 0, "hsw", "INST_RETIRED:ANY_P"),
-	SAME("haswell", "INST_RETIRED.ANY_P", 0, "bdw", "INST_RETIRED:ANY_P"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD", 0, "hsw", "UNHALTED_CORE_CYCLES"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD", 0, "bdw", "UNHALTED_CORE_CYCLES"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD_P", 0, "hsw", "CPU_CLK_UNHALTED:THREAD_P"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD_P", 0, "bdw", "CPU_CLK_UNHALTED:THREAD_P"),
-	SAME("haswell", "CPU_CLK_UNHALTED.REF_TSC", 0, "hsw", "UNHALTED_REFERENCE_CYCLES"),
-	SAME("haswell", "CPU_CLK_UNHALTED.REF_TSC", 0, "bdw", "UNHALTED_REFERENCE_CYCLES"),
-	SAME("haswell", "MEM_UOPS_RETIRED.ALL_LOADS", 0, "hsw", "MEM_UOPS_RETIRED:ALL_LOADS"),
-	SAME("haswell", "MEM_UOPS_RETIRED.ALL_LOADS", 0, "bdw", "MEM_UOPS_RETIRED:ALL_LOADS"),
-	SAME("haswell", "MEM_TRANS_RETIRED.LOAD_LATENCY", 0, "hsw",
-	     "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3"),
-	SAME("haswell", "MEM_TRANS_RETIRED.LOAD_LATENCY", 0, "bdw",
-	     "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3"),
-	DIFF("haswell", HSW_HIT, 1, "hsw", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD",
-	     0, 0x4001C0001ull, HSW_NOHITF),
-	SAME("haswell", HSW_HIT, 1, "bdw", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
-	DIFF("haswell", HSW_HIT, 2, "hsw", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_NO_FWD",
-	     0, 0x4001C0001ull, HSW_NOHITF),
-	SAME("haswell", HSW_HIT, 2, "bdw", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
-	DIFF("haswell", HSW_HITM, 1, "hsw", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM",
-	     0, 0x10001C0001ull, HSW_NOHITF),
-	SAME("haswell", HSW_HITM, 1, "bdw", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM"),
-	DIFF("haswell", HSW_HITM, 2, "hsw", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM",
-	     0, 0x10001C0001ull, HSW_NOHITF),
-	SAME("haswell", HSW_HITM, 2, "bdw", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM"),
-	SAME("haswell", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0, "hsw",
-	     "OFFCORE_REQUESTS:DEMAND_DATA_RD"),
-	SAME("haswell", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0, "bdw",
-	     "OFFCORE_REQUESTS:DEMAND_DATA_RD"),
-	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "hsw",
-	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
-	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "bdw",
-	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
-
-	/* haswell table on the server part (hsw_ep): the same rows, and the remote ones */
-	SAME("haswell", "INST_RETIRED.ANY", 0, "hsw_ep", "INSTRUCTIONS_RETIRED"),
-	SAME("haswell", "INST_RETIRED.ANY_P", 0, "hsw_ep", "INST_RETIRED:ANY_P"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD", 0, "hsw_ep", "UNHALTED_CORE_CYCLES"),
-	SAME("haswell", "CPU_CLK_UNHALTED.THREAD_P", 0, "hsw_ep", "CPU_CLK_UNHALTED:THREAD_P"),
-	SAME("haswell", "CPU_CLK_UNHALTED.REF_TSC", 0, "hsw_ep", "UNHALTED_REFERENCE_CYCLES"),
-	SAME("haswell", "MEM_UOPS_RETIRED.ALL_LOADS", 0, "hsw_ep", "MEM_UOPS_RETIRED:ALL_LOADS"),
-	SAME("haswell", "MEM_TRANS_RETIRED.LOAD_LATENCY", 0, "hsw_ep",
-	     "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3"),
-	SAME("haswell", HSW_HIT, 1, "hsw_ep", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
-	SAME("haswell", HSW_HIT, 2, "hsw_ep", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_NO_FWD"),
-	SAME("haswell", HSW_HITM, 1, "hsw_ep", "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM"),
-	SAME("haswell", HSW_HITM, 2, "hsw_ep", "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM"),
-	SAME("haswell", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD", 0, "hsw_ep",
-	     "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_FWD"),
-	SAME("haswell", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_HITM", 0, "hsw_ep",
-	     "MEM_LOAD_UOPS_L3_MISS_RETIRED:REMOTE_HITM"),
-	SAME("haswell", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0, "hsw_ep",
-	     "OFFCORE_REQUESTS:DEMAND_DATA_RD"),
-	SAME("haswell", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0, "hsw_ep",
-	     "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD"),
-};
-#define NORACLES (sizeof(oracles) / sizeof(oracles[0]))
 
 /*
  * The code libpfm4 (and the kernel) give the event each fixed counter
@@ -257,24 +57,49 @@ static int table_len(const struct pmu_table *t)
 	return n;
 }
 
-static bool row_applies(const struct pmu_event *e, const struct oracle_pmu *p)
+static bool row_applies(const struct pmu_event *e, const struct pfm_pmu *p)
 {
 	if (e->needs & ~p->flags)
 		return false;
 	return e->offcore != 2 || p->offcore_msrs >= 2;
 }
 
-static const struct oracle *oracle_find(const char *table, const struct pmu_event *e,
-					const char *pmu)
+/* The parts @u stands for, as a PMU of its table would describe them. */
+static struct pfm_pmu uarch_parts(const struct uarch *u)
 {
-	for (size_t i = 0; i < NORACLES; i++) {
-		const struct oracle *o = &oracles[i];
+	struct pfm_pmu p = { u->name, u->flags, u->offcore_msrs };
 
-		if (!strcmp(o->table, table) && !strcmp(o->row, e->name) &&
-		    o->offcore == e->offcore && !strcmp(o->pmu, pmu))
-			return o;
-	}
-	return NULL;
+	return p;
+}
+
+/* The table of supported microarchitecture @name (a fact test's subject). */
+static const struct pmu_table *table_of(const char *name)
+{
+	const struct uarch *u = uarch_by_name(name);
+
+	assert_non_null(u);
+	assert_non_null(u->table);
+	return u->table;
+}
+
+/* The general-purpose counters every part using @t has: the fewest any needs. */
+static uint8_t table_gp_mask(const struct pmu_table *t)
+{
+	unsigned gp = 8;
+
+	for (const struct uarch *const *u = uarch_supported; *u; u++)
+		if ((*u)->table == t && (*u)->gp_needed < gp)
+			gp = (*u)->gp_needed;
+	return (uint8_t)((1u << gp) - 1);
+}
+
+static size_t table_npfm(const struct pmu_table *t)
+{
+	size_t n = 0;
+
+	while (n < PMU_TABLE_PFM_MAX && t->pfm[n].name)
+		n++;
+	return n;
 }
 
 /* One libpfm4 answer, as sent from the child. */
@@ -388,22 +213,58 @@ static int pfm_ask(const char *pmu, const char *const *events, int n, struct pfm
 
 /* ---------- tests that need no oracle ---------- */
 
+/*
+ * The tables are those of uarch_supported[], each once, in its order, with
+ * a name, and at least one libpfm4 PMU to check its rows on.
+ */
 static void test_tables_list(void **state)
 {
-	static const char *const names[] = { "nehalem", "silvermont", "goldmont", "haswell" };
-	int n = 0;
+	const struct pmu_table *t;
+	size_t n = 0;
 
 	(void)state;
-	while (pmu_tables[n] != NULL) {
-		assert_true(n < 4);
-		assert_string_equal(pmu_tables[n]->name, names[n]);
-		n++;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		size_t seen = 0;
+
+		assert_non_null((*u)->table);
+		for (size_t i = 0; (t = uarch_pmu_table(i)); i++)
+			seen += t == (*u)->table;
+		assert_int_equal(seen, 1);
 	}
-	assert_int_equal(n, 4);
-	assert_ptr_equal(pmu_tables[0], &pmu_table_nehalem);
-	assert_ptr_equal(pmu_tables[1], &pmu_table_silvermont);
-	assert_ptr_equal(pmu_tables[2], &pmu_table_goldmont);
-	assert_ptr_equal(pmu_tables[3], &pmu_table_haswell);
+	for (n = 0; (t = uarch_pmu_table(n)); n++) {
+		assert_non_null(t->name);
+		assert_true(t->name[0] != '\0');
+		assert_true(table_npfm(t) > 0);
+		for (size_t k = 0; k < n; k++)
+			assert_string_not_equal(uarch_pmu_table(k)->name, t->name);
+	}
+	assert_true(n > 0);
+	assert_null(uarch_pmu_table(n + 1));
+}
+
+/*
+ * Every part a table serves has a libpfm4 PMU among the table's that
+ * stands for it: the same MSR_OFFCORE_RSP_x count and the same flags, as
+ * far as the table's rows need them.
+ */
+static void test_tables_pmus_cover_parts(void **state)
+{
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		const struct pmu_table *t = (*u)->table;
+		uint32_t needed = 0;
+		bool found = false;
+
+		for (const struct pmu_event *e = t->events; e->name; e++)
+			needed |= e->needs;
+		for (size_t p = 0; p < table_npfm(t); p++)
+			found |= t->pfm[p].offcore_msrs == (*u)->offcore_msrs &&
+				 (t->pfm[p].flags & needed) == ((*u)->flags & needed);
+		if (!found)
+			fail_msg("%s: table %s names no libpfm4 PMU for its %u offcore MSRs "
+				 "and flags 0x%x", (*u)->name, t->name, (*u)->offcore_msrs,
+				 (*u)->flags & needed);
+	}
 }
 
 static void test_metric_names(void **state)
@@ -451,9 +312,9 @@ static void test_evtsel_bits(void **state)
 	assert_int_equal(pmu_event_evtsel(&e), 0);
 }
 
-static void check_table_sanity(const struct family *f)
+static void check_table_sanity(const struct pmu_table *t)
 {
-	const struct pmu_table *t = f->table;
+	uint8_t gp_mask = table_gp_mask(t);
 	int n = table_len(t);
 	int rows_per_metric[M__COUNT] = { 0 };
 	uint8_t rsp_event[3] = { 0 }, rsp_umask[3] = { 0 };
@@ -484,7 +345,7 @@ static void check_table_sanity(const struct family *f)
 			assert_int_equal(e->pair, 0);
 		} else {
 			assert_true(e->counters != 0);
-			assert_int_equal(e->counters & ~f->gp_mask, 0);
+			assert_int_equal(e->counters & ~gp_mask, 0);
 			assert_true(e->event != 0);
 			assert_int_equal(evtsel & (EVTSEL_USR | EVTSEL_OS | EVTSEL_EN),
 					 EVTSEL_USR | EVTSEL_OS | EVTSEL_EN);
@@ -554,12 +415,12 @@ static void check_table_sanity(const struct family *f)
 			outstanding |= t->events[i].metric == M_OFFCORE_OUTSTANDING;
 		}
 		assert_true(reads == outstanding);
-		for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
+		for (size_t p = 0; p < table_npfm(t); p++) {
 			int applies[M__COUNT] = { 0 };
 
 			for (int i = 0; i < n; i++)
 				if (t->events[i].pair == tag &&
-				    row_applies(&t->events[i], &f->pmus[p]))
+				    row_applies(&t->events[i], &t->pfm[p]))
 					applies[t->events[i].metric]++;
 			assert_true((applies[M_OFFCORE_READS] > 0) ==
 				    (applies[M_OFFCORE_OUTSTANDING] > 0));
@@ -570,13 +431,15 @@ static void check_table_sanity(const struct family *f)
 static void test_table_sanity(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NFAMILIES; i++)
-		check_table_sanity(&families[i]);
+	const struct pmu_table *t;
+
+	for (size_t i = 0; (t = uarch_pmu_table(i)); i++)
+		check_table_sanity(t);
 }
 
 /* The first row of @m that applies to @p, or NULL. */
 static const struct pmu_event *first_row(const struct pmu_table *t, enum metric m,
-					 const struct oracle_pmu *p)
+					 const struct pfm_pmu *p)
 {
 	for (const struct pmu_event *e = t->events; e->name; e++)
 		if (e->metric == m && row_applies(e, p))
@@ -587,22 +450,22 @@ static const struct pmu_event *first_row(const struct pmu_table *t, enum metric 
 static void test_table_alternatives(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NFAMILIES; i++) {
-		const struct family *f = &families[i];
+	const struct pmu_table *t;
 
-		for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
-			const struct oracle_pmu *op = &f->pmus[p];
+	for (size_t i = 0; (t = uarch_pmu_table(i)); i++) {
+		for (size_t p = 0; p < table_npfm(t); p++) {
+			const struct pfm_pmu *op = &t->pfm[p];
 			const struct pmu_event *e;
 			int gp = 0;
 
 			/* fixed counter first, then a general-purpose fallback */
-			e = first_row(f->table, M_INSTRUCTIONS, op);
+			e = first_row(t, M_INSTRUCTIONS, op);
 			assert_non_null(e);
 			assert_int_equal(e->fixed, 0);
-			e = first_row(f->table, M_CYCLES, op);
+			e = first_row(t, M_CYCLES, op);
 			assert_non_null(e);
 			assert_int_equal(e->fixed, 1);
-			for (e = f->table->events; e->name; e++) {
+			for (e = t->events; e->name; e++) {
 				if (e->metric == M_REF_CYCLES)
 					assert_int_equal(e->fixed, 2);
 				if ((e->metric == M_INSTRUCTIONS || e->metric == M_CYCLES) &&
@@ -612,18 +475,18 @@ static void test_table_alternatives(void **state)
 			assert_int_equal(gp, 2);
 
 			/* snoop hit: RSP_0 first; HITM: RSP_1 first where it exists */
-			e = first_row(f->table, M_SNOOP_HIT, op);
+			e = first_row(t, M_SNOOP_HIT, op);
 			assert_non_null(e);
 			assert_int_equal(e->offcore, 1);
-			e = first_row(f->table, M_SNOOP_HITM, op);
+			e = first_row(t, M_SNOOP_HITM, op);
 			assert_non_null(e);
 			if (e->offcore)
 				assert_int_equal(e->offcore, op->offcore_msrs >= 2 ? 2 : 1);
 
 			/* offcore reads: the paired row before any unpaired one */
-			e = first_row(f->table, M_OFFCORE_READS, op);
+			e = first_row(t, M_OFFCORE_READS, op);
 			assert_non_null(e);
-			if (first_row(f->table, M_OFFCORE_OUTSTANDING, op))
+			if (first_row(t, M_OFFCORE_OUTSTANDING, op))
 				assert_true(e->pair != 0);
 		}
 	}
@@ -631,17 +494,21 @@ static void test_table_alternatives(void **state)
 
 static void test_table_facts(void **state)
 {
-	const struct oracle_pmu nhm = { "nhm", 0, 1 }, wsm = { "wsm", UARCH_F_OFFCORE_QUEUE, 2 };
-	const struct pmu_table *atoms[] = { &pmu_table_silvermont, &pmu_table_goldmont };
+	const struct pfm_pmu nhm = uarch_parts(uarch_by_name("nehalem"));
+	const struct pfm_pmu wsm = uarch_parts(uarch_by_name("westmere"));
+	const struct pmu_table *pmu_table_nehalem = table_of("nehalem");
+	const struct pmu_table *pmu_table_haswell = table_of("haswell");
+	const struct pmu_table *atoms[] = { table_of("silvermont"), table_of("goldmont") };
+	const struct pmu_table *tb;
 
 	(void)state;
 	/* Nehalem: outstanding only through the Westmere row, with a reason otherwise */
-	assert_null(first_row(&pmu_table_nehalem, M_OFFCORE_OUTSTANDING, &nhm));
-	assert_non_null(first_row(&pmu_table_nehalem, M_OFFCORE_OUTSTANDING, &wsm));
-	assert_non_null(strstr(pmu_table_nehalem.unsupported[M_OFFCORE_OUTSTANDING], "Westmere"));
-	assert_non_null(first_row(&pmu_table_nehalem, M_OFFCORE_READS, &nhm));
-	assert_int_equal(first_row(&pmu_table_nehalem, M_OFFCORE_READS, &nhm)->offcore, 1);
-	assert_int_equal(first_row(&pmu_table_nehalem, M_OFFCORE_READS, &wsm)->pair, 1);
+	assert_null(first_row(pmu_table_nehalem, M_OFFCORE_OUTSTANDING, &nhm));
+	assert_non_null(first_row(pmu_table_nehalem, M_OFFCORE_OUTSTANDING, &wsm));
+	assert_non_null(strstr(pmu_table_nehalem->unsupported[M_OFFCORE_OUTSTANDING], "Westmere"));
+	assert_non_null(first_row(pmu_table_nehalem, M_OFFCORE_READS, &nhm));
+	assert_int_equal(first_row(pmu_table_nehalem, M_OFFCORE_READS, &nhm)->offcore, 1);
+	assert_int_equal(first_row(pmu_table_nehalem, M_OFFCORE_READS, &wsm)->pair, 1);
 
 	/* Atoms: no loads, no load latency, one reason for both */
 	for (size_t i = 0; i < 2; i++) {
@@ -697,8 +564,8 @@ static void test_table_facts(void **state)
 	/* Haswell: everything has a row; the remote ones on the server models only */
 	for (int m = 0; m < M__COUNT; m++)
 		if (m != M_SNOOP_REMOTE_HIT && m != M_SNOOP_REMOTE_HITM)
-			assert_null(pmu_table_haswell.unsupported[m]);
-	for (const struct pmu_event *e = pmu_table_haswell.events; e->name; e++)
+			assert_null(pmu_table_haswell->unsupported[m]);
+	for (const struct pmu_event *e = pmu_table_haswell->events; e->name; e++)
 		if (e->metric == M_SNOOP_REMOTE_HIT || e->metric == M_SNOOP_REMOTE_HITM)
 			assert_int_equal(e->needs, UARCH_F_REMOTE_EVENTS);
 
@@ -707,10 +574,9 @@ static void test_table_facts(void **state)
 	 * Atom offcore-response snoop bits stop at the module; their HITM comes
 	 * from the retired-load event that sees the module partner too.
 	 */
-	for (size_t k = 0; k < NFAMILIES; k++)
-		for (const struct pmu_event *e = families[k].table->events; e->name; e++) {
-			bool atom = families[k].table == &pmu_table_silvermont ||
-				    families[k].table == &pmu_table_goldmont;
+	for (size_t k = 0; (tb = uarch_pmu_table(k)); k++)
+		for (const struct pmu_event *e = tb->events; e->name; e++) {
+			bool atom = tb == atoms[0] || tb == atoms[1];
 
 			switch (e->metric) {
 			case M_SNOOP_HIT:
@@ -732,44 +598,63 @@ static void test_table_facts(void **state)
 		}
 
 	/* Westmere: OFFCORE_REQUESTS_OUTSTANDING on PMC0 only (kernel, json, libpfm4) */
-	for (const struct pmu_event *e = pmu_table_nehalem.events; e->name; e++)
+	for (const struct pmu_event *e = pmu_table_nehalem->events; e->name; e++)
 		if (e->metric == M_OFFCORE_OUTSTANDING)
 			assert_int_equal(e->counters, 0x1);
 
 	/* load latency on the big cores: PMC3 only */
-	for (const struct pmu_event *e = pmu_table_nehalem.events; e->name; e++)
+	for (const struct pmu_event *e = pmu_table_nehalem->events; e->name; e++)
 		if (e->ldlat)
 			assert_int_equal(e->counters, 0x8);
-	for (const struct pmu_event *e = pmu_table_haswell.events; e->name; e++)
+	for (const struct pmu_event *e = pmu_table_haswell->events; e->name; e++)
 		if (e->ldlat)
 			assert_int_equal(e->counters, 0x8);
 }
 
-/* Every oracle entry names a row that exists and applies to its PMU. */
-static void test_oracle_entries_used(void **state)
+/*
+ * Every row has a libpfm4 string, and applies to at least one of its
+ * table's PMUs; every recorded difference names one of those PMUs that
+ * the row applies to, says why, and differs in something.
+ */
+static void test_rows_pfm(void **state)
 {
+	const struct pmu_table *t;
+
 	(void)state;
-	for (size_t i = 0; i < NORACLES; i++) {
-		const struct oracle *o = &oracles[i];
-		bool found = false;
+	for (size_t k = 0; (t = uarch_pmu_table(k)); k++) {
+		for (const struct pmu_event *e = t->events; e->name; e++) {
+			const struct pfm_diff *d = &e->pfm_diff;
+			bool applies = false, diff_applies = false;
 
-		for (size_t k = 0; k < NFAMILIES; k++) {
-			const struct family *f = &families[k];
-
-			if (strcmp(f->name, o->table))
-				continue;
-			for (const struct pmu_event *e = f->table->events; e->name; e++) {
-				if (strcmp(e->name, o->row) || e->offcore != o->offcore)
+			if (e->pfm == NULL || e->pfm[0] == '\0')
+				fail_msg("%s row %s (offcore %d) has no libpfm4 string (.pfm)",
+					 t->name, e->name, e->offcore);
+			for (size_t p = 0; p < table_npfm(t); p++) {
+				if (!row_applies(e, &t->pfm[p]))
 					continue;
-				for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++)
-					if (!strcmp(f->pmus[p].pmu, o->pmu) &&
-					    row_applies(e, &f->pmus[p]))
-						found = true;
+				applies = true;
+				if (d->pmu && !strcmp(d->pmu, t->pfm[p].name))
+					diff_applies = true;
 			}
+			if (!applies)
+				fail_msg("%s row %s (offcore %d) applies to none of the table's "
+					 "libpfm4 PMUs", t->name, e->name, e->offcore);
+			if (d->pmu == NULL) {
+				assert_true(d->evtsel == 0 && d->rsp == 0 && d->why == NULL &&
+					    d->rsp_pmu == NULL && d->rsp_pfm == NULL);
+				continue;
+			}
+			if (!diff_applies)
+				fail_msg("%s row %s (offcore %d): .pfm_diff names %s, not a PMU "
+					 "of the table the row applies to", t->name, e->name,
+					 e->offcore, d->pmu);
+			assert_non_null(d->why);
+			assert_true(d->why[0] != '\0');
+			assert_true(d->evtsel != 0 || d->rsp != 0);
+			assert_true((d->rsp_pmu == NULL) == (d->rsp_pfm == NULL));
+			if (d->rsp || d->rsp_pmu)
+				assert_int_not_equal(e->offcore, 0);
 		}
-		if (!found)
-			fail_msg("stale oracle entry: %s %s offcore=%d on %s", o->table, o->row,
-				 o->offcore, o->pmu);
 	}
 }
 
@@ -804,34 +689,40 @@ static void test_oracle_switches_pmu(void **state)
 }
 
 /* The row's MSR_OFFCORE_RSP_x value, as encoded by another PMU's libpfm4 table. */
-static void check_rsp_elsewhere(const struct pmu_table *t, const struct pmu_event *e,
-				const struct oracle *o)
+static void check_rsp_elsewhere(const struct pmu_table *t, const struct pmu_event *e)
 {
-	const char *const ev[] = { o->rsp_pfm };
+	const struct pfm_diff *d = &e->pfm_diff;
+	const char *const ev[] = { d->rsp_pfm };
 	struct pfm_answer a;
 
-	assert_int_equal(pfm_ask(o->rsp_pmu, ev, 1, &a), 0);
+	assert_int_equal(pfm_ask(d->rsp_pmu, ev, 1, &a), 0);
 	if (a.rc != PFM_SUCCESS)
 		fail_msg("%s %s: libpfm4 %s cannot encode \"%s\": %s", t->name, e->name,
-			 o->rsp_pmu, o->rsp_pfm, pfm_strerror(a.rc));
-	assert_string_equal(a.pmu, o->rsp_pmu);
+			 d->rsp_pmu, d->rsp_pfm, pfm_strerror(a.rc));
+	assert_string_equal(a.pmu, d->rsp_pmu);
 	assert_int_equal(a.count, 2);
 	if (a.codes[1] != e->offcore_rsp)
 		fail_msg("%s %s: libpfm4 %s \"%s\" gives 0x%llx, the row has 0x%llx", t->name,
-			 e->name, o->rsp_pmu, o->rsp_pfm, (unsigned long long)a.codes[1],
+			 e->name, d->rsp_pmu, d->rsp_pfm, (unsigned long long)a.codes[1],
 			 (unsigned long long)e->offcore_rsp);
 }
 
-static void check_oracle(const struct family *f)
+/* @e's recorded difference when it is on PMU @pmu, else NULL: libpfm4 must agree. */
+static const struct pfm_diff *row_diff(const struct pmu_event *e, const char *pmu)
 {
-	const struct pmu_table *t = f->table;
+	if (e->pfm_diff.pmu && !strcmp(e->pfm_diff.pmu, pmu))
+		return &e->pfm_diff;
+	return NULL;
+}
+
+static void check_oracle(const struct pmu_table *t)
+{
 	const char *last_note = NULL;    /* print each disagreement once per run of rows */
 	int n = table_len(t), checked = 0;
 
-	for (size_t p = 0; p < NPMUS && f->pmus[p].pmu; p++) {
-		const struct oracle_pmu *op = &f->pmus[p];
+	for (size_t p = 0; p < table_npfm(t); p++) {
+		const struct pfm_pmu *op = &t->pfm[p];
 		const struct pmu_event *rows[MAX_ROWS];
-		const struct oracle *orc[MAX_ROWS];
 		const char *strs[MAX_ROWS];
 		struct pfm_answer ans[MAX_ROWS];
 		int q = 0;
@@ -841,136 +732,117 @@ static void check_oracle(const struct family *f)
 
 			if (!row_applies(e, op))
 				continue;
-			orc[q] = oracle_find(t->name, e, op->pmu);
-			if (orc[q] == NULL)
-				fail_msg("%s row %s (offcore %d) has no libpfm4 mapping for %s: "
-					 "add one to oracles[] after checking it", t->name,
-					 e->name, e->offcore, op->pmu);
+			if (e->pfm == NULL)
+				fail_msg("%s row %s (offcore %d) has no libpfm4 string (.pfm)",
+					 t->name, e->name, e->offcore);
 			rows[q] = e;
-			strs[q] = orc[q]->pfm;
+			strs[q] = e->pfm;
 			q++;
 		}
-		assert_int_equal(pfm_ask(op->pmu, strs, q, ans), 0);
+		assert_int_equal(pfm_ask(op->name, strs, q, ans), 0);
 
 		for (int i = 0; i < q; i++) {
 			const struct pmu_event *e = rows[i];
-			const struct oracle *o = orc[i];
+			const struct pfm_diff *d = row_diff(e, op->name);
 			const struct pfm_answer *a = &ans[i];
 			uint64_t want_sel, want_rsp, got_sel;
 
 			if (a->rc != PFM_SUCCESS)
 				fail_msg("%s/%s: libpfm4 cannot encode \"%s\": %s", t->name,
-					 op->pmu, o->pfm, pfm_strerror(a->rc));
-			assert_string_equal(a->pmu, op->pmu);
+					 op->name, e->pfm, pfm_strerror(a->rc));
+			assert_string_equal(a->pmu, op->name);
 			assert_true(a->count >= 1);
 			got_sel = a->codes[0] & ~EVTSEL_INT;
 
 			if (e->fixed != PMU_FIXED_NONE) {
 				/* the architectural event this fixed counter counts */
+				assert_null(d);
 				assert_int_equal(a->codes[0] & 0xffff, fixed_code[e->fixed]);
 				assert_int_equal(a->count, 1);
 				checked++;
 				continue;
 			}
 
-			want_sel = o->pfm_evtsel ? o->pfm_evtsel : pmu_event_evtsel(e);
+			want_sel = d && d->evtsel ? d->evtsel : pmu_event_evtsel(e);
 			if (got_sel != want_sel)
 				fail_msg("%s/%s %s: libpfm4 \"%s\" gives PERFEVTSEL 0x%llx, "
-					 "expected 0x%llx", t->name, op->pmu, e->name, o->pfm,
+					 "expected 0x%llx", t->name, op->name, e->name, e->pfm,
 					 (unsigned long long)got_sel,
 					 (unsigned long long)want_sel);
-			if (o->pfm_evtsel)   /* a recorded disagreement must still be one */
+			if (d && d->evtsel)   /* a recorded disagreement must still be one */
 				assert_int_not_equal(got_sel, pmu_event_evtsel(e));
 
 			if (e->offcore) {
-				want_rsp = o->pfm_rsp ? o->pfm_rsp : e->offcore_rsp;
+				want_rsp = d && d->rsp ? d->rsp : e->offcore_rsp;
 				assert_int_equal(a->count, 2);
 				if (a->codes[1] != want_rsp)
 					fail_msg("%s/%s %s (RSP_%d): libpfm4 \"%s\" gives 0x%llx, "
-						 "expected 0x%llx", t->name, op->pmu, e->name,
-						 e->offcore - 1, o->pfm,
+						 "expected 0x%llx", t->name, op->name, e->name,
+						 e->offcore - 1, e->pfm,
 						 (unsigned long long)a->codes[1],
 						 (unsigned long long)want_rsp);
-				if (o->pfm_rsp)
+				if (d && d->rsp)
 					assert_int_not_equal(a->codes[1], e->offcore_rsp);
-				if (o->rsp_pmu)
-					check_rsp_elsewhere(t, e, o);
+				if (d && d->rsp_pmu)
+					check_rsp_elsewhere(t, e);
 			} else if (e->ldlat) {
 				assert_int_equal(a->count, 2);
 				assert_int_equal(a->codes[1], 3);   /* the ldlat=3 asked for */
 			} else {
 				assert_int_equal(a->count, 1);
-				assert_int_equal(o->pfm_rsp, 0);
 			}
-			if (o->note && o->note != last_note)
+			if (d && d->why != last_note)
 				print_message("# %s/%s %s (and like rows): libpfm4 differs: %s\n", t->name,
-					      op->pmu, e->name, o->note);
-			last_note = o->note;
+					      op->name, e->name, d->why);
+			last_note = d ? d->why : NULL;
 			checked++;
 		}
 	}
 	assert_true(checked > 0);
 }
 
-static void oracle_or_skip(const char *table)
+/* One test per table: every row on every libpfm4 PMU the table names. */
+static void test_oracle_table(void **state)
 {
 	static const char *const probe[] = { "INST_RETIRED:ANY_P" };
+	const struct pmu_table *t = *state;
 	struct pfm_answer a;
 
-	for (size_t i = 0; i < NFAMILIES; i++) {
-		if (strcmp(families[i].name, table))
-			continue;
-		for (size_t p = 0; p < NPMUS && families[i].pmus[p].pmu; p++) {
-			if (pfm_ask(families[i].pmus[p].pmu, probe, 1, &a) ||
-			    a.rc != PFM_SUCCESS)
-				skip();      /* this libpfm4 lacks the PMU */
-		}
-		check_oracle(&families[i]);
-		return;
-	}
-	fail_msg("no family %s", table);
+	for (size_t p = 0; p < table_npfm(t); p++)
+		if (pfm_ask(t->pfm[p].name, probe, 1, &a) || a.rc != PFM_SUCCESS)
+			skip();      /* this libpfm4 lacks the PMU */
+	check_oracle(t);
 }
 
-static void test_oracle_nehalem(void **state)
-{
-	(void)state;
-	oracle_or_skip("nehalem");
-}
-
-static void test_oracle_silvermont(void **state)
-{
-	(void)state;
-	oracle_or_skip("silvermont");
-}
-
-static void test_oracle_goldmont(void **state)
-{
-	(void)state;
-	oracle_or_skip("goldmont");
-}
-
-static void test_oracle_haswell(void **state)
-{
-	(void)state;
-	oracle_or_skip("haswell");
-}
+#define MAX_TESTS 64
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_tables_list),
+		cmocka_unit_test(test_tables_pmus_cover_parts),
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_evtsel_bits),
 		cmocka_unit_test(test_table_sanity),
 		cmocka_unit_test(test_table_alternatives),
 		cmocka_unit_test(test_table_facts),
-		cmocka_unit_test(test_oracle_entries_used),
+		cmocka_unit_test(test_rows_pfm),
 		cmocka_unit_test(test_oracle_switches_pmu),
-		cmocka_unit_test(test_oracle_nehalem),
-		cmocka_unit_test(test_oracle_silvermont),
-		cmocka_unit_test(test_oracle_goldmont),
-		cmocka_unit_test(test_oracle_haswell),
 	};
+	static struct CMUnitTest tests[MAX_TESTS];
+	static char names[MAX_TESTS][48];
+	const struct pmu_table *t;
+	size_t n = 0;
 
-	return cmocka_run_group_tests_name("events", tests, NULL, NULL);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		tests[n++] = fixed[i];
+	/* the libpfm4 oracle, one test per table, named after it */
+	for (size_t i = 0; (t = uarch_pmu_table(i)) && n < MAX_TESTS; i++) {
+		snprintf(names[n], sizeof(names[n]), "test_oracle_%s", t->name);
+		tests[n] = (struct CMUnitTest)cmocka_unit_test(test_oracle_table);
+		tests[n].name = names[n];
+		tests[n].initial_state = (void *)t;
+		n++;
+	}
+	return _cmocka_run_group_tests("events", tests, n, NULL, NULL);
 }
