@@ -953,18 +953,14 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	const struct sim_hw *hw = sim_hw_lookup(uarch);
 	struct sim_profile *builtin = NULL;
 	struct sim *sim;
-	unsigned i;
 	int c;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!hw) {
-		char known[160] = "";
+		char known[256];
 
-		for (i = 0; sim_uarch_names[i]; i++) {
-			strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
-			strncat(known, sim_uarch_names[i], sizeof(known) - strlen(known) - 1);
-		}
+		sim_uarch_list(known, sizeof(known));
 		sim_seterr(err, errlen, "unknown microarchitecture '%s' (known: %s)",
 			   uarch ? uarch : "(null)", known);
 		return NULL;

@@ -35,9 +35,8 @@ struct sim_profile *sim_profile_builtin(void);
 void sim_profile_free(struct sim_profile *);
 
 /*
- * A simulated machine of microarchitecture @uarch ("nehalem", "westmere",
- * "silvermont", "airmont", "goldmont", "goldmont-plus", "haswell",
- * "broadwell") running @profile (copied; may be freed after).
+ * A simulated machine of microarchitecture @uarch (one of sim_uarch_name())
+ * running @profile (copied; may be freed after).
  */
 struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 		    char *err, size_t errlen);
@@ -51,8 +50,11 @@ struct msrdev;
  */
 struct msrdev *msrdev_sim_open(struct sim *, char *err, size_t errlen);
 
-/* The names sim_new accepts, ended by NULL. */
-extern const char *const sim_uarch_names[];
+/* The names sim_new accepts: the @i-th, or NULL past the last. */
+const char *sim_uarch_name(size_t i);
+
+/* Those names joined by ", " into @buf (truncated to @len). */
+void sim_uarch_list(char *buf, size_t len);
 
 int sim_ncpus(const struct sim *);
 /* Topology of logical CPU @cpu (0..ncpus-1). */

@@ -12,6 +12,7 @@
  * Must not include or copy anything of lattop's event tables
  * (cpu/events_*.c): a wrong encoding in lattop has to count nothing here.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
@@ -399,16 +400,37 @@ static const struct sim_hw hw_broadwell = {
 	.server_events = ROWS(bdx_events),
 };
 
-/* In the order of sim_uarch_names. */
+/* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
 	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell, NULL,
 };
 
-const char *const sim_uarch_names[] = {
-	"nehalem", "westmere", "silvermont", "airmont",
-	"goldmont", "goldmont-plus", "haswell", "broadwell", NULL,
-};
+const char *sim_uarch_name(size_t i)
+{
+	size_t n;
+
+	for (n = 0; sim_hw_all[n]; n++)
+		if (n == i)
+			return sim_hw_all[n]->name;
+	return NULL;
+}
+
+void sim_uarch_list(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; sim_hw_all[i] && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", sim_hw_all[i]->name);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
 
 const struct sim_hw *sim_hw_lookup(const char *name)
 {

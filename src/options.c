@@ -288,8 +288,10 @@ int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err,
 
 static bool known_uarch(const char *u)
 {
-	for (int i = 0; sim_uarch_names[i]; i++)
-		if (!strcmp(sim_uarch_names[i], u))
+	const char *name;
+
+	for (size_t i = 0; (name = sim_uarch_name(i)); i++)
+		if (!strcmp(name, u))
 			return true;
 	return false;
 }

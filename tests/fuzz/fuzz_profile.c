@@ -109,11 +109,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
-	for (nu = 0; sim_uarch_names[nu]; nu++)
+	for (nu = 0; sim_uarch_name(nu); nu++)
 		;
 	memset(err, 'x', sizeof(err));
 	err[sizeof(err) - 1] = '\0';
-	sim = sim_new(sim_uarch_names[h % nu], prof, err, sizeof(err));
+	sim = sim_new(sim_uarch_name(h % nu), prof, err, sizeof(err));
 	sim_profile_free(prof);
 	if (!sim) {
 		fuzz_check_err(err, NULL);
