@@ -165,12 +165,63 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP]);
 int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
 
 /*
- * Put back every register written, on every CPU: each is read first,
- * written only when it differs from its saved value, and read back.
- * Returns the number of registers that still differ (they stay dirty, for
- * the journal to keep), each named in @err.
+ * Put back every register written, on every CPU, through pmu_writeback().
+ * Returns the number of registers not put back exactly (those that still
+ * differ stay dirty, for the journal to keep), each named in @err.
  */
 int pmu_restore(struct pmu *p, char *err, size_t errlen);
+
+/*
+ * The register write-back, the one routine every path out uses: the
+ * normal exit and a stop (pmu_restore), a crash (pmu_restore_emergency)
+ * and `lattop --restore` (journal_restore).  struct pmu_wb says what the
+ * device is and how its counters compare, from a struct pmu or from what a
+ * journal recorded.
+ */
+struct pmu_wb {
+	struct msrdev *dev;
+	bool fw_write;                  /* IA32_PERF_CAPABILITIES[13]: IA32_A_PMCx take the full width */
+	unsigned gp_width, fixed_width; /* counters compare in these bits; 0: in full */
+	unsigned reads, writes;         /* device operations made (added to) */
+};
+
+/* What the write-back did to one register. */
+enum pmu_wb_result {
+	PMU_WB_SAME,            /* it read as saved: not written */
+	PMU_WB_WRITTEN,         /* written back; it reads back as saved (or counts again for its owner) */
+	PMU_WB_INEXACT,         /* written back as closely as a legacy counter write allows */
+	PMU_WB_READ,            /* could not be read (@err), before the write or after (@wrote) */
+	PMU_WB_WRITE,           /* the write was refused (@err) */
+	PMU_WB_DIFFERS,         /* reads back @got, not @want */
+	PMU_WB_COUNTS,          /* a counter whose control could not be put back: it counts on */
+};
+
+struct pmu_wb_res {
+	enum pmu_wb_result result;
+	bool wrote;             /* a write was made */
+	int err;                /* negative errno of PMU_WB_READ and PMU_WB_WRITE */
+	uint64_t want, got;     /* the value written back, and what was read */
+};
+
+/* Told each register written back, in order, with what happened (never from a signal handler). */
+typedef void pmu_wb_fn(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res);
+
+/*
+ * Put back the dirty registers among @regs (@n, all of Linux CPU @cpu, a
+ * counter's control among them when it was saved), in pmu_restore_rank()
+ * order: each is read first, written only when it differs from its saved
+ * value (its owned bits: @mask), and read back; a write the CPU refused is
+ * not retried, and a counter whose control could not be put back is not
+ * written (it counts on).  What now holds its saved value is no longer
+ * dirty.  Async-signal-safe: only the device's read and write, no
+ * allocation, no formatting, no locks; @told (NULL from a signal handler)
+ * is called after each register.  Returns how many stay dirty.
+ */
+int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb_fn *told,
+		  void *arg);
+
+/* Registers written and not put back (dirty and lattop's), on any CPU saved. */
+bool pmu_pending(const struct pmu *p);
 
 /*
  * Read back the controls lattop programmed on CPU index @i: event selects,
@@ -201,10 +252,9 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen);
 int pmu_resume(struct pmu *p, char *err, size_t errlen);
 
 /*
- * Restore from a signal handler: async-signal-safe (the device's pread and
- * pwrite, no allocation, no formatting).  As pmu_restore(): read first,
- * write what differs, read back; a register that still differs stays dirty.
- * Returns how many still differ.
+ * Restore from a signal handler: pmu_writeback() on every CPU saved, on
+ * the msr driver's files only (the simulator dies with the process).
+ * Async-signal-safe.  Returns how many registers still differ.
  */
 int pmu_restore_emergency(struct pmu *p);
 
@@ -213,6 +263,7 @@ int pmu_restore_emergency(struct pmu *p);
  * enables (counting stops), then counter values and the rest, and
  * GLOBAL_CTRL last.
  */
+#define PMU_NRANK 4
 int pmu_restore_rank(uint32_t reg);
 
 /* A short message for an MSR access error: what to do about it. */

@@ -104,6 +104,7 @@ struct jfile {
 	char dev[PATH_MAX];
 	int fw;
 	unsigned gp_width;       /* 0: not recorded (then counters compare in full) */
+	unsigned fixed_width;    /* the same for the fixed counters */
 	bool end;                /* finished: written before the first MSR write */
 	struct jrec *rec;
 	int n, cap;
@@ -162,6 +163,9 @@ static int jfile_parse(char *text, struct jfile *jf)
 		else if (sscanf(line, "fw_write %d %c", &jf->fw, &extra) == 1 && (jf->fw == 0 || jf->fw == 1))
 			;
 		else if (sscanf(line, "gp_width %u %c", &jf->gp_width, &extra) == 1 && jf->gp_width <= 64)
+			;
+		else if (sscanf(line, "fixed_width %u %c", &jf->fixed_width, &extra) == 1 &&
+			 jf->fixed_width <= 64)
 			;
 		else if (!strcmp(line, "end"))
 			jf->end = true;
@@ -397,39 +401,65 @@ enum journal_state journal_check(const char *dir, const char *state_dir, char *w
 	return r;
 }
 
+/*
+ * Write @jf as the journal, synced: every record, or with @keep only those
+ * flagged.  0, or -1 with errno.
+ */
+static int jfile_put(struct journal *j, const struct jfile *jf, const bool *keep)
+{
+	size_t cap = 256 + strlen(jf->dev) + (size_t)jf->n * 64, len = 0;
+	char *buf = malloc(cap);
+	int r = 0;
+
+	if (!buf)
+		return -1;
+	len += (size_t)snprintf(buf, cap, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\ngp_width %u\n"
+				"fixed_width %u\n", jf->pid, jf->dev, jf->fw, jf->gp_width, jf->fixed_width);
+	for (int k = 0; k < jf->n; k++)
+		if (!keep || keep[k])
+			len += (size_t)snprintf(buf + len, cap - len, "r %d 0x%x 0x%llx 0x%llx\n",
+						jf->rec[k].cpu, jf->rec[k].reg,
+						(unsigned long long)jf->rec[k].value,
+						(unsigned long long)jf->rec[k].mask);
+	len += (size_t)snprintf(buf + len, cap - len, "end\n");
+	if (pwrite(j->fd, buf, len, 0) != (ssize_t)len || ftruncate(j->fd, (off_t)len) < 0 ||
+	    fsync(j->fd) < 0 || fsync(j->dirfd) < 0)
+		r = -1;
+	free(buf);
+	return r;
+}
+
 int journal_write(struct journal *j, const struct pmu *p, const char *dev, bool pending,
 		  char *err, size_t errlen)
 {
-	size_t cap = 256 + strlen(dev), len = 0;
-	char *buf;
+	struct jfile jf;
+	int n = 0, r;
 
+	memset(&jf, 0, sizeof(jf));
+	jf.pid = (long)getpid();
+	snprintf(jf.dev, sizeof(jf.dev), "%s", dev);
+	jf.fw = p->fw_write;
+	jf.gp_width = p->gp_width;
+	jf.fixed_width = p->fixed_width;
 	for (int i = 0; i < p->ncpu; i++)
-		cap += (size_t)p->cpu[i].nregs * 64;
-	buf = malloc(cap);
-	if (!buf) {
+		n += p->cpu[i].nregs;
+	jf.rec = malloc((n ? n : 1) * sizeof(*jf.rec));
+	if (!jf.rec) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	len += (size_t)snprintf(buf + len, cap - len, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\n"
-				"gp_width %u\n", (long)getpid(), dev, p->fw_write, p->gp_width);
 	for (int i = 0; i < p->ncpu; i++)
 		for (int k = 0; k < p->cpu[i].nregs; k++) {
 			const struct pmu_reg *s = &p->cpu[i].regs[k];
 
 			if (s->mask && p->cpu[i].saved && (!pending || s->dirty))
-				len += (size_t)snprintf(buf + len, cap - len, "r %d 0x%x 0x%llx 0x%llx\n",
-							p->cpu[i].id, s->reg, (unsigned long long)s->saved,
-							(unsigned long long)s->mask);
+				jf.rec[jf.n++] = (struct jrec){ p->cpu[i].id, s->reg, s->saved, s->mask };
 		}
-	len += (size_t)snprintf(buf + len, cap - len, "end\n");
-	if (pwrite(j->fd, buf, len, 0) != (ssize_t)len || ftruncate(j->fd, (off_t)len) < 0 ||
-	    fsync(j->fd) < 0 || fsync(j->dirfd) < 0) {
+	r = jfile_put(j, &jf, NULL);
+	if (r < 0)
 		snprintf(err, errlen, "writing the state journal: %s", strerror(errno));
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	return 0;
+	jfile_free(&jf);
+	return r;
 }
 
 void journal_clear(struct journal *j)
@@ -447,66 +477,118 @@ void journal_close(struct journal *j)
 	j->fd = j->dirfd = -1;
 }
 
-/* Keep only the records of @jf flagged in @keep, synced. */
-static int rewrite_kept(struct journal *j, const struct jfile *jf, const bool *keep)
-{
-	size_t cap = 256 + strlen(jf->dev) + (size_t)jf->n * 64, len = 0;
-	char *buf = malloc(cap);
-	int r = 0;
+/* What journal_restore() tells of the registers it puts back. */
+struct replay {
+	int bad, written, inexact, offline_cpu;
+	char what[PATH_MAX + 256];
+	size_t o;
+};
 
-	if (!buf)
-		return -1;
-	len += (size_t)snprintf(buf, cap, "lattop-journal 1\npid %ld\ndev %s\nfw_write %d\ngp_width %u\n",
-				jf->pid, jf->dev, jf->fw, jf->gp_width);
-	for (int k = 0; k < jf->n; k++)
-		if (keep[k])
-			len += (size_t)snprintf(buf + len, cap - len, "r %d 0x%x 0x%llx 0x%llx\n",
-						jf->rec[k].cpu, jf->rec[k].reg,
-						(unsigned long long)jf->rec[k].value,
-						(unsigned long long)jf->rec[k].mask);
-	len += (size_t)snprintf(buf + len, cap - len, "end\n");
-	if (pwrite(j->fd, buf, len, 0) != (ssize_t)len || ftruncate(j->fd, (off_t)len) < 0 ||
-	    fsync(j->fd) < 0)
-		r = -1;
-	free(buf);
-	return r;
+static void replay_told(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res)
+{
+	struct replay *t = arg;
+	char name[40];
+
+	switch (res->result) {
+	case PMU_WB_SAME:
+		return;
+	case PMU_WB_INEXACT:
+		t->inexact++;
+		/* fall through */
+	case PMU_WB_WRITTEN:
+		t->written++;
+		return;
+	case PMU_WB_COUNTS:
+		/* Its control stays, and is named: the counter stays with it. */
+		t->bad++;
+		return;
+	default:
+		break;
+	}
+	t->bad++;
+	if (res->err == -ENXIO)
+		t->offline_cpu = cpu;
+	if (t->o < sizeof(t->what) / 2)
+		t->o += (size_t)snprintf(t->what + t->o, sizeof(t->what) - t->o, "%scpu %d: %s (0x%x) %s%s",
+					 t->o ? "; " : "", cpu, pmu_reg_name(s->reg, name, sizeof(name)),
+					 s->reg, res->err ? (res->wrote ? "cannot be written back: "
+									: "cannot be read: ")
+							  : "reads back another value",
+					 res->err ? pmu_strerror(res->err, res->wrote) : "");
 }
 
-static bool is_pmc(uint32_t reg)
+/* Record indices by CPU, and in the order they came within one. */
+static int by_cpu(const void *a, const void *b, void *arg)
 {
-	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
+	const struct jrec *rec = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (rec[x].cpu != rec[y].cpu)
+		return rec[x].cpu < rec[y].cpu ? -1 : 1;
+	return (x > y) - (x < y);
 }
 
-/* The record of counter @reg's control (its select, or IA32_FIXED_CTR_CTRL) on @cpu, or -1. */
-static int control_of(const struct jfile *jf, int cpu, uint32_t reg)
+/* Groups of one CPU's records (their first place in the sorted order) by their first record. */
+static int by_first(const void *a, const void *b, void *arg)
 {
-	bool fixed = reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
-	uint32_t ctl = fixed ? MSR_FIXED_CTR_CTRL : MSR_PERFEVTSEL(reg - MSR_PMC(0));
+	const int *order = arg;
+	int x = order[*(const int *)a], y = order[*(const int *)b];
 
-	if (!fixed && !is_pmc(reg))
-		return -1;
-	for (int k = 0; k < jf->n; k++)
-		if (jf->rec[k].cpu == cpu && jf->rec[k].reg == ctl)
-			return k;
-	return -1;
+	return (x > y) - (x < y);
 }
 
 /*
- * Does counter @reg of @cpu count once its control is back as the journal
- * has it (a counter --force took over: EN in its select, or its field of
- * IA32_FIXED_CTR_CTRL enabled)?  Then its value moves on at once.
+ * Put back what @jf records on @dev, CPU by CPU, through pmu_writeback():
+ * @keep flags the records that still differ, @t says what happened.  0, or
+ * -1 when out of memory.
  */
-static bool counts_again(const struct jfile *jf, int cpu, uint32_t reg)
+static int replay(const struct jfile *jf, struct msrdev *dev, bool *keep, struct replay *t)
 {
-	bool fixed = reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
-	/* OS|USR of its IA32_FIXED_CTR_CTRL field, or EN (bit 22) of its select: SDM Vol.3B 18.2 */
-	uint64_t en = fixed ? 0x3ull << (4 * (reg - MSR_FIXED_CTR(0))) : 1ull << 22;
-	int k = control_of(jf, cpu, reg);
+	struct pmu_wb w = { .dev = dev, .fw_write = jf->fw, .gp_width = jf->gp_width,
+			    .fixed_width = jf->fixed_width };
+	size_t n = jf->n ? (size_t)jf->n : 1;
+	struct pmu_reg *regs = calloc(n, sizeof(*regs));
+	int *order = calloc(n, sizeof(*order)), *group = calloc(n, sizeof(*group)), ngroup = 0;
 
-	return k >= 0 && (jf->rec[k].value & jf->rec[k].mask & en) != 0;
+	if (!regs || !order || !group) {
+		free(regs);
+		free(order);
+		free(group);
+		return -1;
+	}
+	/*
+	 * CPU by CPU in the order the journal names them, which is the order
+	 * of the run's CPUs (journal_write()): the exit's order.
+	 */
+	for (int k = 0; k < jf->n; k++)
+		order[k] = k;
+	qsort_r(order, jf->n, sizeof(*order), by_cpu, jf->rec);
+	for (int m = 0; m < jf->n; m++) {
+		const struct jrec *x = &jf->rec[order[m]];
+
+		regs[m] = (struct pmu_reg){ .reg = x->reg, .saved = x->value, .mask = x->mask,
+					    .dirty = true };
+		if (m == 0 || jf->rec[order[m - 1]].cpu != x->cpu)
+			group[ngroup++] = m;
+	}
+	qsort_r(group, ngroup, sizeof(*group), by_first, order);
+	for (int g = 0; g < ngroup; g++) {
+		int m = group[g], end, cpu = jf->rec[order[m]].cpu;
+
+		for (end = m; end < jf->n && jf->rec[order[end]].cpu == cpu; end++)
+			;
+		pmu_writeback(&w, cpu, regs + m, end - m, replay_told, t);
+	}
+	for (int m = 0; m < jf->n; m++)
+		keep[order[m]] = regs[m].dirty && regs[m].mask;
+	free(regs);
+	free(order);
+	free(group);
+	return 0;
 }
 
-int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_t len)
+int journal_restore(const char *state_dir, const char *dev_dir, struct msrdev *on, char *msg,
+		    size_t len)
 {
 	const char *dir = dir_name(state_dir);
 	struct journal j;
@@ -514,8 +596,8 @@ int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_
 	struct msrdev *dev = NULL;
 	char *text = NULL, err[512], cmd[PATH_MAX + 64], what[PATH_MAX + 256], fix[2 * PATH_MAX];
 	bool *keep = NULL;
-	int r, bad = 0, written = 0, inexact = 0, ok = -1, offline_cpu = -1;
-	size_t o = 0;
+	struct replay t = { .offline_cpu = -1 };
+	int r, ok = -1;
 	struct stat st;
 
 	memset(&jf, 0, sizeof(jf));
@@ -555,102 +637,41 @@ int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_
 			snprintf(msg, len, "the journal in %s is for %s: run '%s'", dir, jf.dev, cmd);
 		goto out;
 	}
-	dev = msrdev_dir_open(dev_dir, err, sizeof(err));
+	dev = on ? on : msrdev_dir_open(dev_dir, err, sizeof(err));
 	if (!dev) {
 		snprintf(msg, len, "%s; the journal is kept: run '%s' once that is fixed", err, cmd);
 		goto out;
 	}
 	keep = calloc(jf.n ? jf.n : 1, sizeof(*keep));
-	if (!keep) {
+	if (!keep || replay(&jf, dev, keep, &t) < 0) {
 		snprintf(msg, len, "out of memory");
 		goto out;
 	}
-	/*
-	 * Each register is read first and written only when it differs, then
-	 * read back: a register that never changed (its write was refused) is
-	 * not written again, and only one that still differs keeps the journal.
-	 */
-	for (int rank = 0; rank < 4; rank++)
-		for (int k = 0; k < jf.n; k++) {
-			struct jrec *x = &jf.rec[k];
-			uint64_t want = x->value, now, got, wmask = ~0ull;
-			uint32_t reg = x->reg;
-			char name[40];
-			bool wrote;
-			int e;
-
-			if (pmu_restore_rank(reg) != rank || !x->mask)
-				continue;
-			/* Its control could not be put back: it counts on, so it stays too. */
-			if (control_of(&jf, x->cpu, reg) >= 0 && keep[control_of(&jf, x->cpu, reg)]) {
-				keep[k] = true;
-				bad++;
-				continue;
-			}
-			if (is_pmc(reg) && jf.gp_width && jf.gp_width < 64)
-				wmask = (1ull << jf.gp_width) - 1;
-			e = msrdev_read(dev, x->cpu, reg, &now);
-			wrote = false;
-			if (e == 0) {
-				want = (now & ~x->mask) | (x->value & x->mask);
-				if (((now ^ want) & wmask) == 0)
-					continue;               /* as saved: not written */
-				if (is_pmc(reg) && !jf.fw &&
-				    ((uint64_t)(int64_t)(int32_t)(uint32_t)want & wmask) != (want & wmask)) {
-					/* Cannot be written back exactly without full-width writes. */
-					want = (uint64_t)(int64_t)(int32_t)(uint32_t)want & wmask;
-					inexact++;
-				}
-				wrote = true;
-				e = msr_write(dev, x->cpu, jf.fw && is_pmc(reg) ? MSR_A_PMC(reg - MSR_PMC(0))
-										 : reg, want);
-				/* A counter its owner counts with again (--force) cannot be compared. */
-				if (e == 0 && counts_again(&jf, x->cpu, reg)) {
-					written++;
-					continue;
-				}
-				if (e == 0)
-					e = msrdev_read(dev, x->cpu, reg, &got);
-				if (e == 0 && ((got ^ want) & wmask) == 0) {
-					written++;
-					continue;
-				}
-			}
-			keep[k] = true;
-			bad++;
-			if (e == -ENXIO)
-				offline_cpu = x->cpu;
-			if (o < sizeof(what) / 2)
-				o += (size_t)snprintf(what + o, sizeof(what) - o, "%scpu %d: %s (0x%x) %s%s",
-						      o ? "; " : "", x->cpu, pmu_reg_name(reg, name, sizeof(name)),
-						      reg, e ? (wrote ? "cannot be written back: " : "cannot be read: ")
-							     : "reads back another value",
-						      e ? pmu_strerror(e, wrote) : "");
-		}
-	if (bad) {
-		if (rewrite_kept(&j, &jf, keep) < 0) {
+	if (t.bad) {
+		if (jfile_put(&j, &jf, keep) < 0) {
 			snprintf(msg, len, "%d of %d registers still differ (%s), and rewriting %s/%s failed: "
-				 "%s", bad, jf.n, what, dir, JOURNAL_NAME, strerror(errno));
+				 "%s", t.bad, jf.n, t.what, dir, JOURNAL_NAME, strerror(errno));
 			goto out;
 		}
-		if (offline_cpu >= 0)
+		if (t.offline_cpu >= 0)
 			snprintf(fix, sizeof(fix), "bring cpu %d online (echo 1 > /sys/devices/system/cpu/"
-				 "cpu%d/online), then run '%s' again", offline_cpu, offline_cpu, cmd);
+				 "cpu%d/online), then run '%s' again", t.offline_cpu, t.offline_cpu, cmd);
 		else
 			snprintf(fix, sizeof(fix), "run '%s' again once that is fixed; a reboot resets every "
 				 "counter", cmd);
-		snprintf(msg, len, "%d of %d registers still differ and stay in %s/%s: %s: %s", bad, jf.n,
-			 dir, JOURNAL_NAME, what, fix);
+		snprintf(msg, len, "%d of %d registers still differ and stay in %s/%s: %s: %s", t.bad,
+			 jf.n, dir, JOURNAL_NAME, t.what, fix);
 		goto out;
 	}
 	journal_clear(&j);
 	snprintf(msg, len, "restored %d registers from %s/%s (%d written back, %d already as saved)%s",
-		 jf.n, dir, JOURNAL_NAME, written, jf.n - written,
-		 inexact ? "; counters without full-width writes were put back as the sign extension "
+		 jf.n, dir, JOURNAL_NAME, t.written, jf.n - t.written,
+		 t.inexact ? "; counters without full-width writes were put back as the sign extension "
 			   "of their low 32 bits" : "");
 	ok = 0;
 out:
-	msrdev_close(dev);
+	if (dev != on)
+		msrdev_close(dev);
 	free(keep);
 	jfile_free(&jf);
 	free(text);

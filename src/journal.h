@@ -16,7 +16,9 @@
  * driver, or remove a journal whose device or content is gone.
  *
  * Format, text: "lattop-journal 1", "pid N", "dev DIR", "fw_write 0|1",
- * then "r CPU REG VALUE MASK" lines (hex), then "end".
+ * "gp_width N", "fixed_width N" (the counters' widths; either may be
+ * missing, then those counters compare in full), then "r CPU REG VALUE
+ * MASK" lines (hex), then "end".
  */
 #ifndef LATTOP_JOURNAL_H
 #define LATTOP_JOURNAL_H
@@ -58,11 +60,14 @@ void journal_close(struct journal *j);
 
 /*
  * lattop --restore: write back what a journal in @state_dir records, on the
- * device @dev_dir (what the journal names must match), and empty it.
- * Returns 0 (also when there was nothing to restore; @msg says which), or
- * -1 with a message.
+ * device @dev_dir (what the journal names must match), through
+ * pmu_writeback() CPU by CPU, as an exit would, and empty it; only what
+ * still differs stays.  @dev is that device already open (a test's), or
+ * NULL to open @dev_dir.  Returns 0 (also when there was nothing to
+ * restore; @msg says which), or -1 with a message.
  */
-int journal_restore(const char *state_dir, const char *dev_dir, char *msg, size_t len);
+int journal_restore(const char *state_dir, const char *dev_dir, struct msrdev *dev, char *msg,
+		    size_t len);
 
 /* What a state directory holds, for --doctor: nothing is created or changed. */
 enum journal_state {

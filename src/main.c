@@ -782,16 +782,6 @@ static void restore_command(const struct run *r, char *buf, size_t len)
 		 r->opt.msr_dir ? r->dev_path : "");
 }
 
-/* Registers written and not put back (restore failed for them). */
-static bool regs_pending(const struct pmu *p)
-{
-	for (int i = 0; i < p->ncpu; i++)
-		for (int k = 0; p->cpu[i].saved && k < p->cpu[i].nregs; k++)
-			if (p->cpu[i].regs[k].dirty && p->cpu[i].regs[k].mask)
-				return true;
-	return false;
-}
-
 /*
  * Put every register back, as at exit, and empty the journal (or keep in
  * it what still differs): nothing stays armed while lattop is stopped or
@@ -802,7 +792,7 @@ static int suspend(struct run *r, char *err, size_t errlen)
 	char why[512], cmd[4200];
 	int res = pmu_restore(&r->pmu, why, sizeof(why));
 
-	if (res > 0 && !regs_pending(&r->pmu)) {
+	if (res > 0 && !pmu_pending(&r->pmu)) {
 		/* Only counters put back as closely as legacy writes allow: said, not fatal. */
 		fprintf(stderr, "lattop: %s\n", why);
 		res = 0;
@@ -1131,7 +1121,7 @@ restore:
 	if (status == EXIT_CANNOT && err[0])
 		fail(EXIT_CANNOT, err);
 	if (res > 0) {
-		bool pending = regs_pending(&r->pmu);
+		bool pending = pmu_pending(&r->pmu);
 		char cmd[4200];
 
 		/* Only what still differs stays in the journal, for --restore. */
@@ -1214,7 +1204,7 @@ int main(int argc, char **argv)
 		return fail(EXIT_USAGE, err);
 	}
 	if (r.opt.mode == MODE_RESTORE) {
-		if (journal_restore(r.opt.state_dir, r.dev_path, err, sizeof(err)) < 0)
+		if (journal_restore(r.opt.state_dir, r.dev_path, NULL, err, sizeof(err)) < 0)
 			return fail(EXIT_CANNOT, err);
 		printf("lattop: %s\n", err);
 		return out_done(EXIT_OK);
