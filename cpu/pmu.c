@@ -18,6 +18,7 @@
 #define FIXED_EN(i)       (0x3ull << (4 * (i)))   /* OS | USR */
 #define GLOBAL_FIXED(i)   (1ull << (32 + (i)))
 #define PEBS_LL_EN(i)     (1ull << (32 + (i)))
+#define CTR_RESET_MASK    ((1u << PMU_CTR_RESET_N) - 1)   /* PMC0-3: what the Nehalem reset uses */
 
 /*
  * A PEBS-enabled counter must never overflow: lattop sets PEBS_EN and LL_EN
@@ -353,7 +354,7 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	for (const struct pmu_event *e = u->table->events; e->name; e++)
 		if (e->ldlat)
 			p->has_ldlat = true;
-	p->ctr_reset = (u->flags & UARCH_F_NHM_CTR_RESET) && p->ngp >= 4;
+	p->ctr_reset = pmu_ctr_reset_writes(u, p->ngp) > 0;
 	p->cpu = calloc(n, sizeof(*p->cpu));
 	if (!p->cpu) {
 		snprintf(err, errlen, "out of memory");
@@ -562,12 +563,12 @@ static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint64_t *global_back,
 			 char *err, size_t errlen)
 {
-	static const uint64_t magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+	static const uint64_t magic[PMU_CTR_RESET_N] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 	uint64_t ours = 0;
 	int r = 0;
 
 	/* 1. PEBS off on PMC0-3, every enable off. */
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < PMU_CTR_RESET_N; k++)
 		ours |= pebs_bits(p, (unsigned)k);
 	if (c->hw_pebs & ours) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~ours, err, errlen)) < 0)
@@ -575,21 +576,21 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 		c->hw_pebs &= ~ours;
 		c->cur.ldlat_ctr = -1;
 	}
-	*global_back |= c->hw_global & ~0xfull;
+	*global_back |= c->hw_global & ~(uint64_t)CTR_RESET_MASK;
 	if (c->hw_global) {
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen)) < 0)
 			return r;
 		c->hw_global = 0;
 	}
 	/* 2. The four magic events, counters cleared. */
-	for (int k = 0; k < 4 && !r; k++) {
+	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
 		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
 		if (!r)
 			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
 	}
 	/* 3-4. A pulse of bits 0-3. */
 	if (!r)
-		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0xf, err, errlen);
+		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, CTR_RESET_MASK, err, errlen);
 	if (!r)
 		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen);
 	/*
@@ -598,7 +599,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 	 * gets its event there (nothing counts until then: every enable is
 	 * off); the others go back to their idle selection.
 	 */
-	for (int k = 0; k < 4 && !r; k++) {
+	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
 		if (!(next_gp & (1u << k)))
 			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
 		if (!r)
@@ -619,26 +620,33 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 	return r;
 }
 
+/*
+ * What a switch of @c to @next writes (pmu_diff()): from its selects as
+ * programmed, and the offcore values and threshold its registers hold.
+ */
+static struct pmu_diff diff_to(const struct pmu_cpu *c, const struct pmu_cfg *next)
+{
+	struct pmu_cfg hw = c->cur;
+
+	hw.rsp[0] = c->hw_rsp[0];
+	hw.rsp[1] = c->hw_rsp[1];
+	hw.ldlat = c->hw_ldlat;
+	return pmu_diff(&hw, next);
+}
+
 /* The counters a switch to @next must re-baseline (see pmu_changes()). */
 static uint8_t to_rebase(const struct pmu *p, const struct pmu_cpu *c, const struct pmu_cfg *next)
 {
-	const struct pmu_cfg *cur = &c->cur;
-	uint8_t m = 0;
+	struct pmu_diff d = diff_to(c, next);
+	uint8_t m = d.sel;
 
-	for (unsigned k = 0; k < p->ngp; k++) {
-		uint8_t bit = (uint8_t)(1u << k);
-
-		if ((next->gp_mask & bit) &&
-		    (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]))
-			m |= bit;
-	}
 	for (unsigned j = 0; j < 2; j++)
-		if ((next->rsp_mask & (1u << j)) && c->hw_rsp[j] != next->rsp[j])
+		if (d.rsp & (1u << j))
 			m |= next->rsp_users[j] & next->gp_mask;
-	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat)
+	if (d.ldlat)
 		m |= (uint8_t)(1u << next->ldlat_ctr);
-	if (m && p->ctr_reset && (!(c->gp_taken & 0xf) || p->force))
-		m |= next->gp_mask & 0xf;       /* the reset clears PMC0-3 */
+	if (m && p->ctr_reset && (!(c->gp_taken & CTR_RESET_MASK) || p->force))
+		m |= next->gp_mask & CTR_RESET_MASK;    /* the reset clears PMC0-3 */
 	return m;
 }
 
@@ -686,7 +694,8 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 {
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_cfg *cur = &c->cur;
-	uint8_t changed = 0, zeroed = 0;
+	struct pmu_diff d = diff_to(c, next);
+	uint8_t changed = d.sel, zeroed = 0;
 	uint64_t want, global_back = 0;
 	int r;
 
@@ -695,13 +704,6 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			 "by someone else (general-purpose 0x%x, fixed 0x%x); nothing written", c->id,
 			 next->gp_mask & c->gp_taken, next->fixed_mask & c->fixed_taken);
 		return -EBUSY;
-	}
-	for (unsigned k = 0; k < p->ngp; k++) {
-		uint8_t bit = (uint8_t)(1u << k);
-
-		if ((next->gp_mask & bit) &&
-		    (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]))
-			changed |= bit;
 	}
 
 	/*
@@ -741,7 +743,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * as surely as one whose event changes.
 	 */
 	for (unsigned j = 0; j < 2; j++) {
-		if (!(next->rsp_mask & (1u << j)) || c->hw_rsp[j] == next->rsp[j])
+		if (!(d.rsp & (1u << j)))
 			continue;
 		if ((r = wr(p, c, MSR_OFFCORE_RSP(j), next->rsp[j], err, errlen)) < 0)
 			return r;
@@ -749,7 +751,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
 		changed |= next->rsp_users[j] & next->gp_mask;
 	}
-	if (next->ldlat_ctr >= 0 && c->hw_ldlat != next->ldlat) {
+	if (d.ldlat) {
 		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
 			return r;
 		c->hw_ldlat = next->ldlat;
@@ -759,14 +761,14 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 
 	/* 4. Counters arriving or changing event. */
 	if (changed && p->ctr_reset) {
-		if ((c->gp_taken & 0xf) && !p->force)
+		if ((c->gp_taken & CTR_RESET_MASK) && !p->force)
 			p->ctr_reset_skipped = true;
 		else if ((r = nhm_ctr_reset(p, c, next->gp_mask, &global_back, err, errlen)) < 0)
 			return r;
 		else {
 			/* PMC0-3 are zero now: their baselines are set. */
-			changed |= next->gp_mask & 0xf;
-			zeroed = 0xf;
+			changed |= next->gp_mask & CTR_RESET_MASK;
+			zeroed = CTR_RESET_MASK;
 		}
 	}
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -1307,27 +1309,22 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t check = 0, lost = 0;
+	struct pmu_diff d = diff_to(c, next);
+	/* The selects overwritten: those of now that @next drops or changes (the switch reversed). */
+	uint8_t check = pmu_diff(next, &c->cur).sel, lost = 0;
 	unsigned shared = 0;
 	size_t o = 0;
 	int r, n = 0;
 
 	msg[0] = 0;
-	for (unsigned k = 0; k < p->ngp; k++) {
-		uint8_t bit = (uint8_t)(1u << k);
-
-		if ((c->cur.gp_mask & bit) &&
-		    (!(next->gp_mask & bit) || c->cur.evtsel[k] != next->evtsel[k]))
-			check |= bit;
-	}
 	/*
 	 * An offcore value or threshold about to be rewritten must still be
 	 * the one lattop wrote, or someone else's would be lost unseen.
 	 */
 	for (unsigned j = 0; j < 2; j++)
-		if ((next->rsp_mask & (1u << j)) && next->rsp[j] != c->hw_rsp[j])
+		if (d.rsp & (1u << j))
 			shared |= CHECK_RSP(j);
-	if (next->ldlat_ctr >= 0 && next->ldlat != c->hw_ldlat)
+	if (d.ldlat)
 		shared |= CHECK_LDLAT;
 	if (!check && !shared)
 		return 0;

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu/events.h"
 #include "cpu/msr_allow.h"
 #include "cpu/msrdev.h"
 #include "cpu/uarch.h"
@@ -135,6 +136,55 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
  * index @i (a new event, offcore value or threshold).  No device access.
  */
 int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next);
+
+/* The registers a switch from one configuration to another writes (pmu_diff()). */
+struct pmu_diff {
+	uint8_t sel;                    /* bit k: IA32_PERFEVTSELk gets an event it did not hold */
+	uint8_t rsp;                    /* bit j: MSR_OFFCORE_RSP_j gets another value */
+	bool ldlat;                     /* MSR_PEBS_LD_LAT_THRESHOLD gets another value */
+};
+
+/*
+ * What changes from configuration @a to @b: a counter @b programs that @a
+ * did not, or with another event; an offcore register or the threshold
+ * @b uses, with another value than @a's rsp[] or ldlat (what the register
+ * holds, whether @a used it or not).  Pure: the one definition pmu_apply(),
+ * pmu_changes() and the planner's costs (plan.c) share.
+ */
+static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu_cfg *b)
+{
+	struct pmu_diff d = { 0, 0, false };
+
+	for (unsigned k = 0; k < PMU_MAX_GP; k++)
+		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+			d.sel |= (uint8_t)(1u << k);
+	for (unsigned j = 0; j < 2; j++)
+		if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+			d.rsp |= (uint8_t)(1u << j);
+	d.ldlat = b->ldlat_ctr >= 0 && a->ldlat != b->ldlat;
+	return d;
+}
+
+/*
+ * The Nehalem/Westmere counter reset (UARCH_F_NHM_CTR_RESET; pmu.c,
+ * nhm_ctr_reset): non-counting events briefly enabled on PMC0-3 before a
+ * counter is reprogrammed.
+ */
+#define PMU_CTR_RESET_N 4
+
+/*
+ * The writes the counter reset adds to a switch that reprograms a counter
+ * on @u with @ngp general-purpose counters: 0 where it does not apply (not
+ * flagged, or fewer than PMU_CTR_RESET_N counters); otherwise at least the
+ * magic selects, their counters cleared, and IA32_PERF_GLOBAL_CTRL
+ * cleared, pulsed and cleared again.
+ */
+static inline int pmu_ctr_reset_writes(const struct uarch *u, unsigned ngp)
+{
+	if (!(u->flags & UARCH_F_NHM_CTR_RESET) || ngp < PMU_CTR_RESET_N)
+		return 0;
+	return 2 * PMU_CTR_RESET_N + 3;
+}
 
 /*
  * Stop lattop's general-purpose counters on CPU index @i (their bits of

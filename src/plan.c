@@ -272,18 +272,12 @@ int plan_thread_parity(const struct pmu *p, int i)
 	return rank & 1;
 }
 
-/* Registers that change from slot @a to slot @b: what a switch must write. */
+/* Selects and offcore registers that change from slot @a to slot @b: what a switch must write. */
 static int slot_distance(const struct pmu_cfg *a, const struct pmu_cfg *b)
 {
-	int d = 0;
+	struct pmu_diff d = pmu_diff(a, b);
 
-	for (int k = 0; k < PMU_MAX_GP; k++)
-		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
-			d++;
-	for (int j = 0; j < 2; j++)
-		if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
-			d++;
-	return d;
+	return __builtin_popcount(d.sel) + __builtin_popcount(d.rsp);
 }
 
 /* Rebuild slot @s's configuration from its placements (after relabelling). */
@@ -732,7 +726,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	return 0;
 }
 
-void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes)
+void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes)
 {
 	int r = 0, w = 0;
 
@@ -742,24 +736,18 @@ void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes)
 		for (int si = 0; si < pl->nslots; si++) {
 			const struct pmu_cfg *a = plan_slot_cfg(pl, si, par);
 			const struct pmu_cfg *b = plan_slot_cfg(pl, (si + 1) % pl->nslots, par);
-			int changed = 0;
+			struct pmu_diff d;
+			int changed;
 
 			r += __builtin_popcount(a->gp_mask);
 			if (pl->nslots == 1)
 				continue;
-			for (int k = 0; k < PMU_MAX_GP; k++)
-				if ((b->gp_mask & (1u << k)) &&
-				    (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
-					changed++;
-			for (int j = 0; j < 2; j++)
-				if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
-					changed++;
-			if (b->ldlat_ctr >= 0 && a->ldlat != b->ldlat)
-				changed++;
+			d = pmu_diff(a, b);
+			changed = __builtin_popcount(d.sel) + __builtin_popcount(d.rsp) + d.ldlat;
 			w += changed;
-			/* Four selects and counters, and the enable pulse (pmu.c). */
-			if (ctr_reset && changed)
-				w += 4 + 4 + 3;
+			/* The Nehalem counter reset before any reprogramming (pmu.h). */
+			if (changed)
+				w += reset_writes;
 		}
 	}
 	*reads = (r + 1) / 2;

@@ -110,10 +110,12 @@ int plan_build(struct plan *pl, const struct uarch *u, const struct plan_resourc
  * @reads, the counters that must be read (each slot's general-purpose
  * counters, the fixed counters once); @writes, what rotation must change
  * (each control register whose value differs from one slot to the next:
- * event selects, MSR_OFFCORE_RSP_x, the load-latency threshold), plus, on
- * parts with the counter-reset erratum, its sequence at every switch.
+ * event selects, MSR_OFFCORE_RSP_x, the load-latency threshold: pmu_diff()),
+ * plus @reset_writes at every switch that changes one: what the
+ * counter-reset erratum's sequence costs (pmu_ctr_reset_writes(), 0 on
+ * parts without it).
  */
-void plan_floor(const struct plan *pl, bool ctr_reset, int *reads, int *writes);
+void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes);
 
 /* Free resources common to every CPU of @p. */
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);

@@ -216,8 +216,7 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 	if (fmt == FORMAT_JSON) {
 		int rd, wr;
 
-		plan_floor(pl, (d->uarch->flags & UARCH_F_NHM_CTR_RESET) && d->id.pmu.gp_counters >= 4,
-			   &rd, &wr);
+		plan_floor(pl, pmu_ctr_reset_writes(d->uarch, d->id.pmu.gp_counters), &rd, &wr);
 		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
 		fputs(",\"unsupported\":{", f);
 		first = true;

@@ -1111,6 +1111,16 @@ static void reset_sequence(const char *uarch, uint64_t global0)
 			assert_true(m < on);
 			assert_true(z >= 0 && z < on);
 		}
+		/*
+		 * Up to the pulse's end, the writes the planner's floor charges for
+		 * the reset (pmu_ctr_reset_writes): magic selects, counters cleared,
+		 * GLOBAL_CTRL cleared, pulsed, cleared.  Nothing else is written
+		 * there but IA32_PEBS_ENABLE (step 1, when set).
+		 */
+		assert_int_equal(fake_writes(&r->f, from) - fake_writes(&r->f, off + 1) -
+				 fake_count(&r->f, from, FAKE_WRITE, 2, MSR_PEBS_ENABLE) +
+				 fake_count(&r->f, off + 1, FAKE_WRITE, 2, MSR_PEBS_ENABLE),
+				 pmu_ctr_reset_writes(r->u, r->p.ngp));
 		/* Step 5: PMC0-3 cleared after the pulse, before any real event counts. */
 		for (int k = 0; k < 4; k++)
 			assert_true(find_write(r, off, 2, MSR_PMC(k), 0) > off);
@@ -1803,6 +1813,55 @@ static void test_sibling_write_is_not_theft(void **state)
 	rig_free(r);
 }
 
+/*
+ * pmu_diff() is what a switch writes: along the real plan's rotation, the
+ * selects given an event, the offcore values and the threshold pmu_apply()
+ * writes are those pmu_diff() names (the planner's costs count the same).
+ */
+static void test_diff_is_what_apply_writes(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	int checked = 0;
+
+	(void)state;
+	rig_start(r, false);
+	rig_plan(r, thr4, 4);
+	assert_true(r->pl.nslots >= 2);
+	assert_int_equal(pmu_apply(&r->p, 0, &r->pl.slot[0].cfg, r->err, sizeof(r->err)), 0);
+	for (int round = 0; round < 2 * r->pl.nslots; round++) {
+		const struct pmu_cfg *a = &r->pl.slot[round % r->pl.nslots].cfg;
+		const struct pmu_cfg *b = &r->pl.slot[(round + 1) % r->pl.nslots].cfg;
+		struct pmu_diff d = pmu_diff(a, b);
+		int from = fake_mark(&r->f), sel = 0;
+
+		assert_int_equal(pmu_read_gp(&r->p, 0, (uint64_t[PMU_MAX_GP]){ 0 }), 0);
+		assert_int_equal(pmu_apply(&r->p, 0, b, r->err, sizeof(r->err)), 0);
+		for (unsigned k = 0; k < r->p.ngp; k++)
+			sel += fake_count(&r->f, from, FAKE_WRITE, 0, MSR_PERFEVTSEL(k)) &&
+			       fake_get(&r->f, 0, MSR_PERFEVTSEL(k)) == b->evtsel[k] &&
+			       (b->gp_mask & (1u << k));
+		assert_int_equal(sel, __builtin_popcount(d.sel));
+		/* What @a held in a register it used is what the register holds. */
+		for (unsigned j = 0; j < r->u->offcore_msrs; j++)
+			if (a->rsp_mask & b->rsp_mask & (1u << j))
+				assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 0, MSR_OFFCORE_RSP(j)),
+						 !!(d.rsp & (1u << j)));
+		if (a->ldlat_ctr >= 0 && b->ldlat_ctr >= 0)
+			assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 0, MSR_PEBS_LD_LAT), d.ldlat);
+		checked += __builtin_popcount(d.sel) + __builtin_popcount(d.rsp) + d.ldlat;
+	}
+	assert_true(checked > 0);
+	/* A configuration against itself changes nothing. */
+	{
+		struct pmu_diff none = pmu_diff(&r->pl.slot[1].cfg, &r->pl.slot[1].cfg);
+
+		assert_int_equal(none.sel | none.rsp | none.ldlat, 0);
+	}
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1846,6 +1905,7 @@ int main(void)
 		cmocka_unit_test(test_nhm_reset_failure_gives_enables_back),
 		cmocka_unit_test(test_threshold_changed_between_uses),
 		cmocka_unit_test(test_sibling_write_is_not_theft),
+		cmocka_unit_test(test_diff_is_what_apply_writes),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
