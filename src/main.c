@@ -47,6 +47,41 @@ static bool is_stop_signal(int sig)
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/*
+ * Is our process group orphaned: no parent in another group of the same
+ * session (checked for our own parent, the usual case)?
+ */
+static bool orphaned(void)
+{
+	pid_t pp = getppid();
+
+	return getpgid(pp) == getpgrp() || getsid(pp) != getsid(0);
+}
+
+/*
+ * Stop as @sig (SIGTSTP, SIGTTIN, SIGTTOU) asks, until SIGCONT.  In an
+ * orphaned process group (started from a script that has exited, a
+ * supervisor) the kernel discards them at their default action: whoever
+ * sent it still wants lattop stopped, so it stops with SIGSTOP there.
+ * False when a signal that ends the run came while stopped.
+ */
+static bool stop_here(int sig)
+{
+	struct sigaction sa, old;
+
+	stop_signal = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, &old);
+	raise(orphaned() ? SIGSTOP : sig);
+	sigaction(sig, &old, NULL);
+	if (stop_signal && !is_stop_signal(stop_signal))
+		return false;
+	stop_signal = 0;
+	return true;
+}
+
 static void on_signal(int sig)
 {
 	/* An ending signal is never hidden by a stop. */
@@ -678,9 +713,22 @@ static int replay_screen(const struct options *o)
 	}
 	install_signals();
 	install_crash_handlers(NULL);   /* the terminal back, should anything crash */
-	for (i = lo; !stop_signal; ) {
-		const struct report *rep = &rf.f[i].rep;
-		struct ui_frame f = {
+	for (i = lo; !stop_signal || is_stop_signal(stop_signal); ) {
+		const struct report *rep;
+		struct ui_frame f;
+		double wait = 1;
+
+		if (is_stop_signal(stop_signal)) {
+			/* Ctrl-Z: the terminal back while stopped, as when measuring. */
+			int sig = stop_signal;
+
+			ui_suspend(ui);
+			if (!stop_here(sig))
+				break;
+			ui_resume(ui);
+		}
+		rep = &rf.f[i].rep;
+		f = (struct ui_frame){
 			.desc = rep->desc,
 			.simulated = !strcmp(rep->source, "simulator"),
 			.interval_s = rep->interval_s,
@@ -694,7 +742,6 @@ static int replay_screen(const struct options *o)
 			.replay_paused = !playing,
 			.replay_speed = speed,
 		};
-		double wait = 1;
 
 		for (int k = 0; k < rep->ncpu; k++)
 			rows[k] = (struct ui_row){ .cpu = rep->cpu[k].cpu, .core = rep->cpu[k].core,
@@ -847,44 +894,17 @@ static int resume(struct run *r, char *err, size_t errlen)
 }
 
 /*
- * Is our process group orphaned: no parent in another group of the same
- * session (checked for our own parent, the usual case)?
- */
-static bool orphaned(void)
-{
-	pid_t pp = getppid();
-
-	return getpgid(pp) == getpgrp() || getsid(pp) != getsid(0);
-}
-
-/*
  * SIGTSTP (Ctrl-Z), SIGTTIN, SIGTTOU: every register back, then stop as
  * the signal asks; at SIGCONT, program again.  0, or -1 with a message.
  */
 static int stop_and_continue(struct run *r, int sig, char *err, size_t errlen)
 {
-	struct sigaction sa, old;
-
 	if (r->ui)
 		ui_suspend(r->ui);
 	if (suspend(r, err, errlen) < 0)
 		return -1;
-	stop_signal = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, &old);
-	/*
-	 * Stopped here until SIGCONT.  In an orphaned process group (started
-	 * from a script that has exited, a supervisor) the kernel discards
-	 * SIGTSTP, SIGTTIN and SIGTTOU at their default action: whoever sent
-	 * it still wants lattop stopped, so it stops with SIGSTOP there.
-	 */
-	raise(orphaned() ? SIGSTOP : sig);
-	sigaction(sig, &old, NULL);
-	if (stop_signal && !is_stop_signal(stop_signal))
+	if (!stop_here(sig))
 		return 0;               /* ended while stopped: nothing to program */
-	stop_signal = 0;
 	if (resume(r, err, errlen) < 0)
 		return -1;
 	if (r->ui)

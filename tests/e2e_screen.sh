@@ -530,6 +530,13 @@ start slow 80 24 "$L -d 3600"
 # The shell that started lattop ignores SIGINT, to see lattop's status: an
 # interactive shell would stop the command line, as it should.
 start cc 80 24 "sh -c 'trap \"\" INT; $L -d 0.2; echo EXIT=\$? >$LIB_TMP/cc.status'"
+# Ctrl-Z from an interactive shell, measuring and replaying: stopped, then
+# fg.  Sanitized builds: no leak check after a SIGCONT (see quit()).
+zl=""
+[ -n "$LATTOP_SANITIZED" ] && zl="ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 "
+start zz 80 24 "$zl$L -d 0.2"
+$L -b -n 30 -d 0.05 --record $LIB_TMP/rec >/dev/null
+start zr 80 24 "${zl}./lattop --replay $LIB_TMP/rec"
 
 # ---- what every screen shows ----
 
@@ -921,6 +928,38 @@ else
 	not_ok "Ctrl-C: lattop ends"
 fi
 kill_session cc
+
+# Ctrl-Z: lattop stops with the terminal given back; fg draws it again.
+# lattop_state NAME: the state of lattop on the session's terminal (T: stopped).
+lattop_state() {
+	_tty=$(tm display -p -t "$1" '#{pane_tty}')
+	ps -t "${_tty#/dev/}" -o stat=,comm= | awk '$2 == "lattop" { print substr($1, 1, 1) }'
+}
+not_stopped() {
+	_st=$(lattop_state "$1")
+	[ -n "$_st" ] && [ "$_st" != T ]
+}
+lattop_gone() {
+	[ -z "$(lattop_state "$1")" ]
+}
+# ctrl_z NAME WHAT ERE: ERE is on the screen while lattop runs.
+ctrl_z() {
+	expect "$1" "$2: first frame drawn" "$3" 8
+	key "$1" C-z
+	eventually 5 "$2: Ctrl-Z stops lattop" T lattop_state "$1"
+	is "$2: Ctrl-Z leaves the alternate screen" "$(tm display -p -t "$1" '#{alternate_on}')" 0
+	expect "$1" "$2: Ctrl-Z gives the shell its prompt" "${PS1_MARK% }"
+	key "$1" -l fg
+	key "$1" Enter
+	check "$2: fg: lattop runs again" poll 5 not_stopped "$1"
+	expect "$1" "$2: fg: the screen is drawn again" "$3"
+	is "$2: fg: on the alternate screen" "$(tm display -p -t "$1" '#{alternate_on}')" 1
+	key "$1" q
+	check "$2: q after fg: lattop is gone" poll 5 lattop_gone "$1"
+	kill_session "$1"
+}
+ctrl_z zz "measuring" 'sort: CPU'
+ctrl_z zr "replaying" ' lattop .*REPLAY'
 for s in s40 s50 s60; do
 	quit $s $s
 done
