@@ -768,10 +768,10 @@ static int replay_screen(const struct options *o)
 			i = i < hi ? i + 1 : hi;
 			break;
 		case UI_FASTER:
-			speed = fmin(speed * 2, 64);
+			speed = fmin(speed * 2, UI_SPEED_MAX);
 			break;
 		case UI_SLOWER:
-			speed = fmax(speed / 2, 0.25);
+			speed = fmax(speed / 2, UI_SPEED_MIN);
 			break;
 		case UI_JUMP:
 			i = replay_find(&rf, lo, hi, ui_jump_time(ui));
@@ -1208,6 +1208,8 @@ int main(int argc, char **argv)
 		fputs(options_usage, stdout);
 		fputc('\n', stdout);
 		fputs(options_help, stdout);
+		ui_keys_help(stdout);
+		fputs(options_notes, stdout);
 		return out_done(EXIT_OK);
 	}
 	if (r.opt.mode == MODE_VERSION) {

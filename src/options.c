@@ -2,7 +2,8 @@
  * options.c: parse and validate the command line (see options.h).
  *
  * The help text here is the reference wording: the man page and README say
- * the same things in the same words.
+ * the same things in the same words.  The keys between options_help and
+ * options_notes are ui/keys.c's table (ui_keys_help).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -94,29 +95,10 @@ const char options_help[] =
 	"      --end TIME          replay up to TIME, as --begin\n"
 	"  With --listen or --textfile and standard output not a terminal, lattop\n"
 	"  prints no snapshots unless --once, -b or --format asks for them.\n"
-	"\n"
-	"Keys on the screen:\n"
-	"  q                       quit\n"
-	"  space                   pause or resume the display\n"
-	"  < >                     move the sort column left or right\n"
-	"  s                       next sort column\n"
-	"  1 2 3                   show or hide the load-latency, snoop and offcore panes\n"
-	"  c                       per logical CPU or per core\n"
-	"  + -                     longer or shorter interval, at once\n"
-	"  t                       type new load-latency thresholds, applied at once\n"
-	"  Up Down PgUp PgDn Home End\n"
-	"                          scroll the rows\n"
-	"  r                       reset the history\n"
-	"  H                       the history view: a row's numbers over time; Up Down\n"
-	"                          choose the row, Enter or H goes back\n"
-	"  h ?                     this help\n"
-	"\n"
-	"Keys replaying a recording on the screen (--replay), besides these:\n"
-	"  space                   pause or resume the replay\n"
-	"  Left Right              one snapshot back or forward\n"
-	"  + -                     play faster or slower (x1/4 to x64)\n"
-	"  g                       jump to a time, typed as --begin takes it\n"
-	"\n"
+	"\n";
+
+/* After the keys (ui_keys_help). */
+const char options_notes[] =
 	"The load-latency event counts only loads the hardware tags at random: the\n"
 	"loads slower than each threshold and the mean are estimates, from the share\n"
 	"of tagged loads slower than each threshold.\n"

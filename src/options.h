@@ -44,7 +44,8 @@ struct options {
 };
 
 extern const char options_usage[];
-extern const char options_help[];
+extern const char options_help[];       /* then the keys: ui_keys_help() */
+extern const char options_notes[];
 
 /* 0, or -1 with "option 'value': what is wrong" in @err. */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);

@@ -577,6 +577,22 @@ for re in '^ +q +quit' '^ +space +pause or resume the display' \
 	'^ +r +reset the history' '^ +h \? +this help'; do
 	has "help lists /$re/" "$_s" "$re"
 done
+# ... and every row of the key table, as --help words it (white space folded).
+./lattop --help >$LIB_TMP/help
+help_keys $LIB_TMP/help "Keys on the screen:" >$LIB_TMP/keys.screen
+help_keys $LIB_TMP/help "Keys replaying a recording on the screen" >$LIB_TMP/keys.replay
+# listed NAME KEYSFILE TEXT: one TAP line per key of KEYSFILE: TEXT has it.
+listed() {
+	_ls_flat=$(printf '%s\n' "$3" | tr -s ' \n' '  ')
+	while IFS='	' read -r _ls_k _ls_h; do
+		case $_ls_flat in
+		*" $_ls_k $_ls_h "*) ok "$1 lists '$_ls_k'" ;;
+		*) not_ok "$1 lists '$_ls_k'"; diag "not in: $_ls_flat" ;;
+		esac
+	done <"$2"
+}
+check "--help lists the keys" test "$(wc -l <$LIB_TMP/keys.screen)" -ge 10
+listed "help" $LIB_TMP/keys.screen "$_s"
 hasnt "help: the panes are not drawn under it" "$_s" 'Load latency|rows? [0-9]|sort: CPU'
 key b80 x
 expect_gone b80 "help: x closes it" 'lattop keys'
@@ -959,6 +975,12 @@ ctrl_z() {
 	kill_session "$1"
 }
 ctrl_z zz "measuring" 'sort: CPU'
+expect zr "replay: first frame drawn" ' lattop .*REPLAY' 8
+key zr h
+expect zr "replay: the help opens" '^ *lattop keys'
+listed "replay: help" $LIB_TMP/keys.replay "$(cap zr)"
+hasnt "replay: help: the display's pause is not listed" "$(cap zr)" 'pause or resume the display'
+key zr x
 ctrl_z zr "replaying" ' lattop .*REPLAY'
 for s in s40 s50 s60; do
 	quit $s $s

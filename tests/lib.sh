@@ -250,3 +250,20 @@ truth() {
 jqe() {
 	jq -e "$@" >/dev/null
 }
+
+# ---- the key table as `lattop --help` prints it (e2e_keys.sh, e2e_screen.sh) ----
+
+# help_keys HELPFILE HEAD: the keys of the list under the line that begins
+# with HEAD, one "name<TAB>what it does" a line: a continuation line (26
+# spaces) belongs to the key above it, a long name has a line of its own.
+help_keys() {
+	awk -v head="$2" '
+	function flush() { if (name != "") print name "\t" text; name = ""; text = "" }
+	index($0, head) == 1 { f = 1; next }
+	!f { next }
+	/^$/ { flush(); exit }
+	/^                          / { sub(/^ +/, ""); text = text (text == "" ? "" : " ") $0; next }
+	/^  [^ ]/ { flush(); line = substr($0, 3); n = split(line, w, /   +/);
+		name = w[1]; text = n > 1 ? w[n] : ""; next }
+	END { flush() }' "$1"
+}

@@ -131,6 +131,20 @@ int draw_text(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char 
 	return n;
 }
 
+int draw_cut(const char *s, int w)
+{
+	int len = (int)strlen(s), cut = len;
+
+	if (len > w) {
+		cut = w;
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = w;
+	}
+	return cut;
+}
+
 void draw_right(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char *s)
 {
 	int n = draw_cells(s);

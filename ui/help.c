@@ -36,24 +36,18 @@ static int help_add(struct help_line *h, int n, int x1, enum ui_attr a1, const c
 	return n + 1;
 }
 
-/* Words of @text wrapped at @w columns, as lines from @x. */
-static int help_wrap(struct help_line *h, int n, int x, int w, const char *text)
+/* Words of @text wrapped at @w columns, as lines from @x; the first begins with @key (or NULL) at x 3. */
+static int help_wrap(struct help_line *h, int n, const char *key, int x, int w, const char *text)
 {
 	const char *p = text;
 
 	while (*p && n < HELP_LINES) {
-		int len = (int)strlen(p), cut = len;
+		int cut = draw_cut(p, w);
 		char line[512];
 
-		if (len > w) {
-			cut = w;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = w;
-		}
 		snprintf(line, sizeof(line), "%.*s", cut, p);
-		n = help_add(h, n, x, UA_NORMAL, line, 0, UA_NORMAL, NULL);
+		n = help_add(h, n, 3, UA_BRAND, key, x, UA_NORMAL, line);
+		key = NULL;
 		p += cut;
 		while (*p == ' ')
 			p++;
@@ -63,20 +57,6 @@ static int help_wrap(struct help_line *h, int n, int x, int w, const char *text)
 
 static int help_lines(struct ui *ui, struct help_line *h)
 {
-	static const char *const keys[][2] = {
-		{ "q", "quit" },
-		{ "space", "pause or resume the display" },
-		{ "< >", "move the sort column left or right" },
-		{ "s", "next sort column" },
-		{ "1 2 3", "show or hide the load-latency, snoop and offcore panes" },
-		{ "c", "per logical CPU or per core" },
-		{ "+ -", "longer or shorter interval (steps 0.1 0.2 0.5 1 2 5 10 30 60 s)" },
-		{ "t", "type new load-latency thresholds, applied at once" },
-		{ "Up Down PgUp PgDn Home End", "scroll the rows" },
-		{ "r", "reset the history" },
-		{ "H", "the history view: a row's numbers over time (Up Down: which row)" },
-		{ "h ?", "this help" },
-	};
 	static const char *const cols[][2] = {
 		{ "Loads/s", "loads retired per second" },
 		{ ">N", "loads slower than N cycles per second, estimated: share of tagged loads x Loads/s; bar: the share" },
@@ -88,31 +68,27 @@ static int help_lines(struct ui *ui, struct help_line *h)
 		{ "Reads/s", "demand data reads that miss the L2 (Atoms: leave the module)" },
 		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
 	};
-	static const char *const replay_keys[][2] = {
-		{ "space", "pause or resume the replay" },
-		{ "Left Right", "one snapshot back or forward" },
-		{ "+ -", "play faster or slower (x1/4 to x64)" },
-		{ "g", "jump to a time" },
-	};
 	const struct ui_snap *s = ui_shown(ui);
-	int n = 0, kw = 12;
+	int n = 0, kw = 12, w = COLS - (3 + kw + 1) - 1 > 10 ? COLS - (3 + kw + 1) - 1 : 10;
+	unsigned mode = ui->opts.replay ? KW_REPLAY : KW_LIVE;
 	char reasons[1024];
 
 	n = help_add(h, n, 1, UA_TITLE, "lattop keys", 0, UA_NORMAL, NULL);
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
-	for (size_t i = 0; ui->opts.replay && i < sizeof(replay_keys) / sizeof(replay_keys[0]); i++)
-		n = help_add(h, n, 3, UA_BRAND, replay_keys[i][0], 3 + kw + 1, UA_NORMAL,
-			     replay_keys[i][1]);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		/* Replaying, these keys do what the replay's say above, or nothing. */
-		if (ui->opts.replay && (!strcmp(keys[i][0], "space") || !strcmp(keys[i][0], "+ -") ||
-					!strcmp(keys[i][0], "t") || !strcmp(keys[i][0], "c")))
+	/* The key table's rows of this mode: replaying, its own keys come first. */
+	for (int i = 0; i < keys_count; i++) {
+		const struct key_row *k = &keys_table[i];
+		char name[64], help[256];
+
+		if (!keys_listed(k, mode))
 			continue;
-		if ((int)strlen(keys[i][0]) >= kw) {
-			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 0, UA_NORMAL, NULL);
-			n = help_add(h, n, 0, UA_NORMAL, NULL, 3 + kw + 1, UA_NORMAL, keys[i][1]);
+		keys_name(k, name, sizeof(name));
+		keys_help(k, help, sizeof(help));
+		if ((int)strlen(name) >= kw) {
+			n = help_add(h, n, 3, UA_BRAND, name, 0, UA_NORMAL, NULL);
+			n = help_wrap(h, n, NULL, 3 + kw + 1, w, help);
 		} else {
-			n = help_add(h, n, 3, UA_BRAND, keys[i][0], 3 + kw + 1, UA_NORMAL, keys[i][1]);
+			n = help_wrap(h, n, name, 3 + kw + 1, w, help);
 		}
 	}
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
@@ -135,7 +111,7 @@ static int help_lines(struct ui *ui, struct help_line *h)
 	if (reasons[0]) {
 		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
 		n = help_add(h, n, 1, UA_TITLE, "not measured on this CPU (n/a)", 0, UA_NORMAL, NULL);
-		n = help_wrap(h, n, 3, COLS - 4 > 10 ? COLS - 4 : 10, reasons);
+		n = help_wrap(h, n, NULL, 3, COLS - 4 > 10 ? COLS - 4 : 10, reasons);
 	}
 	return n;
 }

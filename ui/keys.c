@@ -1,8 +1,12 @@
 /*
- * keys.c: what each key does: the actions of ui.h for the main loop
- * (quit, a new interval or thresholds, the replay's keys), the display's
- * own state (pause, sort, panes, per CPU or per core, scrolling, history,
- * help) and the prompt on the status line ('t' thresholds, 'g' a time).
+ * keys.c: the key table, keys_table[]: every key of the screen once, with
+ * what it does and its help.  The table dispatches the keys (keys_handle),
+ * and the help screen (help.c), `lattop --help` (ui_keys_help), README and
+ * the man page's KEYS list it (tests/e2e_keys.sh compares the man page).
+ * What the keys do: the actions of ui.h for the main loop (quit, a new
+ * interval or thresholds, the replay's keys), the display's own state
+ * (pause, sort, panes, per CPU or per core, scrolling, history, help) and
+ * the prompt on the status line ('t' thresholds, 'g' a time).
  *
  * Changes the screen's state only; never draws (layout.c draws what the
  * state says) and never touches the terminal's modes (term.c).
@@ -204,8 +208,288 @@ static enum ui_action keys_prompt(struct ui *ui, int ch)
 	return UI_NONE;
 }
 
+/* ---- what each key does: the handlers of the rows below ---- */
+
+static enum ui_action keys_pause(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->paused = !ui->paused;
+	if (ui->paused && snap_clone(&ui->frozen, &ui->live) < 0) {
+		ui->paused = false;
+		ui_set_message(ui, "out of memory: cannot pause");
+	}
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_sort(struct ui *ui, int ch)
+{
+	ui->dirty |= keys_sort_move(ui, ch == '<' ? -1 : +1);
+	return UI_NONE;
+}
+
+/* The panes' toggles: one stays shown. */
+static enum ui_action keys_toggle(struct ui *ui, int ch)
+{
+	char m[128], names[32];
+	int i = 0;
+
+	while (i < UI_MAX_PANES && ui_panes[i]->toggle != ch)
+		i++;
+	if (i == UI_MAX_PANES)
+		return UI_NONE;
+	if (ui->visible[i]) {
+		int shown = 0;
+
+		for (int k = 0; k < UI_MAX_PANES; k++)
+			shown += ui->visible[k];
+		if (shown == 1) {
+			keys_toggles(names, sizeof(names));
+			snprintf(m, sizeof(m), "the %s pane is the last one shown: it stays "
+				 "(show another first: %s)", ui_panes[i]->what, names);
+			ui_set_message(ui, m);
+			return UI_NONE;
+		}
+	}
+	ui->visible[i] = !ui->visible[i];
+	/* The sort column never sits in a hidden pane: the order would look random. */
+	if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
+		snprintf(m, sizeof(m), "sorted by %s again (%s is in the hidden %s pane)",
+			 ui->per_core ? "Core" : "CPU", ui->cols[ui->sort]->name,
+			 ui_panes[i]->what);
+		ui->sort = 0;
+		ui_set_message(ui, m);
+	}
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_per_core(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->per_core = !ui->per_core;
+	ui->top = 0;
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_interval(struct ui *ui, int ch)
+{
+	if (!keys_step(ui, ch == '+' || ch == '=' ? +1 : -1))
+		return UI_NONE;
+	ui->dirty = true;
+	return UI_INTERVAL;
+}
+
+static enum ui_action keys_thresholds(struct ui *ui, int ch)
+{
+	(void)ch;
+	keys_prompt_open(ui);
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_rows(struct ui *ui, int ch)
+{
+	ui->dirty |= keys_scroll(ui, ch);
+	return UI_NONE;
+}
+
+static enum ui_action keys_reset(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui_reset_history(ui);
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_history(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->history = !ui->history;
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_history_row(struct ui *ui, int ch)
+{
+	ui->dirty |= history_select(&ui->hist, ui->per_core, ch == KEY_UP ? -1 : 1);
+	return UI_NONE;
+}
+
+static enum ui_action keys_help_open(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->help = true;
+	ui->help_top = 0;
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_redraw(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_replay_step(struct ui *ui, int ch)
+{
+	(void)ui;
+	return ch == KEY_LEFT ? UI_STEP_BACK : UI_STEP_FWD;
+}
+
+static enum ui_action keys_speed(struct ui *ui, int ch)
+{
+	(void)ui;
+	return ch == '+' || ch == '=' ? UI_FASTER : UI_SLOWER;
+}
+
+static enum ui_action keys_jump(struct ui *ui, int ch)
+{
+	(void)ch;
+	keys_jump_open(ui);
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+/* ---- the table ---- */
+
+/*
+ * Every key of the screen, once.  The first row that answers a key in the
+ * mode at hand runs (so the replay's rows come first, and the history
+ * view's before the scrolling); the rows with a help are what the help
+ * screen, `lattop --help`, README and the man page's KEYS list, in this
+ * order (tests/e2e_keys.sh compares them), each named by its first @named
+ * keys (the others are aliases).  A row without a help is a key of a view
+ * whose own row explains it.
+ */
+const struct key_row keys_table[] = {
+	/* Replaying a recording (--replay). */
+	{ { ' ' }, 1, KW_REPLAY, NULL, UI_PLAY, NULL, "pause or resume the replay" },
+	{ { KEY_LEFT, KEY_RIGHT }, 2, KW_REPLAY, keys_replay_step, 0, NULL,
+	  "one snapshot back or forward" },
+	{ { '+', '-', '=', '_' }, 2, KW_REPLAY | KW_SPEEDS, keys_speed, 0, NULL,
+	  "play faster or slower (x1/%g to x%g)" },
+	{ { 'g' }, 1, KW_REPLAY, keys_jump, 0, NULL, "jump to a time, typed as --begin takes it" },
+	{ { 't' }, 0, KW_REPLAY, NULL, UI_NONE, "a replay shows the thresholds recorded", NULL },
+	{ { 'c' }, 0, KW_REPLAY, NULL, UI_NONE, "a recording holds per-CPU rows only", NULL },
+	/* The history view ('H'), which the H row explains. */
+	{ { KEY_UP, KEY_DOWN }, 0, KW_ALL | KW_HISTORY, keys_history_row, 0, NULL, NULL },
+	{ { '\n', '\r', KEY_ENTER }, 0, KW_ALL | KW_HISTORY, keys_history, 0, NULL, NULL },
+	/* The screen. */
+	{ { 'q', 'Q' }, 1, KW_ALL, NULL, UI_QUIT, NULL, "quit" },
+	{ { ' ' }, 1, KW_LIVE, keys_pause, 0, NULL, "pause or resume the display" },
+	{ { '<', '>' }, 2, KW_ALL, keys_sort, 0, NULL, "move the sort column left or right" },
+	{ { 's' }, 1, KW_ALL, keys_sort, 0, NULL, "next sort column" },
+	{ { 0 }, 0, KW_ALL | KW_PANES, keys_toggle, 0, NULL,
+	  "show or hide the load-latency, snoop and offcore panes" },
+	{ { 'c' }, 1, KW_LIVE, keys_per_core, 0, NULL, "per logical CPU or per core" },
+	{ { '+', '-', '=', '_' }, 2, KW_LIVE | KW_STEPS, keys_interval, 0, NULL,
+	  "longer or shorter interval (steps %s s)" },
+	{ { 't' }, 1, KW_LIVE, keys_thresholds, 0, NULL,
+	  "type new load-latency thresholds, applied at once" },
+	{ { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, 6, KW_ALL, keys_rows, 0, NULL,
+	  "scroll the rows" },
+	{ { 'r' }, 1, KW_ALL, keys_reset, 0, NULL, "reset the history" },
+	{ { 'H' }, 1, KW_ALL, keys_history, 0, NULL,
+	  "the history view: a row's numbers over time; Up Down choose the row, Enter or H goes back" },
+	{ { 'h', '?' }, 2, KW_ALL, keys_help_open, 0, NULL, "this help" },
+	/* The terminal turns it into SIGTSTP: src/main.c stops, the screen given back (ui_suspend). */
+	{ { 'Z' & 0x1f }, 1, KW_ALL | KW_TERMINAL, NULL, 0, NULL,
+	  "stop, registers and terminal put back; fg resumes" },
+	{ { KEY_RESIZE }, 0, KW_ALL, keys_redraw, 0, NULL, NULL },
+};
+
+/* What the help calls a key that is not a character of its own. */
+static const struct {
+	int key;
+	const char *label;
+} keys_labels[] = {
+	{ ' ', "space" },
+	{ KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" }, { KEY_UP, "Up" }, { KEY_DOWN, "Down" },
+	{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+};
+
+const int keys_count = (int)(sizeof(keys_table) / sizeof(keys_table[0]));
+
+/* The panes' toggles, as the help writes them: "1 2 3". */
+void keys_toggles(char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < UI_MAX_PANES && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%c", i ? " " : "", ui_panes[i]->toggle);
+}
+
+void keys_name(const struct key_row *k, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	if (k->when & KW_PANES) {
+		keys_toggles(buf, len);
+		return;
+	}
+	for (int i = 0; i < k->named && o < len; i++) {
+		const char *label = NULL;
+		int ch = k->keys[i];
+
+		for (size_t j = 0; j < sizeof(keys_labels) / sizeof(keys_labels[0]); j++)
+			if (keys_labels[j].key == ch)
+				label = keys_labels[j].label;
+		if (label)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", label);
+		else if (ch < 0x20)
+			o += (size_t)snprintf(buf + o, len - o, "%sCtrl-%c", i ? " " : "", ch + '@');
+		else
+			o += (size_t)snprintf(buf + o, len - o, "%s%c", i ? " " : "", ch);
+	}
+}
+
+void keys_help(const struct key_row *k, char *buf, size_t len)
+{
+	char steps[128];
+	size_t o = 0;
+
+	if (k->when & KW_SPEEDS) {
+		snprintf(buf, len, k->help, 1 / UI_SPEED_MIN, UI_SPEED_MAX);
+		return;
+	}
+	if (!(k->when & KW_STEPS)) {
+		snprintf(buf, len, "%s", k->help ? k->help : "");
+		return;
+	}
+	steps[0] = 0;
+	for (size_t i = 0; i < sizeof(keys_steps) / sizeof(keys_steps[0]) && o < sizeof(steps); i++)
+		o += (size_t)snprintf(steps + o, sizeof(steps) - o, "%s%g", i ? " " : "", keys_steps[i]);
+	snprintf(buf, len, k->help, steps);
+}
+
+bool keys_listed(const struct key_row *k, unsigned mode)
+{
+	return k->help && (k->named || (k->when & KW_PANES)) && (k->when & mode);
+}
+
+static bool keys_match(const struct key_row *k, int ch)
+{
+	if (k->when & KW_PANES) {
+		for (int i = 0; i < UI_MAX_PANES; i++)
+			if (ui_panes[i]->toggle == ch)
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(k->keys) / sizeof(k->keys[0]) && k->keys[i]; i++)
+		if (k->keys[i] == ch)
+			return true;
+	return false;
+}
+
 enum ui_action keys_handle(struct ui *ui, int ch)
 {
+	unsigned mode = ui->opts.replay ? KW_REPLAY : KW_LIVE;
+
 	if (ui->help) {
 		/* The scrolling keys scroll it, any other closes it; a resize only redraws it. */
 		if (ch != KEY_RESIZE && !help_scroll(ui, ch))
@@ -215,137 +499,65 @@ enum ui_action keys_handle(struct ui *ui, int ch)
 	}
 	if (ui->prompt)
 		return keys_prompt(ui, ch);
-	if (ui->opts.replay) {
-		switch (ch) {
-		case ' ': return UI_PLAY;
-		case KEY_LEFT: return UI_STEP_BACK;
-		case KEY_RIGHT: return UI_STEP_FWD;
-		case '+': case '=': return UI_FASTER;
-		case '-': case '_': return UI_SLOWER;
-		case 'g':
-			keys_jump_open(ui);
-			ui->dirty = true;
-			return UI_NONE;
-		case 't':
-			ui_set_message(ui, "a replay shows the thresholds recorded");
-			return UI_NONE;
-		case 'c':
-			ui_set_message(ui, "a recording holds per-CPU rows only");
-			return UI_NONE;
-		}
-	}
-	if (ui->history) {
-		switch (ch) {
-		case KEY_UP:
-		case KEY_DOWN:
-			ui->dirty |= history_select(&ui->hist, ui->per_core, ch == KEY_UP ? -1 : 1);
-			return UI_NONE;
-		case '\n':
-		case '\r':
-		case KEY_ENTER:
-			ui->history = false;
-			ui->dirty = true;
-			return UI_NONE;
-		}
-	}
-	switch (ch) {
-	case 'H':
-		ui->history = !ui->history;
-		ui->dirty = true;
-		return UI_NONE;
-	case 'q':
-	case 'Q':
-		return UI_QUIT;
-	case ' ':
-		ui->paused = !ui->paused;
-		if (ui->paused && snap_clone(&ui->frozen, &ui->live) < 0) {
-			ui->paused = false;
-			ui_set_message(ui, "out of memory: cannot pause");
-		}
-		ui->dirty = true;
-		return UI_NONE;
-	case 'h':
-	case '?':
-		ui->help = true;
-		ui->help_top = 0;
-		ui->dirty = true;
-		return UI_NONE;
-	case '<':
-		ui->dirty |= keys_sort_move(ui, -1);
-		return UI_NONE;
-	case '>':
-	case 's':
-		ui->dirty |= keys_sort_move(ui, +1);
-		return UI_NONE;
-	case 'c':
-		ui->per_core = !ui->per_core;
-		ui->top = 0;
-		ui->dirty = true;
-		return UI_NONE;
-	case '+':
-	case '=':
-		if (!keys_step(ui, +1))
-			return UI_NONE;
-		ui->dirty = true;
-		return UI_INTERVAL;
-	case '-':
-	case '_':
-		if (!keys_step(ui, -1))
-			return UI_NONE;
-		ui->dirty = true;
-		return UI_INTERVAL;
-	case 't':
-		keys_prompt_open(ui);
-		ui->dirty = true;
-		return UI_NONE;
-	case KEY_UP:
-	case KEY_DOWN:
-	case KEY_PPAGE:
-	case KEY_NPAGE:
-	case KEY_HOME:
-	case KEY_END:
-		ui->dirty |= keys_scroll(ui, ch);
-		return UI_NONE;
-	case KEY_RESIZE:
-		ui->dirty = true;
-		return UI_NONE;
-	}
-	/* The panes: their toggles (one stays shown), then their own keys. */
-	for (int i = 0; i < UI_MAX_PANES; i++) {
-		if (ch != ui_panes[i]->toggle)
+	for (int i = 0; i < keys_count; i++) {
+		const struct key_row *k = &keys_table[i];
+
+		if ((k->when & KW_TERMINAL) || !(k->when & mode) ||
+		    ((k->when & KW_HISTORY) && !ui->history) || !keys_match(k, ch))
 			continue;
-		if (ui->visible[i]) {
-			int shown = 0;
-
-			for (int k = 0; k < UI_MAX_PANES; k++)
-				shown += ui->visible[k];
-			if (shown == 1) {
-				char m[128];
-
-				snprintf(m, sizeof(m), "the %s pane is the last one shown: it stays "
-					 "(show another first: 1 2 3)", ui_panes[i]->what);
-				ui_set_message(ui, m);
-				return UI_NONE;
-			}
-		}
-		ui->visible[i] = !ui->visible[i];
-		/* The sort column never sits in a hidden pane: the order would look random. */
-		if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
-			char m[128];
-
-			snprintf(m, sizeof(m), "sorted by %s again (%s is in the hidden %s pane)",
-				 ui->per_core ? "Core" : "CPU", ui->cols[ui->sort]->name,
-				 ui_panes[i]->what);
-			ui->sort = 0;
-			ui_set_message(ui, m);
-		}
-		ui->dirty = true;
-		return UI_NONE;
+		if (k->say)
+			ui_set_message(ui, k->say);
+		return k->run ? k->run(ui, ch) : k->act;
 	}
+	/* A pane's own keys. */
 	for (int i = 0; i < UI_MAX_PANES; i++)
 		if (ui_panes[i]->key && ui_panes[i]->key(ui, ch)) {
 			ui->dirty = true;
 			break;
 		}
 	return UI_NONE;
+}
+
+/* `lattop --help`: names from column 2, what they do from 26, lines of 80 at most. */
+#define KEYS_HELP_COL   26
+#define KEYS_HELP_WIDTH 80
+
+/* `lattop --help`: the rows of one mode, wrapped as the rest of the help is. */
+static void keys_print(FILE *out, unsigned mode, unsigned not)
+{
+	for (int i = 0; i < keys_count; i++) {
+		const struct key_row *k = &keys_table[i];
+		char name[64], help[256];
+		const char *p = help;
+		int col;
+
+		if (!keys_listed(k, mode) || (k->when & not))
+			continue;
+		keys_name(k, name, sizeof(name));
+		keys_help(k, help, sizeof(help));
+		col = fprintf(out, "  %s", name);
+		while (*p) {
+			int cut = draw_cut(p, KEYS_HELP_WIDTH - KEYS_HELP_COL);
+
+			/* A long name has a line of its own. */
+			if (col > KEYS_HELP_COL - 2) {
+				fputc('\n', out);
+				col = 0;
+			}
+			fprintf(out, "%*s%.*s\n", KEYS_HELP_COL - col, "", cut, p);
+			col = 0;
+			p += cut;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
+
+void ui_keys_help(FILE *out)
+{
+	fputs("Keys on the screen:\n", out);
+	keys_print(out, KW_LIVE, 0);
+	fputs("\nKeys replaying a recording on the screen (--replay), besides these:\n", out);
+	keys_print(out, KW_REPLAY, KW_LIVE);
+	fputc('\n', out);
 }

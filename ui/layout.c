@@ -628,12 +628,14 @@ static void layout_draw_status(struct ui *ui, const struct ui_snap *s, const str
 	layout_status_text(ui, s, left, sizeof(left));
 	if (L->ndropped && strlen(left) + 200 < sizeof(left)) {
 		size_t o = strlen(left);
+		char toggles[32];
 
 		o += (size_t)snprintf(left + o, sizeof(left) - o, "%sno room: ", o ? "; " : "");
 		for (int i = 0; i < L->ndropped; i++)
 			o += (size_t)snprintf(left + o, sizeof(left) - o, "%s%s", i ? ", " : "",
 					      L->dropped[i]);
-		snprintf(left + o, sizeof(left) - o, " (a taller terminal, or 1 2 3 to hide panes)");
+		keys_toggles(toggles, sizeof(toggles));
+		snprintf(left + o, sizeof(left) - o, " (a taller terminal, or %s to hide panes)", toggles);
 	}
 	draw_fill(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS);
 	if (left[0]) {

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cpu/uarch.h"
 #include "src/metrics.h"
@@ -51,6 +52,10 @@ struct ui_frame {
 	double replay_speed;            /* 1: as recorded */
 };
 
+/* The replay's speeds that UI_SLOWER and UI_FASTER halve and double to, at most. */
+#define UI_SPEED_MIN 0.25
+#define UI_SPEED_MAX 64.0
+
 enum ui_action {
 	UI_NONE,
 	UI_QUIT,
@@ -60,8 +65,8 @@ enum ui_action {
 	UI_PLAY,                /* pause or resume */
 	UI_STEP_BACK,           /* one snapshot back */
 	UI_STEP_FWD,            /* one snapshot forward */
-	UI_FASTER,
-	UI_SLOWER,
+	UI_FASTER,              /* twice as fast, UI_SPEED_MAX at most */
+	UI_SLOWER,              /* half as fast, UI_SPEED_MIN at least */
 	UI_JUMP,                /* ui_jump_time() holds the time */
 };
 
@@ -111,5 +116,12 @@ double ui_jump_time(const struct ui *);
 
 /* Show a one-line message in the status line (e.g. a refused threshold list). */
 void ui_message(struct ui *, const char *msg);
+
+/*
+ * The keys of the screen, then those of a replay, as `lattop --help` lists
+ * them (each list followed by a blank line): from the table the screen
+ * dispatches them with and its help lists them from.
+ */
+void ui_keys_help(FILE *out);
 
 #endif

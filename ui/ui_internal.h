@@ -4,13 +4,13 @@
  *
  * ui.c owns the state of the display between frames; term.c the
  * terminal's lifecycle; layout.c what is drawn where (header, panes, status
- * line); keys.c what each key does; help.c the help screen; snap.c the
- * screen's own copies of frames and the HITM history behind the
- * sparklines; history.c the history view; draw.c attributes, glyphs and
- * number formatting; each
- * pane_*.c one `const struct pane`, which draws its column header and its
- * rows into the box the screen gives it.  Only frames come in: no file here
- * knows of MSRs, the simulator or the sampler.
+ * line); keys.c the key table and what each key does; help.c the help
+ * screen; snap.c the screen's own copies of frames and the HITM history
+ * behind the sparklines; history.c the history view; draw.c attributes,
+ * glyphs and number formatting; each pane_*.c one `const struct pane`,
+ * which draws its column header and its rows into the box the screen gives
+ * it.  Only frames come in: no file here knows of MSRs, the simulator or
+ * the sampler (tests/e2e_headers.sh checks what ui/ includes and calls).
  */
 #ifndef LATTOP_UI_INTERNAL_H
 #define LATTOP_UI_INTERNAL_H
@@ -259,6 +259,43 @@ void layout_draw(struct ui *ui);
 /* A key typed (or KEY_RESIZE): the action for the main loop, UI_NONE for none. */
 enum ui_action keys_handle(struct ui *ui, int ch);
 
+/* ---- the key table (keys.c) ---- */
+
+/* Where a key acts. */
+enum key_when {
+	KW_LIVE    = 1 << 0,    /* measuring */
+	KW_REPLAY  = 1 << 1,    /* replaying a recording (ui_opts.replay) */
+	KW_ALL     = KW_LIVE | KW_REPLAY,
+	KW_HISTORY = 1 << 2,    /* only in the history view */
+	KW_PANES   = 1 << 3,    /* its keys are the panes' toggles, its name too */
+	KW_STEPS   = 1 << 4,    /* its help has a %s: the interval steps */
+	KW_SPEEDS  = 1 << 5,    /* its help has two %g: the replay's slowest and fastest */
+	KW_TERMINAL = 1 << 6,   /* the terminal's key, not the screen's (Ctrl-Z: SIGTSTP) */
+};
+
+/* A key, or keys that do one thing, and what it does. */
+struct key_row {
+	int keys[8];            /* the codes it answers, 0-ended */
+	int named;              /* the first @named name it in the help; the others are aliases */
+	unsigned when;          /* KW_* */
+	/* What it does: the action for the main loop, UI_NONE for none. */
+	enum ui_action (*run)(struct ui *ui, int ch);
+	enum ui_action act;     /* without run: the action */
+	const char *say;        /* a message for the status line, or NULL */
+	const char *help;       /* NULL: not listed (a key of a view its own row explains) */
+};
+
+extern const struct key_row keys_table[];
+extern const int keys_count;
+
+/* Is @k in the list of keys of @mode (KW_LIVE or KW_REPLAY)? */
+bool keys_listed(const struct key_row *k, unsigned mode);
+/* Its name ("1 2 3" for the panes' toggles) and its help, the steps filled in. */
+void keys_name(const struct key_row *k, char *buf, size_t len);
+void keys_help(const struct key_row *k, char *buf, size_t len);
+/* The panes' toggles as the help writes them: "1 2 3". */
+void keys_toggles(char *buf, size_t len);
+
 /* ---- the help screen (help.c) ---- */
 
 void help_draw(struct ui *ui);
@@ -272,6 +309,8 @@ void draw_init(struct ui *ui);
 int draw_text(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char *s);
 /* @s right-aligned in @w cells. */
 void draw_right(struct ui *ui, int y, int x, int w, enum ui_attr attr, const char *s);
+/* How much of @s a line of @w characters takes: up to a space (a longer word is cut). */
+int draw_cut(const char *s, int w);
 /* Blank cells with @attr. */
 void draw_fill(struct ui *ui, int y, int x, int w, enum ui_attr attr);
 /* A horizontal bar of @frac (0..1) of @w cells; NAN draws nothing. */
