@@ -1,0 +1,42 @@
+#!/bin/sh
+# e2e_headers.sh: headers include what they use, and the screen sees what it
+# is given.
+#
+# Every header of cpu/, sim/, src/ and ui/ compiles on its own (included
+# twice: its guard holds) with the project's warnings.  ui/ includes only
+# its own headers, the CPU description (cpu/uarch.h) and the metrics
+# (src/metrics.h), and calls nothing of the PMU, the MSR devices, the
+# planner, the sampler or the simulator: what it needs of them src/main.c
+# puts in ui.h's structures.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+CC=${CC:-cc}
+if ! command -v "$CC" >/dev/null 2>&1; then
+	skip "no C compiler ($CC) here"
+	tap_done
+	exit 0
+fi
+# The flags of the Makefile's compile rule, the warnings included.
+flags=$(make -s -p -n lattop 2>/dev/null | awk -F' := ' '$1 == "WARN" { print $2; exit }')
+n=0
+for h in cpu/*.h sim/*.h src/*.h ui/*.h; do
+	n=$((n + 1))
+	printf '#include "%s"\n#include "%s"\n' "$h" "$h" >$LIB_TMP/h.c
+	if out=$($CC -I. -D_GNU_SOURCE -std=gnu11 $flags -fsyntax-only $LIB_TMP/h.c 2>&1); then
+		ok "$h compiles on its own"
+	else
+		not_ok "$h compiles on its own"
+		diag "$(printf '%s\n' "$out" | head -n 5)"
+	fi
+done
+check "the Makefile's warnings are used ($flags)" test -n "$flags"
+check "headers found ($n)" test $n -ge 20
+
+# The screen's includes: <system>, ui/, cpu/uarch.h, src/metrics.h.
+bad=$(grep -H '^#include "' ui/*.c ui/*.h |
+	grep -v -e '#include "ui/' -e '#include "cpu/uarch.h"' -e '#include "src/metrics.h"')
+is "ui/ includes only ui/, cpu/uarch.h and src/metrics.h" "$bad" ""
+# ... and calls no function of the layers under the metrics.
+bad=$(grep -H -n -E '\b(pmu|msr|plan|sampler|sim|journal|record|export)_[a-z_]+\(' ui/*.c ui/*.h)
+is "ui/ calls nothing of the PMU, MSRs, planner, sampler or simulator" "$bad" ""
+tap_done
