@@ -1,5 +1,7 @@
 /*
- * numfmt.c: six significant digits without printf (see numfmt.h).
+ * numfmt.c: six significant digits without printf, and the cells of the
+ * text report built on them (see numfmt.h).  The one number formatter of
+ * the reports; the screen's digits are ui/draw.c's.
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,6 +30,12 @@ static int utoa_rev(char *buf, uint64_t u)
 	return n;
 }
 
+/* @v in [@lo, @hi]. */
+static int numfmt_clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 int numfmt(char *buf, double v, int sig)
 {
 	double a = fabs(v);
@@ -35,14 +43,10 @@ int numfmt(char *buf, double v, int sig)
 	int e, n = 0, len, point;
 	char d[24];
 
-	if (!isfinite(v)) {
-		buf[0] = 0;
+	buf[0] = 0;
+	if (!isfinite(v))
 		return 0;
-	}
-	if (sig < 1)
-		sig = 1;
-	if (sig > 15)
-		sig = 15;
+	sig = numfmt_clamp(sig, 1, 15);
 	if (a == 0) {
 		buf[0] = '0';
 		buf[1] = 0;
@@ -119,14 +123,10 @@ int numfmt_fixed(char *buf, double v, int decimals)
 	uint64_t m, ip;
 	int n = 0;
 
-	if (!isfinite(v)) {
-		buf[0] = 0;
+	buf[0] = 0;
+	if (!isfinite(v))
 		return 0;
-	}
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 6)
-		decimals = 6;
+	decimals = numfmt_clamp(decimals, 0, 6);
 	if (a >= 1e15) {
 		/* Cut to the 32 bytes @buf holds: the length is what was written. */
 		int k = snprintf(buf, 32, "%.*f", decimals, v);
@@ -150,4 +150,46 @@ int numfmt_fixed(char *buf, double v, int decimals)
 	}
 	buf[n] = 0;
 	return n;
+}
+
+void numfmt_si(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGTP";
+	char tmp[32];
+	int k = 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(v) >= 999.5 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	/* Past 999P (no machine, but a damaged recording can say so): no room for the digits. */
+	if (fabs(v) >= 999.5) {
+		snprintf(buf, len, "%s", v > 0 ? ">999P" : "<-999P");
+		return;
+	}
+	if (k == 0) {
+		numfmt_fixed(tmp, v, 0);
+	} else {
+		size_t n = (size_t)numfmt_fixed(tmp, v, fabs(v) < 9.95 ? 1 : 0);
+
+		tmp[n] = suffix[k];
+		tmp[n + 1] = 0;
+	}
+	snprintf(buf, len, "%s", tmp);
+}
+
+void numfmt_cell(char *buf, size_t len, double v, int decimals)
+{
+	char tmp[32];
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	numfmt_fixed(tmp, v, decimals);
+	snprintf(buf, len, "%s", tmp);
 }

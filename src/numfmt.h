@@ -20,4 +20,13 @@ int numfmt(char *buf, double v, int sig);
 /* @v with exactly @decimals decimals (0..6), rounded; "" when not finite. */
 int numfmt_fixed(char *buf, double v, int decimals);
 
+/*
+ * Cells of the text report, "-" when not measured (NAN or infinite), cut
+ * to @len bytes.  numfmt_si: SI suffixes up to P, "12.3M", "270k", "5";
+ * one decimal below 9.95 of a suffix; ">999P" past them.  numfmt_cell:
+ * @decimals decimals as numfmt_fixed.
+ */
+void numfmt_si(char *buf, size_t len, double v);
+void numfmt_cell(char *buf, size_t len, double v, int decimals);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/columns.h"
 #include "src/numfmt.h"
 #include "src/report.h"
 
@@ -319,128 +320,117 @@ static void jb_reason(struct jb *j, bool supported, const char *reason)
 		JB(j, "null");
 }
 
-/* "key":"reason" into an "unsupported" object, for each number not measured. */
-static void jb_unsupported(struct jb *j, bool *first, const char *key, const char *reason)
+/* "key":"reason" into the "unsupported" object of section @sect, for each number not measured. */
+static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m)
 {
-	if (!reason)
+	bool first = true;
+
+	JB(j, ",\"unsupported\":{");
+	for (int i = 0; col_sections[sect].supported(m) && i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		const char *why = c->why && c->sect == sect ? c->why(m) : NULL;
+
+		if (!why || !(c->flags & COL_F_JSON))
+			continue;
+		if (!first)
+			JB(j, ",");
+		first = false;
+		jb_str(j, c->key);
+		JB(j, ":");
+		jb_str(j, why);
+	}
+	JB(j, "}");
+}
+
+/* Is section @s @anc or inside it? */
+static bool json_within(enum col_section s, enum col_section anc)
+{
+	for (;; s = col_sections[s].parent) {
+		if (s == anc)
+			return true;
+		if (s == CS_NONE)
+			return false;
+	}
+}
+
+/* Open the sections from @from (open already) down to @to. */
+static void json_open(struct jb *j, enum col_section from, enum col_section to,
+		      const struct metrics *m)
+{
+	const struct col_section_desc *s = &col_sections[to];
+
+	if (to == from)
 		return;
-	if (!*first)
+	json_open(j, from, s->parent, m);
+	JB(j, ",");
+	jb_str(j, s->key);
+	JB(j, ":{");
+	jb_reason(j, s->supported(m), s->reason(m));
+	if (s->unsupported)
+		json_unsupported(j, to, m);
+}
+
+/* One field, "key":value, with a comma before it unless @first. */
+static void json_field(struct jb *j, const struct column *c, const struct metrics *m, bool first)
+{
+	if (!first)
 		JB(j, ",");
-	*first = false;
-	jb_str(j, key);
+	jb_str(j, c->key);
 	JB(j, ":");
-	jb_str(j, reason);
+	switch (c->kind) {
+	case CK_NUM:
+		jb_num(j, columns_value(c, m, 0));
+		break;
+	case CK_LIST:
+	case CK_THRESH:
+		JB(j, "[");
+		for (int i = 0; i < m->lat.nthresh; i++) {
+			if (i)
+				JB(j, ",");
+			if (c->kind == CK_THRESH)
+				jb_int(j, m->lat.thresholds[i]);
+			else
+				jb_num(j, columns_value(c, m, i));
+		}
+		JB(j, "]");
+		break;
+	case CK_SCOPE: {
+		const char *scope = columns_str(c, m);
+
+		if (scope)
+			jb_str(j, scope);
+		else
+			JB(j, "null");
+		break;
+	}
+	case CK_ID:
+		break;
+	}
 }
 
-static void jb_list(struct jb *j, const double *v, int n)
+/*
+ * The metrics of a CPU or of the total: the JSON fields of the table in
+ * its order, each section opened where its first field comes and closed
+ * where the next section begins.  @first: no comma before the first.
+ */
+static void json_metrics(struct jb *j, const struct metrics *m, bool first)
 {
-	JB(j, "[");
-	for (int i = 0; i < n; i++) {
-		if (i)
-			JB(j, ",");
-		jb_num(j, v[i]);
+	enum col_section cur = CS_NONE;
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+
+		if (!(c->flags & COL_F_JSON) || c->kind == CK_ID)
+			continue;
+		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
+			JB(j, "}");
+		json_open(j, cur, c->sect, m);
+		cur = c->sect;
+		json_field(j, c, m, first);
+		first = false;
 	}
-	JB(j, "]");
-}
-
-static void json_latency(struct jb *j, const struct metrics *m)
-{
-	const char *tag = m->lat.tagged_reason;
-	const char *est = tag ? tag : m->lat.loads_reason;
-	bool first = true;
-
-	JB(j, ",\"load_latency\":{");
-	jb_reason(j, m->lat.supported, m->lat.reason);
-	JB(j, ",\"unsupported\":{");
-	if (m->lat.supported) {
-		jb_unsupported(j, &first, "loads_per_sec", m->lat.loads_reason);
-		jb_unsupported(j, &first, "tagged_per_sec", tag);
-		jb_unsupported(j, &first, "above_share", tag);
-		jb_unsupported(j, &first, "above_per_sec", est);
-		jb_unsupported(j, &first, "mean_cycles_est", tag);
-	}
-	JB(j, "},\"loads_per_sec\":");
-	jb_num(j, m->lat.loads_per_sec);
-	JB(j, ",\"tagged_per_sec\":");
-	jb_num(j, m->lat.tagged_per_sec);
-	JB(j, ",\"thresholds\":[");
-	for (int i = 0; i < m->lat.nthresh; i++) {
-		if (i)
-			JB(j, ",");
-		jb_int(j, m->lat.thresholds[i]);
-	}
-	JB(j, "],\"above_share\":");
-	jb_list(j, m->lat.above_share, m->lat.nthresh);
-	JB(j, ",\"above_per_sec\":");
-	jb_list(j, m->lat.above_per_sec, m->lat.nthresh);
-	JB(j, ",\"mean_cycles_est\":");
-	jb_num(j, m->lat.mean_cycles_est);
-	JB(j, ",\"mean_cycles_min\":");
-	jb_num(j, m->lat.mean_cycles_min);
-	JB(j, ",\"mean_cycles_max\":");
-	jb_num(j, m->lat.mean_cycles_max);
-	JB(j, "}");
-}
-
-static void jb_scope(struct jb *j, const char *key, const char *scope)
-{
-	jb_str(j, key);
-	JB(j, ":");
-	if (scope)
-		jb_str(j, scope);
-	else
-		JB(j, "null");
-}
-
-static void json_metrics(struct jb *j, const struct metrics *m)
-{
-	bool first = true;
-
-	JB(j, "\"ghz\":");
-	jb_num(j, m->ghz);
-	JB(j, ",\"ipc\":");
-	jb_num(j, m->ipc);
-
-	json_latency(j, m);
-
-	JB(j, ",\"snoop\":{");
-	jb_reason(j, m->snoop.supported, m->snoop.reason);
-	JB(j, ",\"unsupported\":{");
-	if (m->snoop.supported) {
-		jb_unsupported(j, &first, "hit_per_sec", m->snoop.hit_reason);
-		jb_unsupported(j, &first, "hitm_per_sec", m->snoop.hitm_reason);
-	}
-	JB(j, "},\"hit_per_sec\":");
-	jb_num(j, m->snoop.hit_per_sec);
-	JB(j, ",\"hitm_per_sec\":");
-	jb_num(j, m->snoop.hitm_per_sec);
-	JB(j, ",");
-	jb_scope(j, "hit_scope", m->snoop.hit_scope);
-	JB(j, ",");
-	jb_scope(j, "hitm_scope", m->snoop.hitm_scope);
-	JB(j, ",\"remote\":{");
-	jb_reason(j, m->snoop.remote.supported, m->snoop.remote.reason);
-	JB(j, ",\"hit_per_sec\":");
-	jb_num(j, m->snoop.remote.hit_per_sec);
-	JB(j, ",\"hitm_per_sec\":");
-	jb_num(j, m->snoop.remote.hitm_per_sec);
-	JB(j, "}}");
-
-	first = true;
-	JB(j, ",\"offcore\":{");
-	jb_reason(j, m->off.supported, m->off.reason);
-	JB(j, ",\"unsupported\":{");
-	if (m->off.supported) {
-		jb_unsupported(j, &first, "avg_latency_cycles", m->off.latency_reason);
-		jb_unsupported(j, &first, "avg_latency_ns", m->off.latency_reason);
-	}
-	JB(j, "},\"reads_per_sec\":");
-	jb_num(j, m->off.reads_per_sec);
-	JB(j, ",\"avg_latency_cycles\":");
-	jb_num(j, m->off.avg_latency_cycles);
-	JB(j, ",\"avg_latency_ns\":");
-	jb_num(j, m->off.avg_latency_ns);
-	JB(j, "}");
+	for (; cur != CS_NONE; cur = col_sections[cur].parent)
+		JB(j, "}");
 }
 
 static void write_json(FILE *f, const struct report *r)
@@ -454,30 +444,35 @@ static void write_json(FILE *f, const struct report *r)
 	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
 	for (int i = 0; i < r->ncpu; i++) {
 		const struct report_cpu *c = &r->cpu[i];
+		bool first = true;
 
 		if (i)
 			JB(&j, ",");
-		JB(&j, "{\"cpu\":");
-		jb_int(&j, c->cpu);
-		JB(&j, ",\"core\":");
-		jb_int(&j, c->core);
-		JB(&j, ",\"package\":");
-		jb_int(&j, c->package);
+		JB(&j, "{");
+		for (int k = 0; k < COL__COUNT; k++) {
+			if (columns[k].kind != CK_ID || !(columns[k].flags & COL_F_JSON))
+				continue;
+			if (!first)
+				JB(&j, ",");
+			first = false;
+			jb_str(&j, columns[k].key);
+			JB(&j, ":");
+			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
+		}
 		if (c->ok) {
-			JB(&j, ",\"online\":true,");
+			JB(&j, ",\"online\":true");
 		} else {
 			JB(&j, ",\"online\":false,\"error\":");
 			jb_str(&j, c->error);
-			JB(&j, ",");
 		}
-		json_metrics(&j, &c->m);
+		json_metrics(&j, &c->m, false);
 		JB(&j, "}");
 		if (j.n > sizeof(j.b) - JB_CPU_MAX)
 			jb_flush(f, &j);
 	}
 	jb_flush(f, &j);        /* room for the total and the note */
 	JB(&j, "],\"total\":{");
-	json_metrics(&j, &r->total);
+	json_metrics(&j, &r->total, true);
 	JB(&j, "}");
 	if (r->note) {
 		JB(&j, ",\"note\":");
@@ -487,41 +482,47 @@ static void write_json(FILE *f, const struct report *r)
 	jb_flush(f, &j);
 }
 
-static void csv_num(FILE *f, double v)
+/* Is field @c shown in this report (--show, --hide)? */
+static bool report_shows(const struct report *r, const struct column *c)
 {
-	char buf[32];
-
-	fputc(',', f);
-	if (numfmt(buf, v, 6))
-		fputs(buf, f);
+	return !(r->hidden & COL_BIT(columns_id(c)));
 }
 
-static void csv_row(FILE *f, const struct report *r, const char *cpu, int core, int pkg,
+/* The identity cells of a row: @cpu "total" for the total, @core < 0 there. */
+struct report_id {
+	double time;
+	const char *cpu;
+	int core, package;
+};
+
+static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
 		    const struct metrics *m)
 {
-	fprintf(f, "%.3f,%s,", r->time, cpu);
-	if (core >= 0)
-		fprintf(f, "%d,%d", core, pkg);
-	else
-		fputc(',', f);
-	csv_num(f, m->ghz);
-	csv_num(f, m->ipc);
-	csv_num(f, m->lat.loads_per_sec);
-	csv_num(f, m->lat.tagged_per_sec);
-	for (int i = 0; i < m->lat.nthresh; i++)
-		csv_num(f, m->lat.above_share[i]);
-	for (int i = 0; i < m->lat.nthresh; i++)
-		csv_num(f, m->lat.above_per_sec[i]);
-	csv_num(f, m->lat.mean_cycles_est);
-	csv_num(f, m->lat.mean_cycles_min);
-	csv_num(f, m->lat.mean_cycles_max);
-	csv_num(f, m->snoop.hit_per_sec);
-	csv_num(f, m->snoop.hitm_per_sec);
-	csv_num(f, m->snoop.remote.hit_per_sec);
-	csv_num(f, m->snoop.remote.hitm_per_sec);
-	csv_num(f, m->off.reads_per_sec);
-	csv_num(f, m->off.avg_latency_cycles);
-	csv_num(f, m->off.avg_latency_ns);
+	bool first = true;
+	char buf[32];
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		int n = c->kind == CK_LIST ? m->lat.nthresh : 1;
+
+		if (!(c->flags & COL_F_CSV) || !report_shows(r, c))
+			continue;
+		for (int k = 0; k < n; k++) {
+			if (!first)
+				fputc(',', f);
+			first = false;
+			if (c->kind != CK_ID) {
+				if (numfmt(buf, columns_value(c, m, k), 6))
+					fputs(buf, f);
+			} else if (i == COL_TIME) {
+				fprintf(f, "%.3f", id->time);
+			} else if (i == COL_CPU) {
+				fputs(id->cpu, f);
+			} else if (id->core >= 0) {
+				fprintf(f, "%d", i == COL_CORE ? id->core : id->package);
+			}
+		}
+	}
 	fputc('\n', f);
 }
 
@@ -531,94 +532,86 @@ static void csv_row(FILE *f, const struct report *r, const char *cpu, int core, 
  */
 static void write_csv(FILE *f, const struct report *r, bool first)
 {
-	char id[16];
+	const struct metrics *t = &r->total;
+	struct report_id id = { r->time, NULL, -1, -1 };
+	char cpu[16];
 
 	if (first) {
-		const struct metrics *t = &r->total;
+		bool sep = false;
 
-		fputs("time,cpu,core,package,ghz,ipc,load_latency.loads_per_sec,"
-		      "load_latency.tagged_per_sec", f);
-		for (int i = 0; i < t->lat.nthresh; i++)
-			fprintf(f, ",load_latency.above_share.%u", t->lat.thresholds[i]);
-		for (int i = 0; i < t->lat.nthresh; i++)
-			fprintf(f, ",load_latency.above_per_sec.%u", t->lat.thresholds[i]);
-		fputs(",load_latency.mean_cycles_est,load_latency.mean_cycles_min,"
-		      "load_latency.mean_cycles_max,snoop.hit_per_sec,snoop.hitm_per_sec,"
-		      "snoop.remote.hit_per_sec,snoop.remote.hitm_per_sec,offcore.reads_per_sec,"
-		      "offcore.avg_latency_cycles,offcore.avg_latency_ns\n", f);
+		for (int i = 0; i < COL__COUNT; i++) {
+			const struct column *c = &columns[i];
+			int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
+			char h[96];
+
+			if (!(c->flags & COL_F_CSV) || !report_shows(r, c))
+				continue;
+			for (int k = 0; k < n; k++) {
+				columns_csv_head(c, c->kind == CK_LIST ? t->lat.thresholds[k] : 0,
+						 h, sizeof(h));
+				fprintf(f, "%s%s", sep ? "," : "", h);
+				sep = true;
+			}
+		}
+		fputc('\n', f);
 	}
 	for (int i = 0; i < r->ncpu; i++) {
-		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
-		csv_row(f, r, id, r->cpu[i].core, r->cpu[i].package, &r->cpu[i].m);
+		snprintf(cpu, sizeof(cpu), "%d", r->cpu[i].cpu);
+		id.cpu = cpu;
+		id.core = r->cpu[i].core;
+		id.package = r->cpu[i].package;
+		csv_row(f, r, &id, &r->cpu[i].m);
 	}
-	csv_row(f, r, "total", -1, -1, &r->total);
+	id.cpu = "total";
+	id.core = id.package = -1;
+	csv_row(f, r, &id, t);
 }
 
-/* "12.3M": 5 characters at most for rates, "-" when not measured. */
-static const char *si(double v, char *buf, size_t len)
-{
-	static const char suffix[] = " kMGTP";
-	int k = 0;
+/* ---- text ---- */
 
-	if (!isfinite(v))
-		return "-";
-	while (fabs(v) >= 999.5 && k < 5) {
-		v /= 1000;
-		k++;
+/* The text columns of this report: shown, and present for these totals. */
+static bool text_shows(const struct report *r, const struct column *c)
+{
+	return c->text.head && report_shows(r, c) && columns_present(c, &r->total);
+}
+
+/*
+ * One line: the label cells (CPU, Core) left-aligned in @wc and @wk, each
+ * number right-aligned in its width, one blank between cells.  @m NULL:
+ * the header.  @off: the row of a CPU not read, with its error.
+ */
+static void text_line(FILE *f, const struct report *r, int wc, int wk, const char *cpu,
+		      const char *core, const struct metrics *m, const char *off)
+{
+	const struct metrics *t = &r->total;
+	bool first = true;
+	char b[32];
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
+
+		if (!text_shows(r, c) || (off && c->kind != CK_ID))
+			continue;
+		for (int k = 0; k < n; k++) {
+			const char *cell = b;
+
+			if (c->kind == CK_ID)
+				cell = i == COL_CPU ? cpu : core;
+			else if (!m && c->kind == CK_LIST)
+				snprintf(b, sizeof(b), c->text.head, t->lat.thresholds[k]);
+			else if (!m)
+				cell = c->text.head;
+			else
+				columns_cell(c, &c->text, &col_digits_report, m, k, b, sizeof(b));
+			fprintf(f, c->text.fmt == CF_LEFT ? "%s%-*s" : "%s%*s", first ? "" : " ",
+				c->text.fmt == CF_LEFT ? (i == COL_CPU ? wc : wk) : c->text.width, cell);
+			first = false;
+		}
 	}
-	if (len < 32)
-		return "?";
-	/* Past 999P (no machine, but a damaged recording can say so): no room for the digits. */
-	if (fabs(v) >= 999.5)
-		return v > 0 ? ">999P" : "<-999P";
-	if (k == 0)
-		numfmt_fixed(buf, v, 0);
-	else {
-		size_t n = (size_t)numfmt_fixed(buf, v, fabs(v) < 9.95 ? 1 : 0);
-
-		buf[n] = suffix[k];
-		buf[n + 1] = 0;
-	}
-	return buf;
-}
-
-/* @v with @decimals decimals, "-" when not measured. */
-static const char *fix(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v) || len < 32)
-		return "-";
-	numfmt_fixed(buf, v, decimals);
-	return buf;
-}
-
-/* The ~Mean cell: the estimate, or the range of the bounds where they are far apart. */
-static const char *mean_cell(const struct metrics *m, char *buf, size_t len)
-{
-	char lo[32], hi[32];
-
-	if (isnan(m->lat.mean_cycles_est) || !metrics_mean_is_range(m))
-		return fix(m->lat.mean_cycles_est, 0, buf, len);
-	snprintf(buf, len, "%s-%s", si(m->lat.mean_cycles_min, lo, sizeof(lo)),
-		 si(m->lat.mean_cycles_max, hi, sizeof(hi)));
-	return buf;
-}
-
-static void text_row(FILE *f, int wc, int wk, const char *cpu, const char *core,
-		     const struct metrics *m, bool remote)
-{
-	char b[12][32];
-
-	fprintf(f, "%-*s %-*s %5s %5s %7s", wc, cpu, wk, core, fix(m->ghz, 2, b[0], 32),
-		fix(m->ipc, 2, b[1], 32), si(m->lat.loads_per_sec, b[2], 32));
-	for (int i = 0; i < m->lat.nthresh; i++)
-		fprintf(f, " %6s", si(m->lat.above_per_sec[i], b[3], 32));
-	fprintf(f, " %9s %7s %7s", mean_cell(m, b[4], 32),
-		si(m->snoop.hit_per_sec, b[5], 32), si(m->snoop.hitm_per_sec, b[6], 32));
-	if (remote)
-		fprintf(f, " %7s %7s", si(m->snoop.remote.hit_per_sec, b[10], 32),
-			si(m->snoop.remote.hitm_per_sec, b[11], 32));
-	fprintf(f, " %7s %7s %6s\n", si(m->off.reads_per_sec, b[7], 32),
-		fix(m->off.avg_latency_cycles, 0, b[8], 32), fix(m->off.avg_latency_ns, 1, b[9], 32));
+	if (off)
+		fprintf(f, "%soffline or unreadable: %s", first ? "" : " ", off);
+	fputc('\n', f);
 }
 
 /* Lines under the table: what is estimated, what is not measured and why. */
@@ -655,9 +648,9 @@ static void write_text(FILE *f, const struct report *r)
 	time_t now = (time_t)r->time;
 	char when[32], core[24];
 	struct tm tm;
-	bool remote = t->snoop.remote.supported;
 
-	int wc = 5, wk = 5;     /* CPU and Core columns: wider from CPU or core 1000 on */
+	/* CPU and Core columns: as wide as their header, wider from CPU or core 1000 on */
+	int wc = columns[COL_CPU].text.width, wk = columns[COL_CORE].text.width;
 
 	for (int i = 0; i < r->ncpu; i++) {
 		int a = snprintf(core, sizeof(core), "%d", r->cpu[i].cpu);
@@ -671,30 +664,16 @@ static void write_text(FILE *f, const struct report *r)
 	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
 		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
 		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
-	fprintf(f, "%-*s %-*s %5s %5s %7s", wc, "CPU", wk, "Core", "GHz", "IPC", "Loads/s");
-	for (int i = 0; i < t->lat.nthresh; i++) {
-		char h[16];
-
-		snprintf(h, sizeof(h), ">%u", t->lat.thresholds[i]);
-		fprintf(f, " %6s", h);
-	}
-	fprintf(f, " %9s %7s %7s", "~Mean", "SnpHit", "HITM");
-	if (remote)
-		fprintf(f, " %7s %7s", "RmtHit", "RmtHITM");
-	fprintf(f, " %7s %7s %6s\n", "Reads", "OffLat", "ns");
+	text_line(f, r, wc, wk, columns[COL_CPU].text.head, columns[COL_CORE].text.head, NULL, NULL);
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];
 
 		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
 		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
-		if (!r->cpu[i].ok) {
-			fprintf(f, "%-*s %-*s offline or unreadable: %s\n", wc, id, wk, core,
-				r->cpu[i].error ? r->cpu[i].error : "?");
-			continue;
-		}
-		text_row(f, wc, wk, id, core, &r->cpu[i].m, remote);
+		text_line(f, r, wc, wk, id, core, &r->cpu[i].m,
+			  r->cpu[i].ok ? NULL : r->cpu[i].error ? r->cpu[i].error : "?");
 	}
-	text_row(f, wc, wk, "total", "", t, remote);
+	text_line(f, r, wc, wk, "total", "", t, NULL);
 	text_notes(f, t);
 	if (r->note)
 		fprintf(f, "note: %s\n", r->note);

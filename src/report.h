@@ -11,6 +11,7 @@
 
 #include "cpu/msrdev.h"
 #include "cpu/uarch.h"
+#include "src/columns.h"
 #include "src/metrics.h"
 #include "src/plan.h"
 
@@ -32,6 +33,7 @@ struct report {
 	const struct report_cpu *cpu;
 	struct metrics total;
 	const char *note;              /* counters taken etc., or NULL */
+	col_set hidden;                /* text and csv columns --show/--hide leave out */
 };
 
 /* One snapshot.  @first: the first of a --batch run (csv prints its header). */
