@@ -2,7 +2,7 @@
  * events.c: what the event tables share: metric names and the
  * PERFEVTSEL value of a row.
  *
- * Owns: metric_name(), snoop_scope_name(), pmu_event_evtsel().  The rows
+ * Owns: metric_name(), snoop_scope_name(), pmu_flag_name(), pmu_event_evtsel().  The rows
  * themselves live in cpu/events_<family>.c; the list of tables is derived
  * from cpu/uarch.c's uarch_supported[] (uarch_pmu_table()).  Nothing here touches
  * a device or knows a CPU model; the planner and the PMU programmer read
@@ -40,6 +40,22 @@ const char *snoop_scope_name(enum snoop_scope s)
 	case SCOPE_NONE:
 		break;
 	}
+	return NULL;
+}
+
+/* The UARCH_F_* names, indexed by bit: --list-uarchs prints them. */
+static const char *const flag_names[UARCH_F__COUNT] = {
+	[0] = "offcore_queue",          /* UARCH_F_OFFCORE_QUEUE */
+	[1] = "nhm_ctr_reset",          /* UARCH_F_NHM_CTR_RESET */
+	[2] = "remote_events",          /* UARCH_F_REMOTE_EVENTS */
+	[3] = "ht_excl",                /* UARCH_F_HT_EXCL */
+};
+
+const char *pmu_flag_name(unsigned flag)
+{
+	for (unsigned b = 0; b < UARCH_F__COUNT; b++)
+		if (flag == 1u << b)
+			return flag_names[b];
 	return NULL;
 }
 

@@ -47,6 +47,10 @@ const char *metric_name(enum metric);
  * a core at a time, when two threads of a core are measured.
  */
 #define UARCH_F_HT_EXCL        (1u << 3)
+#define UARCH_F__COUNT         4         /* flags defined above: bits 0..3 */
+
+/* A flag's name in listings ("remote_events" for UARCH_F_REMOTE_EVENTS), or NULL. */
+const char *pmu_flag_name(unsigned flag);
 
 /*
  * Whose caches a snoop row sees, beyond the CPU's own: the other cores of

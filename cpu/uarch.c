@@ -8,7 +8,10 @@
  * them.  uarch_detect() classifies by vendor and
  * family/model only (never by libcpuid's codename), then cross-checks CPUID
  * leaf 0xA against what the event table needs; a mismatch makes the CPU
- * unsupported with the reason, it is never guessed around.
+ * unsupported with the reason, it is never guessed around.  What lattop
+ * supports, and what each uarch measures on which models, is derived from
+ * these tables (uarch_supports(), uarch_metric_status(), uarch_pmu_table()):
+ * no other file lists microarchitectures.
  * Must not read CPUID (cpuid.c does), print, or touch any device.
  *
  * Sources are the keys of shared/reference/pmu-facts.md: K-fam (kernel
@@ -21,11 +24,6 @@
 
 #include "cpu/events.h"
 #include "cpu/uarch.h"
-
-#define UARCH_ANY  0xffffffffu   /* a model table wildcard */
-
-#define LATTOP_SUPPORTS "lattop supports Intel Nehalem, Westmere, Silvermont, Airmont, " \
-	"Goldmont, Goldmont Plus, Haswell and Broadwell"
 
 /*
  * Supported.  Per field: min_version and gp_needed/gp_width from CPUID
@@ -144,80 +142,80 @@ static const struct uarch uarch_broadwell = {
 	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
 };
 
-/* Known, not supported.  why_not completes "<Pretty> (FF_MM) is not supported: ". */
+/*
+ * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
+ * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
+ */
 static const struct uarch uarch_netburst = {
 	.name = "netburst",
 	.pretty = "NetBurst",
-	.why_not = "its PMU uses ESCR/CCCR pairs, not architectural perfmon (SDM 18.15); "
-		LATTOP_SUPPORTS,
+	.why_not = "its PMU uses ESCR/CCCR pairs, not architectural perfmon (SDM 18.15)",
 };
 
 static const struct uarch uarch_core2 = {
 	.name = "core2",
 	.pretty = "Core 2",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_bonnell = {
 	.name = "bonnell",
 	.pretty = "Bonnell",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_sandybridge = {
 	.name = "sandybridge",
 	.pretty = "Sandy Bridge",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_ivybridge = {
 	.name = "ivybridge",
 	.pretty = "Ivy Bridge",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_skylake = {
 	.name = "skylake",
 	.pretty = "Skylake",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_tremont = {
 	.name = "tremont",
 	.pretty = "Tremont",
-	.why_not = "lattop has no event table for it; " LATTOP_SUPPORTS,
+	.why_not = "lattop has no event table for it",
 };
 
 static const struct uarch uarch_airmont_np = {
 	.name = "airmont-np",
 	.pretty = "Airmont NP",
-	.why_not = "neither the kernel nor Intel perfmon map this model to an event list; "
-		LATTOP_SUPPORTS,
+	.why_not = "neither the kernel nor Intel perfmon map this model to an event list",
 };
 
 static const struct uarch uarch_silvermont_x3 = {
 	.name = "silvermont-x3",
 	.pretty = "Silvermont X3 (SoFIA)",
-	.why_not = "neither the kernel nor Intel perfmon map this model to an event list; "
-		LATTOP_SUPPORTS,
+	.why_not = "neither the kernel nor Intel perfmon map this model to an event list",
 };
 
 static const struct uarch uarch_zen = {
 	.name = "zen",
 	.pretty = "AMD Zen",
-	.why_not = "AMD's PMU is not Intel architectural perfmon; " LATTOP_SUPPORTS,
+	.why_not = "AMD's PMU is not Intel architectural perfmon",
 };
 
 static const struct uarch uarch_amd = {
 	.name = "amd",
 	.pretty = "AMD",
-	.why_not = "AMD's PMU is not Intel architectural perfmon; " LATTOP_SUPPORTS,
+	.why_not = "AMD's PMU is not Intel architectural perfmon",
 };
 
 static const struct uarch uarch_unknown = {
 	.name = "unknown",
 	.pretty = "unknown CPU",
-	.why_not = "lattop does not know this CPU; " LATTOP_SUPPORTS,
+	.why_not = "lattop does not know this CPU",
 };
 
 const struct uarch *const uarch_supported[] = {
@@ -232,20 +230,11 @@ const struct uarch *const uarch_supported[] = {
 	NULL,
 };
 
-struct uarch_model {
-	const char *vendor;
-	unsigned family;                /* display family, or UARCH_ANY */
-	unsigned model;                 /* display model, or UARCH_ANY */
-	const struct uarch *uarch;
-	unsigned flags;                 /* UARCH_F_* of this model beyond its family's */
-	const char *source;
-};
-
 #define INTEL6(m, u, src)          { "GenuineIntel", 0x6, m, &u, 0, src }
 #define INTEL6F(m, u, flags, src)  { "GenuineIntel", 0x6, m, &u, flags, src }
 
 /* First match wins: wildcards last. */
-static const struct uarch_model uarch_models[] = {
+const struct uarch_model uarch_models[] = {
 	INTEL6(0x1A, uarch_nehalem, "K-fam NEHALEM_EP; K-core nehalem; PM NHM-EP; PFM nhm"),
 	INTEL6(0x1E, uarch_nehalem, "K-fam NEHALEM; K-core nehalem; PM NHM-EP; PFM nhm"),
 	INTEL6(0x1F, uarch_nehalem, "K-fam NEHALEM_G; PM NHM-EP; PFM nhm (not in the K-core switch)"),
@@ -307,6 +296,36 @@ static const struct uarch_model uarch_models[] = {
 	{ NULL, 0, 0, NULL, 0, NULL },
 };
 
+unsigned uarch_fixed_needed(const struct uarch *u)
+{
+	unsigned n = 0;
+
+	if (!u->table)
+		return 0;
+	for (const struct pmu_event *e = u->table->events; e->name; e++)
+		if (e->fixed != PMU_FIXED_NONE && (unsigned)e->fixed + 1 > n)
+			n = (unsigned)e->fixed + 1;
+	return n;
+}
+
+void uarch_supports(char *buf, size_t len)
+{
+	const struct uarch *const *u;
+	size_t used;
+	int n;
+
+	n = snprintf(buf, len, "lattop supports Intel");
+	used = n > 0 ? (size_t)n : 0;
+	for (u = uarch_supported; *u && used < len; u++) {
+		const char *sep = u == uarch_supported ? " " : u[1] ? ", " : " and ";
+
+		n = snprintf(buf + used, len - used, "%s%s", sep, (*u)->pretty);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
 static const struct uarch_model *uarch_lookup(const struct cpuid_info *id)
 {
 	const struct uarch_model *m;
@@ -360,9 +379,9 @@ static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
 			 prefix, p->gp_width, tname, u->gp_width, hv);
 		return false;
 	}
-	if (p->fixed_counters < 3) {
-		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters; the %s table needs 3%s",
-			 prefix, p->fixed_counters, tname, hv);
+	if (p->fixed_counters < uarch_fixed_needed(u)) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters; the %s table needs %u%s",
+			 prefix, p->fixed_counters, tname, uarch_fixed_needed(u), hv);
 		return false;
 	}
 	return true;
@@ -371,24 +390,26 @@ static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
 void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 {
 	const struct uarch_model *m = uarch_lookup(id);
-	char prefix[96];
+	char prefix[96], supports[256];
 
 	memset(out, 0, sizeof(*out));
 	out->id = *id;
 
 	if (!m) {
 		out->uarch = &uarch_unknown;
+		uarch_supports(supports, sizeof(supports));
 		snprintf(out->reason, sizeof(out->reason),
-			 "unknown CPU (vendor \"%.12s\", family 0x%X, model 0x%X) is not supported: %s",
-			 id->vendor, id->family, id->model, uarch_unknown.why_not);
+			 "unknown CPU (vendor \"%.12s\", family 0x%X, model 0x%X) is not supported: %s; %s",
+			 id->vendor, id->family, id->model, uarch_unknown.why_not, supports);
 		return;
 	}
 	out->uarch = m->uarch;
 	out->flags = m->uarch->flags | m->flags;
 	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", m->uarch->pretty, id->family, id->model);
 	if (!m->uarch->table) {
-		snprintf(out->reason, sizeof(out->reason), "%s is not supported: %s",
-			 prefix, m->uarch->why_not);
+		uarch_supports(supports, sizeof(supports));
+		snprintf(out->reason, sizeof(out->reason), "%s is not supported: %s; %s",
+			 prefix, m->uarch->why_not, supports);
 		return;
 	}
 	out->supported = uarch_check_pmu(m->uarch, id, prefix, out->reason, sizeof(out->reason));
@@ -412,6 +433,49 @@ const struct pmu_table *uarch_pmu_table(size_t i)
 			return (*u)->table;
 	}
 	return NULL;
+}
+
+/*
+ * Whether a model of @u can have row @e: its MSR_OFFCORE_RSP_x exists and
+ * the flags it needs are the uarch's or, through @extra, a model's.
+ */
+static bool uarch_row_fits(const struct uarch *u, const struct pmu_event *e, unsigned *extra)
+{
+	const struct uarch_model *m;
+
+	*extra = e->needs & ~u->flags;
+	if (e->offcore > u->offcore_msrs)
+		return false;
+	if (!*extra)
+		return true;
+	for (m = uarch_models; m->vendor; m++)
+		if (m->uarch == u && (m->flags & *extra) == *extra)
+			return true;
+	return false;
+}
+
+void uarch_metric_status(const struct uarch *u, int m, struct uarch_metric *out)
+{
+	bool found = false;
+
+	memset(out, 0, sizeof(*out));
+	for (const struct pmu_event *e = u->table->events; e->name; e++) {
+		unsigned extra;
+
+		if ((int)e->metric != m || !uarch_row_fits(u, e, &extra))
+			continue;
+		/* the row that asks least: no model flag, then the fewest */
+		if (found && __builtin_popcount(extra) >= __builtin_popcount(out->model_flags))
+			continue;
+		found = true;
+		out->model_flags = extra;
+		out->packages = e->scope == SCOPE_OTHER_PACKAGE ? 2 : 1;
+		out->scope = e->scope;
+	}
+	out->measured = found;
+	if (!found)
+		out->reason = u->table->unsupported[m] ? u->table->unsupported[m]
+						       : "no event for it on this CPU";
 }
 
 const struct uarch *uarch_by_name(const char *name)

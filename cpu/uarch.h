@@ -72,7 +72,7 @@ struct cpu_desc {
 	const struct uarch *uarch;   /* never NULL; "unknown" when nothing matched */
 	unsigned flags;              /* UARCH_F_*: the family's and the model's own */
 	bool supported;
-	char reason[256];            /* why not, when !supported */
+	char reason[512];            /* why not, when !supported */
 };
 
 /* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */
@@ -95,6 +95,21 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out);
 /* A supported microarchitecture by its JSON name ("haswell"), or NULL. */
 const struct uarch *uarch_by_name(const char *name);
 
+#define UARCH_ANY  0xffffffffu   /* a model table wildcard */
+
+/* A row of the model table: CPUID vendor, family and model to a uarch. */
+struct uarch_model {
+	const char *vendor;
+	unsigned family;                /* display family, or UARCH_ANY */
+	unsigned model;                 /* display model, or UARCH_ANY */
+	const struct uarch *uarch;
+	unsigned flags;                 /* UARCH_F_* of this model beyond its family's */
+	const char *source;
+};
+
+/* The model table, ended by a row with vendor == NULL; the first match wins. */
+extern const struct uarch_model uarch_models[];
+
 /* The supported microarchitectures, ended by NULL. */
 extern const struct uarch *const uarch_supported[];
 
@@ -103,5 +118,21 @@ extern const struct uarch *const uarch_supported[];
  * one in its order, NULL past the last (for tests and listings).
  */
 const struct pmu_table *uarch_pmu_table(size_t i);
+
+/* The fixed counters @u's table uses: what leaf 0xA must report at least. */
+unsigned uarch_fixed_needed(const struct uarch *u);
+
+/* "lattop supports Intel Nehalem, ... and Broadwell", from uarch_supported[]. */
+void uarch_supports(char *buf, size_t len);
+
+/* Whether supported @u measures @metric (an enum metric, events.h), and on what condition. */
+struct uarch_metric {
+	bool measured;           /* on some model of @u */
+	unsigned model_flags;    /* UARCH_F_* only some models have that it needs, or 0 */
+	unsigned packages;       /* packages it needs (2: another package's cache), when measured */
+	uint8_t scope;           /* enum snoop_scope (events.h) of a snoop metric, when measured */
+	const char *reason;      /* why not, when !measured (the table's unsupported[]) */
+};
+void uarch_metric_status(const struct uarch *u, int metric, struct uarch_metric *out);
 
 #endif

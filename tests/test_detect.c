@@ -775,77 +775,118 @@ static void fake_id(struct cpuid_info *id, unsigned family, unsigned model, cons
 	id->pmu.ebx_len = 7;
 }
 
-/* The supported models, written out independently of uarch.c's table. */
-static const struct {
-	unsigned model;
-	const char *name;
-} supported_models[] = {
-	{ 0x1A, "nehalem" }, { 0x1E, "nehalem" }, { 0x1F, "nehalem" }, { 0x2E, "nehalem" },
-	{ 0x25, "westmere" }, { 0x2C, "westmere" }, { 0x2F, "westmere" },
-	{ 0x37, "silvermont" }, { 0x4A, "silvermont" }, { 0x4D, "silvermont" },
-	{ 0x4C, "airmont" }, { 0x5A, "airmont" },
-	{ 0x5C, "goldmont" }, { 0x5F, "goldmont" },
-	{ 0x7A, "goldmont-plus" },
-	{ 0x3C, "haswell" }, { 0x3F, "haswell" }, { 0x45, "haswell" }, { 0x46, "haswell" },
-	{ 0x3D, "broadwell" }, { 0x47, "broadwell" }, { 0x4F, "broadwell" }, { 0x56, "broadwell" },
-};
+/* The first row of the model table for @vendor, @family, @model, or NULL. */
+static const struct uarch_model *model_row(const char *vendor, unsigned family, unsigned model)
+{
+	for (const struct uarch_model *m = uarch_models; m->vendor; m++)
+		if (!strcmp(m->vendor, vendor) && (m->family == UARCH_ANY || m->family == family) &&
+		    (m->model == UARCH_ANY || m->model == model))
+			return m;
+	return NULL;
+}
 
-static const struct {
-	unsigned family, model;
-	const char *name;
-} unsupported_models[] = {
-	{ 6, 0x0F, "core2" }, { 6, 0x16, "core2" }, { 6, 0x17, "core2" }, { 6, 0x1D, "core2" },
-	{ 6, 0x1C, "bonnell" }, { 6, 0x26, "bonnell" }, { 6, 0x27, "bonnell" }, { 6, 0x35, "bonnell" },
-	{ 6, 0x36, "bonnell" },
-	{ 6, 0x2A, "sandybridge" }, { 6, 0x2D, "sandybridge" },
-	{ 6, 0x3A, "ivybridge" }, { 6, 0x3E, "ivybridge" },
-	{ 6, 0x4E, "skylake" }, { 6, 0x5E, "skylake" }, { 6, 0x55, "skylake" }, { 6, 0x8E, "skylake" },
-	{ 6, 0x9E, "skylake" },
-	{ 6, 0x75, "airmont-np" }, { 6, 0x5D, "silvermont-x3" },
-	{ 0xF, 0x00, "netburst" }, { 0xF, 0x04, "netburst" }, { 0xF, 0x06, "netburst" },
-	{ 6, 0x8F, "unknown" }, { 6, 0x01, "unknown" }, { 5, 0x09, "unknown" },
-};
-
+/*
+ * The model table, read row by row (the real dumps in test_shared_dumps and
+ * test_local_dumps are the independent check of what it says): no row is
+ * shadowed by an earlier one, every supported uarch has a model, and every
+ * family 6 model is detected as its row says: supported exactly when the
+ * row's uarch has an event table, "unknown" without a row.
+ */
 static void test_model_table(void **state)
 {
+	char supports[256];
 	struct cpuid_info id;
 	struct cpu_desc d;
 	unsigned m;
-	size_t i;
 
 	(void)state;
-	/* every family 6 model: supported exactly when listed above */
-	for (m = 0; m < 256; m++) {
-		const char *want = NULL;
+	uarch_supports(supports, sizeof(supports));
+	for (const struct uarch_model *r = uarch_models; r->vendor; r++) {
+		assert_non_null(r->uarch);
+		assert_non_null(r->source);
+		assert_true(r->source[0] != '\0');
+		if (r->family != UARCH_ANY && r->model != UARCH_ANY &&
+		    model_row(r->vendor, r->family, r->model) != r)
+			fail_msg("model table: %s %02X_%02X (%s) is shadowed by an earlier row",
+				 r->vendor, r->family, r->model, r->uarch->name);
+		if (r->flags)
+			assert_non_null(r->uarch->table);   /* model flags only where rows read them */
+	}
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		int n = 0;
 
-		for (i = 0; i < sizeof(supported_models) / sizeof(supported_models[0]); i++)
-			if (supported_models[i].model == m)
-				want = supported_models[i].name;
-		fake_id(&id, 6, m, want ? uarch_by_name(want) : NULL);
+		for (const struct uarch_model *r = uarch_models; r->vendor; r++)
+			n += r->uarch == *u && !strcmp(r->vendor, "GenuineIntel") && r->family == 6 &&
+			     r->model != UARCH_ANY;
+		if (n == 0)
+			fail_msg("%s: no model in the model table", (*u)->name);
+	}
+	for (m = 0; m < 256; m++) {
+		const struct uarch_model *r = model_row("GenuineIntel", 6, m);
+		const struct uarch *want = r && r->uarch->table ? r->uarch : NULL;
+
+		fake_id(&id, 6, m, want);
 		uarch_detect(&id, &d);
 		assert_non_null(d.uarch);
 		if (want) {
-			if (!d.supported || strcmp(d.uarch->name, want))
+			if (!d.supported || d.uarch != want)
 				fail_msg("06_%02X: %s supported=%d (%s), wanted %s", m, d.uarch->name,
-					 d.supported, d.reason, want);
+					 d.supported, d.reason, want->name);
 			assert_string_equal(d.reason, "");
+			assert_int_equal(d.flags, want->flags | r->flags);
 		} else {
 			if (d.supported || d.uarch->table)
 				fail_msg("06_%02X: %s is supported", m, d.uarch->name);
+			assert_string_equal(d.uarch->name, r ? r->uarch->name : "unknown");
 			assert_reason_ok(d.reason);
-			assert_non_null(strstr(d.reason, "lattop supports"));
 			assert_non_null(d.uarch->why_not);
+			assert_non_null(strstr(d.reason, d.uarch->why_not));
+			assert_non_null(strstr(d.reason, supports));
 		}
 	}
-	for (i = 0; i < sizeof(unsupported_models) / sizeof(unsupported_models[0]); i++) {
-		fake_id(&id, unsupported_models[i].family, unsupported_models[i].model, NULL);
-		uarch_detect(&id, &d);
-		assert_false(d.supported);
-		assert_string_equal(d.uarch->name, unsupported_models[i].name);
-		assert_reason_ok(d.reason);
-	}
+	/* the wildcard rows: every model of NetBurst's family */
+	fake_id(&id, 0xF, 0x04, NULL);
+	uarch_detect(&id, &d);
+	assert_false(d.supported);
+	assert_string_equal(d.uarch->name, "netburst");
+	assert_reason_ok(d.reason);
+	fake_id(&id, 5, 0x09, NULL);
+	uarch_detect(&id, &d);
+	assert_string_equal(d.uarch->name, "unknown");
+	assert_reason_ok(d.reason);
 }
 
+/*
+ * "lattop supports Intel A, B and C": every supported uarch's pretty name,
+ * in uarch_supported[] order, the last after " and ".
+ */
+static void test_supports(void **state)
+{
+	char s[256], tail[64];
+	const char *p;
+	size_t n = 0;
+
+	(void)state;
+	uarch_supports(s, sizeof(s));
+	assert_true(strncmp(s, "lattop supports Intel ", 22) == 0);
+	p = s;
+	for (const struct uarch *const *u = uarch_supported; *u; u++, n++) {
+		const char *q = strstr(p, (*u)->pretty);
+
+		if (!q)
+			fail_msg("\"%s\" does not name %s after the names before it", s, (*u)->pretty);
+		p = q + strlen((*u)->pretty);
+	}
+	assert_true(n >= 2);
+	snprintf(tail, sizeof(tail), " and %s", uarch_supported[n - 1]->pretty);
+	assert_string_equal(s + strlen(s) - strlen(tail), tail);
+	assert_null(strstr(s, ", and "));
+	/* truncated, never overrun */
+	memset(s, 'x', sizeof(s));
+	uarch_supports(s, 10);
+	assert_int_equal(strlen(s), 9);
+	assert_int_equal(s[10], 'x');
+}
 static void test_unknown_and_amd(void **state)
 {
 	struct cpuid_info id;
@@ -890,55 +931,127 @@ static void test_unknown_and_amd(void **state)
 	assert_string_equal(d.id.vendor, "GenuineIntel");
 }
 
-/* The facts per microarchitecture (pmu-facts 1.2, 2, 4.5, 6, 7). */
+/*
+ * Every supported uarch is well formed and found by its name; then some
+ * facts per microarchitecture, each with its source (pmu-facts 1.2, 2,
+ * 4.5, 6, 7): the ones the rest of lattop leans on.
+ */
 static void test_uarch_fields(void **state)
 {
-	static const struct {
-		const char *name, *pretty, *table;
-		unsigned min_version, gp_needed, gp_width, offcore_msrs;
-		enum offcore_scope scope;
-		unsigned flags;
-	} f[] = {
-		{ "nehalem", "Nehalem", "nehalem", 3, 4, 48, 1, OFFCORE_CORE, UARCH_F_NHM_CTR_RESET },
-		{ "westmere", "Westmere", "nehalem", 3, 4, 48, 2, OFFCORE_CORE,
-		  UARCH_F_NHM_CTR_RESET | UARCH_F_OFFCORE_QUEUE },
-		{ "silvermont", "Silvermont", "silvermont", 3, 2, 40, 2, OFFCORE_MODULE, 0 },
-		{ "airmont", "Airmont", "silvermont", 3, 2, 40, 2, OFFCORE_MODULE, 0 },
-		{ "goldmont", "Goldmont", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
-		{ "goldmont-plus", "Goldmont Plus", "goldmont", 4, 4, 48, 2, OFFCORE_MODULE, 0 },
-		{ "haswell", "Haswell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, UARCH_F_HT_EXCL },
-		{ "broadwell", "Broadwell", "haswell", 3, 4, 48, 2, OFFCORE_THREAD, 0 },
-	};
-	const struct pmu_table *tb;
-	size_t i, t;
+	const struct uarch *u;
+	size_t n = 0;
 
 	(void)state;
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		const struct uarch *u = uarch_supported[i];
-
-		assert_non_null(u);
-		assert_ptr_equal(uarch_by_name(f[i].name), u);    /* uarch_supported[] order */
-		assert_string_equal(u->name, f[i].name);
-		assert_string_equal(u->pretty, f[i].pretty);
+	for (const struct uarch *const *up = uarch_supported; *up; up++, n++) {
+		u = *up;
+		assert_ptr_equal(uarch_by_name(u->name), u);
+		for (const char *c = u->name; *c; c++)
+			assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-');
+		assert_true(u->pretty && u->pretty[0]);
 		assert_non_null(u->table);
-		assert_string_equal(u->table->name, f[i].table);
-		for (t = 0; (tb = uarch_pmu_table(t)); t++)        /* the table by address */
-			if (!strcmp(tb->name, f[i].table))
-				assert_ptr_equal(u->table, tb);
-		assert_int_equal(u->min_version, f[i].min_version);
-		assert_int_equal(u->gp_needed, f[i].gp_needed);
-		assert_int_equal(u->gp_width, f[i].gp_width);
-		assert_int_equal(u->offcore_msrs, f[i].offcore_msrs);
-		assert_int_equal(u->offcore_scope, f[i].scope);
-		assert_int_equal(u->flags, f[i].flags);
 		assert_null(u->why_not);
+		assert_true(u->min_version >= 2);
+		assert_true(u->gp_needed >= 2 && u->gp_needed <= 8);
+		assert_true(u->gp_width == 40 || u->gp_width == 48);
+		assert_true(u->offcore_msrs >= 1 && u->offcore_msrs <= 2);
+		assert_int_equal(uarch_fixed_needed(u), 3);     /* IA32_FIXED_CTR0-2 */
+		for (const struct uarch *const *v = uarch_supported; v < up; v++)
+			assert_string_not_equal((*v)->name, u->name);
 	}
-	assert_null(uarch_supported[8]);
+	assert_true(n > 0);
+
+	/* Nehalem: one MSR_OFFCORE_RSP, shared by the hyperthreads; the counter-reset workaround */
+	u = uarch_by_name("nehalem");
+	assert_int_equal(u->offcore_msrs, 1);
+	assert_int_equal(u->offcore_scope, OFFCORE_CORE);
+	assert_int_equal(u->flags, UARCH_F_NHM_CTR_RESET);
+	/* Westmere: the same table, two MSRs and the offcore queue events */
+	assert_ptr_equal(uarch_by_name("westmere")->table, u->table);
+	assert_int_equal(uarch_by_name("westmere")->offcore_msrs, 2);
+	assert_int_equal(uarch_by_name("westmere")->flags, UARCH_F_NHM_CTR_RESET | UARCH_F_OFFCORE_QUEUE);
+	/* Silvermont and Airmont: 2 counters of 40 bits, MSRs per module */
+	u = uarch_by_name("silvermont");
+	assert_int_equal(u->gp_needed, 2);
+	assert_int_equal(u->gp_width, 40);
+	assert_int_equal(u->offcore_scope, OFFCORE_MODULE);
+	assert_ptr_equal(uarch_by_name("airmont")->table, u->table);
+	/* Goldmont and Goldmont Plus: perfmon version 4, one table */
+	assert_int_equal(uarch_by_name("goldmont")->min_version, 4);
+	assert_ptr_equal(uarch_by_name("goldmont-plus")->table, uarch_by_name("goldmont")->table);
+	/* Haswell's HT bug (HSD29), Broadwell's none; MSRs per thread */
+	assert_int_equal(uarch_by_name("haswell")->flags, UARCH_F_HT_EXCL);
+	assert_int_equal(uarch_by_name("haswell")->offcore_scope, OFFCORE_THREAD);
+	assert_int_equal(uarch_by_name("broadwell")->flags, 0);
+	assert_ptr_equal(uarch_by_name("broadwell")->table, uarch_by_name("haswell")->table);
+
 	assert_null(uarch_by_name("netburst"));
 	assert_null(uarch_by_name("unknown"));
 	assert_null(uarch_by_name("Haswell"));
 	assert_null(uarch_by_name(""));
 	assert_null(uarch_by_name(NULL));
+}
+
+/* What --list-uarchs says a uarch measures, from the table's rows. */
+static void test_metric_status(void **state)
+{
+	const struct uarch *hsw = uarch_by_name("haswell");
+	struct uarch_metric st;
+
+	(void)state;
+	/* every metric of every uarch: measured, or a reason from the table */
+	for (const struct uarch *const *u = uarch_supported; *u; u++)
+		for (int m = 0; m < M__COUNT; m++) {
+			uarch_metric_status(*u, (enum metric)m, &st);
+			if (st.measured) {
+				assert_null(st.reason);
+				assert_true(st.packages == 1 || st.packages == 2);
+				assert_int_equal(st.model_flags & (*u)->flags, 0);
+			} else {
+				assert_non_null(st.reason);
+				assert_int_equal(st.model_flags, 0);
+			}
+		}
+	/* Haswell: the remote events on the server model, with two packages */
+	uarch_metric_status(hsw, M_SNOOP_REMOTE_HITM, &st);
+	assert_true(st.measured);
+	assert_int_equal(st.model_flags, UARCH_F_REMOTE_EVENTS);
+	assert_int_equal(st.packages, 2);
+	uarch_metric_status(hsw, M_SNOOP_HITM, &st);
+	assert_true(st.measured);
+	assert_int_equal(st.model_flags, 0);
+	assert_int_equal(st.packages, 1);
+	/* Nehalem: remote on every model with two packages; outstanding only from Westmere on */
+	uarch_metric_status(uarch_by_name("nehalem"), M_SNOOP_REMOTE_HIT, &st);
+	assert_true(st.measured);
+	assert_int_equal(st.model_flags, 0);
+	assert_int_equal(st.packages, 2);
+	uarch_metric_status(uarch_by_name("nehalem"), M_OFFCORE_OUTSTANDING, &st);
+	assert_false(st.measured);
+	assert_non_null(strstr(st.reason, "Westmere"));
+	uarch_metric_status(uarch_by_name("westmere"), M_OFFCORE_OUTSTANDING, &st);
+	assert_true(st.measured);
+	/* Goldmont: no load latency, the table's reason */
+	uarch_metric_status(uarch_by_name("goldmont"), M_LOAD_LATENCY, &st);
+	assert_false(st.measured);
+	assert_ptr_equal(st.reason, uarch_by_name("goldmont")->table->unsupported[M_LOAD_LATENCY]);
+}
+
+/* Each UARCH_F_* bit has a name of its own; a mask of two or none has none. */
+static void test_flag_names(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < UARCH_F__COUNT; b++) {
+		const char *n = pmu_flag_name(1u << b);
+
+		assert_non_null(n);
+		assert_null(strchr(n, ' '));
+		for (unsigned k = 0; k < b; k++)
+			assert_string_not_equal(pmu_flag_name(1u << k), n);
+	}
+	assert_string_equal(pmu_flag_name(UARCH_F_REMOTE_EVENTS), "remote_events");
+	assert_null(pmu_flag_name(0));
+	assert_null(pmu_flag_name(UARCH_F_HT_EXCL | UARCH_F_REMOTE_EVENTS));
+	assert_null(pmu_flag_name(1u << UARCH_F__COUNT));
 }
 
 /* A supported model whose leaf 0xA disagrees is refused with the reason. */
@@ -1157,6 +1270,9 @@ int main(void)
 		cmocka_unit_test(test_model_table),
 		cmocka_unit_test(test_unknown_and_amd),
 		cmocka_unit_test(test_uarch_fields),
+		cmocka_unit_test(test_supports),
+		cmocka_unit_test(test_metric_status),
+		cmocka_unit_test(test_flag_names),
 		cmocka_unit_test(test_leaf_a_mismatch),
 		cmocka_unit_test(test_running),
 		cmocka_unit_test_setup_teardown(test_refused_since_fuzzing, bad_setup, bad_teardown),
