@@ -30,6 +30,7 @@
 #include "src/replay.h"
 #include "src/report.h"
 #include "src/sampler.h"
+#include "src/uarchs.h"
 #include "ui/ui.h"
 
 #define LATTOP_VERSION "0.1"
@@ -1214,6 +1215,10 @@ int main(int argc, char **argv)
 	}
 	if (r.opt.mode == MODE_VERSION) {
 		printf("lattop %s\n", LATTOP_VERSION);
+		return out_done(EXIT_OK);
+	}
+	if (r.opt.mode == MODE_LIST_UARCHS) {
+		uarchs_write(stdout, r.opt.format);
 		return out_done(EXIT_OK);
 	}
 	if (r.opt.mode == MODE_REPLAY)

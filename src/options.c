@@ -29,6 +29,7 @@ const char options_usage[] =
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                            [--thresholds LIST] [--format text|json]\n"
+	"       lattop --list-uarchs [--format text|json]\n"
 	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
 	"                       [--format text|json] [--no-color]\n"
 	"       lattop --restore [--msr-dir DIR] [--state-dir DIR]\n";
@@ -44,6 +45,9 @@ const char options_help[] =
 	"      --detect            print the CPU detected and whether lattop can measure it\n"
 	"                          (exit status 1 when it cannot)\n"
 	"      --list-events       print the events lattop would program, and on which counters\n"
+	"      --list-uarchs       print the microarchitectures lattop supports: their\n"
+	"                          CPUID models, what CPUID leaf 0xA must report, and\n"
+	"                          which metrics each measures and on what condition\n"
 	"      --doctor            check everything between you and a measurement, and\n"
 	"                          say how to fix each problem (--format json: as JSON)\n"
 	"      --restore           write back the registers a lattop that was killed or\n"
@@ -70,9 +74,8 @@ const char options_help[] =
 	"                          measured as well, the base of the estimates\n"
 	"      --force             take over counters another user holds; they are\n"
 	"                          still restored at exit\n"
-	"      --simulate UARCH    measure a simulated CPU instead: nehalem, westmere,\n"
-	"                          silvermont, airmont, goldmont, goldmont-plus, haswell\n"
-	"                          or broadwell\n"
+	"      --simulate UARCH    measure a simulated CPU instead: UARCH is one of the\n"
+	"                          names lattop --list-uarchs prints\n"
 	"      --sim-profile FILE  the simulated workload (with --simulate)\n"
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
@@ -121,7 +124,7 @@ enum {
 	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
-	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END,
+	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS,
 };
 
 static const struct option longopts[] = {
@@ -129,6 +132,7 @@ static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "detect", no_argument, NULL, OPT_DETECT },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "list-uarchs", no_argument, NULL, OPT_LIST_UARCHS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "delay", required_argument, NULL, 'd' },
@@ -180,6 +184,7 @@ static const struct {
 	{ MODE_LIST_EVENTS, "--list-events",
 	  GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT) | GB(THRESHOLDS),
 	  "--cpuid-file, --simulate, --sim-profile, --thresholds and --format" },
+	{ MODE_LIST_UARCHS, "--list-uarchs", GB(FORMAT), "--format" },
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
 	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
@@ -282,7 +287,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 {
 	bool once = false, batch = false, detect = false, list = false;
 	const char *given[G__COUNT] = { NULL };
-	bool doctor = false, restore = false;
+	bool doctor = false, restore = false, uarchs = false;
 	char *end;
 	int c;
 
@@ -299,6 +304,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case 'b': batch = true; break;
 		case OPT_DETECT: detect = true; break;
 		case OPT_LIST_EVENTS: list = true; break;
+		case OPT_LIST_UARCHS: uarchs = true; break;
 		case 'h': o->mode = MODE_HELP; return 0;
 		case 'V': o->mode = MODE_VERSION; return 0;
 		case 'd':
@@ -351,10 +357,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_FORCE: o->force = true; given[G_FORCE] = ""; break;
 		case OPT_SIMULATE:
-			if (!known_uarch(optarg))
-				return bad(err, errlen, "--simulate", optarg,
-					   "not one of nehalem, westmere, silvermont, airmont, goldmont, "
-					   "goldmont-plus, haswell, broadwell");
+			if (!known_uarch(optarg)) {
+				char names[256], why[300];
+
+				sim_uarch_list(names, sizeof(names));
+				snprintf(why, sizeof(why), "not one of %s", names);
+				return bad(err, errlen, "--simulate", optarg, why);
+			}
 			o->simulate = optarg;
 			given[G_SIMULATE] = optarg;
 			break;
@@ -406,14 +415,16 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (optind < argc)
 		return bad(err, errlen, "argument", argv[optind], "lattop takes no arguments");
-	if (once + batch + detect + list + doctor + restore > 1 ||
-	    (o->replay && once + detect + list + doctor + restore)) {
-		snprintf(err, errlen, "--once, --batch, --detect, --list-events, --doctor and --restore "
-			 "exclude each other%s", o->replay ? ", and all but --batch exclude --replay" : "");
+	if (once + batch + detect + list + uarchs + doctor + restore > 1 ||
+	    (o->replay && once + detect + list + uarchs + doctor + restore)) {
+		snprintf(err, errlen, "--once, --batch, --detect, --list-events, --list-uarchs, --doctor "
+			 "and --restore exclude each other%s",
+			 o->replay ? ", and all but --batch exclude --replay" : "");
 		return -1;
 	}
 	o->mode = o->replay ? MODE_REPLAY : once ? MODE_ONCE : batch ? MODE_BATCH : detect ? MODE_DETECT :
-		  list ? MODE_LIST_EVENTS : doctor ? MODE_DOCTOR : restore ? MODE_RESTORE : MODE_SCREEN;
+		  list ? MODE_LIST_EVENTS : uarchs ? MODE_LIST_UARCHS : doctor ? MODE_DOCTOR :
+		  restore ? MODE_RESTORE : MODE_SCREEN;
 	/* An option the mode has no use for is refused, not ignored. */
 	for (size_t m = 0; m < sizeof(mode_opts) / sizeof(mode_opts[0]); m++) {
 		if (mode_opts[m].mode != o->mode)
@@ -442,9 +453,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->simulate && o->cpuid_file)
 		return bad(err, errlen, "--cpuid-file", o->cpuid_file,
 			   "not with --simulate (the simulator has its own CPUID)");
-	if ((detect || list || doctor) && o->format == FORMAT_CSV)
+	if ((detect || list || uarchs || doctor) && o->format == FORMAT_CSV)
 		return bad(err, errlen, "--format", "csv",
-			   "--detect, --list-events and --doctor print text or json");
+			   "--detect, --list-events, --list-uarchs and --doctor print text or json");
 	/* A format asks for a report: the screen has none, so --format means --batch. */
 	if (o->mode == MODE_SCREEN && given[G_FORMAT])
 		o->mode = MODE_BATCH;

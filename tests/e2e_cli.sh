@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e_cli.sh: the command line.  Bad input gets a one-line error naming
-# the option and the value, exit 2, and writes no register; --detect and
-# --list-events print the documented JSON; a CPU lattop cannot measure is
-# named, with the reason and the simulator as the way to see it work.
+# the option and the value, exit 2, and writes no register; --detect,
+# --list-events and --list-uarchs print the documented JSON; a CPU lattop
+# cannot measure is named, with the reason and the simulator as the way to
+# see it work.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 HSW=tests/dumps/haswell_core-i7-4500u.raw
@@ -58,13 +59,17 @@ bad "stray argument" "'extra'" $D extra
 bad "--msr-dir not a directory" "--msr-dir /nonexistent" --msr-dir /nonexistent --cpuid-file $HSW --once
 bad "--cpuid-file missing" "/nonexistent" --msr-dir $M --cpuid-file /nonexistent --once
 bad "--cpuid-file garbage" "bad_garbage.raw" --msr-dir $M --cpuid-file tests/dumps/bad_garbage.raw --once
-bad "--simulate unknown" "--simulate 'skylake'" --simulate skylake --once
+bad "--simulate unknown" "--simulate 'no-such-uarch'" --simulate no-such-uarch --once
 bad "--sim-profile without --simulate" "--sim-profile" $D --sim-profile tests/profiles/truth.prof
 bad "--sim-profile unreadable" "/nonexistent" --simulate haswell --sim-profile /nonexistent --once
 echo "bogus_key = 1" >$LIB_TMP/bad.prof
 bad "--sim-profile with an unknown key" "bad.prof:1: bogus_key" --simulate haswell --sim-profile $LIB_TMP/bad.prof --once
 bad "two modes" "exclude each other" $D -b
 bad "--detect --format csv" "--format 'csv'" --detect --format csv
+bad "--list-uarchs --format csv" "--format 'csv'" --list-uarchs --format csv
+bad "--list-uarchs --simulate" "--simulate 'haswell'" --list-uarchs --simulate haswell
+bad "--list-uarchs --cpuid-file" "--cpuid-file" --list-uarchs --cpuid-file $HSW
+bad "--list-uarchs --detect" "exclude each other" --list-uarchs --detect
 bad "--doctor --format csv" "--format 'csv'" --doctor --format csv
 bad "--once -n 3" "-n '3'" $D -n 3
 bad "--detect -c 0" "-c '0'" --detect -c 0 --cpuid-file $HSW
@@ -97,8 +102,74 @@ is "hidden PMU: exit 1" "$?" 1
 check "hidden PMU: says why and how to see it work" \
 	sh -c "grep -q 'hypervisor' $LIB_TMP/err && grep -q 'lattop --simulate haswell' $LIB_TMP/err"
 
+# --list-uarchs: the supported microarchitectures, from the tables.  The
+# loops below take their names from it.
+./lattop --list-uarchs --format json >$LIB_TMP/uarchs.json
+is "--list-uarchs json: exit 0" "$?" 0
+UARCHS=$(jq -r '.[].name' $LIB_TMP/uarchs.json)
+check "--list-uarchs json: an array of several" test "$(jq 'if type == "array" then length else 0 end' $LIB_TMP/uarchs.json)" -gt 1
+is "--list-uarchs json: keys" "$(jq -c '[.[] | keys] | unique' $LIB_TMP/uarchs.json)" \
+	'[["flags","leaf_0xa","metrics","models","name","offcore_msrs","offcore_scope","pmu_table","pretty"]]'
+is "--list-uarchs json: model keys" "$(jq -c '[.[].models[] | keys] | unique' $LIB_TMP/uarchs.json)" \
+	'[["family","flags","id","model","source","vendor"]]'
+is "--list-uarchs json: leaf 0xA keys" "$(jq -c '[.[].leaf_0xa | keys] | unique' $LIB_TMP/uarchs.json)" \
+	'[["gp_width","min_fixed_counters","min_gp_counters","min_version"]]'
+is "--list-uarchs json: metric keys" "$(jq -c '[.[].metrics[] | keys] | unique' $LIB_TMP/uarchs.json)" \
+	'[["measured","metric","models","needs","packages","reason","scope"]]'
+is "--list-uarchs json: every metric, for every uarch, as --list-events names them" \
+	"$(jq -c '[.[] | [.metrics[].metric] | length] | unique' $LIB_TMP/uarchs.json)" \
+	"[$(./lattop --list-events --simulate haswell --format json | jq '[.events[].metric] + (.unsupported // {} | keys) | unique | length')]"
+is "--list-uarchs json: a metric not measured has a reason, one measured none" \
+	"$(jq '[.[].metrics[] | select(.measured == (.reason != null))] | length' $LIB_TMP/uarchs.json)" 0
+is "--list-uarchs json: a metric needing a model flag names the models with it" \
+	"$(jq '[.[] | . as $u | .metrics[] | select(.needs != []) | . as $m |
+		select([$u.models[] | select(.flags as $f | $m.needs - $f == []) | .id] != $m.models)] | length' $LIB_TMP/uarchs.json)" 0
+is "--list-uarchs json: Haswell's remote HITM needs remote_events (06_3F) and 2 packages" \
+	"$(jq -c '.[] | select(.name == "haswell") | .metrics[] | select(.metric == "snoop_remote_hitm") | [.needs, .models, .packages]' $LIB_TMP/uarchs.json)" \
+	'[["remote_events"],["06_3F"],2]'
+./lattop --list-uarchs >$LIB_TMP/uarchs.txt
+is "--list-uarchs text: exit 0" "$?" 0
+is "--list-uarchs text: one block per uarch, in the order of the JSON" \
+	"$(sed -n 's/^# \([a-z0-9-]*\) (.*): .* table$/\1/p' $LIB_TMP/uarchs.txt)" "$UARCHS"
+is "--list-uarchs text: the models of the JSON" \
+	"$(sed -n 's/^# models: //p' $LIB_TMP/uarchs.txt)" \
+	"$(jq -r '.[] | [.models[] | .id + (.flags | map("+" + .) | join(""))] | join(" ")' $LIB_TMP/uarchs.json)"
+is "--list-uarchs text: measured yes/no as the JSON" \
+	"$(awk '/^# /{next} $1 != "metric" && NF { print $1, $2 }' $LIB_TMP/uarchs.txt)" \
+	"$(jq -r '.[].metrics[] | .metric + " " + (if .measured then "yes" else "no" end)' $LIB_TMP/uarchs.json)"
+is "--list-uarchs text: the columns stay in line with the header" "$(awk '
+	/^#/ || !NF { next }
+	$1 == "metric" { h2 = index($0, "measured"); h3 = index($0, "detail"); next }
+	{ if (substr($0, h2 - 1, 1) != " " || substr($0, h2, 1) == " " || substr($0, h3 - 1, 1) != " " ||
+	      substr($0, h3, 1) == " ") print "misaligned: " $0 }' $LIB_TMP/uarchs.txt)" ""
+# What --list-uarchs says agrees with the simulator and with --detect.
+for u in $UARCHS; do
+	./lattop --detect --simulate $u --format json >$LIB_TMP/d.json
+	is "$u: the simulator is detected as $u, supported" "$(jq -c '[.microarch, .supported]' $LIB_TMP/d.json)" \
+		"[\"$u\",true]"
+	is "$u: its model is one --list-uarchs lists, its leaf 0xA what it asks" \
+		"$(jq -c --slurpfile l $LIB_TMP/uarchs.json '. as $d | $l[0][] | select(.name == $d.microarch) |
+			[([.models[] | select(.model == $d.model)] | length), $d.pmu.version >= .leaf_0xa.min_version,
+			 $d.pmu.gp_counters >= .leaf_0xa.min_gp_counters, $d.pmu.gp_width == .leaf_0xa.gp_width,
+			 $d.pmu.fixed_counters >= .leaf_0xa.min_fixed_counters, .pmu_table == $d.pmu_table]' $LIB_TMP/d.json)" \
+		'[1,true,true,true,true,true]'
+done
+# Every supported real dump: its model is one --list-uarchs lists for its microarch.
+for f in tests/dumps/*.raw; do
+	./lattop --detect --cpuid-file $f --format json >$LIB_TMP/d.json 2>/dev/null || continue
+	is "$(basename $f): its model is listed for $(jq -r .microarch $LIB_TMP/d.json)" \
+		"$(jq --slurpfile l $LIB_TMP/uarchs.json '. as $d | [$l[0][] | select(.name == $d.microarch) | .models[] |
+			select(.model == $d.model)] | length' $LIB_TMP/d.json)" 1
+done
+# An unknown --simulate name: the error lists every name --list-uarchs prints.
+./lattop --simulate no-such-uarch --once 2>$LIB_TMP/err
+for u in $UARCHS; do
+	grep -q -- "$u" $LIB_TMP/err || not_ok "--simulate unknown: the error names $u"
+done
+ok "--simulate unknown: the error names every microarchitecture"
+
 # --list-events: every microarchitecture, the documented shape.
-for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broadwell; do
+for u in $UARCHS; do
 	./lattop --list-events --simulate $u --format json >$LIB_TMP/e.json 2>$LIB_TMP/err
 	is "$u --list-events: exit 0" "$?" 0
 	is "$u --list-events: keys" "$(jq -c '[.microarch, (.events[0] | keys)]' $LIB_TMP/e.json)" \
@@ -107,14 +178,12 @@ for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broa
 		"$(jq '[.events[] | select(.perfevtsel != null) | .perfevtsel | ltrimstr("0x") | explode |
 			reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end)) |
 			select((. / 1048576 | floor) % 2 == 1 or (. / 4194304 | floor) % 2 == 0)] | length' $LIB_TMP/e.json)" 0
-	case $u in
-	silvermont|airmont|goldmont|goldmont-plus)
+	case $(jq -r --arg u $u '.[] | select(.name == $u) | .metrics[] | select(.metric == "load_latency") | .measured' \
+		$LIB_TMP/uarchs.json) in
+	false)
 		is "$u --list-events: no load-latency rows, a reason instead" \
 			"$(jq '[([.events[] | select(.ld_lat_threshold != null)] | length), (.unsupported.load_latency | length > 0)]' -c $LIB_TMP/e.json)" \
 			'[0,true]'
-		is "$u --list-events: OUTSTANDING in MSR_OFFCORE_RSP_0" \
-			"$(jq -r '.events[] | select(.metric == "offcore_outstanding") | .offcore_msr + " " + .offcore_rsp' $LIB_TMP/e.json)" \
-			"0x1a6 0x4000000001"
 		;;
 	*)
 		# One per threshold, and 3: every tagged load, the base of the shares.
@@ -123,9 +192,16 @@ for u in nehalem westmere silvermont airmont goldmont goldmont-plus haswell broa
 			'[[8,"PMC3","0x800000008"],[16,"PMC3","0x800000008"],[32,"PMC3","0x800000008"],[64,"PMC3","0x800000008"],[128,"PMC3","0x800000008"],[256,"PMC3","0x800000008"],[512,"PMC3","0x800000008"],[3,"PMC3","0x800000008"]]'
 		;;
 	esac
+	# Offcore occupancy through an offcore response (the Atoms): the
+	# OUTSTANDING bit, which exists in MSR_OFFCORE_RSP_0 only.
+	if [ "$(jq '[.events[] | select(.metric == "offcore_outstanding" and .offcore_msr != null)] | length' $LIB_TMP/e.json)" -gt 0 ]; then
+		is "$u --list-events: OUTSTANDING in MSR_OFFCORE_RSP_0" \
+			"$(jq -r '.events[] | select(.metric == "offcore_outstanding") | .offcore_msr + " " + .offcore_rsp' $LIB_TMP/e.json)" \
+			"0x1a6 0x4000000001"
+	fi
 done
 # --list-events text: the register values of the JSON, in columns that stay in line.
-for u in nehalem silvermont goldmont-plus haswell; do
+for u in $UARCHS; do
 	./lattop --list-events --simulate $u --format json |
 		jq -r '.events[] | .name + " " + (.perfevtsel // "-")' >$LIB_TMP/ej
 	./lattop --list-events --simulate $u | awk '!/^#/ && $1 != "event" { print $1, $4 }' >$LIB_TMP/et
@@ -170,7 +246,7 @@ is "text: rows in line with the header from CPU and core 1000" "$(awk '
 check "text: the rows of CPUs 998-1001 are there" test "$(grep -c '^[0-9]' $LIB_TMP/big.txt)" -eq 4
 
 # A write that fails (a full disk here) is told with its cause, exit 1, in every mode.
-for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--help" "--version" \
+for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--list-uarchs" "--help" "--version" \
 	"--doctor --cpuid-file $HSW --msr-dir $LIB_TMP" "--once --simulate haswell -d 0.1" \
 	"-b -n 2 --simulate haswell -d 0.1 --format json"; do
 	./lattop $m >/dev/full 2>$LIB_TMP/err
