@@ -12,7 +12,7 @@
  *
  *   key                     default     what
  *   cpus                    8           logical CPUs (1..4096)
- *   threads_per_core        per uarch   1 or 2 (2 on nehalem, westmere, haswell, broadwell)
+ *   threads_per_core        per uarch   1 or 2 (2 where struct sim_hw .ht is set)
  *   ghz                     2.4         core clock; cycles = ghz * 1e9 * busy
  *   tsc_ghz                 = ghz       TSC and reference-cycle rate
  *   busy                    1           fraction of time unhalted (0..1)
