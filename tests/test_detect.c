@@ -811,6 +811,10 @@ static void test_model_table(void **state)
 				 r->vendor, r->family, r->model, r->uarch->name);
 		if (r->flags)
 			assert_non_null(r->uarch->table);   /* model flags only where rows read them */
+		/* a uarch with an event table is one of uarch_supported[] */
+		if (r->uarch->table && uarch_by_name(r->uarch->name) != r->uarch)
+			fail_msg("model table: %s has an event table but is not in uarch_supported[]",
+				 r->uarch->name);
 	}
 	for (const struct uarch *const *u = uarch_supported; *u; u++) {
 		int n = 0;
