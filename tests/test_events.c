@@ -574,17 +574,19 @@ static void test_table_facts(void **state)
 	 * Atom offcore-response snoop bits stop at the module; their HITM comes
 	 * from the retired-load event that sees the module partner too.
 	 */
-	for (size_t k = 0; (tb = uarch_pmu_table(k)); k++)
-		for (const struct pmu_event *e = tb->events; e->name; e++) {
-			bool atom = tb == atoms[0] || tb == atoms[1];
+	for (size_t k = 0; (tb = uarch_pmu_table(k)); k++) {
+		bool module = false;     /* its snoop hits stop at the module (the Atoms) */
 
+		for (const struct pmu_event *e = tb->events; e->name; e++)
+			module |= e->metric == M_SNOOP_HIT && e->scope == SCOPE_OTHER_MODULE;
+		for (const struct pmu_event *e = tb->events; e->name; e++) {
 			switch (e->metric) {
 			case M_SNOOP_HIT:
-				assert_int_equal(e->scope, atom ? SCOPE_OTHER_MODULE : SCOPE_OTHER_CORE);
+				assert_int_equal(e->scope, module ? SCOPE_OTHER_MODULE : SCOPE_OTHER_CORE);
 				break;
 			case M_SNOOP_HITM:
 				assert_int_equal(e->scope, SCOPE_OTHER_CORE);
-				if (atom)
+				if (module)
 					assert_int_equal(e->offcore, 0);
 				break;
 			case M_SNOOP_REMOTE_HIT:
@@ -596,6 +598,14 @@ static void test_table_facts(void **state)
 				break;
 			}
 		}
+	}
+	/* whose: the Atoms' snoop hits stop at the module, the big cores' do not */
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(first_row(atoms[i], M_SNOOP_HIT, &atoms[i]->pfm[0])->scope,
+				 SCOPE_OTHER_MODULE);
+	assert_int_equal(first_row(pmu_table_nehalem, M_SNOOP_HIT, &nhm)->scope, SCOPE_OTHER_CORE);
+	assert_int_equal(first_row(pmu_table_haswell, M_SNOOP_HIT, &pmu_table_haswell->pfm[0])->scope,
+			 SCOPE_OTHER_CORE);
 
 	/* Westmere: OFFCORE_REQUESTS_OUTSTANDING on PMC0 only (kernel, json, libpfm4) */
 	for (const struct pmu_event *e = pmu_table_nehalem->events; e->name; e++)
