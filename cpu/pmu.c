@@ -877,6 +877,21 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	return 0;
 }
 
+/* Read counter @reg of @c: @delta, its count since @last (then updated), modulo the width @mask. */
+static int read_count(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mask,
+		      uint64_t *last, uint64_t *delta)
+{
+	uint64_t v;
+	int r = rd(p, c, reg, &v, NULL, 0);
+
+	if (r < 0)
+		return r;
+	v &= mask;
+	*delta = (v - *last) & mask;
+	*last = v;
+	return 0;
+}
+
 int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 {
 	struct pmu_cpu *c = &p->cpu[i];
@@ -884,18 +899,15 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 	char err[256];
 
 	for (unsigned k = 0; k < p->ngp; k++) {
-		uint64_t v;
 		int r;
 
 		delta[k] = 0;
 		if (!(c->cur.gp_mask & (1u << k)))
 			continue;
-		if ((r = rd(p, c, MSR_PMC(k), &v, NULL, 0)) < 0)
+		if ((r = read_count(p, c, MSR_PMC(k), mask, &c->last_gp[k], &delta[k])) < 0)
 			return r;
-		v &= mask;
-		delta[k] = (v - c->last_gp[k]) & mask;
-		c->last_gp[k] = v;
-		if ((int)k == c->cur.ldlat_ctr && v >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT))) {
+		if ((int)k == c->cur.ldlat_ctr &&
+		    c->last_gp[k] >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT))) {
 			if ((r = wr(p, c, MSR_PMC(k), 0, err, sizeof(err))) < 0)
 				return r;
 			c->last_gp[k] = 0;
@@ -910,17 +922,12 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 	uint64_t mask = width_mask(p->fixed_width);
 
 	for (unsigned k = 0; k < p->nfixed; k++) {
-		uint64_t v;
 		int r;
 
 		delta[k] = 0;
-		if (!(c->cur.fixed_mask & (1u << k)))
-			continue;
-		if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, NULL, 0)) < 0)
+		if ((c->cur.fixed_mask & (1u << k)) &&
+		    (r = read_count(p, c, MSR_FIXED_CTR(k), mask, &c->last_fixed[k], &delta[k])) < 0)
 			return r;
-		v &= mask;
-		delta[k] = (v - c->last_fixed[k]) & mask;
-		c->last_fixed[k] = v;
 	}
 	return 0;
 }

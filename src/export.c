@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "src/export.h"
+#include "src/grow.h"
 #include "src/numfmt.h"
 
 const char export_type_text[] = "text/plain; version=0.0.4; charset=utf-8";
@@ -194,22 +195,15 @@ struct buf {
 static bool room(struct buf *b, size_t more)
 {
 	char *nb;
-	size_t cap;
 
 	if (b->oom)
 		return false;
-	if (b->n + more <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->n + more)
-		cap *= 2;
-	nb = realloc(b->b, cap);
+	nb = grow_array(b->b, &b->cap, b->n + more, 1, 4096);
 	if (!nb) {
 		b->oom = true;
 		return false;
 	}
 	b->b = nb;
-	b->cap = cap;
 	return true;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cpu/msr_allow.h"
+#include "src/grow.h"
 #include "src/journal.h"
 
 #define JOURNAL_NAME "journal"
@@ -107,7 +108,8 @@ struct jfile {
 	unsigned fixed_width;    /* the same for the fixed counters */
 	bool end;                /* finished: written before the first MSR write */
 	struct jrec *rec;
-	int n, cap;
+	int n;
+	size_t cap;
 	char bad[160];           /* why it is not a journal lattop can use, or "" */
 };
 
@@ -171,15 +173,11 @@ static int jfile_parse(char *text, struct jfile *jf)
 			jf->end = true;
 		else if (sscanf(line, "r %d %x %llx %llx %c", &x.cpu, &reg, &v, &m, &extra) == 4 &&
 			 x.cpu >= 0 && msr_allowed(reg) && !(reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))) {
-			if (jf->n == jf->cap) {
-				int cap = jf->cap ? 2 * jf->cap : 256;
-				struct jrec *nr = realloc(jf->rec, cap * sizeof(*nr));
+			struct jrec *nr = grow_array(jf->rec, &jf->cap, (size_t)jf->n + 1, sizeof(*nr), 256);
 
-				if (!nr)
-					return -1;
-				jf->rec = nr;
-				jf->cap = cap;
-			}
+			if (!nr)
+				return -1;
+			jf->rec = nr;
 			x.reg = reg;
 			x.value = v;
 			x.mask = m;

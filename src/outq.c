@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/grow.h"
 #include "src/outq.h"
 
 struct outq {
@@ -110,21 +111,14 @@ int outq_push(struct outq *q, const char *buf, size_t len)
 		errno = q->error;
 		r = -1;
 	} else if (len) {
-		if (q->len + len > q->cap) {
-			size_t cap = q->cap ? q->cap : 4096;
-			char *nb;
+		char *nb = grow_array(q->buf, &q->cap, q->len + len, 1, 4096);
 
-			while (cap < q->len + len)
-				cap *= 2;
-			nb = realloc(q->buf, cap);
-			if (!nb) {
-				pthread_mutex_unlock(&q->mu);
-				errno = ENOMEM;
-				return -1;
-			}
-			q->buf = nb;
-			q->cap = cap;
+		if (!nb) {
+			pthread_mutex_unlock(&q->mu);
+			errno = ENOMEM;
+			return -1;
 		}
+		q->buf = nb;
 		memcpy(q->buf + q->len, buf, len);
 		q->len += len;
 		pthread_cond_signal(&q->more);

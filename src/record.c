@@ -64,6 +64,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "src/grow.h"
 #include "src/metrics.h"
 #include "src/record.h"
 
@@ -82,22 +83,16 @@ enum { CODE_NAN, CODE_NEXT, CODE_DERIVED, CODE_PREV, CODE_ZERO, CODE__N };
 
 static void buf_put(struct record_buf *b, const void *p, size_t n)
 {
+	uint8_t *q;
+
 	if (b->oom || !n)
 		return;
-	if (b->n + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *q;
-
-		while (cap < b->n + n)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
+	q = grow_array(b->p, &b->cap, b->n + n, 1, 4096);
+	if (!q) {
+		b->oom = true;
+		return;
 	}
+	b->p = q;
 	memcpy(b->p + b->n, p, n);
 	b->n += n;
 }
@@ -236,7 +231,8 @@ struct codec {
 	char *const *hstr;
 	int nhstr;
 	const char **fstr;               /* the frame's own strings, in order of first use */
-	int nfstr, capfstr;
+	int nfstr;
+	size_t capfstr;
 	bool oom;
 	double prev[F__N], cur[F__N];
 	bool prev_ok;
@@ -272,17 +268,13 @@ static double dec_dbl(struct codec *c)
 
 static int fstr_add(struct codec *c, const char *s)
 {
-	if (c->nfstr == c->capfstr) {
-		int cap = c->capfstr ? 2 * c->capfstr : 16;
-		const char **a = realloc(c->fstr, cap * sizeof(*a));
+	const char **a = grow_array(c->fstr, &c->capfstr, (size_t)c->nfstr + 1, sizeof(*a), 16);
 
-		if (!a) {
-			c->oom = true;
-			return -1;
-		}
-		c->fstr = a;
-		c->capfstr = cap;
+	if (!a) {
+		c->oom = true;
+		return -1;
 	}
+	c->fstr = a;
 	c->fstr[c->nfstr++] = s;
 	return 0;
 }
@@ -962,15 +954,11 @@ static int frame_decode(const struct record_session *s, int si, const uint8_t *p
 
 static int add_frame(struct record_file *out, const struct record_frame *f)
 {
-	if (out->nf == out->capf) {
-		int cap = out->capf ? 2 * out->capf : 64;
-		struct record_frame *a = realloc(out->f, cap * sizeof(*a));
+	struct record_frame *a = grow_array(out->f, &out->capf, (size_t)out->nf + 1, sizeof(*a), 64);
 
-		if (!a)
-			return -1;
-		out->f = a;
-		out->capf = cap;
-	}
+	if (!a)
+		return -1;
+	out->f = a;
 	out->f[out->nf++] = *f;
 	return 0;
 }

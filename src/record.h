@@ -104,7 +104,8 @@ struct record_file {
 	struct record_session **s;
 	int ns;
 	struct record_frame *f;        /* the frames, unless they went to @each */
-	int nf, capf;
+	int nf;
+	size_t capf;
 	int skipped;                   /* torn or corrupt stretches skipped */
 	record_each_fn each;
 	void *arg;
