@@ -263,7 +263,7 @@ int columns_parse(const char *list, col_set *out, char *err, size_t errlen)
 			c = columns_by_name(name);
 		}
 		if (!c) {
-			size_t o = (size_t)snprintf(err, errlen, "'%.*s': no such column; the columns: ",
+			size_t o = (size_t)snprintf(err, errlen, "no column '%.*s'; the columns: ",
 						    (int)(n < 64 ? n : 64), p);
 			bool first = true;
 

@@ -493,6 +493,7 @@ static int show(struct run *r, bool first, char *note, size_t notelen)
 		.cpu = r->rc,
 		.total = r->total,
 		.note = n,
+		.hidden = r->opt.hidden,
 	};
 
 	gettimeofday(&tv, NULL);
@@ -799,7 +800,7 @@ static int replay(const struct options *o)
 {
 	struct replay_opts ro = {
 		.path = o->replay, .format = o->format, .begin = o->begin, .end = o->end,
-		.count = o->count,
+		.count = o->count, .hidden = o->hidden,
 	};
 	struct replay_result res;
 	char err[1024];

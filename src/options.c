@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "src/columns.h"
 #include "src/listen.h"
 #include "src/options.h"
 #include "src/record.h"
@@ -22,9 +23,10 @@ const char options_usage[] =
 	"              [--thresholds LIST] [--simulate UARCH [--sim-profile FILE]]\n"
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
-	"              [--record FILE [--record-max SIZE]]\n"
+	"              [--record FILE [--record-max SIZE]] [--show LIST] [--hide LIST]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
 	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
+	"                            [--show LIST] [--hide LIST]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
@@ -92,6 +94,10 @@ const char options_help[] =
 	"      --record-max SIZE   when FILE would pass SIZE (bytes, or with k, M, G),\n"
 	"                          move it to FILE.1 (FILE.1 to FILE.2, ..., keeping 8)\n"
 	"                          and start FILE anew\n"
+	"      --show LIST         show only these columns in text and csv (JSON keeps\n"
+	"                          every field): names from COLUMNS in the man page,\n"
+	"                          separated by commas\n"
+	"      --hide LIST         leave out these columns, named as for --show\n"
 	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
 	"                          YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] on the day of the\n"
 	"                          first snapshot, or +SECS after the first snapshot\n"
@@ -124,7 +130,7 @@ enum {
 	OPT_ONCE = 256, OPT_DETECT, OPT_LIST_EVENTS, OPT_FORMAT, OPT_THRESHOLDS, OPT_FORCE,
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
-	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS,
+	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS, OPT_SHOW, OPT_HIDE,
 };
 
 static const struct option longopts[] = {
@@ -157,18 +163,20 @@ static const struct option longopts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "begin", required_argument, NULL, OPT_BEGIN },
 	{ "end", required_argument, NULL, OPT_END },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
        G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G_RECORD,
-       G_RECORD_MAX, G_BEGIN, G_END, G__COUNT };
+       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
 	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
-	"--record", "--record-max", "--begin", "--end",
+	"--record", "--record-max", "--begin", "--end", "--show", "--hide",
 };
 
 #define GB(x) (1u << G_##x)
@@ -188,8 +196,9 @@ static const struct {
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
 	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
-	{ MODE_REPLAY, "--replay", GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END) | GB(NO_COLOR) | GB(ASCII),
-	  "--batch, --format, -n, --begin, --end, --no-color and --ascii" },
+	{ MODE_REPLAY, "--replay",
+	  GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END) | GB(NO_COLOR) | GB(ASCII) | GB(SHOW) | GB(HIDE),
+	  "--batch, --format, -n, --begin, --end, --no-color, --ascii, --show and --hide" },
 };
 #undef GB
 
@@ -288,6 +297,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	bool once = false, batch = false, detect = false, list = false;
 	const char *given[G__COUNT] = { NULL };
 	bool doctor = false, restore = false, uarchs = false;
+	col_set show = COL_ALL, hide = 0;
 	char *end;
 	int c;
 
@@ -405,6 +415,21 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return bad(err, errlen, c == OPT_BEGIN ? "--begin" : "--end", optarg, why);
 			break;
 		}
+		case OPT_SHOW:
+		case OPT_HIDE: {
+			char why[768];
+			bool shw = c == OPT_SHOW;
+			col_set set;
+
+			given[shw ? G_SHOW : G_HIDE] = optarg;
+			if (columns_parse(optarg, &set, why, sizeof(why)) < 0)
+				return bad(err, errlen, shw ? "--show" : "--hide", optarg, why);
+			if (shw)
+				show = set;
+			else
+				hide |= set;
+			break;
+		}
 		case ':':
 			snprintf(err, errlen, "%s: needs a value", argv[optind - 1]);
 			return -1;
@@ -461,6 +486,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		o->mode = MODE_BATCH;
 	if (once)
 		o->count = 1;
+	o->hidden = (COL_ALL & ~show) | hide;
 	o->replay_batch = o->replay && (batch || given[G_FORMAT]);
 	return 0;
 }

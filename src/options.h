@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "cpu/msrdev.h"
+#include "src/columns.h"
 #include "src/plan.h"
 #include "src/report.h"
 
@@ -41,6 +42,7 @@ struct options {
 	const char *replay;         /* --replay FILE */
 	bool replay_batch;          /* with -b or --format: printed, not on the screen */
 	const char *begin, *end;    /* --begin, --end TIME, checked by record_parse_time() */
+	col_set hidden;             /* columns --show and --hide leave out (src/columns.h) */
 };
 
 extern const char options_usage[];

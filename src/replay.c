@@ -26,9 +26,11 @@ struct replay_walk {
 static int replay_one(const struct record_frame *f, void *arg)
 {
 	struct replay_walk *w = arg;
-	const struct report *rep = &f->rep;
 	const struct replay_opts *o = w->o;
+	struct report shown = f->rep;
+	const struct report *rep = &shown;
 
+	shown.hidden = o->hidden;
 	w->res->frames++;
 	/* --begin +SECS and HH:MM count from the first snapshot. */
 	if (!w->resolved) {

@@ -16,6 +16,7 @@ struct replay_opts {
 	enum report_format format;
 	const char *begin, *end;       /* --begin, --end TIME, or NULL */
 	long count;                    /* -n; 0: all */
+	col_set hidden;                /* --show, --hide */
 };
 
 struct replay_result {

@@ -82,6 +82,11 @@ bad "interval with an exponent" "-d '1e1'" $D -d 1e1
 bad "iterations too large" "too large" $D -b -n 99999999999999999999
 bad "a CPU number too large" "too large" $D -c 99999999999999999999
 bad "a threshold too large" "too large" $D --thresholds 99999999999999999999
+bad "--show an unknown column" "no column 'bogus'" $D --show loads,bogus
+bad "--hide an unknown column" "no column 'Loads/s'" $D --hide Loads/s
+bad "--show an empty list" "--show" $D --show ''
+bad "--hide a trailing comma" "--hide 'hit,'" $D --hide hit,
+bad "--detect --show" "--show 'loads'" --detect --show loads --cpuid-file $HSW
 [ $mounted -eq 1 ] || skip "no FUSE here ($LIB_WHY): the no-register-written checks did not run"
 [ $mounted -eq 1 ] && msrfs_umount $M
 
@@ -244,6 +249,59 @@ is "text: rows in line with the header from CPU and core 1000" "$(awk '
 	/^CPU / { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && (substr($0, i + 1, 1) == " " || i == length($0))) e[++n] = i; next }
 	n && /^[0-9a]/ { split($0, f, " +"); for (k = 4; k <= n; k++) if (substr($0, e[k], 1) == " " || substr($0, e[k] + 1, 1) ~ /[^ ]/) { print "misaligned: " $0; next } }' $LIB_TMP/big.txt)" ""
 check "text: the rows of CPUs 998-1001 are there" test "$(grep -c '^[0-9]' $LIB_TMP/big.txt)" -eq 4
+
+# --show and --hide: an unknown name is told with every valid one; the
+# columns of text and csv follow them, as the man page's COLUMNS names
+# them; JSON keeps every field.
+./lattop --simulate haswell --show loads,bogus --once >/dev/null 2>$LIB_TMP/err
+names=$(sed -n "s/.*the columns: //p" $LIB_TMP/err | head -n 1)
+check "--show bogus: the valid names listed" test -n "$names"
+mandoc -Tascii -O width=300 man/lattop.1 | col -b >$LIB_TMP/man.txt
+rm -f $LIB_TMP/c.lrec
+# Two packages: the columns of reads another package served are shown too.
+printf 'cpus = 4\npackages = 2\nremote_hit_per_sec = 3e5\nremote_hitm_per_sec = 1e5\n' >$LIB_TMP/c.prof
+./lattop --simulate haswell --sim-profile $LIB_TMP/c.prof -b -n 1 -d 0.1 --thresholds 16,128 \
+	--format csv --record $LIB_TMP/c.lrec >$LIB_TMP/all.csv
+./lattop --replay $LIB_TMP/c.lrec >$LIB_TMP/all.txt
+n=0 bad=""
+for name in $(echo "$names" | tr ',' ' '); do
+	n=$((n + 1))
+	# "text H, screen H, csv K:" on the line after the name, in COLUMNS.
+	desc=$(awk -v n="$name" '/^COLUMNS/ { f = 1; next } f && /^[A-Z]/ { exit }
+		f && $1 == n { $1 = ""; print; exit }' $LIB_TMP/man.txt)
+	[ -n "$desc" ] || { bad="$bad $name(not in COLUMNS)"; continue; }
+	csv=$(echo "$desc" | sed -n 's/.*csv \([^ :,]*\).*/\1/p')
+	case $csv in *.N) csv="${csv%.N}.16,${csv%.N}.128" ;; esac
+	text=$(echo "$desc" | sed -n 's/^ *text \([^ :,]*\).*/\1/p' | sed 's/^>N$/>16 >128/')
+	got=$(./lattop --replay $LIB_TMP/c.lrec --format csv --show $name | head -n 1)
+	[ "$got" = "$csv" ] || bad="$bad $name(csv '$got' not '$csv')"
+	got=$(./lattop --replay $LIB_TMP/c.lrec --show $name | sed -n 2p | tr -s ' ' | sed 's/^ //; s/ $//')
+	[ "$got" = "$text" ] || bad="$bad $name(text '$got' not '$text')"
+done
+is "--show NAME: csv and text headers as COLUMNS says, for each name" "$bad" ""
+check "--show NAME: every name tried ($n)" test $n -ge 20
+# --hide: the full header less those fields, every row as many fields.
+./lattop --replay $LIB_TMP/c.lrec --format csv --hide time,hitm,above >$LIB_TMP/h.csv
+is "--hide time,hitm,above: the csv header without them" "$(head -n 1 $LIB_TMP/h.csv)" \
+	"$(head -n 1 $LIB_TMP/all.csv | tr ',' '\n' | grep -v '^time$\|^snoop.hitm_per_sec$\|above_per_sec' | paste -sd, -)"
+is "--hide: every csv row as many fields as the header" \
+	"$(awk -F, '{ print NF }' $LIB_TMP/h.csv | sort -u)" "$(head -n 1 $LIB_TMP/h.csv | awk -F, '{ print NF }')"
+is "--hide hit,hitm: the text header without SnpHit and HITM" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --hide hit,hitm | sed -n 2p | tr -s ' ')" \
+	"$(sed -n 2p $LIB_TMP/all.txt | tr -s ' ' | sed 's/ SnpHit HITM//')"
+./lattop --replay $LIB_TMP/c.lrec --show cpu,hitm,offlat >$LIB_TMP/s.txt
+is "--show cpu,hitm,offlat: three text columns, in the table's order" \
+	"$(sed -n 2p $LIB_TMP/s.txt | tr -s ' ')" "CPU HITM OffLat"
+is "--show cpu,hitm,offlat: each row three cells" "$(sed -n '3,/^total/p' $LIB_TMP/s.txt | awk '{ print NF }' | sort -u)" 3
+is "--show and --hide together: shown less hidden" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show cpu,hit,hitm --hide hit | head -n 1)" \
+	"cpu,snoop.hitm_per_sec"
+./lattop --replay $LIB_TMP/c.lrec --format json >$LIB_TMP/all.json
+is "--hide: JSON keeps every field" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --format json --hide cpu,hitm,above 2>&1 | jq -c '[.cpus[0] | paths] | length')" \
+	"$(jq -c '[.cpus[0] | paths] | length' $LIB_TMP/all.json)"
+./lattop --simulate haswell --once -d 0.1 --format csv --show cpu,hitm >$LIB_TMP/live.csv
+is "--show on a live run: the csv header" "$(head -n 1 $LIB_TMP/live.csv)" "cpu,snoop.hitm_per_sec"
 
 # A write that fails (a full disk here) is told with its cause, exit 1, in every mode.
 for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--list-uarchs" "--help" "--version" \
