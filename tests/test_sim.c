@@ -169,6 +169,15 @@ static uint64_t measure_gt(const char *uarch, uint64_t sel)
 	return v;
 }
 
+/* The select of @hw's event of @kind (its first), or 0 when it has none. */
+static uint64_t hw_sel(const struct sim_hw *hw, enum sim_ev_kind kind)
+{
+	for (size_t i = 0; i < hw->nevents; i++)
+		if (hw->events[i].kind == kind)
+			return SEL(hw->events[i].event, hw->events[i].umask);
+	return 0;
+}
+
 /* --- machines, CPUID, topology ---------------------------------------- */
 
 /*
@@ -210,41 +219,69 @@ static void test_unknown_uarch(void **state)
 	char err[256];
 
 	(void)state;
-	assert_null(sim_new("skylake", NULL, err, sizeof(err)));
-	assert_non_null(strstr(err, "unknown microarchitecture 'skylake'"));
-	assert_non_null(strstr(err, "goldmont-plus"));
+	assert_null(sim_new("no-such-uarch", NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "unknown microarchitecture 'no-such-uarch'"));
+	/* the error lists every name sim_new takes */
+	for (size_t i = 0; sim_uarch_name(i); i++)
+		assert_non_null(strstr(err, sim_uarch_name(i)));
 }
 
-struct cpuid_want {
-	const char *uarch;
-	uint32_t sig;                   /* leaf 1 EAX */
-	uint32_t a_eax, a_ebx, a_edx;   /* leaf 0xA, pmu-facts §1.2 */
-	int tpc;
-};
+/* The dumps a simulated CPU's CPUID is compared with: the project's, then the shared real ones. */
+static const char *const dump_dirs[] = { "tests/dumps", "../shared/cpuid/libcpuid" };
 
-static const struct cpuid_want cpuid_wants[] = {
-	{ "nehalem", 0x106a0, 0x07300403, 0x40, 0x603, 2 },
-	{ "westmere", 0x206c0, 0x07300403, 0x04, 0x603, 2 },
-	{ "silvermont", 0x406d0, 0x07280203, 0, 0x4503, 1 },
-	{ "airmont", 0x406c0, 0x07280203, 0, 0x503, 1 },
-	{ "goldmont", 0x506c0, 0x07300404, 0, 0x603, 1 },
-	{ "goldmont-plus", 0x706a0, 0x07300404, 0, 0x8603, 1 },
-	{ "haswell", 0x306c0, 0x07300403, 0, 0x603, 2 },
-	{ "broadwell", 0x306d0, 0x07300403, 0, 0x603, 2 },
-};
+/*
+ * A real CPUID dump of display family 6, model @model, into @raw; false
+ * when there is none here (the shared dumps may be absent).
+ */
+static bool dump_of_model(unsigned model, struct cpuid_raw *raw, char *name, size_t len)
+{
+	for (size_t d = 0; d < sizeof(dump_dirs) / sizeof(dump_dirs[0]); d++) {
+		glob_t g;
+		char pat[128];
 
+		snprintf(pat, sizeof(pat), "%s/*.raw", dump_dirs[d]);
+		if (glob(pat, 0, NULL, &g))
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct cpuid_info id;
+			char err[256];
+
+			if (strstr(g.gl_pathv[i], "constructed_") || strstr(g.gl_pathv[i], "bad_") ||
+			    cpuid_raw_file(g.gl_pathv[i], raw, err, sizeof(err)) < 0)
+				continue;
+			cpuid_decode(raw, &id);
+			if (id.family == 6 && id.model == model && !id.hypervisor) {
+				snprintf(name, len, "%s", g.gl_pathv[i]);
+				globfree(&g);
+				return true;
+			}
+		}
+		globfree(&g);
+	}
+	return false;
+}
+
+/*
+ * Every simulated CPU: the CPUID layout the simulator promises, lattop
+ * detects it as the uarch of its name and can measure it, and where a real
+ * dump of the same model is here, its leaf 0xA and its threads per core
+ * (leaf 0xB) are that CPU's.
+ */
 static void test_cpuid(void **state)
 {
-	size_t i;
+	const char *name;
+	int compared = 0;
 
 	(void)state;
-	for (i = 0; i < sizeof(cpuid_wants) / sizeof(cpuid_wants[0]); i++) {
-		const struct cpuid_want *w = &cpuid_wants[i];
+	for (size_t i = 0; (name = sim_uarch_name(i)); i++) {
 		struct clk clk;
-		struct sim *s = mk(w->uarch, "cpus = 8\n", &clk);
-		uint32_t r[4];
-		char brand[49];
-		unsigned leaf;
+		struct sim *s = mk(name, "cpus = 8\n", &clk);
+		struct cpuid_raw raw, dump;
+		struct cpuid_info id;
+		struct cpu_desc d;
+		uint32_t r[4], a[4];
+		char brand[49], dname[256];
+		unsigned leaf, tpc;
 
 		sim_cpuid(s, 0, 0, r);
 		assert_int_equal(r[0], 0xb);
@@ -252,19 +289,38 @@ static void test_cpuid(void **state)
 		assert_memory_equal(&r[3], "ineI", 4);
 		assert_memory_equal(&r[2], "ntel", 4);
 		sim_cpuid(s, 1, 0, r);
-		assert_int_equal(r[0] & ~0xfU, w->sig);       /* family 6 and model; stepping aside */
 		assert_int_equal((r[0] >> 8) & 0xf, 6);
 		assert_int_equal((r[1] >> 16) & 0xff, 8);
 		assert_true(r[2] & B(15));                     /* PDCM */
 		assert_false(r[2] & B(31));                    /* no hypervisor */
-		sim_cpuid(s, 0xa, 0, r);
-		assert_int_equal(r[0], w->a_eax);
-		assert_int_equal(r[1], w->a_ebx);
-		assert_int_equal(r[3], w->a_edx);
+
+		/* lattop's own detection: this uarch, measurable */
+		memset(&raw, 0, sizeof(raw));
+		for (leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
+			sim_cpuid(s, leaf, 0, raw.basic[leaf]);
+		for (leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
+			sim_cpuid(s, 0x80000000u + leaf, 0, raw.ext[leaf]);
+		raw.basic_present = ~0u;
+		cpuid_decode(&raw, &id);
+		uarch_detect(&id, &d);
+		if (!d.supported || strcmp(d.uarch->name, name))
+			fail_msg("simulated %s is detected as %s (%s)", name, d.uarch->name, d.reason);
+
+		sim_cpuid(s, 0xa, 0, a);
 		sim_cpuid(s, 0xb, 0, r);
-		assert_int_equal(r[1] & 0xffff, w->tpc);
+		tpc = r[1] & 0xffff;
+		assert_true(tpc == 1 || tpc == 2);
+		if (dump_of_model(id.model, &dump, dname, sizeof(dname))) {
+			print_message("%s: compared with %s\n", name, dname);
+			assert_int_equal(a[0], dump.basic[0xa][0]);
+			assert_int_equal(a[1], dump.basic[0xa][1]);
+			assert_int_equal(a[3], dump.basic[0xa][3]);
+			if (dump.basic[0][0] >= 0xb && (dump.basic[0xb][1] & 0xffff))
+				assert_int_equal(tpc, dump.basic[0xb][1] & 0xffff);
+			compared++;
+		}
 		assert_int_equal((r[2] >> 8) & 0xff, 1);
-		assert_int_equal(r[0] & 0x1f, w->tpc == 2 ? 1 : 0);
+		assert_int_equal(r[0] & 0x1f, tpc == 2 ? 1 : 0);
 		sim_cpuid(s, 0xb, 1, r);
 		assert_int_equal(r[1] & 0xffff, 8);
 		assert_int_equal((r[2] >> 8) & 0xff, 2);
@@ -287,6 +343,7 @@ static void test_cpuid(void **state)
 		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
 		sim_free(s);
 	}
+	assert_true(compared > 0);     /* tests/dumps has a model the simulator is */
 }
 
 static void test_brand_example(void **state)
@@ -832,15 +889,21 @@ static void test_fractions_carried(void **state)
 
 static void test_load_latency(void **state)
 {
-	static const char *const uarches[] = { "haswell", "broadwell", "nehalem", "westmere" };
-	size_t u;
+	size_t u, n = 0;
 
 	(void)state;
-	for (u = 0; u < 4; u++) {
+	/* every simulated CPU with the facility, through its own load-latency event */
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
 		struct clk clk;
-		struct sim *s = mk(uarches[u], gt_text, &clk);
-		bool hsw = u < 2;
-		uint64_t sel = hsw ? SEL(0xcd, 0x01) : SEL(0x0b, 0x10);
+		struct sim *s;
+		uint64_t sel = hw_sel(hw, SIM_EV_LOAD_LAT);
+
+		assert_int_equal(hw->has_ld_lat, sel != 0);
+		if (!hw->has_ld_lat)
+			continue;
+		n++;
+		s = mk(hw->name, gt_text, &clk);
 
 		/* Threshold 3, no PEBS: nothing; PEBS_EN or LL_EN alone: nothing. */
 		wr(s, 0, LD_LAT, 3);
@@ -888,6 +951,7 @@ static void test_load_latency(void **state)
 		assert_int_equal(rd(s, 0, PMC(3)), 25000000ULL + 12500000ULL);
 		sim_free(s);
 	}
+	assert_true(n > 0);
 }
 
 /*
@@ -898,7 +962,6 @@ static void test_load_latency(void **state)
  */
 static void test_load_latency_tagged(void **state)
 {
-	static const char *const uarches[] = { "haswell", "nehalem" };
 	char text[sizeof(gt_text) + 64];
 	size_t u;
 
@@ -906,19 +969,24 @@ static void test_load_latency_tagged(void **state)
 	snprintf(text, sizeof(text), "%sldlat_tagged_fraction = 0.015625\n", gt_text);
 	/* The same key twice is refused: drop the first. */
 	*strstr(text, "ldlat_tagged_fraction = 1 ") = '#';
-	for (u = 0; u < 2; u++) {
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
 		struct clk clk;
-		struct sim *s = mk(uarches[u], text, &clk);
-		uint64_t sel = u == 0 ? SEL(0xcd, 0x01) : SEL(0x0b, 0x10);
+		struct sim *s;
+		uint64_t sel = hw_sel(hw, SIM_EV_LOAD_LAT);
 		double want = 5e7 / 64, sd = sqrt(want * (1 - 1.0 / 64));
 		uint64_t a, b;
+
+		if (!hw->has_ld_lat)
+			continue;
+		s = mk(hw->name, text, &clk);
 
 		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
 		wr(s, 0, LD_LAT, 9);
 		a = measure(s, &clk, 0, 0, sel, 1);
 		b = measure(s, &clk, 0, 0, sel, 1);
 		print_message("%s: %llu and %llu tagged loads above 9, expected %.0f +- %.0f\n",
-			      uarches[u], (unsigned long long)a, (unsigned long long)b, want, sd);
+			      hw->name, (unsigned long long)a, (unsigned long long)b, want, sd);
 		assert_true(fabs((double)a - want) < 6 * sd);
 		assert_true(fabs((double)b - want) < 6 * sd);
 		assert_int_not_equal(a, b);
@@ -1152,28 +1220,33 @@ static void test_offcore_atoms(void **state)
 		{ 1, 0x0000010001ULL, 1525000 },
 		{ 1, 0x3600000001ULL, 1000000 },
 	};
-	static const char *const atoms[] = { "silvermont", "airmont", "goldmont", "goldmont-plus" };
-	size_t i;
+	size_t u, n = 0;
 
 	(void)state;
-	check_rsp("silvermont", slm, NCASES(slm));
-	check_rsp("airmont", slm, NCASES(slm));
-	check_rsp("goldmont", glm, NCASES(glm));
-	check_rsp("goldmont-plus", glm, NCASES(glm));
-	/* OUTSTANDING is an RSP_0 bit: RSP_1 refuses it. */
-	for (i = 0; i < 4; i++) {
+	/* every simulated Atom, by the layout of its offcore-response registers */
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
 		struct clk clk;
-		struct sim *s = mk(atoms[i], gt_text, &clk);
+		struct sim *s;
 
+		if (hw->layout == SIM_RSP_SLM)
+			check_rsp(hw->name, slm, NCASES(slm));
+		else if (hw->layout == SIM_RSP_GLM)
+			check_rsp(hw->name, glm, NCASES(glm));
+		else
+			continue;
+		n++;
+		s = mk(hw->name, gt_text, &clk);
+		/* OUTSTANDING is an RSP_0 bit: RSP_1 refuses it. */
 		wr_eio(s, 0, RSP1, 0x4000000001ULL);
 		/* The retired-load HITM event sees the module partner: all 1e5/s. */
-		assert_int_equal(measure(s, &clk, 0, 0, i < 2 ? SEL(0x04, 0x20) : SEL(0xd1, 0x20), 1),
-				 100000);
+		assert_int_equal(measure(s, &clk, 0, 0, hw_sel(hw, SIM_EV_HITM_LOADS), 1), 100000);
 		wr(s, 0, RSP0, 0x4000000001ULL);
 		/* 0xBB is not an Atom event. */
 		assert_int_equal(measure(s, &clk, 0, 0, SEL(0xbb, 0x01), 1), 0);
 		sim_free(s);
 	}
+	assert_true(n >= 2);      /* the Silvermont and the Goldmont layouts */
 }
 
 /* Every documented RSP value decodes to what its row says. */
