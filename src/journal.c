@@ -202,8 +202,7 @@ static void jfile_free(struct jfile *jf)
 	jf->rec = NULL;
 }
 
-/* "lattop --restore [--state-dir S] [--msr-dir D]": the exact command for this journal. */
-static void restore_cmd(char *buf, size_t len, const char *state_dir, const char *dev)
+void journal_restore_cmd(char *buf, size_t len, const char *state_dir, const char *dev)
 {
 	snprintf(buf, len, "lattop --restore%s%s%s%s", state_dir ? " --state-dir " : "",
 		 state_dir ? state_dir : "", dev && strcmp(dev, "/dev/cpu") ? " --msr-dir " : "",
@@ -241,12 +240,12 @@ static enum journal_state diagnose(char *text, const char *dir, const char *stat
 	enum journal_state r = JOURNAL_STALE;
 
 	if (!text || jfile_parse(text, &jf) < 0) {
+		journal_restore_cmd(cmd, sizeof(cmd), state_dir, NULL);
 		snprintf(what, wlen, "%s/%s cannot be read", dir, JOURNAL_NAME);
-		snprintf(fix, flen, "check its permissions, then run 'lattop --restore%s%s'",
-			 state_dir ? " --state-dir " : "", state_dir ? state_dir : "");
+		snprintf(fix, flen, "check its permissions, then run '%s'", cmd);
 		return JOURNAL_BROKEN;
 	}
-	restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
+	journal_restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
 	if (jf.bad[0]) {
 		snprintf(what, wlen, "%s/%s is damaged: %s, so which registers it would put back is "
 			 "unknown", dir, JOURNAL_NAME, jf.bad);
@@ -369,9 +368,11 @@ enum journal_state journal_check(const char *dir, const char *state_dir, char *w
 			snprintf(what, wlen, "%s cannot be checked (%s)", path, strerror(e));
 			snprintf(fix, flen, "run lattop --doctor as root");
 		} else {
+			char cmd[PATH_MAX + 64];
+
+			journal_restore_cmd(cmd, sizeof(cmd), state_dir, NULL);
 			snprintf(what, wlen, "%s exists but cannot be read (%s)", path, strerror(e));
-			snprintf(fix, flen, "run 'lattop --restore%s%s' as root",
-				 state_dir ? " --state-dir " : "", state_dir ? state_dir : "");
+			snprintf(fix, flen, "run '%s' as root", cmd);
 		}
 		return JOURNAL_BROKEN;
 	}
@@ -625,7 +626,7 @@ int journal_restore(const char *state_dir, const char *dev_dir, struct msrdev *o
 		ok = 0;
 		goto out;
 	}
-	restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
+	journal_restore_cmd(cmd, sizeof(cmd), state_dir, jf.dev);
 	if (strcmp(jf.dev, dev_dir)) {
 		if (stat(jf.dev, &st) < 0 && strcmp(jf.dev, "/dev/cpu"))
 			snprintf(msg, len, "%s/%s is for %s, which no longer exists: its registers went "

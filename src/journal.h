@@ -69,6 +69,13 @@ void journal_close(struct journal *j);
 int journal_restore(const char *state_dir, const char *dev_dir, struct msrdev *dev, char *msg,
 		    size_t len);
 
+/*
+ * The exact command that restores the journal in @state_dir (NULL: the
+ * default) for the device @dev (NULL or /dev/cpu: the default), for every
+ * message that tells it: "lattop --restore [--state-dir S] [--msr-dir D]".
+ */
+void journal_restore_cmd(char *buf, size_t len, const char *state_dir, const char *dev);
+
 /* What a state directory holds, for --doctor: nothing is created or changed. */
 enum journal_state {
 	JOURNAL_NONE,           /* no journal, or an empty one: every register is back */

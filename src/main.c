@@ -823,12 +823,21 @@ static int replay(const struct options *o)
 	return out_done(EXIT_OK);
 }
 
-/* The exact --restore command for this run's journal. */
-static void restore_command(const struct run *r, char *buf, size_t len)
+/*
+ * What pmu_restore() could not put back exactly (@res registers, @why),
+ * and when the journal keeps them (@kept) the exact command that finishes.
+ */
+static void not_restored(const struct run *r, int res, const char *why, bool kept, char *buf,
+			 size_t len)
 {
-	snprintf(buf, len, "lattop --restore%s%s%s%s", r->opt.state_dir ? " --state-dir " : "",
-		 r->opt.state_dir ? r->opt.state_dir : "", r->opt.msr_dir ? " --msr-dir " : "",
-		 r->opt.msr_dir ? r->dev_path : "");
+	char cmd[4200];
+
+	journal_restore_cmd(cmd, sizeof(cmd), r->opt.state_dir, r->dev_path);
+	/* Cut short only past the buffer's end, which the caller sized for this. */
+	if (snprintf(buf, len, "%d register%s not restored exactly: %s%s%s%s", res, res > 1 ? "s" : "",
+		     why, kept ? "; the journal keeps them: run '" : "", kept ? cmd : "",
+		     kept ? "' once the cause is gone" : "") >= (int)len)
+		buf[len - 1] = 0;
 }
 
 /*
@@ -838,7 +847,7 @@ static void restore_command(const struct run *r, char *buf, size_t len)
  */
 static int suspend(struct run *r, char *err, size_t errlen)
 {
-	char why[512], cmd[4200];
+	char why[512];
 	int res = pmu_restore(&r->pmu, why, sizeof(why));
 
 	if (res > 0 && !pmu_pending(&r->pmu)) {
@@ -847,14 +856,9 @@ static int suspend(struct run *r, char *err, size_t errlen)
 		res = 0;
 	}
 	if (res > 0) {
-		restore_command(r, cmd, sizeof(cmd));
 		if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, true, err, errlen) < 0)
 			return -1;
-		if (snprintf(err, errlen, "%d register%s not restored exactly: %s%s%s%s", res,
-			     res > 1 ? "s" : "", why, r->journaled ? "; the journal keeps them: run '" : "",
-			     r->journaled ? cmd : "",
-			     r->journaled ? "' once the cause is gone" : "") >= (int)errlen)
-			err[errlen - 1] = 0;
+		not_restored(r, res, why, r->journaled, err, errlen);
 		return -1;
 	}
 	if (r->journaled)
@@ -1144,7 +1148,7 @@ restore:
 		fail(EXIT_CANNOT, err);
 	if (res > 0) {
 		bool pending = pmu_pending(&r->pmu);
-		char cmd[4200];
+		char msg[5400];
 
 		/* Only what still differs stays in the journal, for --restore. */
 		if (r->journaled && pending &&
@@ -1152,10 +1156,8 @@ restore:
 			fail(EXIT_CANNOT, err);
 		else if (r->journaled && !pending)
 			journal_clear(&r->journal);
-		restore_command(r, cmd, sizeof(cmd));
-		fprintf(stderr, "lattop: %d register%s not restored exactly: %s%s%s%s\n", res,
-			res > 1 ? "s" : "", note, pending && r->journaled ? "; the journal keeps them: run '" : "",
-			pending && r->journaled ? cmd : "", pending && r->journaled ? "' once the cause is gone" : "");
+		not_restored(r, res, note, pending && r->journaled, msg, sizeof(msg));
+		fprintf(stderr, "lattop: %s\n", msg);
 		status = EXIT_CANNOT;
 	} else if (r->journaled) {
 		journal_clear(&r->journal);

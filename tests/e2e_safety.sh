@@ -117,6 +117,28 @@ is "--restore after the fault: exit 0" "$?" 0
 check "--restore after the fault: the journal is empty" test ! -s $S/journal
 regs_unchanged "SIGKILL, --restore: every register as it was" $M $LIB_TMP/before
 
+# ---- 1. a write refused at exit: the exit names it, and the exact --restore ----
+: >$LIB_TMP/out
+$L -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
+pid=$!
+wait_for $LIB_TMP/out '^total ' 20
+reg=$(regs_snapshot $M | grep '^0 0x18[6-9] ' | grep -v -x -F -f $LIB_TMP/before | awk '{ print $2 }' |
+	head -n 1)
+check "exit, one write refused: an event select is changed while lattop runs" test -n "$reg"
+msrfs_ctl $M fail-write 0 $reg EIO
+kill -INT $pid
+wait $pid
+is "exit, one write refused: exit 1" "$?" 1
+check "exit, one write refused: it says so, and the exact command that finishes" \
+	grep -q "^lattop: 2 registers not restored exactly: cpu 0: restoring IA32_PERFEVTSEL$((reg - 0x186)) ($reg) = .*; the journal keeps them: run 'lattop --restore --state-dir $S --msr-dir $MP' once the cause is gone\$" $LIB_TMP/err
+pmc=$(printf '0x%x' $((reg - 0x186 + 0xc1)))
+is "exit, one write refused: only it and its counter stay in the journal" \
+	"$(awk '/^r / { print $2, $3 }' $S/journal | sort | tr '\n' ' ')" "$(printf '0 %s\n0 %s\n' $reg $pmc | sort | tr '\n' ' ')"
+msrfs_ctl $M clear-faults
+./lattop --restore --msr-dir $M --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err
+is "exit, one write refused: --restore once the fault is gone, exit 0" "$?" 0
+regs_unchanged "exit, one write refused, --restore: every register as it was" $M $LIB_TMP/before
+
 # ---- 1. --force, SIGKILL, --restore: a counter its owner counts with again ----
 msrfs_mount $LIB_TMP/m2 --simulate haswell --sim-profile "$(profile force 'cpu2.msr.0x188 = 0x43003c')" ||
 	{ not_ok mount; tap_done; exit 1; }
