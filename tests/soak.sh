@@ -49,16 +49,23 @@ EOF
 START=$(date +%s)
 run=0
 kept=0          # runs where a refused write hit the restore itself
-for uarch in haswell nehalem silvermont westmere; do
-	case $uarch in
-	haswell) DUMP=tests/dumps/haswell_core-i7-4500u.raw ;;
-	nehalem) DUMP=tests/dumps/nehalem_core-i5-750.raw ;;
-	silvermont) DUMP=tests/dumps/silvermont_atom-z3740.raw ;;
-	westmere) DUMP=tests/dumps/westmere_core-i5-650.raw ;;
-	esac
+# Every uarch of lattop --list-uarchs with a dump of its own in tests/dumps
+# (UARCH_CPU.raw): lattop reads that CPU, the stand-in simulates it.
+PAIRS=""
+for uarch in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+	for DUMP in tests/dumps/${uarch}_*.raw; do
+		[ -f "$DUMP" ] || continue
+		PAIRS="$PAIRS $uarch:$DUMP"
+		break
+	done
+done
+NPAIRS=$(echo $PAIRS | wc -w)
+check "uarchs with a dump of their own ($NPAIRS)" test "$NPAIRS" -gt 0
+for pair in $PAIRS; do
+	uarch=${pair%%:*} DUMP=${pair#*:}
 	msrfs_mount $M --simulate $uarch --sim-profile $LIB_TMP/p || { not_ok "mount $uarch"; break; }
 	regs_snapshot $M $LIB_TMP/before
-	per=$(( (RUNS + 3) / 4 ))
+	per=$(( (RUNS + NPAIRS - 1) / NPAIRS ))
 	i=0
 	while [ $i -lt $per ] && [ $run -lt "$RUNS" ]; do
 		[ "$LIMIT" -gt 0 ] && [ $(( $(date +%s) - START )) -ge "$LIMIT" ] && break
