@@ -15,7 +15,8 @@
  * profile and each counter adds its weighted sum, keeping the fraction
  * below one event so that counts stay exact under a manual clock.
  * Errata that change what a counter counts are modelled where the hardware
- * table names them (the HT bug, sim_hw.ht_bug_*).  The machine's time runs
+ * table names them (the HT bug, sim_hw.ht_bug_*); so is version 4's
+ * counter freeze (IA32_DEBUGCTL, IA32_PERF_GLOBAL_STATUS.CTR_Frz).  The machine's time runs
  * the profile's time_scale times faster than the clock.
  */
 #include <errno.h>
@@ -68,6 +69,20 @@
 #define FIXED_USR       0x2
 #define FIXED_ANY       0x4
 #define FIXED_PMI       0x8
+
+/*
+ * IA32_DEBUGCTL freeze bits (pmu-facts §2.3) and what they do on a
+ * version 4 PMU: "streamlined" freezing sets IA32_PERF_GLOBAL_STATUS.CTR_Frz
+ * (LBR_Frz) when a counter overflow raises a PMI, and every counter stops
+ * until software clears the bit through IA32_PERF_GLOBAL_STATUS_RESET
+ * (pmu-facts §2.2, §2.3: SDM16 p.665 Table 18-18; the kernel's removed
+ * counter_freezing code, K-cf).  Version 3's legacy semantics are not
+ * modelled: no hardware table here sets the bit on a version 3 PMU.
+ */
+#define DEBUGCTL_FREEZE_LBRS    B(11)
+#define DEBUGCTL_FREEZE_PERFMON B(12)
+#define STATUS_LBR_FRZ  B(58)
+#define STATUS_CTR_FRZ  B(59)
 
 /* IA32_MISC_ENABLE: bit 7 perfmon available, bit 12 PEBS unavailable (pmu-facts §2). */
 #define MISC_EMON       B(7)
@@ -276,6 +291,9 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 	case SIM_EV_HITM_LOADS:
 		ctr->w[SIM_T_HITM] = ctr->w[SIM_T_HITM_MOD] = s;
 		break;
+	case SIM_EV_HIT_LOADS:
+		ctr->w[SIM_T_CLEAN] = s;
+		break;
 	case SIM_EV_RHIT_LOADS:
 		ctr->w[SIM_T_RHIT] = s;
 		break;
@@ -380,11 +398,34 @@ static double sim_tagged(struct sim *sim, double mean, double p)
 	return v > 0 ? v : 0;
 }
 
+/* Version 4: counters stopped by CTR_Frz, whoever set it (see DEBUGCTL_FREEZE_PERFMON). */
+static bool sim_frozen(const struct sim *sim, const struct sim_cpu *cpu)
+{
+	return sim_hw_version(sim->hw) >= 4 && (cpu->global_status & STATUS_CTR_FRZ);
+}
+
+/*
+ * A counter with its PMI bit set overflowed: a PMI.  Nothing here takes it
+ * (no APIC is simulated); on version 4 it freezes what IA32_DEBUGCTL asks.
+ * The counts of the access that overflowed stay whole: the freeze takes
+ * effect from the next one.
+ */
+static void sim_pmi(struct sim *sim, struct sim_cpu *cpu)
+{
+	if (sim_hw_version(sim->hw) < 4)
+		return;
+	if (cpu->debugctl & DEBUGCTL_FREEZE_PERFMON)
+		cpu->global_status |= STATUS_CTR_FRZ;
+	if (cpu->debugctl & DEBUGCTL_FREEZE_LBRS)
+		cpu->global_status |= STATUS_LBR_FRZ;
+}
+
 /* Bring @c's counters to @now. */
 static void sim_advance(struct sim *sim, int c, double now)
 {
 	struct sim_cpu *cpu = &sim->cpu[c];
 	double t0, t1, tr[SIM_T_N] = { 0 }, core[SIM_T_N];
+	bool pmi = false;
 	unsigned i;
 
 	if (!(now > cpu->last))
@@ -394,7 +435,7 @@ static void sim_advance(struct sim *sim, int c, double now)
 	cpu->last = now;
 	sim_profile_traffic(sim->prof, c, t0, t1, tr);
 	sim_count(&cpu->tsc, &cpu->tsc_acc, tr[SIM_T_TSC], ~0ULL);
-	if (!cpu->active)
+	if (!cpu->active || sim_frozen(sim, cpu))
 		return;
 	if (cpu->any_active) {
 		int core_id = sim_core(sim, c), k;
@@ -416,16 +457,22 @@ static void sim_advance(struct sim *sim, int c, double now)
 		inc = dot(ctr->w, ctr->any ? core : tr);
 		if (ctr->tag > 0 && ctr->tag < 1)
 			inc = sim_tagged(sim, inc, ctr->tag);
-		if (sim_count(&ctr->val, &ctr->acc, inc, sim->gp_mask))
+		if (sim_count(&ctr->val, &ctr->acc, inc, sim->gp_mask)) {
 			cpu->global_status |= B(i);
+			pmi |= (cpu->evtsel[i] & EVTSEL_INT) != 0;
+		}
 	}
 	for (i = 0; i < sim->nfixed; i++) {
 		struct sim_ctr *ctr = &cpu->fx[i];
 
 		if (ctr->on && sim_count(&ctr->val, &ctr->acc, dot(ctr->w, ctr->any ? core : tr),
-					 sim->fx_mask))
+					 sim->fx_mask)) {
 			cpu->global_status |= B(32 + i);
+			pmi |= ((cpu->fixed_ctrl >> (4 * i)) & FIXED_PMI) != 0;
+		}
 	}
+	if (pmi)
+		sim_pmi(sim, cpu);
 }
 
 static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
@@ -951,9 +998,6 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 		    char *err, size_t errlen)
 {
 	const struct sim_hw *hw = sim_hw_lookup(uarch);
-	struct sim_profile *builtin = NULL;
-	struct sim *sim;
-	int c;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -965,6 +1009,18 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 			   uarch ? uarch : "(null)", known);
 		return NULL;
 	}
+	return sim_new_hw(hw, profile, err, errlen);
+}
+
+struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profile,
+		       char *err, size_t errlen)
+{
+	struct sim_profile *builtin = NULL;
+	struct sim *sim;
+	int c;
+
+	if (err && errlen)
+		err[0] = '\0';
 	if (!profile) {
 		builtin = sim_profile_builtin();
 		if (!builtin) {

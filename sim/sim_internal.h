@@ -56,6 +56,8 @@ enum sim_ev_kind {
 	SIM_EV_OFF_OUTST,       /* OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD */
 	SIM_EV_HITM_LOADS,      /* retired loads that hit a modified line in any other core:
 				 * SIM_T_HITM + SIM_T_HITM_MOD (Atom) */
+	SIM_EV_HIT_LOADS,       /* retired loads served by a clean snoop hit in another core:
+				 * SIM_T_CLEAN */
 	SIM_EV_RHIT_LOADS,      /* retired loads served by another package's clean line */
 	SIM_EV_RHITM_LOADS,     /* ... by another package's modified line */
 };
@@ -144,6 +146,10 @@ struct sim_hw {
 	const struct sim_rsp_doc *rsp_docs;
 	size_t nrsp_docs;
 };
+
+/* sim.c: sim_new() for a hardware table of the caller's (tests), which must outlive the sim. */
+struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profile,
+		       char *err, size_t errlen);
 
 /* sim_hw.c */
 extern const struct sim_hw *const sim_hw_all[];        /* NULL-ended */

@@ -731,6 +731,96 @@ static void test_global_status(void **state)
 	sim_free(s);
 }
 
+/*
+ * Version 4 counter freeze (IA32_DEBUGCTL bit 12, pmu-facts §2.3): an
+ * overflow with PMI sets GLOBAL_STATUS.CTR_Frz (bit 59, and LBR_Frz, bit
+ * 58, with bit 11) and stops every counter, the fixed ones too, until
+ * GLOBAL_STATUS_RESET clears it; the TSC runs on.  Without a PMI bit, or
+ * on a version 3 PMU, nothing freezes.  A preset CTR_Frz (another agent's
+ * freeze) stops the counters from the start.
+ */
+static void test_freeze_v4(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	s = mk("goldmont", gt_text, &clk);
+	wr(s, 0, DEBUGCTL, B(11) | B(12));
+	wr(s, 0, A_PMC(0), (1ULL << 48) - 100);
+	wr(s, 0, EVTSEL(0), SEL(0x3c, 0) | INT);
+	wr(s, 0, EVTSEL(1), SEL(0x3c, 0));
+	wr(s, 0, FIXED_CTRL, 0x030);                    /* FIXED_CTR1, no PMI */
+	clk.t = 1;
+	assert_int_equal(rd(s, 0, PMC(0)), 1000000000ULL - 100);
+	assert_int_equal(rd(s, 0, PMC(1)), 1000000000ULL);
+	assert_int_equal(rd(s, 0, GSTATUS), B(0) | B(58) | B(59));
+	clk.t = 2;                                      /* frozen: nothing counts but the TSC */
+	assert_int_equal(rd(s, 0, PMC(0)), 1000000000ULL - 100);
+	assert_int_equal(rd(s, 0, PMC(1)), 1000000000ULL);
+	assert_int_equal(rd(s, 0, FIXED(1)), 1000000000ULL);
+	assert_int_equal(rd(s, 0, TSC) - 0x0000100000000000ULL, 2000000000ULL);
+	assert_int_equal(rd(s, 1, PMC(0)), 0);          /* per CPU: cpu 1 never counted */
+	wr(s, 0, GOVF, B(0) | B(58) | B(59));           /* GLOBAL_STATUS_RESET thaws */
+	clk.t = 3;
+	assert_int_equal(rd(s, 0, PMC(1)), 2000000000ULL);
+	assert_int_equal(rd(s, 0, GSTATUS), 0);
+	sim_free(s);
+
+	/* An overflow without PMI freezes nothing. */
+	s = mk("goldmont", gt_text, &clk);
+	wr(s, 0, DEBUGCTL, B(12));
+	wr(s, 0, A_PMC(0), (1ULL << 48) - 100);
+	wr(s, 0, EVTSEL(0), SEL(0x3c, 0));
+	clk.t = 1;
+	clk.t = 2;
+	assert_int_equal(rd(s, 0, PMC(0)), 2000000000ULL - 100);
+	assert_int_equal(rd(s, 0, GSTATUS), B(0));
+	sim_free(s);
+
+	/* Version 3 (Haswell): the streamlined freeze does not exist. */
+	s = mk("haswell", gt_text, &clk);
+	wr(s, 0, DEBUGCTL, B(12));
+	wr(s, 0, A_PMC(0), (1ULL << 48) - 100);
+	wr(s, 0, EVTSEL(0), SEL(0x3c, 0) | INT);
+	clk.t = 1;
+	clk.t = 2;
+	assert_int_equal(rd(s, 0, PMC(0)), 2000000000ULL - 100);
+	assert_int_equal(rd(s, 0, GSTATUS), B(0));
+	sim_free(s);
+
+	/* Frozen by someone before anything was programmed. */
+	s = mk("goldmont-plus", "cpus = 4\nghz = 2\nbusy = 0.5\ncpu2.msr.0x38e = 0x0800000000000000\n", &clk);
+	wr(s, 2, EVTSEL(1), SEL(0x3c, 0));
+	wr(s, 3, EVTSEL(1), SEL(0x3c, 0));
+	clk.t = 1;
+	assert_int_equal(rd(s, 2, PMC(1)), 0);
+	assert_int_equal(rd(s, 3, PMC(1)), 1000000000ULL);
+	sim_free(s);
+}
+
+/* MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT-like rows count the clean snoop hits (SIM_EV_HIT_LOADS). */
+static void test_hit_loads_kind(void **state)
+{
+	static const struct sim_event ev = { 0xd2, 0x02, SIM_EV_HIT_LOADS, 0xf, "x", "x", NULL };
+	struct sim_hw hw = *sim_hw_lookup("haswell");
+	struct clk clk;
+	struct sim_profile *p = parse(gt_text);
+	struct sim *s;
+	char err[256];
+
+	(void)state;
+	hw.events = &ev;
+	hw.nevents = 1;
+	s = sim_new_hw(&hw, p, err, sizeof(err));
+	sim_profile_free(p);
+	assert_non_null(s);
+	clk.t = 0;
+	sim_set_clock(s, clk_now, &clk);
+	assert_int_equal(measure(s, &clk, 0, 2, SEL(0xd2, 0x02), 1), 200000);
+	sim_free(s);
+}
+
 /* --- counting ----------------------------------------------------------- */
 
 static void test_gp_conditions(void **state)
@@ -2100,6 +2190,8 @@ int main(void)
 		cmocka_unit_test(test_counter_writes),
 		cmocka_unit_test(test_tsc_and_storage),
 		cmocka_unit_test(test_global_status),
+		cmocka_unit_test(test_freeze_v4),
+		cmocka_unit_test(test_hit_loads_kind),
 		cmocka_unit_test(test_gp_conditions),
 		cmocka_unit_test(test_events_per_uarch),
 		cmocka_unit_test(test_westmere_outstanding_pmc0),
