@@ -932,6 +932,29 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 	return 0;
 }
 
+/*
+ * IA32_PERF_GLOBAL_STATUS.CTR_Frz (bit 59, version 4 only: pmu-facts 2.2):
+ * set when an overflow raised a PMI under IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI
+ * (pmu-facts 2.3), it stops every counter of the CPU, lattop's included,
+ * until its owner clears it through IA32_PERF_GLOBAL_STATUS_RESET.  Both
+ * registers belong to whoever set the freeze: lattop only reads the status
+ * (neither is on the write allowlist, msr_allow.c).  Version 3 has no
+ * such bit (bit 59 is reserved there), so nothing is read.
+ */
+#define GLOBAL_STATUS_CTR_FRZ (1ull << 59)
+
+int pmu_hw_frozen(struct pmu *p, int i)
+{
+	uint64_t v;
+	int r;
+
+	if (p->version < 4)
+		return 0;
+	if ((r = rd(p, &p->cpu[i], MSR_PERF_GLOBAL_STATUS, &v, NULL, 0)) < 0)
+		return r;
+	return (v & GLOBAL_STATUS_CTR_FRZ) != 0;
+}
+
 static bool is_pmc(uint32_t reg)
 {
 	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);

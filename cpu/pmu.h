@@ -215,6 +215,14 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP]);
 int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
 
 /*
+ * Are the counters of CPU index @i frozen by IA32_PERF_GLOBAL_STATUS.CTR_Frz
+ * (version 4: another agent's FREEZE_PERFMON_ON_PMI)?  1 or 0, or a
+ * negative errno; always 0, with nothing read, before version 4.  Counts
+ * taken across a frozen time are not measurements.  Nothing is written.
+ */
+int pmu_hw_frozen(struct pmu *p, int i);
+
+/*
  * Put back every register written, on every CPU, through pmu_writeback().
  * Returns the number of registers not put back exactly (those that still
  * differ stay dirty, for the journal to keep), each named in @err.

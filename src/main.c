@@ -367,6 +367,9 @@ static const char *cpu_error(const struct sample_cpu *sc)
 		return "offline";
 	if (sc->err == -EBUSY)
 		return "its counters changed hands: measured again from the next interval";
+	if (sc->frozen)
+		return "its counters were frozen (IA32_PERF_GLOBAL_STATUS.CTR_Frz, set by another agent's "
+		       "IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI): not measured while frozen";
 	return pmu_strerror(sc->err, false);
 }
 

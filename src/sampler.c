@@ -87,6 +87,10 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 			return r;
 		now = sampler_now();
 		s->cpu[i].t_start = s->cpu[i].t_slot = s->cpu[i].t_fixed = now;
+		/* Frozen already: the counts from here on are not measured until it thaws. */
+		if ((r = pmu_hw_frozen(p, i)) < 0)
+			return r;
+		s->cpu[i].frz_last = r;
 	}
 	return 0;
 }
@@ -110,6 +114,11 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 	fixed |= last;
 	if (fixed && (r = pmu_read_fixed(s->pmu, i, f)) < 0)
 		return r;
+	/* Frozen at this read or at the one before: part of the delta is missing. */
+	if ((r = pmu_hw_frozen(s->pmu, i)) < 0)
+		return r;
+	c->frozen |= r || c->frz_last;
+	c->frz_last = r;
 	for (int k = 0; k < slot->nplace; k++) {
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
@@ -327,6 +336,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			c->t_slot = c->t_fixed = sampler_now();
 		}
 		c->err = 0;
+		c->frozen = false;
 		c->t_start = c->t_slot;
 	}
 	for (int k = 0; k < pl->nslots; k++) {
@@ -400,6 +410,12 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		if (last)
 			break;
 	}
+	/* After the switches, which a frozen CPU took like any other. */
+	for (int i = 0; i < p->ncpu; i++)
+		if (s->cpu[i].frozen && s->cpu[i].ok) {
+			s->cpu[i].ok = false;
+			s->cpu[i].err = -ESTALE;
+		}
 	read_tsc(s);
 	s->intervals++;
 	return 0;

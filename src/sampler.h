@@ -29,6 +29,12 @@ struct sample_cpu {
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
 	int8_t parity;                 /* thread parity in its core (plan_thread_parity) */
+	/*
+	 * Version 4: its counters were frozen (pmu_hw_frozen) at a read of
+	 * this interval or at the read that opened it: the interval is not a
+	 * measurement, and ok is false when it ends.  frz_last: at the last read.
+	 */
+	bool frozen, frz_last;
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
 
