@@ -207,6 +207,7 @@ static int evtsel_offcore(const struct pmu_table *t, uint64_t evtsel)
 static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
 	const struct uarch *u = p->uarch;
+	uint64_t ours = 0;              /* every IA32_PEBS_ENABLE bit lattop may set */
 
 	c->gp_taken = c->fixed_taken = 0;
 	c->inuse = 0;
@@ -231,6 +232,7 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	for (unsigned k = 0; k < p->ngp; k++) {
 		int j;
 
+		ours |= pebs_bits(p, k);
 		if (!(c->gp_taken & (1u << k)))
 			continue;
 		j = evtsel_offcore(u->table, c->evtsel[k]);
@@ -240,6 +242,16 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		if (c->pebs_enable & pebs_bits(p, k))
 			p->ldlat_taken = true;
 	}
+	/*
+	 * A bit of IA32_PEBS_ENABLE that lattop never sets, set by someone:
+	 * e.g. Sandy Bridge's PS_EN (bit 63, precise stores on PMC3, which
+	 * the kernel sets for MEM_TRANS_RETIRED.PRECISE_STORES: K-ds
+	 * intel_pmu_pebs_enable; pmu-facts 3).  Someone uses PEBS, and while
+	 * load latency is enabled "no other PEBS event can be configured"
+	 * (SDM16 p.692): the facility is theirs.
+	 */
+	if (p->has_ldlat && (c->pebs_enable & ~ours))
+		p->ldlat_taken = true;
 	/*
 	 * Bits 32 and up of IA32_PEBS_ENABLE without the load-latency
 	 * facility: PEBS on a fixed counter (Goldmont Plus, pmu-facts 8.7).

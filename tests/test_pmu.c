@@ -1390,6 +1390,32 @@ static void test_read_error_at_probe(void **state)
 	rig_free(r);
 }
 
+/*
+ * A bit of IA32_PEBS_ENABLE that lattop never sets (Sandy Bridge's PS_EN,
+ * bit 63), with no counter taken, makes the PEBS facility someone else's:
+ * no load latency.
+ */
+static void test_foreign_pebs_bits(void **state)
+{
+	static const int ids[] = { 0 };
+	struct rig *r = rig_new("haswell", 1, true);
+
+	(void)state;
+	fake_set(&r->f, 0, MSR_PEBS_ENABLE, 1ull << 63);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_true(r->p.ldlat_taken);
+	assert_int_equal(r->p.cpu[0].gp_taken, 0);
+	pmu_close(&r->p);
+
+	fake_set(&r->f, 0, MSR_PEBS_ENABLE, 0);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_false(r->p.ldlat_taken);
+	pmu_close(&r->p);
+	rig_free(r);
+}
+
 /* msr_write: registers off the allowlist get -EPERM and no device write at all. */
 static void test_allowlist(void **state)
 {
@@ -1905,6 +1931,7 @@ int main(void)
 		cmocka_unit_test(test_restore_order),
 		cmocka_unit_test(test_write_error_mid_apply),
 		cmocka_unit_test(test_read_error_at_probe),
+		cmocka_unit_test(test_foreign_pebs_bits),
 		cmocka_unit_test(test_allowlist),
 		cmocka_unit_test(test_idle_counter_back_under_freeze),
 		cmocka_unit_test(test_restore_skips_unchanged),
