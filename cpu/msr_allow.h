@@ -15,6 +15,7 @@
 #include "cpu/msrdev.h"
 
 #define MSR_TSC                  0x010   /* IA32_TIME_STAMP_COUNTER: read only, here */
+#define MSR_BIOS_SIGN_ID         0x08b   /* IA32_BIOS_SIGN_ID: bits 63:32 the microcode revision; read only, here */
 #define MSR_PMC(i)               (0x0c1u + (i))  /* IA32_PMCx: legacy writes sign-extend bit 31 */
 #define MSR_PERFEVTSEL(i)        (0x186u + (i))  /* IA32_PERFEVTSELx */
 #define MSR_OFFCORE_RSP(i)       (0x1a6u + (i))  /* MSR_OFFCORE_RSP_0/1 (Nehalem: 0x1a6 only) */

@@ -347,6 +347,34 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 	}
 }
 
+/*
+ * A model whose PEBS works only from microcode revision desc->ldlat_min_ucode
+ * on (uarch.c): read the revision of CPU @c (IA32_BIOS_SIGN_ID bits 63:32,
+ * as the kernel's microcode loader leaves it) and, when it is older or
+ * cannot be read, measure no load latency, saying why in p->ldlat_why.
+ * has_ldlat stays: it says the PEBS_ENABLE layout (LL_EN bits), which does
+ * not change.  Nothing is written.
+ */
+static void ucode_check(struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc)
+{
+	uint64_t v;
+	int r;
+
+	if (!desc->ldlat_min_ucode || !p->has_ldlat || p->ldlat_why[0])
+		return;
+	r = rd(p, c, MSR_BIOS_SIGN_ID, &v, NULL, 0);
+	if (r == 0 && (unsigned)(v >> 32) >= desc->ldlat_min_ucode)
+		return;
+	if (r < 0)
+		snprintf(p->ldlat_why, sizeof(p->ldlat_why), "PEBS needs microcode 0x%x or later on this "
+			 "model (%s); cpu %d's revision cannot be read (IA32_BIOS_SIGN_ID)",
+			 desc->ldlat_min_ucode, desc->ldlat_ucode_source, c->id);
+	else
+		snprintf(p->ldlat_why, sizeof(p->ldlat_why), "PEBS is unreliable before microcode 0x%x on "
+			 "this model (%s); cpu %d runs 0x%x: update the microcode",
+			 desc->ldlat_min_ucode, desc->ldlat_ucode_source, c->id, (unsigned)(v >> 32));
+}
+
 int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	     const int *ids, int n, bool force, char *err, size_t errlen)
 {
@@ -389,6 +417,7 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 				return -1;
 			p->fw_write = v & PERF_CAP_FW_WRITE;
 		}
+		ucode_check(p, c, desc);
 		if (probe_cpu(p, c, err, errlen) < 0)
 			return -1;
 	}

@@ -96,6 +96,7 @@ struct pmu {
 	/* resources taken on some probed CPU (conservative: shared MSRs) */
 	uint8_t rsp_taken;              /* bit j: MSR_OFFCORE_RSP_j used by someone's event */
 	bool ldlat_taken;               /* someone has PEBS events enabled */
+	char ldlat_why[200];            /* "": load latency usable if free; else why it is not (microcode) */
 	unsigned writes, reads;         /* device operations, for --stats and benchmarks */
 	char shared_note[320];          /* a shared register left alone for a CPU not measured */
 };

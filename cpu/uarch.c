@@ -326,6 +326,31 @@ void uarch_supports(char *buf, size_t len)
 	}
 }
 
+/*
+ * Models and steppings whose PEBS is unreliable before a microcode
+ * revision: load latency is measured only from that revision on.  The
+ * kernel's pebs_ucodes[] (K-core intel_snb_pebs_broken) is the model.
+ */
+struct uarch_ucode {
+	unsigned family, model, stepping;
+	unsigned rev;                   /* the first revision that works */
+	const char *source;
+};
+
+static const struct uarch_ucode uarch_ldlat_ucode[] = {
+	{ 0, 0, 0, 0, NULL },
+};
+
+static const struct uarch_ucode *uarch_ucode_lookup(const struct cpuid_info *id)
+{
+	const struct uarch_ucode *u;
+
+	for (u = uarch_ldlat_ucode; u->source; u++)
+		if (u->family == id->family && u->model == id->model && u->stepping == id->stepping)
+			return u;
+	return NULL;
+}
+
 static const struct uarch_model *uarch_lookup(const struct cpuid_info *id)
 {
 	const struct uarch_model *m;
@@ -390,6 +415,7 @@ static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
 void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 {
 	const struct uarch_model *m = uarch_lookup(id);
+	const struct uarch_ucode *uc;
 	char prefix[96], supports[256];
 
 	memset(out, 0, sizeof(*out));
@@ -405,6 +431,10 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 	}
 	out->uarch = m->uarch;
 	out->flags = m->uarch->flags | m->flags;
+	if (m->uarch->table && (uc = uarch_ucode_lookup(id))) {
+		out->ldlat_min_ucode = uc->rev;
+		out->ldlat_ucode_source = uc->source;
+	}
 	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", m->uarch->pretty, id->family, id->model);
 	if (!m->uarch->table) {
 		uarch_supports(supports, sizeof(supports));

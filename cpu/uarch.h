@@ -73,6 +73,13 @@ struct cpu_desc {
 	unsigned flags;              /* UARCH_F_*: the family's and the model's own */
 	bool supported;
 	char reason[512];            /* why not, when !supported */
+	/*
+	 * The microcode revision below which this model and stepping's PEBS,
+	 * hence load latency, is unreliable (0: no such revision), and where
+	 * that comes from.  CPUID cannot tell the revision: pmu_open() reads it.
+	 */
+	unsigned ldlat_min_ucode;
+	const char *ldlat_ucode_source;
 };
 
 /* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */

@@ -34,6 +34,7 @@
 
 /* Architectural MSR addresses (pmu-facts §2, K-msr/K-pe). */
 #define MSR_TSC                 0x10
+#define MSR_BIOS_SIGN_ID        0x8b    /* bits 63:32: the microcode revision */
 #define MSR_PMC0                0xc1
 #define MSR_EVTSEL0             0x186
 #define MSR_MISC_ENABLE         0x1a0
@@ -109,6 +110,7 @@ struct sim_cpu {
 	uint64_t evtsel[SIM_MAX_GP];
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t pebs_enable, ld_lat, ds_area, debugctl, misc_enable;
+	uint64_t bios_sign;     /* IA32_BIOS_SIGN_ID */
 	bool active;            /* some counter counts */
 	bool any_active;        /* ... with AnyThread */
 };
@@ -527,6 +529,9 @@ static int sim_read(struct sim *sim, int c, uint32_t reg, uint64_t *val)
 	case MSR_TSC:
 		*val = cpu->tsc;
 		return 0;
+	case MSR_BIOS_SIGN_ID:
+		*val = cpu->bios_sign;
+		return 0;
 	case MSR_PERF_CAPABILITIES:
 		*val = hw->perf_caps;
 		return 0;
@@ -671,6 +676,14 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	case MSR_TSC:
 		cpu->tsc = val;
 		cpu->tsc_acc = 0;
+		return 0;
+	case MSR_BIOS_SIGN_ID:
+		/*
+		 * Software writes 0 and runs CPUID(1) to have the revision
+		 * loaded (SDM Vol.3A 10.11); no CPUID reloads it here: the value
+		 * written stays, which lets a profile preset another revision.
+		 */
+		cpu->bios_sign = val;
 		return 0;
 	case MSR_PERF_CAPABILITIES:
 		goto readonly;
@@ -1116,6 +1129,7 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 		/* Like an idle Linux box: every enable bit of GLOBAL_CTRL set. */
 		cpu->global_ctrl = sim->ctrl_valid;
 		cpu->misc_enable = MISC_EMON;
+		cpu->bios_sign = (uint64_t)(sim->server ? hw->server_microcode : hw->microcode) << 32;
 	}
 	if (sim_apply_presets(sim, err, errlen)) {
 		pthread_mutex_destroy(&sim->lock);

@@ -115,6 +115,7 @@ struct sim_hw {
 	const char *pfm_pmu;            /* libpfm4 PMU for the oracle test */
 	uint8_t model;                  /* display model, family 6 */
 	uint8_t stepping;
+	uint32_t microcode;             /* IA32_BIOS_SIGN_ID[63:32] at start (0: none given) */
 	uint32_t cpuid1_ecx, cpuid1_edx;
 	uint32_t leaf_a[4];             /* CPUID.0AH EAX EBX ECX EDX */
 	const char *brand;              /* <= 47 characters */
@@ -133,6 +134,7 @@ struct sim_hw {
 	bool multi_package;             /* has server parts with 2+ packages */
 	uint8_t server_model;           /* display model with packages >= 2 */
 	uint8_t server_stepping;
+	uint32_t server_microcode;       /* IA32_BIOS_SIGN_ID[63:32] of the server part */
 	const struct sim_event *server_events;  /* events of the server part only */
 	size_t nserver_events;
 	/*

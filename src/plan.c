@@ -252,7 +252,8 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
 	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
 	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
-	res->ldlat_free = p->has_ldlat && !p->ldlat_taken;
+	res->ldlat_free = p->has_ldlat && !p->ldlat_taken && !p->ldlat_why[0];
+	res->ldlat_why = p->ldlat_why[0] ? p->ldlat_why : NULL;
 	res->ht_excl = false;
 	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
 		res->ht_excl |= plan_thread_parity(p, i) == 1;
@@ -539,7 +540,8 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		set_reason(pl, M_LOAD_LATENCY, t->unsupported[M_LOAD_LATENCY] ?
 			   t->unsupported[M_LOAD_LATENCY] : "no load-latency event");
 	} else if (!res->ldlat_free) {
-		set_reason(pl, M_LOAD_LATENCY, "IA32_PEBS_ENABLE shows another user's PEBS events; "
+		set_reason(pl, M_LOAD_LATENCY, res->ldlat_why ? res->ldlat_why :
+			   "IA32_PEBS_ENABLE shows another user's PEBS events; "
 			   "the load-latency facility cannot be shared");
 	} else if (nthresh == 0) {
 		set_reason(pl, M_LOAD_LATENCY, "no load-latency threshold asked for");

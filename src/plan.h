@@ -65,6 +65,7 @@ struct plan_resources {
 	uint8_t fixed_free;
 	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
 	bool ldlat_free;            /* PEBS and the threshold register are free */
+	const char *ldlat_why;      /* why not, when known beyond "someone uses PEBS"; else NULL */
 	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
 	unsigned packages;          /* packages in the machine; 0 counts as 1 */
 	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */

@@ -1416,6 +1416,57 @@ static void test_foreign_pebs_bits(void **state)
 	rig_free(r);
 }
 
+/*
+ * A model whose PEBS works only from a microcode revision on
+ * (cpu_desc.ldlat_min_ucode, from uarch.c): load latency is not free when
+ * IA32_BIOS_SIGN_ID[63:32] is older or cannot be read, with the reason,
+ * and the register is only read.
+ */
+static void test_ldlat_microcode(void **state)
+{
+	static const int ids[] = { 0, 2 };
+	struct rig *r = rig_new("haswell", 2, true);
+	struct plan_resources res;
+
+	(void)state;
+	r->desc.ldlat_min_ucode = 0x28;
+	r->desc.ldlat_ucode_source = "the test";
+
+	/* Unreadable: refused, said. */
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 2, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_non_null(strstr(r->p.ldlat_why, "cannot be read"));
+	memset(&res, 0, sizeof(res));
+	plan_resources_from_pmu(&res, &r->p);
+	assert_false(res.ldlat_free);
+	assert_ptr_equal(res.ldlat_why, r->p.ldlat_why);
+	pmu_close(&r->p);
+
+	/* Too old on one CPU: refused, that CPU and both revisions named. */
+	fake_add(&r->f, -1, MSR_BIOS_SIGN_ID, 0x28ull << 32, 0);
+	fake_set(&r->f, 2, MSR_BIOS_SIGN_ID, 0x25ull << 32);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 2, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_non_null(strstr(r->p.ldlat_why, "cpu 2 runs 0x25"));
+	assert_non_null(strstr(r->p.ldlat_why, "microcode 0x28"));
+	assert_non_null(strstr(r->p.ldlat_why, "the test"));
+	plan_resources_from_pmu(&res, &r->p);
+	assert_false(res.ldlat_free);
+	pmu_close(&r->p);
+
+	/* New enough everywhere: free. */
+	fake_set(&r->f, 2, MSR_BIOS_SIGN_ID, 0x2full << 32);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, ids, 2, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_string_equal(r->p.ldlat_why, "");
+	plan_resources_from_pmu(&res, &r->p);
+	assert_true(res.ldlat_free);
+	assert_null(res.ldlat_why);
+	assert_int_equal(fake_writes(&r->f, 0), 0);
+	pmu_close(&r->p);
+	rig_free(r);
+}
+
 /* msr_write: registers off the allowlist get -EPERM and no device write at all. */
 static void test_allowlist(void **state)
 {
@@ -1932,6 +1983,7 @@ int main(void)
 		cmocka_unit_test(test_write_error_mid_apply),
 		cmocka_unit_test(test_read_error_at_probe),
 		cmocka_unit_test(test_foreign_pebs_bits),
+		cmocka_unit_test(test_ldlat_microcode),
 		cmocka_unit_test(test_allowlist),
 		cmocka_unit_test(test_idle_counter_back_under_freeze),
 		cmocka_unit_test(test_restore_skips_unchanged),

@@ -821,6 +821,31 @@ static void test_hit_loads_kind(void **state)
 	sim_free(s);
 }
 
+/*
+ * IA32_BIOS_SIGN_ID (0x8B): the table's microcode revision in bits 63:32,
+ * the server part's with packages >= 2; a preset replaces it.
+ */
+static void test_microcode(void **state)
+{
+	struct clk clk;
+	struct sim *s;
+
+	(void)state;
+	for (size_t i = 0; sim_hw_all[i]; i++) {
+		s = mk(sim_hw_all[i]->name, gt_text, &clk);
+		assert_int_equal(rd(s, 1, 0x8b), (uint64_t)sim_hw_all[i]->microcode << 32);
+		sim_free(s);
+		if (!sim_hw_all[i]->multi_package)
+			continue;
+		s = mk(sim_hw_all[i]->name, "cpus = 4\npackages = 2\nthreads_per_core = 1\n", &clk);
+		assert_int_equal(rd(s, 1, 0x8b), (uint64_t)sim_hw_all[i]->server_microcode << 32);
+		sim_free(s);
+	}
+	s = mk("haswell", "cpus = 2\ncpu1.msr.0x8b = 0x2500000000\n", &clk);
+	assert_int_equal(rd(s, 1, 0x8b), 0x2500000000ULL);
+	sim_free(s);
+}
+
 /* --- counting ----------------------------------------------------------- */
 
 static void test_gp_conditions(void **state)
@@ -2191,6 +2216,7 @@ int main(void)
 		cmocka_unit_test(test_tsc_and_storage),
 		cmocka_unit_test(test_global_status),
 		cmocka_unit_test(test_freeze_v4),
+		cmocka_unit_test(test_microcode),
 		cmocka_unit_test(test_hit_loads_kind),
 		cmocka_unit_test(test_gp_conditions),
 		cmocka_unit_test(test_events_per_uarch),
