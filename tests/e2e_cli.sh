@@ -191,10 +191,22 @@ for u in $UARCHS; do
 			'[0,true]'
 		;;
 	*)
-		# One per threshold, and 3: every tagged load, the base of the shares.
-		is "$u --list-events: one load-latency row per threshold and for 3, PEBS_EN+LL_EN on its counter" \
-			"$(jq -c '[.events[] | select(.ld_lat_threshold != null) | [.ld_lat_threshold, .counter, .pebs_enable]]' $LIB_TMP/e.json)" \
-			'[[8,"PMC3","0x800000008"],[16,"PMC3","0x800000008"],[32,"PMC3","0x800000008"],[64,"PMC3","0x800000008"],[128,"PMC3","0x800000008"],[256,"PMC3","0x800000008"],[512,"PMC3","0x800000008"],[3,"PMC3","0x800000008"]]'
+		# One per threshold, and 3: every tagged load, the base of the shares;
+		# all on one counter PMCk (which one is the table's), with PEBS_EN
+		# (bit k) and LL_EN (bit 32 + k) and nothing else.
+		is "$u --list-events: one load-latency row per threshold and for 3" \
+			"$(jq -c '[.events[] | select(.ld_lat_threshold != null) | .ld_lat_threshold]' $LIB_TMP/e.json)" \
+			'[8,16,32,64,128,256,512,3]'
+		k=$(jq -r '[.events[] | select(.ld_lat_threshold != null) | .counter] | unique | .[]' $LIB_TMP/e.json)
+		case $k in
+		PMC[0-3])
+			n=${k#PMC}
+			is "$u --list-events: load latency on $k, PEBS_EN+LL_EN of that counter" \
+				"$(jq -r '[.events[] | select(.ld_lat_threshold != null) | .pebs_enable] | unique | .[]' $LIB_TMP/e.json)" \
+				"$(printf '0x%x%08x' $((1 << n)) $((1 << n)))"
+			;;
+		*) not_ok "$u --list-events: load latency on one of PMC0-3 (PEBS), not '$k'" ;;
+		esac
 		;;
 	esac
 	# Offcore occupancy through an offcore response (the Atoms): the
