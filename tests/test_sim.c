@@ -178,6 +178,15 @@ static uint64_t hw_sel(const struct sim_hw *hw, enum sim_ev_kind kind)
 	return 0;
 }
 
+/* The counters @hw's row of @kind allows (bit i: PMCi), 0 if none. */
+static uint8_t hw_ctrs(const struct sim_hw *hw, enum sim_ev_kind kind)
+{
+	for (size_t i = 0; i < hw->nevents; i++)
+		if (hw->events[i].kind == kind)
+			return hw->events[i].counters;
+	return 0;
+}
+
 /* --- machines, CPUID, topology ---------------------------------------- */
 
 /*
@@ -1034,57 +1043,70 @@ static void test_load_latency(void **state)
 		struct clk clk;
 		struct sim *s;
 		uint64_t sel = hw_sel(hw, SIM_EV_LOAD_LAT);
+		uint8_t ctrs = hw_ctrs(hw, SIM_EV_LOAD_LAT);
+		int a, b, o;
 
 		assert_int_equal(hw->has_ld_lat, sel != 0);
 		if (!hw->has_ld_lat)
 			continue;
 		n++;
+		/* the counters the machine's row allows: the lowest a, the highest b */
+		a = __builtin_ctz(ctrs);
+		b = 31 - __builtin_clz(ctrs);
+		o = (a + 1) % 4;        /* another counter */
 		s = mk(hw->name, gt_text, &clk);
 
 		/* Threshold 3, no PEBS: nothing; PEBS_EN or LL_EN alone: nothing. */
 		wr(s, 0, LD_LAT, 3);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
-		wr(s, 0, PEBS_ENABLE, B(0));
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
-		wr(s, 0, PEBS_ENABLE, B(32));
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(a));
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(32 + a));
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
 		/* Both bits of the right counter. */
-		wr(s, 0, PEBS_ENABLE, B(0) | B(33));
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
-		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 50000000ULL);
-		assert_int_equal(measure(s, &clk, 0, 1, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + o));
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + a));
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 50000000ULL);
+		assert_int_equal(measure(s, &clk, 0, o, sel, 1), 0);
+		/* A counter the row does not allow counts nothing, its bits set or not. */
+		for (int k = 0; k < 4; k++)
+			if (!(ctrs & B(k))) {
+				wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));
+				assert_int_equal(measure(s, &clk, 0, k, sel, 1), 0);
+			}
+		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + a));
 		/* CMASK, INV, edge, AnyThread: nothing. */
-		assert_int_equal(measure(s, &clk, 0, 0, sel | CMASK(1), 1), 0);
-		assert_int_equal(measure(s, &clk, 0, 0, sel | INV, 1), 0);
-		assert_int_equal(measure(s, &clk, 0, 0, sel | EDGE, 1), 0);
-		assert_int_equal(measure(s, &clk, 0, 0, sel | ANY, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel | CMASK(1), 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel | INV, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel | EDGE, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel | ANY, 1), 0);
 		/* Thresholds: loads with latency strictly greater count. */
 		wr(s, 0, LD_LAT, 2);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);    /* below the minimum of 3 */
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);    /* below the minimum of 3 */
 		wr(s, 0, LD_LAT, 0);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
 		wr(s, 0, LD_LAT, 9);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 50000000ULL);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 50000000ULL);
 		wr(s, 0, LD_LAT, 10);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 25000000ULL);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 25000000ULL);
 		wr(s, 0, LD_LAT, 50);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 12500000ULL);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 12500000ULL);
 		wr(s, 0, LD_LAT, 199);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 12500000ULL);
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 12500000ULL);
 		wr(s, 0, LD_LAT, 200);
-		assert_int_equal(measure(s, &clk, 0, 0, sel, 1), 0);
-		/* USR only, and on PMC3 with its own bits. */
+		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+		/* USR only, and on the highest allowed counter with its own bits. */
 		wr(s, 0, LD_LAT, 10);
-		wr(s, 0, PEBS_ENABLE, B(3) | B(35));
-		assert_int_equal(measure(s, &clk, 0, 3, sel & ~OS, 1), 18750000ULL);
+		wr(s, 0, PEBS_ENABLE, B(b) | B(32 + b));
+		assert_int_equal(measure(s, &clk, 0, b, sel & ~OS, 1), 18750000ULL);
 		/* The threshold changing while counting: split exactly. */
-		wr(s, 0, PMC(3), 0);
-		wr(s, 0, EVTSEL(3), sel);
+		wr(s, 0, PMC(b), 0);
+		wr(s, 0, EVTSEL(b), sel);
 		clk.t += 1;
 		wr(s, 0, LD_LAT, 50);
 		clk.t += 1;
-		assert_int_equal(rd(s, 0, PMC(3)), 25000000ULL + 12500000ULL);
+		assert_int_equal(rd(s, 0, PMC(b)), 25000000ULL + 12500000ULL);
 		sim_free(s);
 	}
 	assert_true(n > 0);
@@ -1112,15 +1134,17 @@ static void test_load_latency_tagged(void **state)
 		uint64_t sel = hw_sel(hw, SIM_EV_LOAD_LAT);
 		double want = 5e7 / 64, sd = sqrt(want * (1 - 1.0 / 64));
 		uint64_t a, b;
+		int k;
 
 		if (!hw->has_ld_lat)
 			continue;
+		k = __builtin_ctz(hw_ctrs(hw, SIM_EV_LOAD_LAT));   /* a counter the row allows */
 		s = mk(hw->name, text, &clk);
 
-		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
+		wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));
 		wr(s, 0, LD_LAT, 9);
-		a = measure(s, &clk, 0, 0, sel, 1);
-		b = measure(s, &clk, 0, 0, sel, 1);
+		a = measure(s, &clk, 0, k, sel, 1);
+		b = measure(s, &clk, 0, k, sel, 1);
 		print_message("%s: %llu and %llu tagged loads above 9, expected %.0f +- %.0f\n",
 			      hw->name, (unsigned long long)a, (unsigned long long)b, want, sd);
 		assert_true(fabs((double)a - want) < 6 * sd);
@@ -1128,9 +1152,9 @@ static void test_load_latency_tagged(void **state)
 		assert_int_not_equal(a, b);
 		/* The share above a threshold, from tagged loads alone: 12.5e6 / 50e6. */
 		wr(s, 0, LD_LAT, 50);
-		a = measure(s, &clk, 0, 0, sel, 1);
+		a = measure(s, &clk, 0, k, sel, 1);
 		wr(s, 0, LD_LAT, 9);
-		b = measure(s, &clk, 0, 0, sel, 1);
+		b = measure(s, &clk, 0, k, sel, 1);
 		assert_true(fabs((double)a / (double)b - 0.25) < 0.01);
 		sim_free(s);
 	}
