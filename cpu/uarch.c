@@ -142,6 +142,45 @@ static const struct uarch uarch_broadwell = {
 	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
 };
 
+extern const struct pmu_table pmu_table_sandybridge;   /* cpu/events_sandybridge.c */
+
+/*
+ * Sandy Bridge and Ivy Bridge share a table: the same events, encodings and
+ * MSRValues in the SNB, JKT, IVB and IVT json, the same kernel constraints
+ * (K-core intel_snb/ivb_event_constraints differ in events lattop does not
+ * use), the same HT bug.  Leaf 0xA (LCP dumps, github anrieff/libcpuid):
+ * i7-2600K 06_2A, i7-3960X 06_2D, i7-3770K 06_3A, E5-2697 v2 06_3E: EAX
+ * 0x07300403 (i5-2400 06_2A, HT off: 0x07300803), EBX 0, EDX 0x603:
+ * version 3, 4 counters per thread (8 with HT off), 48 bits, 3 fixed x 48 bits.
+ */
+static const struct uarch uarch_sandybridge = {
+	.name = "sandybridge",
+	.pretty = "Sandy Bridge",
+	.table = &pmu_table_sandybridge,
+	.min_version = 3,               /* LCP 06_2A/2D EAX[7:0] = 3; SDM16 18.9 */
+	.gp_needed = 4,                 /* LCP EAX[15:8] = 4 with HT on; SDM16 p.689 18.9.2 */
+	.gp_width = 48,                 /* LCP EAX[23:16] = 0x30 */
+	.offcore_msrs = 2,              /* K-core intel_snb(ep)_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING ("all extra regs are per-cpu") */
+	/*
+	 * BJ122 (pmu-facts 6): K-core intel_pmu_init adds intel_ht_bug for
+	 * SANDYBRIDGE and SANDYBRIDGE_X: 0xd0-0xd3 need the sibling's counter idle.
+	 */
+	.flags = UARCH_F_HT_EXCL,
+};
+
+static const struct uarch uarch_ivybridge = {
+	.name = "ivybridge",
+	.pretty = "Ivy Bridge",
+	.table = &pmu_table_sandybridge,
+	.min_version = 3,               /* LCP 06_3A/3E EAX 0x07300403 */
+	.gp_needed = 4,
+	.gp_width = 48,
+	.offcore_msrs = 2,              /* K-core intel_snb(ep)_extra_regs */
+	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
+	.flags = UARCH_F_HT_EXCL,       /* BV98: K-core intel_ht_bug on IVYBRIDGE, IVYBRIDGE_X */
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -161,18 +200,6 @@ static const struct uarch uarch_core2 = {
 static const struct uarch uarch_bonnell = {
 	.name = "bonnell",
 	.pretty = "Bonnell",
-	.why_not = "lattop has no event table for it",
-};
-
-static const struct uarch uarch_sandybridge = {
-	.name = "sandybridge",
-	.pretty = "Sandy Bridge",
-	.why_not = "lattop has no event table for it",
-};
-
-static const struct uarch uarch_ivybridge = {
-	.name = "ivybridge",
-	.pretty = "Ivy Bridge",
 	.why_not = "lattop has no event table for it",
 };
 
@@ -227,6 +254,8 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_goldmont_plus,
 	&uarch_haswell,
 	&uarch_broadwell,
+	&uarch_sandybridge,
+	&uarch_ivybridge,
 	NULL,
 };
 
@@ -260,6 +289,13 @@ const struct uarch_model uarch_models[] = {
 	INTEL6F(0x4F, uarch_broadwell, UARCH_F_REMOTE_EVENTS,
 		"K-fam BROADWELL_X; K-core broadwell; PM BDX (0xD3 REMOTE_HITM/FWD); PFM bdw_ep"),
 	INTEL6(0x56, uarch_broadwell, "K-fam BROADWELL_D; K-core broadwell; PM BDW-DE"),
+	INTEL6(0x2A, uarch_sandybridge, "K-fam SANDYBRIDGE; K-core sandybridge; PM SNB; PFM snb"),
+	INTEL6(0x2D, uarch_sandybridge, "K-fam SANDYBRIDGE_X; K-core sandybridge (snbep extra regs); "
+	       "PM JKT (no 0xD3 REMOTE_HITM/FWD); PFM snb_ep"),
+	INTEL6(0x3A, uarch_ivybridge, "K-fam IVYBRIDGE; K-core ivybridge; PM IVB; PFM ivb"),
+	INTEL6F(0x3E, uarch_ivybridge, UARCH_F_REMOTE_EVENTS,
+		"K-fam IVYBRIDGE_X; K-core ivybridge (snbep extra regs); PM IVT (0xD3 REMOTE_HITM/FWD); "
+		"PFM ivb_ep"),
 
 	INTEL6(0x75, uarch_airmont_np, "K-fam ATOM_AIRMONT_NP; not in K-core or PM (pmu-facts 1.1)"),
 	INTEL6(0x5D, uarch_silvermont_x3, "proposed ATOM_SILVERMONT_X3, never in K-fam (pmu-facts 1.1)"),
@@ -273,10 +309,6 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0x27, uarch_bonnell, "K-fam ATOM_SALTWELL_MID"),
 	INTEL6(0x35, uarch_bonnell, "K-fam ATOM_SALTWELL_TABLET"),
 	INTEL6(0x36, uarch_bonnell, "K-fam ATOM_SALTWELL"),
-	INTEL6(0x2A, uarch_sandybridge, "K-fam SANDYBRIDGE"),
-	INTEL6(0x2D, uarch_sandybridge, "K-fam SANDYBRIDGE_X"),
-	INTEL6(0x3A, uarch_ivybridge, "K-fam IVYBRIDGE"),
-	INTEL6(0x3E, uarch_ivybridge, "K-fam IVYBRIDGE_X"),
 	INTEL6(0x4E, uarch_skylake, "K-fam SKYLAKE_L"),
 	INTEL6(0x5E, uarch_skylake, "K-fam SKYLAKE"),
 	INTEL6(0x55, uarch_skylake, "K-fam SKYLAKE_X (also Cascade/Cooper Lake)"),
@@ -338,6 +370,10 @@ struct uarch_ucode {
 };
 
 static const struct uarch_ucode uarch_ldlat_ucode[] = {
+	/* K-core pebs_ucodes[]: "PEBS disabled due to CPU errata, please upgrade microcode" */
+	{ 6, 0x2A, 7, 0x28, "the kernel's pebs_ucodes[], SANDYBRIDGE stepping 7" },
+	{ 6, 0x2D, 6, 0x618, "the kernel's pebs_ucodes[], SANDYBRIDGE_X stepping 6" },
+	{ 6, 0x2D, 7, 0x70c, "the kernel's pebs_ucodes[], SANDYBRIDGE_X stepping 7" },
 	{ 0, 0, 0, 0, NULL },
 };
 

@@ -157,6 +157,53 @@ static const struct sim_event bdx_events[] = {
 };
 
 /*
+ * Sandy Bridge 06_2A (libpfm4 "snb") and Ivy Bridge 06_3A ("ivb"): the same
+ * names and encodings in both libpfm4 tables and in the SNB/IVB perfmon
+ * json (intel/perfmon SNB/events/sandybridge_core.json,
+ * IVB/events/ivybridge_core.json).
+ */
+static const struct sim_event snb_events[] = {
+	/* facts §4.1: the architectural encodings (PM SNB/IVB, counters 0-3) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	/* MEM_UOPS_RETIRED.ALL_LOADS (PM SNB/IVB json 0xD0/0x81, PFM snb/ivb) */
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS", NULL },
+	/*
+	 * MEM_TRANS_RETIRED.LOAD_LATENCY: PMC3 only on this machine (PM json
+	 * "Counter 3"; K-ds intel_snb/ivb_pebs_event_constraints
+	 * INTEL_PLD_CONSTRAINT(0x01cd, 0x8)): elsewhere it counts nothing.
+	 */
+	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, 0x8, "MEM_TRANS_RETIRED.LOAD_LATENCY",
+	  "MEM_TRANS_RETIRED:LATENCY_ABOVE_THRESHOLD", NULL },
+	/* RSP_0 0xB7/0x01, RSP_1 0xBB/0x01 (PM json "0xB7, 0xBB", MSRIndex 0x1a6,0x1a7) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xbb, 0x01, SIM_EV_RSP1, ALL4, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* retired loads the LLC served with a snoop hit / HITM in another core (PM 0xD2/0x02, 0x04) */
+	{ 0xd2, 0x02, SIM_EV_HIT_LOADS, ALL4, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HIT",
+	  "MEM_LOAD_UOPS_LLC_HIT_RETIRED:XSNP_HIT", NULL },
+	{ 0xd2, 0x04, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_UOPS_LLC_HIT_RETIRED.XSNP_HITM",
+	  "MEM_LOAD_UOPS_LLC_HIT_RETIRED:XSNP_HITM", NULL },
+	/* facts §4.4 (PM SNB/IVB 0xB0/0x01, 0x60/0x01) */
+	{ 0xb0, 0x01, SIM_EV_OFF_REQ, ALL4, "OFFCORE_REQUESTS.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS:DEMAND_DATA_RD", NULL },
+	{ 0x60, 0x01, SIM_EV_OFF_OUTST, ALL4, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD", NULL },
+};
+
+/*
+ * Ivy Bridge-EP 06_3E only (libpfm4 "ivb_ep"; PM IVT/events/ivytown_core.json):
+ * retired loads another package's cache served, modified or forwarded
+ * clean.  Sandy Bridge-EP's json (JKT) has no such umask: its server part
+ * has none.
+ */
+static const struct sim_event ivt_events[] = {
+	{ 0xd3, 0x10, SIM_EV_RHITM_LOADS, ALL4, "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_HITM",
+	  "MEM_LOAD_UOPS_LLC_MISS_RETIRED:REMOTE_HITM", "ivb_ep" },
+	{ 0xd3, 0x20, SIM_EV_RHIT_LOADS, ALL4, "MEM_LOAD_UOPS_LLC_MISS_RETIRED.REMOTE_FWD",
+	  "MEM_LOAD_UOPS_LLC_MISS_RETIRED:REMOTE_FWD", "ivb_ep" },
+};
+
+/*
  * Offcore-response values documented as meaningful, with what the decoder
  * below counts for them (clean, hitm, rest, outstanding weights).
  */
@@ -250,6 +297,27 @@ static const struct sim_rsp_doc hsw_rsp[] = {
 	{ 0, 0x3f801c0001ULL, 1, 1, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_ANY", NULL, 0, 0, 0, 0 },
 	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
 	{ 1, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
+};
+
+/*
+ * Sandy Bridge / Ivy Bridge: the Haswell layout (facts §5.2), suppliers
+ * named LLC_* (PM SNB/JKT/IVB/IVT matrix: LLC_HIT 0x3c << 16,
+ * LLC_MISS.LOCAL_DRAM 0x0600400000: bit 22).  libpfm4 snb/ivb names.
+ */
+static const struct sim_rsp_doc snb_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITMESF:SNP_NO_FWD",
+	  NULL, 0, 0, 0, 0 },
+	{ 0, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITMESF:HITM", NULL, 0, 0, 0, 0 },
+	{ 0, 0x01803c0001ULL, 0, 0, 0.5, 0,
+	  "OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITMESF:SNP_NONE:SNP_NOT_NEEDED", NULL, 0, 0, 0, 0 },
+	/* libpfm4 names bit 22 LLC_MISS_LOCAL_DRAM on snb, LLC_MISS_LOCAL on ivb: checked on snb */
+	{ 0, 0x3f80400001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:SNP_ANY",
+	  "snb", 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 1, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_HITMESF:SNP_NO_FWD",
+	  NULL, 0, 0, 0, 0 },
+	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_HITMESF:HITM", NULL, 0, 0, 0, 0 },
 };
 
 /* Broadwell: as Haswell with L3_MISS_LOCAL at bit 26 (facts §5.2, K-core BDW_L3_MISS_LOCAL). */
@@ -400,10 +468,64 @@ static const struct sim_hw hw_broadwell = {
 	.server_events = ROWS(bdx_events),
 };
 
+/*
+ * Sandy Bridge and Ivy Bridge.  CPUID leaf 1 and 0xA from libcpuid dumps
+ * (github anrieff/libcpuid tests/intel/x86-64/sandy-bridge/: i7-2600K
+ * 06_2A, i7-3960X 06_2D, i7-3770K 06_3A; E5-2697 v2 06_3E): version 3, 4
+ * counters per thread with HT on (8 with HT off, as the i5-2400 shows), 48
+ * bits.  PEBS record format 1 with the trap bit and full-width writes:
+ * SDM16 18.9.3 (full-width writes arrive with Sandy Bridge), the kernel's
+ * "PEBS fmt1+" boot line on these parts (DMESG; UNVERIFIED here).
+ * IA32_PEBS_ENABLE adds PS_EN, bit 63 (facts §3: SNB's PS_EN; K-ds intel_pmu_pebs_enable).
+ * MSR_OFFCORE_RSP_x: the client mask 0x3f807f8fff (K-core
+ * intel_snb_extra_regs) for both parts.  The HT bug: BJ122 / BV98, K-core
+ * intel_ht_bug on all four models (0xd0-0xd3).  Microcode: 06_2A stepping
+ * 7 needs 0x28 for PEBS, 06_2D stepping 7 0x70c (K-core pebs_ucodes[]);
+ * the revisions here are above those (the last ones Intel shipped for
+ * these steppings, as far as known: UNVERIFIED, any above works).
+ */
+static const struct sim_hw hw_sandybridge = {
+	.name = "sandybridge", .pfm_pmu = "snb", .model = 0x2a, .stepping = 7,
+	.microcode = 0x2f,
+	.cpuid1_ecx = 0x1f9ae3bf, .cpuid1_edx = 0xbfebfbff,     /* i7-2600K dump */
+	.leaf_a = { 0x07300403, 0, 0, 0x00000603 },             /* i7-2600K dump */
+	.brand = "Intel(R) simulated Sandy Bridge (lattop sim)",
+	.perf_caps = CAP_FMT(1) | CAP_TRAP | CAP_FW_WRITE,
+	.evtsel_valid = EVTSEL_ARCH,                            /* no TSX before Haswell */
+	.pebs_valid = 0xfULL | (0xfULL << 32) | B(63),
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0x3f807f8fffULL, 0x3f807f8fffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 22, .rsp_scope = SIM_SCOPE_THREAD,
+	.ht_bug_first = 0xd0, .ht_bug_last = 0xd3,
+	.events = ROWS(snb_events), .rsp_docs = ROWS(snb_rsp),
+	.multi_package = true, .server_model = 0x2d, .server_stepping = 7,   /* Sandy Bridge-EP */
+	.server_microcode = 0x710,
+};
+
+static const struct sim_hw hw_ivybridge = {
+	.name = "ivybridge", .pfm_pmu = "ivb", .model = 0x3a, .stepping = 9,
+	.microcode = 0x21,
+	.cpuid1_ecx = 0x7f9ae3bf, .cpuid1_edx = 0xbfebfbff,     /* i7-3770K dump */
+	.leaf_a = { 0x07300403, 0, 0, 0x00000603 },             /* i7-3770K dump */
+	.brand = "Intel(R) simulated Ivy Bridge (lattop simulator)",
+	.perf_caps = CAP_FMT(1) | CAP_TRAP | CAP_FW_WRITE,
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xfULL | (0xfULL << 32) | B(63),
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0x3f807f8fffULL, 0x3f807f8fffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 22, .rsp_scope = SIM_SCOPE_THREAD,
+	.ht_bug_first = 0xd0, .ht_bug_last = 0xd3,
+	.events = ROWS(snb_events), .rsp_docs = ROWS(snb_rsp),
+	.multi_package = true, .server_model = 0x3e, .server_stepping = 4,   /* E5-2697 v2 dump */
+	.server_microcode = 0x42e,
+	.server_events = ROWS(ivt_events),
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
-	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell, NULL,
+	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell,
+	&hw_sandybridge, &hw_ivybridge, NULL,
 };
 
 const char *sim_uarch_name(size_t i)
