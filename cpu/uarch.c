@@ -181,6 +181,30 @@ static const struct uarch uarch_ivybridge = {
 	.flags = UARCH_F_HT_EXCL,       /* BV98: K-core intel_ht_bug on IVYBRIDGE, IVYBRIDGE_X */
 };
 
+extern const struct pmu_table pmu_table_skylake;   /* cpu/events_skylake.c */
+
+/*
+ * Skylake and the cores that kept its PMU: Kaby Lake, Coffee Lake, Whiskey
+ * and Amber Lake, Comet Lake, and the server die with Cascade Lake and
+ * Cooper Lake.  K-core intel_pmu_init treats SKYLAKE(_L, _X), KABYLAKE(_L)
+ * and COMETLAKE(_L) as one case ("skylake"); PM mapfile.csv maps them to
+ * SKL (clients) and SKX/CLX (06_55) json with the same core events.  Leaf
+ * 0xA (LCP dumps, github anrieff/libcpuid tests/intel/x86-64/skylake/):
+ * EAX 0x07300404 (0x07300804 with HT off), EBX 0, EDX 0x603 on every part:
+ * version 4, 4 counters per thread, 48 bits, 3 fixed x 48 bits.
+ */
+static const struct uarch uarch_skylake = {
+	.name = "skylake",
+	.pretty = "Skylake",
+	.table = &pmu_table_skylake,
+	.min_version = 4,               /* LCP EAX[7:0] = 4 on 06_4E/5E/55/8E/9E/A5/A6 */
+	.gp_needed = 4,                 /* LCP EAX[15:8] = 4 with HT on */
+	.gp_width = 48,                 /* LCP EAX[23:16] = 0x30 */
+	.offcore_msrs = 2,              /* K-core intel_skl_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
+	/* no HT bug: K-core's Skylake case adds no intel_ht_bug */
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -200,12 +224,6 @@ static const struct uarch uarch_core2 = {
 static const struct uarch uarch_bonnell = {
 	.name = "bonnell",
 	.pretty = "Bonnell",
-	.why_not = "lattop has no event table for it",
-};
-
-static const struct uarch uarch_skylake = {
-	.name = "skylake",
-	.pretty = "Skylake",
 	.why_not = "lattop has no event table for it",
 };
 
@@ -256,6 +274,7 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_broadwell,
 	&uarch_sandybridge,
 	&uarch_ivybridge,
+	&uarch_skylake,
 	NULL,
 };
 
@@ -296,6 +315,16 @@ const struct uarch_model uarch_models[] = {
 	INTEL6F(0x3E, uarch_ivybridge, UARCH_F_REMOTE_EVENTS,
 		"K-fam IVYBRIDGE_X; K-core ivybridge (snbep extra regs); PM IVT (0xD3 REMOTE_HITM/FWD); "
 		"PFM ivb_ep"),
+	INTEL6(0x4E, uarch_skylake, "K-fam SKYLAKE_L; K-core skylake; PM SKL; PFM skl"),
+	INTEL6(0x5E, uarch_skylake, "K-fam SKYLAKE; K-core skylake; PM SKL; PFM skl"),
+	INTEL6F(0x55, uarch_skylake, UARCH_F_REMOTE_EVENTS,
+		"K-fam SKYLAKE_X (Skylake-SP, Cascade Lake, Cooper Lake); K-core skylake; PM SKX "
+		"(steppings 0-4), CLX (5-F) with 0xD3 REMOTE_HITM/FWD; PFM skx"),
+	INTEL6(0x8E, uarch_skylake, "K-fam KABYLAKE_L (Kaby, Coffee, Whiskey, Amber Lake); "
+	       "K-core skylake; PM SKL; PFM skl"),
+	INTEL6(0x9E, uarch_skylake, "K-fam KABYLAKE (Kaby, Coffee Lake); K-core skylake; PM SKL; PFM skl"),
+	INTEL6(0xA5, uarch_skylake, "K-fam COMETLAKE; K-core skylake; PM SKL; PFM skl"),
+	INTEL6(0xA6, uarch_skylake, "K-fam COMETLAKE_L; K-core skylake; PM SKL; PFM skl"),
 
 	INTEL6(0x75, uarch_airmont_np, "K-fam ATOM_AIRMONT_NP; not in K-core or PM (pmu-facts 1.1)"),
 	INTEL6(0x5D, uarch_silvermont_x3, "proposed ATOM_SILVERMONT_X3, never in K-fam (pmu-facts 1.1)"),
@@ -309,13 +338,6 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0x27, uarch_bonnell, "K-fam ATOM_SALTWELL_MID"),
 	INTEL6(0x35, uarch_bonnell, "K-fam ATOM_SALTWELL_TABLET"),
 	INTEL6(0x36, uarch_bonnell, "K-fam ATOM_SALTWELL"),
-	INTEL6(0x4E, uarch_skylake, "K-fam SKYLAKE_L"),
-	INTEL6(0x5E, uarch_skylake, "K-fam SKYLAKE"),
-	INTEL6(0x55, uarch_skylake, "K-fam SKYLAKE_X (also Cascade/Cooper Lake)"),
-	INTEL6(0x8E, uarch_skylake, "K-fam KABYLAKE_L \"Sky Lake\""),
-	INTEL6(0x9E, uarch_skylake, "K-fam KABYLAKE \"Sky Lake\""),
-	INTEL6(0xA5, uarch_skylake, "K-fam COMETLAKE \"Sky Lake\""),
-	INTEL6(0xA6, uarch_skylake, "K-fam COMETLAKE_L \"Sky Lake\""),
 	INTEL6(0x86, uarch_tremont, "K-fam ATOM_TREMONT_D"),
 	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT"),
 	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L"),

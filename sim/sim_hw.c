@@ -204,6 +204,46 @@ static const struct sim_event ivt_events[] = {
 };
 
 /*
+ * Skylake client 06_5E (libpfm4 "skl"; intel/perfmon SKL/events/
+ * skylake_core.json, which 06_4E/8E/9E/A5/A6 share).
+ */
+static const struct sim_event skl_events[] = {
+	/* facts §4.1: the architectural encodings (PM SKL, counters 0-3) */
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.THREAD_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	/* MEM_INST_RETIRED.ALL_LOADS (PM SKL 0xD0/0x81; Skylake's name for MEM_UOPS_RETIRED) */
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_INST_RETIRED.ALL_LOADS", "MEM_INST_RETIRED:ALL_LOADS", NULL },
+	/* MEM_TRANS_RETIRED.LOAD_LATENCY on PMC0-3 (PM SKL "0,1,2,3"; K-ds INTEL_PLD_CONSTRAINT(0x1cd, 0xf)) */
+	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, ALL4, "MEM_TRANS_RETIRED.LOAD_LATENCY",
+	  "MEM_TRANS_RETIRED:LOAD_LATENCY", NULL },
+	/* RSP_0 0xB7/0x01, RSP_1 0xBB/0x01 (PM SKL "0xB7, 0xBB") */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OFFCORE_RESPONSE_0", "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	{ 0xbb, 0x01, SIM_EV_RSP1, ALL4, "OFFCORE_RESPONSE_1", "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL },
+	/* retired loads the L3 served with a snoop hit / HITM in another core (PM SKL 0xD2/0x02, 0x04) */
+	{ 0xd2, 0x02, SIM_EV_HIT_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT",
+	  "MEM_LOAD_L3_HIT_RETIRED:XSNP_HIT", NULL },
+	{ 0xd2, 0x04, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM",
+	  "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", NULL },
+	/* facts §4.4 (PM SKL 0xB0/0x01, 0x60/0x01) */
+	{ 0xb0, 0x01, SIM_EV_OFF_REQ, ALL4, "OFFCORE_REQUESTS.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS:DEMAND_DATA_RD", NULL },
+	{ 0x60, 0x01, SIM_EV_OFF_OUTST, ALL4, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD",
+	  "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD", NULL },
+};
+
+/*
+ * Skylake-SP 06_55 only (libpfm4 "skx"; PM SKX/events/skylakex_core.json):
+ * MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM 0x04 and REMOTE_FWD 0x08, umasks
+ * that moved from Haswell-EP's 0x10 and 0x20.
+ */
+static const struct sim_event skx_events[] = {
+	{ 0xd3, 0x04, SIM_EV_RHITM_LOADS, ALL4, "MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM",
+	  "MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "skx" },
+	{ 0xd3, 0x08, SIM_EV_RHIT_LOADS, ALL4, "MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD",
+	  "MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD", "skx" },
+};
+
+/*
  * Offcore-response values documented as meaningful, with what the decoder
  * below counts for them (clean, hitm, rest, outstanding weights).
  */
@@ -318,6 +358,25 @@ static const struct sim_rsp_doc snb_rsp[] = {
 	{ 1, 0x04003c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_HITMESF:SNP_NO_FWD",
 	  NULL, 0, 0, 0, 0 },
 	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_HITMESF:HITM", NULL, 0, 0, 0, 0 },
+};
+
+/*
+ * Skylake client: the Haswell layout with L3_MISS_LOCAL at bit 26 and an
+ * L3 hit named by bits 18-20 (PM skylake_core.json:
+ * DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_NO_FWD 0x4001C0001, SNOOP_HITM
+ * 0x10001C0001, L3_MISS_LOCAL_DRAM.SNOOP_HITM 0x1004000001).
+ */
+static const struct sim_rsp_doc skl_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 0, 0x04001c0001ULL, 1, 0, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HIT_NO_FWD",
+	  NULL, 0, 0, 0, 0 },
+	{ 0, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
+	{ 0, 0x01801c0001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_NONE:SNP_NOT_NEEDED",
+	  NULL, 0, 0, 0, 0 },
+	{ 0, 0x3f84000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY",
+	  NULL, 0, 0, 0, 0 },
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
+	{ 1, 0x10001c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
 };
 
 /* Broadwell: as Haswell with L3_MISS_LOCAL at bit 26 (facts §5.2, K-core BDW_L3_MISS_LOCAL). */
@@ -521,11 +580,43 @@ static const struct sim_hw hw_ivybridge = {
 	.server_events = ROWS(ivt_events),
 };
 
+/*
+ * Skylake: a version 4 PMU (the counter freeze of sim.c applies).  CPUID
+ * leaf 1 and 0xA from libcpuid dumps (github anrieff/libcpuid
+ * tests/intel/x86-64/skylake/: i7-6700K 06_5E, i9-7980XE 06_55): EAX
+ * 0x07300404, EDX 0x603.  PEBS format 3 with the trap bit, full-width
+ * writes (the kernel's "PEBS fmt3+ ... full-width counters" boot line:
+ * DMESG, UNVERIFIED here).  IA32_PEBS_ENABLE: PEBS_EN 0-3, LL_EN 32-35
+ * (K-ds: LL_EN below version 5).  MSR_OFFCORE_RSP_x mask 0x3fffff8fff
+ * (K-core intel_skl_extra_regs).  No HT bug (none in K-core for Skylake).
+ * IN_TX/IN_TX_CP exist (TSX).  The microcode revisions are arbitrary
+ * (nothing in lattop keys on them for Skylake).  The microcode's use of
+ * PMC3 under TSX_FORCE_ABORT is not simulated: there are no transactions
+ * here to clobber it.
+ */
+static const struct sim_hw hw_skylake = {
+	.name = "skylake", .pfm_pmu = "skl", .model = 0x5e, .stepping = 3,
+	.microcode = 0xf0,
+	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,     /* i7-6700K dump */
+	.leaf_a = { 0x07300404, 0, 0, 0x00000603 },             /* i7-6700K dump */
+	.brand = "Intel(R) simulated Skylake (lattop simulator)",
+	.perf_caps = CAP_FMT(3) | CAP_TRAP | CAP_FW_WRITE,
+	.evtsel_valid = EVTSEL_TSX,
+	.pebs_valid = 0xfULL | (0xfULL << 32),
+	.has_ld_lat = true, .ht = true, .any_thread = true,
+	.nrsp = 2, .rsp_valid = { 0x3fffff8fffULL, 0x3fffff8fffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_THREAD,
+	.events = ROWS(skl_events), .rsp_docs = ROWS(skl_rsp),
+	.multi_package = true, .server_model = 0x55, .server_stepping = 4,   /* i9-7980XE dump */
+	.server_microcode = 0x2006e05,
+	.server_events = ROWS(skx_events),
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
 	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell,
-	&hw_sandybridge, &hw_ivybridge, NULL,
+	&hw_sandybridge, &hw_ivybridge, &hw_skylake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)
