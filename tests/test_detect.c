@@ -293,6 +293,8 @@ static const struct local_expect {
 	  "Intel(R) Atom(TM) CPU C3958 @ 2.00GHz", "version 3; the goldmont table needs version 4" },
 	{ "constructed_nehalem-maxleaf5.raw", 0, "nehalem", "nehalem", false, 6, 0x1E, 0, 0, 0, 0, 0, false,
 	  "Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz", "leaf 0xA is absent" },
+	{ "constructed_skylake-v3.raw", 0, "skylake", "skylake", false, 6, 0x4E, 3, 4, 48, 3, 0, false,
+	  "Intel(R) Core(TM) i7-6500U CPU @ 2.50GHz", "version 3; the skylake table needs version 4" },
 	{ "bad_empty.raw", -1, NULL, NULL, false, 0, 0, 0, 0, 0, 0, 0, false, NULL, NULL },
 	{ "bad_garbage.raw", -1, NULL, NULL, false, 0, 0, 0, 0, 0, 0, 0, false, NULL, NULL },
 };
@@ -1019,6 +1021,21 @@ static void test_uarch_fields(void **state)
 	assert_int_equal(uarch_by_name("haswell")->offcore_scope, OFFCORE_THREAD);
 	assert_int_equal(uarch_by_name("broadwell")->flags, 0);
 	assert_ptr_equal(uarch_by_name("broadwell")->table, uarch_by_name("haswell")->table);
+	/*
+	 * Sandy Bridge and Ivy Bridge: one table, the HT bug (BJ122, BV98:
+	 * K-core intel_ht_bug), MSRs per thread (PMU_FL_NO_HT_SHARING)
+	 */
+	u = uarch_by_name("sandybridge");
+	assert_int_equal(u->min_version, 3);
+	assert_int_equal(u->flags, UARCH_F_HT_EXCL);
+	assert_int_equal(u->offcore_scope, OFFCORE_THREAD);
+	assert_int_equal(uarch_by_name("ivybridge")->flags, UARCH_F_HT_EXCL);
+	assert_ptr_equal(uarch_by_name("ivybridge")->table, u->table);
+	/* Skylake: perfmon version 4 (every dump: EAX 0x07300404), no HT bug */
+	u = uarch_by_name("skylake");
+	assert_int_equal(u->min_version, 4);
+	assert_int_equal(u->flags, 0);
+	assert_int_equal(u->offcore_scope, OFFCORE_THREAD);
 
 	assert_null(uarch_by_name("netburst"));
 	assert_null(uarch_by_name("unknown"));

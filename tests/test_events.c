@@ -36,6 +36,7 @@
 
 #include "cpu/events.h"
 #include "cpu/uarch.h"
+#include "src/plan.h"
 
 #define MAX_ROWS 128
 
@@ -323,6 +324,13 @@ static void check_table_sanity(const struct pmu_table *t)
 	assert_true(n > 0);
 	assert_true(n < MAX_ROWS);        /* the terminator was found */
 	assert_null(t->events[n].name);
+	/* A reason fits the plan's buffer untruncated: it is shown as written. */
+	for (int m = 0; m < M__COUNT; m++)
+		if (t->unsupported[m] &&
+		    strlen(t->unsupported[m]) >= sizeof(((struct plan *)0)->reason_buf[0]))
+			fail_msg("%s: the reason for %s is %zu characters, over the %zu shown", t->name,
+				 metric_name(m), strlen(t->unsupported[m]),
+				 sizeof(((struct plan *)0)->reason_buf[0]) - 1);
 
 	for (int i = 0; i < n; i++) {
 		const struct pmu_event *e = &t->events[i];
