@@ -702,6 +702,7 @@ static int replay_screen(const struct options *o)
 		struct ui_opts uo = {
 			.no_color = o->no_color || no_color_env(),
 			.ascii = o->ascii,
+			.hidden = o->hidden,
 			.interval_s = rf.f[lo].rep.interval_s,
 			.replay = true,
 			.parse_time = replay_parse_time,
@@ -987,6 +988,7 @@ static int measure(struct run *r)
 		struct ui_opts uo = {
 			.no_color = r->opt.no_color || no_color_env(),
 			.ascii = r->opt.ascii,
+			.hidden = r->opt.hidden,
 			.interval_s = r->opt.interval,
 			.parse_thresholds = options_parse_thresholds,
 		};

@@ -4,8 +4,8 @@
 #
 # Every header of cpu/, sim/, src/ and ui/ compiles on its own (included
 # twice: its guard holds) with the project's warnings.  ui/ includes only
-# its own headers, the CPU description (cpu/uarch.h) and the metrics
-# (src/metrics.h), and calls nothing of the PMU, the MSR devices, the
+# its own headers, the CPU description (cpu/uarch.h), the metrics
+# (src/metrics.h) and the column table (src/columns.h), and calls nothing of the PMU, the MSR devices, the
 # planner, the sampler or the simulator: what it needs of them src/main.c
 # puts in ui.h's structures.
 cd "$(dirname "$0")/.." && . tests/lib.sh
@@ -32,10 +32,12 @@ done
 check "the Makefile's warnings are used ($flags)" test -n "$flags"
 check "headers found ($n)" test $n -ge 20
 
-# The screen's includes: <system>, ui/, cpu/uarch.h, src/metrics.h.
+# The screen's includes: <system>, ui/, cpu/uarch.h, src/metrics.h, and the
+# column table whose headers, widths and formats the panes draw.
 bad=$(grep -H '^#include "' ui/*.c ui/*.h |
-	grep -v -e '#include "ui/' -e '#include "cpu/uarch.h"' -e '#include "src/metrics.h"')
-is "ui/ includes only ui/, cpu/uarch.h and src/metrics.h" "$bad" ""
+	grep -v -e '#include "ui/' -e '#include "cpu/uarch.h"' -e '#include "src/metrics.h"' \
+		-e '#include "src/columns.h"')
+is "ui/ includes only ui/, cpu/uarch.h, src/metrics.h and src/columns.h" "$bad" ""
 # ... and calls no function of the layers under the metrics.
 bad=$(grep -H -n -E '\b(pmu|msr|plan|sampler|sim|journal|record|export)_[a-z_]+\(' ui/*.c ui/*.h)
 is "ui/ calls nothing of the PMU, MSRs, planner, sampler or simulator" "$bad" ""

@@ -522,6 +522,8 @@ start s40 40 10 "$L -d 0.2"
 start s50 50 12 "$L -d 0.2"
 start s60 60 14 "$L -d 0.2"
 start help12 80 12 "$L -d 0.2"
+start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
+start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
 start keep 80 24 "$L -n 3 -d 0.2"
 start nocolor0 80 24 "NO_COLOR= $L -d 0.2"
@@ -855,12 +857,41 @@ expect help12 "80x12: the help opens" '^ *lattop keys'
 has "80x12: the help says it scrolls" "$(status help12)" 'Up Down PgUp PgDn scroll'
 hasnt "80x12: the columns are below the screen" "$(cap help12)" 'Lat\(cyc\)'
 key help12 End
-expect help12 "80x12: End scrolls the help to its end" '^ +Lat\(cyc\) +their mean latency'
+expect help12 "80x12: End scrolls the help to its end" '^ +Lat\(ns\) +the mean latency of the offcore'
 key help12 Home
 expect help12 "80x12: Home scrolls back" '^ *lattop keys'
 key help12 x
 expect_gone help12 "80x12: another key closes the help" 'lattop keys'
 quit help12 "80x12"
+
+# --hide and --show: the panes draw the columns left, in the table's order;
+# the sort keys and the help go through those only.
+expect hidecol "--hide: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+has "--hide above: no threshold columns" "$(colhdr hidecol 'Load latency')" '^ *CPU +Loads/s +~Mean *$'
+has "--hide hitm_share,history: Hit/s and HITM/s only" "$(colhdr hidecol Snoop)" '^ *CPU +Hit/s +HITM/s *$'
+has "--hide offlat_ns: Reads/s and Lat(cyc)" "$(colhdr hidecol Offcore)" '^ *CPU +Reads/s +Lat\(cyc\) *$'
+has "--hide: each row's cells under the headers" "$(pane hidecol Snoop | awk '$1 == "total"')" \
+	'^ *total +[0-9.]+[kMG]? +[0-9.]+[kMG]? *$'
+expect showcol "--show: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+has "--show loads,hit,reads: Loads/s alone" "$(colhdr showcol 'Load latency')" '^ *CPU +Loads/s *$'
+has "--show loads,hit,reads: Hit/s alone" "$(colhdr showcol Snoop)" '^ *CPU +Hit/s *$'
+has "--show loads,hit,reads: Reads/s alone" "$(colhdr showcol Offcore)" '^ *CPU +Reads/s *$'
+_sorts=""
+for _i in 1 2 3 4; do
+	key showcol s
+	sleep 0.3
+	_sorts="$_sorts $(sort_of showcol)"
+done
+is "--show: s goes through the columns shown only" "$_sorts" " sort: Loads/s sort: Hit/s sort: Reads/s sort: CPU"
+key showcol h
+expect showcol "--show: the help opens" '^ *lattop keys'
+key showcol End         # the columns are last
+sleep 0.3
+has "--show: the help lists the columns shown" "$(cap showcol)" '^ +Hit/s +demand reads served by a clean line'
+hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(cyc\)) '
+key showcol x
+quit showcol "--show"
+quit hidecol "--hide"
 
 # The sort column never stays in a hidden pane; the last pane shown stays, and says why.
 expect hide "hide: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8

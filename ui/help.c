@@ -57,17 +57,6 @@ static int help_wrap(struct help_line *h, int n, const char *key, int x, int w, 
 
 static int help_lines(struct ui *ui, struct help_line *h)
 {
-	static const char *const cols[][2] = {
-		{ "Loads/s", "loads retired per second" },
-		{ ">N", "loads slower than N cycles per second, estimated: share of tagged loads x Loads/s; bar: the share" },
-		{ "~Mean", "estimated mean load latency in core cycles: the middle of its bounds" },
-		{ "Hit/s", "demand reads served by a clean line in another core (Atoms: another module)" },
-		{ "HITM/s", "... by a modified line in another core (false or true sharing)" },
-		{ "RHit/s RHITM/s", "... by a clean or modified line in another package's cache" },
-		{ "HITM%", "HITM share; a row in bold red: HITM/s far above its recent median" },
-		{ "Reads/s", "demand data reads that miss the L2 (Atoms: leave the module)" },
-		{ "Lat(cyc)", "their mean latency in core cycles (and ns)" },
-	};
 	const struct ui_snap *s = ui_shown(ui);
 	int n = 0, kw = 12, w = COLS - (3 + kw + 1) - 1 > 10 ? COLS - (3 + kw + 1) - 1 : 10;
 	unsigned mode = ui->opts.replay ? KW_REPLAY : KW_LIVE;
@@ -93,8 +82,16 @@ static int help_lines(struct ui *ui, struct help_line *h)
 	}
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
 	n = help_add(h, n, 1, UA_TITLE, "columns", 0, UA_NORMAL, NULL);
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		n = help_add(h, n, 3, UA_BRAND, cols[i][0], 3 + kw + 1, UA_NORMAL, cols[i][1]);
+	/* The panes' columns --show and --hide leave, from the column table: header, help. */
+	for (int i = 0; i < UI_MAX_PANES; i++)
+		for (int k = 0; k < ui_panes[i]->nids; k++) {
+			const struct column *c = &columns[ui_panes[i]->ids[k]];
+
+			if (!pane_chosen(ui, ui_panes[i]->ids[k]))
+				continue;
+			n = help_wrap(h, n, c->kind == CK_LIST ? ">N" : c->screen.head, 3 + kw + 1, w,
+				      c->help);
+		}
 	/* Why some columns show n/a, in full. */
 	reasons[0] = 0;
 	if (s->valid) {

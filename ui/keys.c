@@ -255,7 +255,7 @@ static enum ui_action keys_toggle(struct ui *ui, int ch)
 	/* The sort column never sits in a hidden pane: the order would look random. */
 	if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
 		snprintf(m, sizeof(m), "sorted by %s again (%s is in the hidden %s pane)",
-			 ui->per_core ? "Core" : "CPU", ui->cols[ui->sort]->name,
+			 ui->per_core ? "Core" : "CPU", ui_col_name(ui->cols[ui->sort]),
 			 ui_panes[i]->what);
 		ui->sort = 0;
 		ui_set_message(ui, m);

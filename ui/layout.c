@@ -305,7 +305,7 @@ static double layout_value(const struct ui_sort_ctx *c, int i)
 {
 	const struct ui_row *r = &c->rows[i];
 
-	return r->ok ? c->col->value(&r->m) : NAN;
+	return r->ok ? columns_sort_value(c->col->col, &r->m, 0) : NAN;
 }
 
 static int layout_cmp(const void *pa, const void *pb, void *arg)
@@ -314,7 +314,7 @@ static int layout_cmp(const void *pa, const void *pb, void *arg)
 	int a = *(const int *)pa, b = *(const int *)pb;
 	const struct ui_row *x = &c->rows[a], *y = &c->rows[b];
 
-	if (c->col->value) {
+	if (c->col->col) {
 		double u = layout_value(c, a), v = layout_value(c, b);
 
 		if (isnan(u) != isnan(v))
@@ -622,7 +622,7 @@ static void layout_draw_status(struct ui *ui, const struct ui_snap *s, const str
 		return;
 	}
 	snprintf(right, sizeof(right), "sort: %s  %s ",
-		 c == &ui_col_cpu && ui->per_core ? "Core" : c->name,
+		 c == &ui_col_cpu && ui->per_core ? "Core" : ui_col_name(c),
 		 ui->per_core ? "per core" : "per CPU");
 	rw = (int)strlen(right);
 	layout_status_text(ui, s, left, sizeof(left));

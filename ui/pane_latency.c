@@ -9,48 +9,44 @@
  * Draws only inside the box it is given; the thresholds come from the
  * frame.  Knows nothing of the other panes or of the layout.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ui/ui_internal.h"
 
-#define W_LOADS 8               /* " Loads/s" */
-#define W_MEAN  9               /* "    ~Mean", "   20-40" */
-#define CELL_MIN 5              /* " 270M" */
-#define CELL_BAR 7              /* " 270M " and one cell of bar */
+/* The threshold cells: at least the number, a cell of bar from CELL_BAR on. */
+#define CELL_MIN (columns[COL_ABOVE].screen.width)      /* " 270M" */
+#define CELL_BAR (CELL_MIN + 2)                         /* " 270M " and one cell of bar */
 #define CELL_PREF 11
 #define CELL_MAX 20
 
-static double latency_loads(const struct metrics *m)
-{
-	return m->lat.supported ? m->lat.loads_per_sec : NAN;
-}
-
-static double latency_mean(const struct metrics *m)
-{
-	return m->lat.supported ? m->lat.mean_cycles_est : NAN;
-}
+static const enum col_id latency_ids[] = { COL_LOADS, COL_ABOVE, COL_MEAN };
 
 static const struct ui_col latency_cols[] = {
-	{ "Loads/s", latency_loads },
-	{ "~Mean", latency_mean },
+	{ NULL, &columns[COL_LOADS] },
+	{ NULL, &columns[COL_MEAN] },
 };
+
+/* The width of column @id, 0 when --show or --hide leave it out. */
+static int latency_w(const struct ui *ui, enum col_id id)
+{
+	return pane_shows(ui, id) ? columns[id].screen.width : 0;
+}
 
 static int latency_nthresh(const struct ui *ui)
 {
 	const struct ui_snap *s = ui_shown(ui);
-	int n = s && s->valid ? s->f.total.lat.nthresh : 0;
+	int n = s && s->valid && pane_shows(ui, COL_ABOVE) ? s->f.total.lat.nthresh : 0;
 
 	return n < 0 ? 0 : n > PLAN_MAX_THRESH ? PLAN_MAX_THRESH : n;
 }
 
 static void latency_width(const struct ui *ui, int *pref, int *max)
 {
-	int n = latency_nthresh(ui);
+	int n = latency_nthresh(ui), wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
 
-	*pref = W_LOADS + n * CELL_PREF + W_MEAN;
-	*max = W_LOADS + n * CELL_MAX + W_MEAN;
+	*pref = wl + n * CELL_PREF + wm;
+	*max = wl + n * CELL_MAX + wm;
 }
 
 /* Width of one threshold cell when the pane is @w wide. */
@@ -61,7 +57,8 @@ static int latency_cell(const struct ui *ui, int w)
 
 	if (!n)
 		return 0;
-	c = (w - W_LOADS - W_MEAN - 1) / n;     /* and a blank column at the end */
+	/* and a blank column at the end */
+	c = (w - latency_w(ui, COL_LOADS) - latency_w(ui, COL_MEAN) - 1) / n;
 	if (c > CELL_MAX)
 		c = CELL_MAX;
 	return c < 2 ? 2 : c;
@@ -108,12 +105,12 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 {
 	const struct ui_snap *s = ui_shown(ui);
 	int n = latency_nthresh(ui), c = latency_cell(ui, w), level;
-	int xm = x + W_LOADS + n * c;
+	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int xm = x + wl + n * c;
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
-	draw_right(ui, y, x, W_LOADS, ui_sorted(ui, &latency_cols[0]) ? UA_COLHDR_SORT : UA_COLHDR,
-		   latency_cols[0].name);
+	pane_heads(ui, &pane_latency, &latency_ids[0], 1, y, x);
 	/* Too narrow for a header per threshold: one for them all, ">8..512", when it fits. */
 	level = latency_style(s, n, c - 1);
 	if (n && level < 0) {
@@ -122,7 +119,7 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 		snprintf(h, sizeof(h), ">%u..%u", s->f.total.lat.thresholds[0],
 			 s->f.total.lat.thresholds[n - 1]);
 		if ((int)strlen(h) <= n * c - 1)
-			draw_text(ui, y, x + W_LOADS + 1, n * c - 1, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + 1, n * c - 1, UA_COLHDR, h);
 		n = 0;
 	}
 	for (int i = 0; i < n; i++) {
@@ -135,15 +132,13 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 
 			if (start < 1)
 				start = 1;
-			draw_text(ui, y, x + W_LOADS + i * c + start, c - start, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + start, c - start, UA_COLHDR, h);
 		} else {
-			draw_text(ui, y, x + W_LOADS + i * c + 1, c - 1, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + 1, c - 1, UA_COLHDR, h);
 		}
 	}
-	if (xm + W_MEAN <= x + w)
-		draw_right(ui, y, xm, W_MEAN,
-			   ui_sorted(ui, &latency_cols[1]) ? UA_COLHDR_SORT : UA_COLHDR,
-			   latency_cols[1].name);
+	if (xm + wm <= x + w)
+		pane_heads(ui, &pane_latency, &latency_ids[2], 1, y, xm);
 }
 
 static enum ui_attr latency_bar_attr(int i, int n)
@@ -158,52 +153,33 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 {
 	const struct metrics *m = r->m;
 	int n = latency_nthresh(ui), c = latency_cell(ui, w);
-	int xm = x + W_LOADS + n * c;
+	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int xm = x + wl + n * c;
 	enum ui_attr base = r->total ? UA_TOTAL : UA_NORMAL;
 	bool ok = r->ok && m->lat.supported;
 	char b[32];
 
 	(void)v;
-	if (!ok) {
-		draw_na(ui, y, x, W_LOADS);
-		for (int i = 0; i < n; i++)
-			draw_na(ui, y, x + W_LOADS + i * c, c >= CELL_MIN ? CELL_MIN : c);
-		if (xm + W_MEAN <= x + w)
-			draw_na(ui, y, xm, W_MEAN);
-		return;
-	}
-	draw_si(b, sizeof(b), m->lat.loads_per_sec);
-	draw_right(ui, y, x, W_LOADS, base, b);
+	pane_cells(ui, &latency_ids[0], 1, y, x, m, ok, base, NULL);
 	for (int i = 0; i < n; i++) {
-		int cx = x + W_LOADS + i * c;
-		double above = m->lat.above_per_sec[i];
-		double share = m->lat.above_share[i];
+		int cx = x + wl + i * c;
 
+		if (!ok) {
+			draw_na(ui, y, cx, c >= CELL_MIN ? CELL_MIN : c);
+			continue;
+		}
 		if (c >= CELL_MIN) {
-			draw_si(b, sizeof(b), above);
+			pane_format(COL_ABOVE, m, i, b, sizeof(b));
 			draw_right(ui, y, cx, CELL_MIN, base, b);
 		}
 		if (c >= CELL_BAR)
-			draw_bar(ui, y, cx + CELL_MIN + 1, c - CELL_MIN - 1, share,
+			draw_bar(ui, y, cx + CELL_MIN + 1, c - CELL_MIN - 1, m->lat.above_share[i],
 				 latency_bar_attr(i, n));
 		else if (c < CELL_MIN)
-			draw_bar(ui, y, cx + 1, c - 1, share, latency_bar_attr(i, n));
+			draw_bar(ui, y, cx + 1, c - 1, m->lat.above_share[i], latency_bar_attr(i, n));
 	}
-	if (xm + W_MEAN <= x + w) {
-		double mean = m->lat.mean_cycles_est;
-
-		/* The bounds far apart: their range, not a middle that means little. */
-		if (!isnan(mean) && metrics_mean_is_range(m)) {
-			char lo[16], hi[16];
-
-			draw_si(lo, sizeof(lo), m->lat.mean_cycles_min);
-			draw_si(hi, sizeof(hi), m->lat.mean_cycles_max);
-			snprintf(b, sizeof(b), "%s-%s", lo, hi);
-		} else {
-			draw_fixed(b, sizeof(b), mean, !isnan(mean) && mean < 10 ? 1 : 0);
-		}
-		draw_right(ui, y, xm, W_MEAN, base, b);
-	}
+	if (xm + wm <= x + w)
+		pane_cells(ui, &latency_ids[2], 1, y, xm, m, ok, base, NULL);
 }
 
 static const char *latency_reason(const struct metrics *m)
@@ -216,12 +192,9 @@ const struct pane pane_latency = {
 	.what = "load latency",
 	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share",
 	.toggle = '1',
-	.cols = latency_cols,
-	.ncols = sizeof(latency_cols) / sizeof(latency_cols[0]),
+	PANE_COLUMNS(latency_cols, latency_ids),
 	.width = latency_width,
-	.prepare = NULL,
 	.head = latency_head,
 	.row = latency_row,
 	.reason = latency_reason,
-	.key = NULL,
 };

@@ -10,68 +10,39 @@
  * key that forgets it.  Draws only inside the box it is given.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "ui/ui_internal.h"
 
-#define W_HIT   8               /* "   Hit/s" */
-#define W_HITM  8               /* "  HITM/s" */
-#define W_SHARE 7               /* "  HITM%" */
-#define W_RHIT  8               /* "  RHit/s" */
-#define W_RHITM 9               /* " RHITM/s" */
-#define W_LOCAL (W_HIT + W_HITM + W_SHARE)
-#define W_REMOTE (W_RHIT + W_RHITM)
+/* Its columns: the numbers, then the history in the rest of the pane. */
+static const enum col_id snoop_ids[] = {
+	COL_HIT, COL_HITM, COL_HITM_SHARE, COL_RMT_HIT, COL_RMT_HITM, COL_HISTORY,
+};
+#define NIDS ((int)(sizeof(snoop_ids) / sizeof(snoop_ids[0])))
+#define NNUM (NIDS - 1)
 
 /* A burst: this many times the median of the previous samples, and this much above it. */
 #define HOT_RATIO 3.0
 #define HOT_ABOVE 1e4
 #define HOT_MIN_SAMPLES 3
 
-static double snoop_hit(const struct metrics *m)
-{
-	return m->snoop.supported ? m->snoop.hit_per_sec : NAN;
-}
-
-static double snoop_hitm(const struct metrics *m)
-{
-	return m->snoop.supported ? m->snoop.hitm_per_sec : NAN;
-}
-
-/* HITM share of the snoop responses, in percent; NAN without any. */
-static double snoop_share(const struct metrics *m)
-{
-	double all;
-
-	if (!m->snoop.supported)
-		return NAN;
-	all = m->snoop.hit_per_sec + m->snoop.hitm_per_sec;
-	return all > 0 ? 100 * m->snoop.hitm_per_sec / all : NAN;
-}
-
 static const struct ui_col snoop_cols[] = {
-	{ "Hit/s", snoop_hit },
-	{ "HITM/s", snoop_hitm },
-	{ "HITM%", snoop_share },
+	{ NULL, &columns[COL_HIT] },
+	{ NULL, &columns[COL_HITM] },
+	{ NULL, &columns[COL_HITM_SHARE] },
 };
-
-/* Reads another package served: columns of their own where they are measured. */
-static bool snoop_remote(const struct ui *ui)
-{
-	const struct ui_snap *s = ui_shown(ui);
-
-	return s && s->valid && s->f.total.snoop.remote.supported;
-}
 
 /* The numbers' width, up to the history. */
 static int snoop_fixed(const struct ui *ui)
 {
-	return W_LOCAL + (snoop_remote(ui) ? W_REMOTE : 0) + 1;
+	return pane_width(ui, snoop_ids, NNUM) + 1;
 }
 
 static void snoop_width(const struct ui *ui, int *pref, int *max)
 {
-	*pref = snoop_fixed(ui) + UI_HIST + 1;    /* and a blank column after it */
+	*pref = snoop_fixed(ui);
+	if (pane_shows(ui, COL_HISTORY))
+		*pref += UI_HIST + 1;    /* and a blank column after it */
 	*max = *pref;
 }
 
@@ -101,23 +72,13 @@ static void snoop_prepare(const struct ui *ui, struct pane_view *v)
 
 static void snoop_head(struct ui *ui, const struct pane_view *v, int y, int x, int w)
 {
-	static const int cw[] = { W_HIT, W_HITM, W_SHARE };
-	int cx = x, fixed = snoop_fixed(ui);
+	int fixed = snoop_fixed(ui);
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
-	for (int i = 0; i < 3; i++) {
-		draw_right(ui, y, cx, cw[i],
-			   ui_sorted(ui, &snoop_cols[i]) ? UA_COLHDR_SORT : UA_COLHDR,
-			   snoop_cols[i].name);
-		cx += cw[i];
-	}
-	if (snoop_remote(ui)) {
-		draw_right(ui, y, cx, W_RHIT, UA_COLHDR, "RHit/s");
-		draw_right(ui, y, cx + W_RHIT, W_RHITM, UA_COLHDR, "RHITM/s");
-	}
-	if (w > fixed)
-		draw_text(ui, y, x + fixed, w - fixed, UA_COLHDR, "History");
+	pane_heads(ui, &pane_snoop, snoop_ids, NNUM, y, x);
+	if (w > fixed && pane_shows(ui, COL_HISTORY))
+		draw_text(ui, y, x + fixed, w - fixed, UA_COLHDR, columns[COL_HISTORY].screen.head);
 }
 
 /* Is the newest sample of @h (n of them) far above the median of the others? */
@@ -146,41 +107,23 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 	const struct ui_snap *s = ui_shown(ui);
 	double h[UI_HIST], scale = v->scale, share;
 	int n = snap_hist(s, r->hist, h, UI_HIST);
-	bool hot, remote = snoop_remote(ui);
 	int fixed = snoop_fixed(ui);
-	enum ui_attr base;
-	char b[32];
+	enum ui_attr base, attr[NNUM];
+	bool hot;
 
 	if (!r->ok || !m->snoop.supported) {
-		draw_na(ui, y, x, W_HIT);
-		draw_na(ui, y, x + W_HIT, W_HITM);
-		draw_na(ui, y, x + W_HIT + W_HITM, W_SHARE);
-		if (remote) {
-			draw_na(ui, y, x + W_LOCAL, W_RHIT);
-			draw_na(ui, y, x + W_LOCAL + W_RHIT, W_RHITM);
-		}
+		pane_cells(ui, snoop_ids, NNUM, y, x, m, false, UA_NORMAL, NULL);
 		return;
 	}
 	hot = snoop_hot(h, n);
 	base = hot ? UA_HOT : r->total ? UA_TOTAL : UA_NORMAL;
-	draw_si(b, sizeof(b), m->snoop.hit_per_sec);
-	draw_right(ui, y, x, W_HIT, base, b);
-	draw_si(b, sizeof(b), m->snoop.hitm_per_sec);
-	draw_right(ui, y, x + W_HIT, W_HITM, hot ? UA_HOT_CELL : base, b);
-	share = snoop_share(m);
-	if (isnan(share))
-		snprintf(b, sizeof(b), "-");
-	else
-		snprintf(b, sizeof(b), "%.1f%%", share);
-	draw_right(ui, y, x + W_HIT + W_HITM, W_SHARE,
-		   hot ? UA_HOT : !isnan(share) && share >= 50 ? UA_WARN : base, b);
-	if (remote) {
-		draw_si(b, sizeof(b), m->snoop.remote.hit_per_sec);
-		draw_right(ui, y, x + W_LOCAL, W_RHIT, base, b);
-		draw_si(b, sizeof(b), m->snoop.remote.hitm_per_sec);
-		draw_right(ui, y, x + W_LOCAL + W_RHIT, W_RHITM, base, b);
-	}
-	if (w > fixed + 1) {
+	share = columns_value(&columns[COL_HITM_SHARE], m, 0);
+	for (int k = 0; k < NNUM; k++)
+		attr[k] = snoop_ids[k] == COL_HITM ? (hot ? UA_HOT_CELL : base) :
+			  snoop_ids[k] != COL_HITM_SHARE ? base :
+			  hot ? UA_HOT : !isnan(share) && share >= 50 ? UA_WARN : base;
+	pane_cells(ui, snoop_ids, NNUM, y, x, m, true, base, attr);
+	if (w > fixed + 1 && pane_shows(ui, COL_HISTORY)) {
 		if (r->total) {
 			/* The total has its own scale: it is the sum of the others. */
 			scale = 0;
@@ -216,8 +159,7 @@ const struct pane pane_snoop = {
 	.what = "snoop",
 	.about = "reads served by another core, clean or modified (R: another package)",
 	.toggle = '2',
-	.cols = snoop_cols,
-	.ncols = sizeof(snoop_cols) / sizeof(snoop_cols[0]),
+	PANE_COLUMNS(snoop_cols, snoop_ids),
 	.width = snoop_width,
 	.prepare = snoop_prepare,
 	.head = snoop_head,

@@ -92,6 +92,9 @@ struct ui *ui_open(const struct ui_opts *opts, char *err, size_t errlen)
 	ui->col_pane[ui->ncols++] = -1;
 	for (int i = 0; i < UI_MAX_PANES; i++)
 		for (int j = 0; j < ui_panes[i]->ncols && ui->ncols < UI_MAX_COLS; j++) {
+			/* A column --show or --hide leaves out is no sort column either. */
+			if (!pane_chosen(ui, columns_id(ui_panes[i]->cols[j].col)))
+				continue;
 			ui->cols[ui->ncols] = &ui_panes[i]->cols[j];
 			ui->col_pane[ui->ncols++] = i;
 		}

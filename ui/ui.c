@@ -40,6 +40,11 @@ const struct ui_snap *ui_shown(const struct ui *ui)
 	return ui->paused ? &ui->frozen : &ui->live;
 }
 
+const char *ui_col_name(const struct ui_col *c)
+{
+	return c->col ? c->col->screen.head : c->name;
+}
+
 bool ui_sorted(const struct ui *ui, const struct ui_col *c)
 {
 	return ui->cols[ui->sort] == c;

@@ -9,8 +9,9 @@
  * behind the sparklines; history.c the history view; draw.c attributes,
  * glyphs and number formatting; each pane_*.c one `const struct pane`,
  * which draws its column header and its rows into the box the screen gives
- * it.  Only frames come in: no file here knows of MSRs, the simulator or
- * the sampler (tests/e2e_headers.sh checks what ui/ includes and calls).
+ * it, pane_cell.c the column table's cells for them.  Only frames come in:
+ * no file here knows of MSRs, the simulator or the sampler
+ * (tests/e2e_headers.sh checks what ui/ includes and calls).
  */
 #ifndef LATTOP_UI_INTERNAL_H
 #define LATTOP_UI_INTERNAL_H
@@ -20,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/columns.h"
 #include "ui/ui.h"
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
@@ -140,10 +142,14 @@ struct pane_view {
 	double scale;           /* the pane's own use: a common scale for its rows */
 };
 
-/* A sortable column: its header and its value (NAN sorts last). */
+/*
+ * A sortable column: a row of the column table (src/columns.h), whose
+ * screen header names it and whose value sorts (NAN last); or, @col NULL,
+ * the CPU column named @name.
+ */
 struct ui_col {
 	const char *name;
-	double (*value)(const struct metrics *m);
+	const struct column *col;
 };
 
 struct pane {
@@ -151,8 +157,10 @@ struct pane {
 	const char *what;       /* lower case, for the status line: "snoop" */
 	const char *about;      /* after the title, when there is room */
 	int toggle;             /* the key that shows or hides it */
-	const struct ui_col *cols;
+	const struct ui_col *cols;      /* the sortable ones of its columns */
 	int ncols;
+	const enum col_id *ids;         /* its columns, in order (the help lists them) */
+	int nids;
 	/* Width wanted right of the label column: at ease, and at most useful. */
 	void (*width)(const struct ui *ui, int *pref, int *max);
 	/* Before its rows are drawn: derive scales from the rows of the frame (or NULL). */
@@ -166,8 +174,31 @@ struct pane {
 	bool (*key)(struct ui *ui, int ch);
 };
 
+/* A pane's .cols and .ids from its arrays of sortable columns and of columns. */
+#define PANE_COLUMNS(c, i) \
+	.cols = (c), .ncols = (int)(sizeof(c) / sizeof((c)[0])), \
+	.ids = (i), .nids = (int)(sizeof(i) / sizeof((i)[0]))
+
 extern const struct pane pane_latency;
 extern const struct pane pane_snoop;
+
+/*
+ * Cells of the column table on the screen (pane_cell.c): each column's
+ * screen header, width and format, as src/columns.c says.
+ */
+/* Not left out by --show or --hide. */
+bool pane_chosen(const struct ui *ui, enum col_id id);
+/* Chosen, and present for the totals on display (the remote columns). */
+bool pane_shows(const struct ui *ui, enum col_id id);
+/* The width of the columns @ids[0..n) shown. */
+int pane_width(const struct ui *ui, const enum col_id *ids, int n);
+/* Their headers from @x, each right-aligned in its width (the sort column marked); x after. */
+int pane_heads(struct ui *ui, const struct pane *p, const enum col_id *ids, int n, int y, int x);
+/* Their cells of @m from @x in attributes @attr[0..n) (NULL: @base); n/a when !@ok; x after. */
+int pane_cells(struct ui *ui, const enum col_id *ids, int n, int y, int x, const struct metrics *m,
+	       bool ok, enum ui_attr base, const enum ui_attr *attr);
+/* The cell of column @id (threshold @i of a list) of @m as text. */
+void pane_format(enum col_id id, const struct metrics *m, int i, char *buf, size_t len);
 extern const struct pane pane_offcore;
 
 /* ---- the screen's state (ui.c) ---- */
@@ -227,6 +258,8 @@ void ui_set_message(struct ui *ui, const char *msg);
 const struct ui_snap *ui_shown(const struct ui *ui);
 /* Is @c the sort column? */
 bool ui_sorted(const struct ui *ui, const struct ui_col *c);
+/* The header of sort column @c. */
+const char *ui_col_name(const struct ui_col *c);
 /* Forget the HITM history (both the live and the frozen one). */
 void ui_reset_history(struct ui *ui);
 
