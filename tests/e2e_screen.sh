@@ -1024,8 +1024,10 @@ screen_has() {
 	cap "$1" | grep -qF -- "$2"
 }
 start crash 80 24 "./lattop --simulate haswell -d 0.5 --thresholds 9,99"
-if poll 8 screen_has crash "Load latency"; then
-	kill -SEGV "$(pgrep -n -f 'lattop --simulate haswell -d 0.5 --thresholds 9,99')"
+# The lattop to kill is the pane shell's child, not any lattop with the same
+# command line: other suites may run beside this one on a shared machine.
+if poll 20 screen_has crash "Load latency"; then
+	kill -SEGV "$(pgrep -n -P "$(tm display -p -t crash '#{pane_pid}')" lattop)"
 	poll 5 test -s $LIB_TMP/crash.exit
 	is "crash: lattop died of SIGSEGV" "$(cat $LIB_TMP/crash.exit 2>/dev/null)" "EXIT=139"
 	is "crash: the alternate screen is left" "$(tm display -p -t crash '#{alternate_on}')" 0
