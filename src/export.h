@@ -51,7 +51,7 @@ struct export {
 	bool supported[EXPORT__COUNT];
 	unsigned thresh[EXPORT_MAX_THRESH];     /* every threshold seen, in order of arrival */
 	int nthresh;
-	int cur[PLAN_MAX_THRESH];               /* the plan's thresholds, as indices in thresh[]
+	int cur[THRESH_MAX];               /* the plan's thresholds, as indices in thresh[]
 						 * (-1: past EXPORT_MAX_THRESH, not shown) */
 	int ncur;
 	bool up;                                /* the last interval read at least one CPU */

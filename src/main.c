@@ -445,7 +445,7 @@ static bool ui_waiter(void *arg, double deadline)
 			r->restart = true;
 			return false;
 		case UI_THRESHOLDS:
-			r->opt.nthresh = ui_thresholds(r->ui, r->opt.thresholds, PLAN_MAX_THRESH);
+			r->opt.nthresh = ui_thresholds(r->ui, r->opt.thresholds, THRESH_MAX);
 			r->new_thresholds = true;
 			r->restart = true;
 			return false;

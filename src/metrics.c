@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "src/metrics.h"
+#include "src/plan.h"
+#include "src/sampler.h"
 
 static double rate(const struct unit_acc *a, int row)
 {
@@ -15,7 +17,7 @@ static void rates_clear(struct rates *out)
 {
 	for (int m = 0; m < M__COUNT; m++)
 		out->r[m] = NAN;
-	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= THRESH_MAX; i++)
 		out->above[i] = NAN;
 }
 
@@ -33,7 +35,7 @@ void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rat
 			if (pl->unit[ui].row[j] && (int)pl->unit[ui].row[j]->metric == m)
 				out->r[m] = rate(&c->acc[ui], j);
 	}
-	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= THRESH_MAX; i++)
 		if (pl->ldlat_unit[i] >= 0)
 			out->above[i] = rate(&c->acc[pl->ldlat_unit[i]], 0);
 }
@@ -42,7 +44,7 @@ void metrics_add(struct rates *acc, const struct rates *r)
 {
 	for (int m = 0; m < M__COUNT; m++)
 		acc->r[m] += r->r[m];
-	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= THRESH_MAX; i++)
 		acc->above[i] += r->above[i];
 }
 
@@ -59,8 +61,8 @@ void metrics_sum(const struct rates *in, int n, struct rates *out)
 
 void metrics_shares(const double *above, double tagged, int n, double *share)
 {
-	double sum[PLAN_MAX_THRESH + 1];
-	int len[PLAN_MAX_THRESH + 1], nb = 0, k = 0;
+	double sum[THRESH_MAX + 1];
+	int len[THRESH_MAX + 1], nb = 0, k = 0;
 
 	for (int i = 0; i < n; i++) {
 		if (!(tagged > 0) || isnan(above[i])) {
@@ -93,9 +95,9 @@ void metrics_shares(const double *above, double tagged, int n, double *share)
 void metrics_mean_bounds(const unsigned *t, const double *share, int n, double *lo, double *hi)
 {
 	/* t = 0, 1, 2: every load is slower (P(L > t) = 1). */
-	double l = PLAN_TAGGED_THRESH, h = PLAN_TAGGED_THRESH;
+	double l = THRESH_TAGGED, h = THRESH_TAGGED;
 	double prev_s = 1;
-	unsigned prev_t = PLAN_TAGGED_THRESH;
+	unsigned prev_t = THRESH_TAGGED;
 
 	*lo = *hi = NAN;
 	if (n == 0)
@@ -144,8 +146,8 @@ static const char *scope_of(const struct plan *pl, enum metric m)
 
 static void compute_latency(const struct plan *pl, const struct rates *r, struct metrics *out)
 {
-	double above[PLAN_MAX_THRESH] = { 0 }, share[PLAN_MAX_THRESH] = { 0 };
-	unsigned t[PLAN_MAX_THRESH] = { 0 };
+	double above[THRESH_MAX] = { 0 }, share[THRESH_MAX] = { 0 };
+	unsigned t[THRESH_MAX] = { 0 };
 	int n = 0, first = 0;
 	bool ld = plan_has(pl, M_LOAD_LATENCY), loads = plan_has(pl, M_LOADS);
 
@@ -158,13 +160,13 @@ static void compute_latency(const struct plan *pl, const struct rates *r, struct
 	out->lat.loads_per_sec = loads ? r->r[M_LOADS] : NAN;
 	out->lat.tagged_per_sec = ld ? r->above[pl->tagged] : NAN;
 	out->lat.mean_cycles_min = out->lat.mean_cycles_max = out->lat.mean_cycles_est = NAN;
-	for (int i = 0; i < PLAN_MAX_THRESH; i++)
+	for (int i = 0; i < THRESH_MAX; i++)
 		out->lat.above_share[i] = out->lat.above_per_sec[i] = NAN;
 	if (!ld)
 		return;
 	/* Thresholds are ascending (options.c); one equal to 3 is the base itself. */
 	for (int i = 0; i < pl->nthresh; i++) {
-		if (pl->thresholds[i] <= PLAN_TAGGED_THRESH) {
+		if (pl->thresholds[i] <= THRESH_TAGGED) {
 			first = i + 1;
 			continue;
 		}

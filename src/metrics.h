@@ -14,13 +14,16 @@
 
 #include <stdbool.h>
 
-#include "src/plan.h"
-#include "src/sampler.h"
+#include "cpu/events.h"
+#include "src/thresh.h"
+
+struct plan;
+struct sample_cpu;
 
 /* Events per second, NAN when not measured. */
 struct rates {
 	double r[M__COUNT];
-	double above[PLAN_MAX_THRESH + 1];   /* tagged loads above each plan threshold */
+	double above[THRESH_MAX + 1];   /* tagged loads above each plan threshold */
 };
 
 struct metrics {
@@ -33,11 +36,11 @@ struct metrics {
 		const char *tagged_reason;       /* why the tagged-load numbers are not, or NULL */
 		double loads_per_sec;    /* loads retired, measured */
 		int nthresh;
-		unsigned thresholds[PLAN_MAX_THRESH];
+		unsigned thresholds[THRESH_MAX];
 		double tagged_per_sec;   /* tagged loads (above threshold 3), measured */
-		double above_share[PLAN_MAX_THRESH];     /* share of loads slower than each
+		double above_share[THRESH_MAX];     /* share of loads slower than each
 							  * threshold, from tagged loads */
-		double above_per_sec[PLAN_MAX_THRESH];   /* estimated: share x loads_per_sec */
+		double above_per_sec[THRESH_MAX];   /* estimated: share x loads_per_sec */
 		double mean_cycles_min, mean_cycles_max; /* bounds of the mean, from the shares */
 		double mean_cycles_est;  /* the middle of the bounds: off by at most half their gap */
 	} lat;
@@ -86,8 +89,8 @@ void metrics_compute(const struct plan *pl, const struct rates *r, double tsc_hz
 
 /*
  * Shares of tagged loads above thresholds @t[0..n) (ascending, all above
- * PLAN_TAGGED_THRESH) from the tagged rates @above[] and @tagged (the rate
- * above PLAN_TAGGED_THRESH), into @share[]: clamped to 0..1 and made
+ * THRESH_TAGGED) from the tagged rates @above[] and @tagged (the rate
+ * above THRESH_TAGGED), into @share[]: clamped to 0..1 and made
  * non-increasing by pooling adjacent violators (thresholds measured in
  * different rotation slots see different loads, so a higher threshold can
  * count more; the pooled value is the mean of the shares that disagree).

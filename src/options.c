@@ -243,7 +243,7 @@ static int cmp_int(const void *a, const void *b)
 
 int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err, size_t errlen)
 {
-	unsigned t[PLAN_MAX_THRESH];
+	unsigned t[THRESH_MAX];
 	const char *p = s;
 	int n = 0;
 
@@ -264,7 +264,7 @@ int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err,
 			return bad(err, errlen, "--thresholds", s,
 				   "each threshold must be 3 to 65535 core cycles "
 				   "(MSR_PEBS_LD_LAT_THRESHOLD's minimum is 3)");
-		if (n == PLAN_MAX_THRESH)
+		if (n == THRESH_MAX)
 			return bad(err, errlen, "--thresholds", s, "at most 16 thresholds");
 		t[n++] = (unsigned)v;
 		p = end;

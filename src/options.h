@@ -25,7 +25,7 @@ struct options {
 	long count;                 /* -n; 0: no limit */
 	const char *cpus;           /* -c LIST, checked against the machine later */
 	enum report_format format;
-	unsigned thresholds[PLAN_MAX_THRESH];
+	unsigned thresholds[THRESH_MAX];
 	int nthresh;
 	const char *simulate;
 	const char *sim_profile;

@@ -500,10 +500,10 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	pl->tagged = -1;
 	for (int m = 0; m < M__COUNT; m++)
 		pl->unit_of[m] = -1;
-	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= THRESH_MAX; i++)
 		pl->ldlat_unit[i] = -1;
-	if (nthresh > PLAN_MAX_THRESH) {
-		snprintf(err, errlen, "at most %d load-latency thresholds", PLAN_MAX_THRESH);
+	if (nthresh > THRESH_MAX) {
+		snprintf(err, errlen, "at most %d load-latency thresholds", THRESH_MAX);
 		return -1;
 	}
 	pl->nthresh = nthresh;
@@ -656,12 +656,12 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	if (pl->ldlat_ctr >= 0) {
 		int n = nthresh;
 
-		/* Every tagged load (PLAN_TAGGED_THRESH), asked for or not: the base of the shares. */
+		/* Every tagged load (THRESH_TAGGED), asked for or not: the base of the shares. */
 		for (int i = 0; i < nthresh; i++)
-			if (pl->thresholds[i] == PLAN_TAGGED_THRESH)
+			if (pl->thresholds[i] == THRESH_TAGGED)
 				pl->tagged = i;
 		if (pl->tagged < 0) {
-			pl->thresholds[nthresh] = PLAN_TAGGED_THRESH;
+			pl->thresholds[nthresh] = THRESH_TAGGED;
 			pl->tagged = n++;
 		}
 		for (int i = 0; i < n; i++) {

@@ -25,8 +25,8 @@
 #include "cpu/events.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
+#include "src/thresh.h"
 
-#define PLAN_MAX_THRESH 16
 #define PLAN_MAX_UNITS  40
 #define PLAN_MAX_SLOTS  40
 
@@ -71,25 +71,16 @@ struct plan_resources {
 	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
 };
 
-/*
- * The load-latency threshold that counts every tagged load: the shortest
- * load takes 4 core cycles and 3 is the smallest threshold the register
- * takes (seed 000, SDM 18.8.1.2).  Always measured: the load-latency
- * event counts only loads the hardware tagged at random (pmu-facts 8.1),
- * so the share above N is above(N) / above(3).
- */
-#define PLAN_TAGGED_THRESH 3
-
 struct plan {
 	int nunits;
 	struct plan_unit unit[PLAN_MAX_UNITS];
 	int nslots;
 	struct plan_slot slot[PLAN_MAX_SLOTS];
 	int unit_of[M__COUNT];          /* unit measuring a metric (not load latency), or -1 */
-	int ldlat_unit[PLAN_MAX_THRESH + 1];    /* unit per threshold, or -1 */
+	int ldlat_unit[THRESH_MAX + 1];    /* unit per threshold, or -1 */
 	int nthresh;                    /* thresholds asked for, thresholds[0..nthresh) */
-	unsigned thresholds[PLAN_MAX_THRESH + 1];
-	int tagged;                     /* index of PLAN_TAGGED_THRESH in thresholds[]: asked
+	unsigned thresholds[THRESH_MAX + 1];
+	int tagged;                     /* index of THRESH_TAGGED in thresholds[]: asked
 					 * for, or added at [nthresh]; -1 without load latency */
 	int ldlat_ctr;                  /* counter for load latency, or -1 */
 	bool ldlat_reserved;            /* ... kept for it in every slot */

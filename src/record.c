@@ -217,8 +217,8 @@ static double bitsd(uint64_t b)
 
 /* ---- one walk over a frame's fields, both ways ---- */
 
-enum { F_GHZ, F_IPC, F_LOADS, F_TAGGED, F_SHARE, F_APS = F_SHARE + PLAN_MAX_THRESH,
-       F_MIN = F_APS + PLAN_MAX_THRESH, F_MAX, F_EST, F_HIT, F_HITM, F_RHIT, F_RHITM, F_READS,
+enum { F_GHZ, F_IPC, F_LOADS, F_TAGGED, F_SHARE, F_APS = F_SHARE + THRESH_MAX,
+       F_MIN = F_APS + THRESH_MAX, F_MAX, F_EST, F_HIT, F_HITM, F_RHIT, F_RHITM, F_READS,
        F_LAT, F_NS, F__N };
 
 struct codec {
@@ -418,12 +418,12 @@ static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 	walk_str(c, &m->off.reason);
 	walk_str(c, &m->off.reads_reason);
 	walk_str(c, &m->off.latency_reason);
-	walk_uint(c, &nthresh, PLAN_MAX_THRESH);
+	walk_uint(c, &nthresh, THRESH_MAX);
 	m->lat.nthresh = (int)nthresh;
 	for (int i = 0; i < m->lat.nthresh; i++)
 		walk_uint(c, &m->lat.thresholds[i], 65535);
 	if (c->dec)
-		for (int i = m->lat.nthresh; i < PLAN_MAX_THRESH; i++)
+		for (int i = m->lat.nthresh; i < THRESH_MAX; i++)
 			m->lat.above_share[i] = m->lat.above_per_sec[i] = NAN;
 
 	walk_dbl(c, F_GHZ, &m->ghz, NULL);
@@ -438,7 +438,7 @@ static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 		walk_dbl(c, F_APS + i, &m->lat.above_per_sec[i], &d);
 	}
 	/* The bounds as metrics_compute() takes them: from the thresholds above 3. */
-	while (first < m->lat.nthresh && m->lat.thresholds[first] <= PLAN_TAGGED_THRESH)
+	while (first < m->lat.nthresh && m->lat.thresholds[first] <= THRESH_TAGGED)
 		first++;
 	n = m->lat.nthresh - first;
 	metrics_mean_bounds(m->lat.thresholds + first, m->lat.above_share + first, n, &lo, &hi);
@@ -845,7 +845,7 @@ static struct record_session *head_decode(const uint8_t *p, size_t n)
 	pc->gp_width = cur_small(&c, ~0u);
 	pc->fixed_counters = cur_small(&c, ~0u);
 	pc->fixed_width = cur_small(&c, ~0u);
-	s->nthresh = (int)cur_small(&c, PLAN_MAX_THRESH);
+	s->nthresh = (int)cur_small(&c, THRESH_MAX);
 	for (int i = 0; i < s->nthresh; i++)
 		s->thresholds[i] = cur_small(&c, 65535);
 	s->plan = cur_s(&c);

@@ -78,7 +78,7 @@ struct record_session {
 	struct cpu_desc desc;          /* desc.uarch points to uarch below */
 	struct uarch uarch;
 	struct pmu_table table;
-	unsigned thresholds[PLAN_MAX_THRESH];
+	unsigned thresholds[THRESH_MAX];
 	int nthresh;
 	char *plan;
 	char **str;

@@ -38,6 +38,14 @@ bad=$(grep -H '^#include "' ui/*.c ui/*.h |
 	grep -v -e '#include "ui/' -e '#include "cpu/uarch.h"' -e '#include "src/metrics.h"' \
 		-e '#include "src/columns.h"')
 is "ui/ includes only ui/, cpu/uarch.h, src/metrics.h and src/columns.h" "$bad" ""
+# ... nor, through them, anything else: every header a ui/ file pulls in,
+# directly or not, is ui/'s own, the CPU description, the metrics, the
+# column table, or what those are made of (the metric names of
+# cpu/events.h, the threshold counts of src/thresh.h).
+bad=$(for f in ui/*.c; do $CC -I. -D_GNU_SOURCE -MM "$f"; done | tr ' \\' '\n\n' | grep '\.h$' |
+	sort -u | grep -v -x -e 'ui/[a-z_]*\.h' -e cpu/uarch.h -e src/metrics.h -e src/columns.h \
+		-e cpu/events.h -e src/thresh.h)
+is "ui/ sees no PMU, planner or sampler header, not even through another header" "$bad" ""
 # ... and calls no function of the layers under the metrics.
 bad=$(grep -H -n -E '\b(pmu|msr|plan|sampler|sim|journal|record|export)_[a-z_]+\(' ui/*.c ui/*.h)
 is "ui/ calls nothing of the PMU, MSRs, planner, sampler or simulator" "$bad" ""

@@ -253,7 +253,7 @@ static void test_rates(void **state)
 	assert_close(r.r[M_OFFCORE_OUTSTANDING], 2e9);
 	assert_close(r.above[0], 1e7);
 	assert_close(r.above[1], 8e5);
-	for (int i = 2; i < PLAN_MAX_THRESH; i++)
+	for (int i = 2; i < THRESH_MAX; i++)
 		assert_nan(r.above[i]);
 
 	/* A unit that never ran is not measured, not zero. */
@@ -297,7 +297,7 @@ static struct rates rates_nan(void)
 
 	for (int m = 0; m < M__COUNT; m++)
 		r.r[m] = NAN;
-	for (int i = 0; i <= PLAN_MAX_THRESH; i++)
+	for (int i = 0; i <= THRESH_MAX; i++)
 		r.above[i] = NAN;
 	return r;
 }

@@ -152,7 +152,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 					assert_int_equal(c, pl->ldlat_ctr);
 					assert_int_equal(s->cfg.ldlat_ctr, c);
 					assert_int_equal(s->cfg.ldlat, un->thresh < nthr ? thr[un->thresh]
-											: PLAN_TAGGED_THRESH);
+											: THRESH_TAGGED);
 				} else {
 					assert_int_equal(un->thresh, -1);
 				}

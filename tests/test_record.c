@@ -83,7 +83,7 @@ static void fill(struct metrics *m, int frame, bool consistent)
 	for (int i = 1; i < n; i++)
 		m->lat.above_share[i] = i == 3 ? m->lat.above_share[2] : i == 4 ? 0 :
 					m->lat.above_share[i - 1] * rnd();
-	for (int i = n; i < PLAN_MAX_THRESH; i++)
+	for (int i = n; i < THRESH_MAX; i++)
 		m->lat.above_share[i] = m->lat.above_per_sec[i] = NAN;
 	for (int i = 0; i < n; i++)
 		m->lat.above_per_sec[i] = consistent ? m->lat.above_share[i] * m->lat.loads_per_sec

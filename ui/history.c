@@ -41,7 +41,7 @@ static void history_sample(struct hist_sample *d, const struct ui_row *r, const 
 {
 	bool ok = !r || r->ok;
 
-	for (int i = 0; i < PLAN_MAX_THRESH; i++) {
+	for (int i = 0; i < THRESH_MAX; i++) {
 		double v = i < m->lat.nthresh ? m->lat.above_share[i] : NAN;
 
 		d->share[i] = ok && !isnan(v) ? (uint8_t)lround(fmin(fmax(v, 0), 1) * 250) : SHARE_NONE;

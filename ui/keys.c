@@ -145,7 +145,7 @@ static enum ui_action keys_prompt(struct ui *ui, int ch)
 	case '\n':
 	case '\r':
 	case KEY_ENTER: {
-		unsigned t[PLAN_MAX_THRESH];
+		unsigned t[THRESH_MAX];
 		int n = 0;
 		char err[512];
 

@@ -38,7 +38,7 @@ static int latency_nthresh(const struct ui *ui)
 	const struct ui_snap *s = ui_shown(ui);
 	int n = s && s->valid && pane_shows(ui, COL_ABOVE) ? s->f.total.lat.nthresh : 0;
 
-	return n < 0 ? 0 : n > PLAN_MAX_THRESH ? PLAN_MAX_THRESH : n;
+	return n < 0 ? 0 : n > THRESH_MAX ? THRESH_MAX : n;
 }
 
 static void latency_width(const struct ui *ui, int *pref, int *max)

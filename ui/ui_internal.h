@@ -100,7 +100,7 @@ int snap_hist(const struct ui_snap *s, int r, double *out, int max);
 #define HIST_LABEL 10           /* the label column of the history view */
 
 struct hist_sample {
-	uint8_t share[PLAN_MAX_THRESH];  /* x 250; 255: none */
+	uint8_t share[THRESH_MAX];  /* x 250; 255: none */
 	float hitm, hit, lat;            /* NAN: not measured */
 };
 
@@ -109,7 +109,7 @@ struct ui_history {
 	int len, head;                  /* frames held; the slot the next one goes to */
 	double time[HIST_LEN];
 	int nthresh[HIST_LEN];
-	unsigned thr[HIST_LEN][PLAN_MAX_THRESH];
+	unsigned thr[HIST_LEN][THRESH_MAX];
 	struct hist_sample *s;          /* rows x HIST_LEN */
 	int sel;                        /* the row shown: -1 the total, else a CPU or core */
 };
@@ -239,7 +239,7 @@ struct ui {
 	bool dirty;
 
 	double interval_s;
-	unsigned thresh[PLAN_MAX_THRESH];
+	unsigned thresh[THRESH_MAX];
 	int nthresh;
 
 	int *order;                     /* row indices as sorted */
