@@ -524,6 +524,7 @@ start s60 60 14 "$L -d 0.2"
 start help12 80 12 "$L -d 0.2"
 start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
 start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
+start helpcols 200 80 "$L -d 0.2"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
 start keep 80 24 "$L -n 3 -d 0.2"
 start nocolor0 80 24 "NO_COLOR= $L -d 0.2"
@@ -892,6 +893,24 @@ hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(c
 key showcol x
 quit showcol "--show"
 quit hidecol "--hide"
+
+# The help's columns are the table's: each column with a screen header in the
+# man page's COLUMNS is on the help, that header then its help's words.
+expect helpcols "200x80: first frame drawn" 'sort: CPU' 8
+key helpcols h
+expect helpcols "200x80: the help opens" '^ *lattop keys'
+mandoc -Tascii -O width=300 man/lattop.1 | col -b | awk '/^COLUMNS/ { f = 1; next } f && /^[A-Z]/ { exit }
+	f && / screen [^ ,:]+[,:]/ { h = $0; sub(/.* screen /, "", h); sub(/[,:].*/, "", h)
+		d = $0; sub(/^[^:]*: /, "", d); sub(/\.$/, "", d); print h "\t" substr(d, 1, 40) }' >$LIB_TMP/helpcols
+_hc_n=0 _hc_bad=""
+while IFS="$(printf '\t')" read -r _hc_h _hc_d; do
+	_hc_n=$((_hc_n + 1))
+	capraw helpcols | grep -qF -- "$(printf '   %-12s %s' "$_hc_h" "$_hc_d")" || _hc_bad="$_hc_bad $_hc_h"
+done <$LIB_TMP/helpcols
+is "the help lists each screen column of COLUMNS with its help" "$_hc_bad" ""
+check "... $_hc_n of them" test $_hc_n -ge 10
+key helpcols x
+quit helpcols "200x80"
 
 # The sort column never stays in a hidden pane; the last pane shown stays, and says why.
 expect hide "hide: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8

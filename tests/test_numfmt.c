@@ -1,5 +1,6 @@
 /*
- * test_numfmt.c: the fast number formatter against glibc's printf.
+ * test_numfmt.c: the fast number formatter against glibc's printf, and the
+ * text report's cells built on it (SI suffixes, fixed decimals, "-").
  */
 #include <math.h>
 #include <setjmp.h>
@@ -112,12 +113,67 @@ static void test_fixed(void **state)
 	}
 }
 
+static void si(double v, const char *want)
+{
+	char buf[32];
+
+	numfmt_si(buf, sizeof(buf), v);
+	if (strcmp(buf, want))
+		print_error("numfmt_si(%.17g) = \"%s\", want \"%s\"\n", v, buf, want);
+	assert_string_equal(buf, want);
+}
+
+static void test_si(void **state)
+{
+	char small[4];
+
+	(void)state;
+	si(0, "0");
+	si(5.5, "6");                   /* no suffix: no decimals */
+	si(999.4, "999");
+	si(999.5, "1.0k");              /* rounds up into the next suffix */
+	si(9949, "9.9k");
+	si(9950, "10k");
+	si(50000, "50k");
+	si(2.4e6, "2.4M");
+	si(3.8e9, "3.8G");
+	si(-2.5e6, "-2.5M");
+	si(1.5e15, "1.5P");
+	si(999e15, "999P");
+	si(1e18, ">999P");              /* a damaged recording: no room for the digits */
+	si(-1e18, "<-999P");
+	si(NAN, "-");
+	si(INFINITY, "-");
+	/* Cut to the buffer. */
+	numfmt_si(small, sizeof(small), 2.4e6);
+	assert_string_equal(small, "2.4");
+}
+
+static void test_cell(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	numfmt_cell(buf, sizeof(buf), 75.04, 1);
+	assert_string_equal(buf, "75.0");
+	numfmt_cell(buf, sizeof(buf), 2.345, 2);
+	assert_string_equal(buf, "2.35");
+	numfmt_cell(buf, sizeof(buf), 180.5, 0);
+	assert_string_equal(buf, "181");
+	numfmt_cell(buf, sizeof(buf), NAN, 2);
+	assert_string_equal(buf, "-");
+	numfmt_cell(buf, sizeof(buf), -INFINITY, 0);
+	assert_string_equal(buf, "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_si),
+		cmocka_unit_test(test_cell),
 	};
 
 	return cmocka_run_group_tests_name("numfmt", tests, NULL, NULL);
