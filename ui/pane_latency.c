@@ -188,13 +188,7 @@ static const char *latency_reason(const struct metrics *m)
 }
 
 const struct pane pane_latency = {
-	.name = "Load latency",
-	.what = "load latency",
+	.name = "Load latency", .what = "load latency", .toggle = '1',
 	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share",
-	.toggle = '1',
-	PANE_COLUMNS(latency_cols, latency_ids),
-	.width = latency_width,
-	.head = latency_head,
-	.row = latency_row,
-	.reason = latency_reason,
+	PANE_OF(latency),
 };

@@ -47,13 +47,7 @@ static const char *offcore_reason(const struct metrics *m)
 }
 
 const struct pane pane_offcore = {
-	.name = "Offcore",
-	.what = "offcore",
+	.name = "Offcore", .what = "offcore", .toggle = '3',
 	.about = "demand data reads that miss the L2 (on the Atoms, leave the module)",
-	.toggle = '3',
-	PANE_COLUMNS(offcore_cols, offcore_ids),
-	.width = offcore_width,
-	.head = offcore_head,
-	.row = offcore_row,
-	.reason = offcore_reason,
+	PANE_OF(offcore),
 };

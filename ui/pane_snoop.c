@@ -155,15 +155,9 @@ static bool snoop_key(struct ui *ui, int ch)
 }
 
 const struct pane pane_snoop = {
-	.name = "Snoop",
-	.what = "snoop",
+	.name = "Snoop", .what = "snoop", .toggle = '2',
 	.about = "reads served by another core, clean or modified (R: another package)",
-	.toggle = '2',
-	PANE_COLUMNS(snoop_cols, snoop_ids),
-	.width = snoop_width,
+	PANE_OF(snoop),
 	.prepare = snoop_prepare,
-	.head = snoop_head,
-	.row = snoop_row,
-	.reason = snoop_reason,
 	.key = snoop_key,
 };

@@ -174,10 +174,15 @@ struct pane {
 	bool (*key)(struct ui *ui, int ch);
 };
 
-/* A pane's .cols and .ids from its arrays of sortable columns and of columns. */
-#define PANE_COLUMNS(c, i) \
-	.cols = (c), .ncols = (int)(sizeof(c) / sizeof((c)[0])), \
-	.ids = (i), .nids = (int)(sizeof(i) / sizeof((i)[0]))
+/*
+ * The fields of pane NAME that its file fills from what it names after
+ * itself (file_verb): NAME_cols (its sortable columns), NAME_ids (its
+ * columns), NAME_width, NAME_head, NAME_row and NAME_reason.
+ */
+#define PANE_OF(p) \
+	.cols = p##_cols, .ncols = (int)(sizeof(p##_cols) / sizeof(p##_cols[0])), \
+	.ids = p##_ids, .nids = (int)(sizeof(p##_ids) / sizeof(p##_ids[0])), \
+	.width = p##_width, .head = p##_head, .row = p##_row, .reason = p##_reason
 
 extern const struct pane pane_latency;
 extern const struct pane pane_snoop;
