@@ -54,6 +54,8 @@ static double calc_hitm_share(const struct metrics *m)
 #define AT(field) offsetof(struct metrics, field)
 #define NOWHERE { NULL, 0, CF_NONE, 0, 0 }
 #define SI(head, w) { head, w, CF_SI, 0, 0 }
+/* The screen's: one decimal also below 10 without a suffix ("5.5" loads/s). */
+#define SCR_SI(head, w) { head, w, CF_SI, 1, 0 }
 #define FIX(head, w, dec, below) { head, w, CF_FIXED, dec, below }
 
 const struct column columns[COL__COUNT] = {
@@ -77,7 +79,7 @@ const struct column columns[COL__COUNT] = {
 		"instructions retired per core cycle" },
 	[COL_LOADS] = { "loads", "loads/s", CK_NUM, CS_LATENCY, "loads_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.loads_per_sec), NULL, why_loads,
-		SI("Loads/s", 7), SI("Loads/s", 8),
+		SI("Loads/s", 7), SCR_SI("Loads/s", 8),
 		"loads retired per second" },
 	[COL_TAGGED] = { "tagged", "loads/s", CK_NUM, CS_LATENCY, "tagged_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.tagged_per_sec), NULL, why_tagged,
@@ -92,7 +94,7 @@ const struct column columns[COL__COUNT] = {
 		"the share of tagged loads slower than each threshold" },
 	[COL_ABOVE] = { "above", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.above_per_sec), NULL, why_above,
-		SI(">%u", 6), { ">%u", 5, CF_BAR, 0, 0 },
+		SI(">%u", 6), { ">%u", 5, CF_BAR, 1, 0 },
 		"loads slower than N cycles per second, estimated: share of tagged loads "
 		"x Loads/s; bar: the share" },
 	[COL_MEAN] = { "mean", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_est",
@@ -106,10 +108,10 @@ const struct column columns[COL__COUNT] = {
 		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_max), NULL, NULL, NOWHERE, NOWHERE,
 		"the upper bound of the mean load latency" },
 	[COL_HIT] = { "hit", "reads/s", CK_NUM, CS_SNOOP, "hit_per_sec", COL_F_CSV | COL_F_JSON,
-		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SI("Hit/s", 8),
+		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SCR_SI("Hit/s", 8),
 		"demand reads served by a clean line in another core (Atoms: another module)" },
 	[COL_HITM] = { "hitm", "reads/s", CK_NUM, CS_SNOOP, "hitm_per_sec", COL_F_CSV | COL_F_JSON,
-		AT(snoop.hitm_per_sec), NULL, why_hitm, SI("HITM", 7), SI("HITM/s", 8),
+		AT(snoop.hitm_per_sec), NULL, why_hitm, SI("HITM", 7), SCR_SI("HITM/s", 8),
 		"demand reads served by a modified line in another core (false or true sharing)" },
 	[COL_HIT_SCOPE] = { NULL, NULL, CK_SCOPE, CS_SNOOP, "hit_scope", COL_F_JSON,
 		AT(snoop.hit_scope), NULL, NULL, NOWHERE, NOWHERE,
@@ -122,11 +124,11 @@ const struct column columns[COL__COUNT] = {
 		"HITM's share of the reads served by another core" },
 	[COL_RMT_HIT] = { "rmt_hit", "reads/s", CK_NUM, CS_REMOTE, "hit_per_sec",
 		COL_F_CSV | COL_F_JSON | COL_F_REMOTE, AT(snoop.remote.hit_per_sec), NULL, NULL,
-		SI("RmtHit", 7), SI("RHit/s", 8),
+		SI("RmtHit", 7), SCR_SI("RHit/s", 8),
 		"demand reads served by a clean line in another package's cache" },
 	[COL_RMT_HITM] = { "rmt_hitm", "reads/s", CK_NUM, CS_REMOTE, "hitm_per_sec",
 		COL_F_CSV | COL_F_JSON | COL_F_REMOTE, AT(snoop.remote.hitm_per_sec), NULL, NULL,
-		SI("RmtHITM", 7), SI("RHITM/s", 9),
+		SI("RmtHITM", 7), SCR_SI("RHITM/s", 9),
 		"demand reads served by a modified line in another package's cache" },
 	[COL_HISTORY] = { "history", "reads/s", CK_NUM, CS_SNOOP, NULL, 0,
 		AT(snoop.hitm_per_sec), NULL, NULL, NOWHERE, { "History", 0, CF_SPARK, 0, 0 },
@@ -134,7 +136,7 @@ const struct column columns[COL__COUNT] = {
 		"recent median" },
 	[COL_READS] = { "reads", "reads/s", CK_NUM, CS_OFFCORE, "reads_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(off.reads_per_sec), NULL, NULL,
-		SI("Reads", 7), SI("Reads/s", 8),
+		SI("Reads", 7), SCR_SI("Reads/s", 8),
 		"demand data reads that miss the L2 (Atoms: leave the module)" },
 	[COL_OFF_CYCLES] = { "offlat", "cycles", CK_NUM, CS_OFFCORE, "avg_latency_cycles",
 		COL_F_CSV | COL_F_JSON, AT(off.avg_latency_cycles), NULL, why_off_latency,
@@ -179,6 +181,27 @@ double columns_sort_value(const struct column *c, const struct metrics *m, int i
 	return columns_value(c, m, i);
 }
 
+bool columns_in(const struct column *c, enum col_out out)
+{
+	switch (out) {
+	case COL_OUT_TEXT:
+		return c->text.head != NULL;
+	case COL_OUT_CSV:
+		return c->flags & COL_F_CSV;
+	case COL_OUT_SCREEN:
+		return c->screen.head != NULL;
+	}
+	return false;
+}
+
+const struct column *columns_absent(col_set set, enum col_out out)
+{
+	for (int i = 0; i < COL__COUNT; i++)
+		if ((set & COL_BIT(i)) && !columns_in(&columns[i], out))
+			return &columns[i];
+	return NULL;
+}
+
 bool columns_present(const struct column *c, const struct metrics *total)
 {
 	return !(c->flags & COL_F_REMOTE) || total->snoop.remote.supported;
@@ -209,9 +232,7 @@ void columns_csv_head(const struct column *c, unsigned t, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s", c->key);
 }
 
-const struct col_digits col_digits_report = { numfmt_si, numfmt_cell };
-
-void columns_cell(const struct column *c, const struct col_style *s, const struct col_digits *d,
+void columns_cell(const struct column *c, const struct col_style *s,
 		  const struct metrics *m, int i, char *buf, size_t len)
 {
 	double v = columns_value(c, m, i);
@@ -219,24 +240,24 @@ void columns_cell(const struct column *c, const struct col_style *s, const struc
 	switch (s->fmt) {
 	case CF_SI:
 	case CF_BAR:
-		d->si(buf, len, v);
+		numfmt_si(buf, len, v, s->dec);
 		return;
 	case CF_MEAN:
 		/* The bounds far apart: their range, not a middle that means little. */
 		if (!isnan(v) && metrics_mean_is_range(m)) {
 			char lo[32], hi[32];
 
-			d->si(lo, sizeof(lo), m->lat.mean_cycles_min);
-			d->si(hi, sizeof(hi), m->lat.mean_cycles_max);
+			numfmt_si(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec);
+			numfmt_si(hi, sizeof(hi), m->lat.mean_cycles_max, s->dec);
 			snprintf(buf, len, "%s-%s", lo, hi);
 			return;
 		}
 		/* fall through */
 	case CF_FIXED:
-		d->fixed(buf, len, v, s->dec_below > 0 && !(v < s->dec_below) ? 0 : s->dec);
+		numfmt_cell(buf, len, v, s->dec_below > 0 && !(v < s->dec_below) ? 0 : s->dec);
 		return;
 	case CF_PERCENT:
-		d->fixed(buf, len, v, s->dec);
+		numfmt_cell(buf, len, v, s->dec);
 		if (!isnan(v) && strlen(buf) + 1 < len)
 			strcat(buf, "%");
 		return;

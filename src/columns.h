@@ -67,7 +67,7 @@ struct col_style {
 	const char *head;               /* NULL: not shown there; "%u" in it: the threshold */
 	int width;                      /* cells, the separating blank included on the screen */
 	enum col_fmt fmt;
-	int dec;
+	int dec;                        /* decimals; CF_SI, CF_BAR: below 10 without a suffix */
 	double dec_below;               /* 0: @dec always */
 };
 
@@ -93,6 +93,11 @@ struct column {
 
 extern const struct column columns[COL__COUNT];
 
+/* A set of fields: bit COL_x set for each (--show, --hide). */
+typedef unsigned long long col_set;
+#define COL_ALL ((col_set)((1ull << COL__COUNT) - 1))
+#define COL_BIT(id) ((col_set)1 << (id))
+
 /* The COL_x of a row of columns[]. */
 static inline enum col_id columns_id(const struct column *c)
 {
@@ -111,35 +116,35 @@ const char *columns_str(const struct column *c, const struct metrics *m);
 /* The value, NAN also when its section measures nothing: what the screen sorts by. */
 double columns_sort_value(const struct column *c, const struct metrics *m, int i);
 
+/* The outputs --show and --hide choose columns of. */
+enum col_out { COL_OUT_TEXT, COL_OUT_CSV, COL_OUT_SCREEN };
+
+/* Has output @out a column for field @c? */
+bool columns_in(const struct column *c, enum col_out out);
+
+/*
+ * The first field of @set output @out has no column for, or NULL: what
+ * --show and --hide refuse to name.
+ */
+const struct column *columns_absent(col_set set, enum col_out out);
+
 /* Is @c's text or screen column shown for these totals (the remote columns)? */
 bool columns_present(const struct column *c, const struct metrics *total);
 
 /* The csv header of @c, with threshold @t for a list: "load_latency.above_share.128". */
 void columns_csv_head(const struct column *c, unsigned t, char *buf, size_t len);
 
-/* How digits are written: the reports' (numfmt) or the screen's (printf). */
-struct col_digits {
-	void (*si)(char *buf, size_t len, double v);            /* "12.3M", "-" */
-	void (*fixed)(char *buf, size_t len, double v, int dec); /* "75.0", "-" */
-};
-
-extern const struct col_digits col_digits_report;
-
 /*
  * The cell of @c (threshold @i of a list) in @m, formatted as style @s
- * says with digits @d: "-" when not measured.
+ * says, with numfmt's digits: "-" when not measured.
  */
-void columns_cell(const struct column *c, const struct col_style *s, const struct col_digits *d,
+void columns_cell(const struct column *c, const struct col_style *s,
 		  const struct metrics *m, int i, char *buf, size_t len);
 
 /*
- * A set of columns chosen by --show and --hide: bit COL_x set when shown.
- * Parsing fills @err with a one-line message naming the bad name and the
- * valid ones.
+ * The set of fields named in @list (--show, --hide).  Parsing fills @err
+ * with a one-line message naming the bad name and the valid ones.
  */
-typedef unsigned long long col_set;
-#define COL_ALL ((col_set)((1ull << COL__COUNT) - 1))
-#define COL_BIT(id) ((col_set)1 << (id))
 
 int columns_parse(const char *list, col_set *out, char *err, size_t errlen);
 

@@ -984,7 +984,7 @@ static int measure(struct run *r)
 		status = fail(EXIT_USAGE, err);
 		goto out;               /* nothing written yet: only closed */
 	}
-	if (r->opt.mode == MODE_SCREEN && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+	if (options_screen(&r->opt)) {
 		struct ui_opts uo = {
 			.no_color = r->opt.no_color || no_color_env(),
 			.ascii = r->opt.ascii,
@@ -1230,8 +1230,7 @@ int main(int argc, char **argv)
 		return out_done(EXIT_OK);
 	}
 	if (r.opt.mode == MODE_REPLAY)
-		return !r.opt.replay_batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ?
-		       replay_screen(&r.opt) : replay(&r.opt);
+		return options_screen(&r.opt) ? replay_screen(&r.opt) : replay(&r.opt);
 
 	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
 	if (r.opt.msr_dir && !realpath(r.opt.msr_dir, r.dev_path)) {

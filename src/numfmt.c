@@ -152,7 +152,7 @@ int numfmt_fixed(char *buf, double v, int decimals)
 	return n;
 }
 
-void numfmt_si(char *buf, size_t len, double v)
+void numfmt_si(char *buf, size_t len, double v, int small)
 {
 	static const char suffix[] = " kMGTP";
 	char tmp[32];
@@ -172,7 +172,7 @@ void numfmt_si(char *buf, size_t len, double v)
 		return;
 	}
 	if (k == 0) {
-		numfmt_fixed(tmp, v, 0);
+		numfmt_fixed(tmp, v, fabs(v) < 9.95 && v != floor(v) ? small : 0);
 	} else {
 		size_t n = (size_t)numfmt_fixed(tmp, v, fabs(v) < 9.95 ? 1 : 0);
 

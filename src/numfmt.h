@@ -21,12 +21,13 @@ int numfmt(char *buf, double v, int sig);
 int numfmt_fixed(char *buf, double v, int decimals);
 
 /*
- * Cells of the text report, "-" when not measured (NAN or infinite), cut
- * to @len bytes.  numfmt_si: SI suffixes up to P, "12.3M", "270k", "5";
- * one decimal below 9.95 of a suffix; ">999P" past them.  numfmt_cell:
- * @decimals decimals as numfmt_fixed.
+ * Cells of the text report and the screen, "-" when not measured (NAN or
+ * infinite), cut to @len bytes.  numfmt_si: SI suffixes up to P, "12.3M",
+ * "270k", "5"; one decimal below 9.95 of a suffix, and @small decimals (0
+ * or 1) below 9.95 without one, for a number that is not whole ("5.5");
+ * ">999P" past them.  numfmt_cell: @decimals decimals as numfmt_fixed.
  */
-void numfmt_si(char *buf, size_t len, double v);
+void numfmt_si(char *buf, size_t len, double v, int small);
 void numfmt_cell(char *buf, size_t len, double v, int decimals);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 #include "src/columns.h"
@@ -94,10 +95,11 @@ const char options_help[] =
 	"      --record-max SIZE   when FILE would pass SIZE (bytes, or with k, M, G),\n"
 	"                          move it to FILE.1 (FILE.1 to FILE.2, ..., keeping 8)\n"
 	"                          and start FILE anew\n"
-	"      --show LIST         show only these columns in text, csv and on the screen\n"
-	"                          (JSON keeps every field): names from COLUMNS in the\n"
-	"                          man page, separated by commas\n"
-	"      --hide LIST         leave out these columns, named as for --show\n"
+	"      --show LIST         show only these columns in text, csv and on the screen:\n"
+	"                          names from COLUMNS in the man page, separated by\n"
+	"                          commas; refused with JSON, which keeps every field,\n"
+	"                          and for a name the output has no column for\n"
+	"      --hide LIST         leave out these columns, named and refused as for --show\n"
 	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
 	"                          YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] on the day of the\n"
 	"                          first snapshot, or +SECS after the first snapshot\n"
@@ -225,6 +227,43 @@ static int bad(char *err, size_t errlen, const char *opt, const char *val, const
 	else
 		snprintf(err, errlen, "%s: %s", opt, why);
 	return -1;
+}
+
+bool options_screen(const struct options *o)
+{
+	return (o->mode == MODE_SCREEN || (o->mode == MODE_REPLAY && !o->replay_batch)) &&
+	       isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/*
+ * --show and --hide choose among the columns of the output at hand: the
+ * screen, text or csv.  JSON keeps every field, so they are refused there,
+ * as is a name the output has no column for (the screen's history in csv).
+ */
+static int options_columns(const struct options *o, col_set show, col_set hide,
+			   const char *show_arg, const char *hide_arg, char *err, size_t errlen)
+{
+	static const char *const out_name[] = {
+		[COL_OUT_TEXT] = "text", [COL_OUT_CSV] = "csv", [COL_OUT_SCREEN] = "the screen",
+	};
+	bool screen = options_screen(o);
+	const char *opt = show_arg ? "--show" : "--hide", *arg = show_arg ? show_arg : hide_arg;
+	enum col_out out;
+	const struct column *c;
+	char why[96];
+
+	if (!screen && o->format == FORMAT_JSON)
+		return bad(err, errlen, opt, arg, "JSON keeps every field; --show and --hide choose "
+			   "the columns of text, csv and the screen");
+	out = screen ? COL_OUT_SCREEN : o->format == FORMAT_CSV ? COL_OUT_CSV : COL_OUT_TEXT;
+	if (show_arg && (c = columns_absent(show, out)))
+		opt = "--show", arg = show_arg;
+	else if (hide_arg && (c = columns_absent(hide, out)))
+		opt = "--hide", arg = hide_arg;
+	else
+		return 0;
+	snprintf(why, sizeof(why), "%s has no column in %s", c->name, out_name[out]);
+	return bad(err, errlen, opt, arg, why);
 }
 
 static int cmp_unsigned(const void *a, const void *b)
@@ -488,6 +527,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		o->count = 1;
 	o->hidden = (COL_ALL & ~show) | hide;
 	o->replay_batch = o->replay && (batch || given[G_FORMAT]);
+	if ((given[G_SHOW] || given[G_HIDE]) && options_columns(o, show, hide, given[G_SHOW],
+								given[G_HIDE], err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

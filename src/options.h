@@ -63,4 +63,10 @@ int options_parse_thresholds(const char *s, unsigned *out, int *n, char *err, si
 int options_cpu_list(const char *list, const struct msrdev *d, int *ids,
 		     char *err, size_t errlen);
 
+/*
+ * Does @o draw the screen: the live or replay screen asked for, on a
+ * terminal?  Otherwise the same run writes a report to stdout.
+ */
+bool options_screen(const struct options *o);
+
 #endif

@@ -505,7 +505,7 @@ static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
 		const struct column *c = &columns[i];
 		int n = c->kind == CK_LIST ? m->lat.nthresh : 1;
 
-		if (!(c->flags & COL_F_CSV) || !report_shows(r, c))
+		if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
 			continue;
 		for (int k = 0; k < n; k++) {
 			if (!first)
@@ -544,7 +544,7 @@ static void write_csv(FILE *f, const struct report *r, bool first)
 			int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
 			char h[96];
 
-			if (!(c->flags & COL_F_CSV) || !report_shows(r, c))
+			if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
 				continue;
 			for (int k = 0; k < n; k++) {
 				columns_csv_head(c, c->kind == CK_LIST ? t->lat.thresholds[k] : 0,
@@ -572,7 +572,7 @@ static void write_csv(FILE *f, const struct report *r, bool first)
 /* The text columns of this report: shown, and present for these totals. */
 static bool text_shows(const struct report *r, const struct column *c)
 {
-	return c->text.head && report_shows(r, c) && columns_present(c, &r->total);
+	return columns_in(c, COL_OUT_TEXT) && report_shows(r, c) && columns_present(c, &r->total);
 }
 
 /*
@@ -603,7 +603,7 @@ static void text_line(FILE *f, const struct report *r, int wc, int wk, const cha
 			else if (!m)
 				cell = c->text.head;
 			else
-				columns_cell(c, &c->text, &col_digits_report, m, k, b, sizeof(b));
+				columns_cell(c, &c->text, m, k, b, sizeof(b));
 			fprintf(f, c->text.fmt == CF_LEFT ? "%s%-*s" : "%s%*s", first ? "" : " ",
 				c->text.fmt == CF_LEFT ? (i == COL_CPU ? wc : wk) : c->text.width, cell);
 			first = false;

@@ -16,7 +16,7 @@ fi
 
 # The man page, rendered and with white space folded, says each option's
 # description in the help's words.
-mandoc -Tascii -O width=200 man/lattop.1 | col -b | tr -s ' \n' '  ' >$LIB_TMP/man
+mandoc -Tascii -O width=200 man/lattop.1 | col -bx | tr -s ' \n' '  ' >$LIB_TMP/man
 # Continuation lines belong to the description above them.  (mawk: no {n,}.)
 awk '/^  +(-[a-zA-Z], )?--[a-z-]+( [A-Z]+)?   */ { if (d) print d; sub(/^  +(-[a-zA-Z], )?--[a-z-]+( [A-Z]+)?   */, ""); d = $0; next }
      /^                    / && d { sub(/^ +/, ""); d = d " " $0; next }

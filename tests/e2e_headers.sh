@@ -5,9 +5,10 @@
 # Every header of cpu/, sim/, src/ and ui/ compiles on its own (included
 # twice: its guard holds) with the project's warnings.  ui/ includes only
 # its own headers, the CPU description (cpu/uarch.h), the metrics
-# (src/metrics.h) and the column table (src/columns.h), and calls nothing of the PMU, the MSR devices, the
-# planner, the sampler or the simulator: what it needs of them src/main.c
-# puts in ui.h's structures.
+# (src/metrics.h), the column table (src/columns.h) and the one number
+# formatter (src/numfmt.h), and calls nothing of the PMU, the MSR devices,
+# the planner, the sampler or the simulator: what it needs of them
+# src/main.c puts in ui.h's structures.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 CC=${CC:-cc}
@@ -36,14 +37,14 @@ check "headers found ($n)" test $n -ge 20
 # column table whose headers, widths and formats the panes draw.
 bad=$(grep -H '^#include "' ui/*.c ui/*.h |
 	grep -v -e '#include "ui/' -e '#include "cpu/uarch.h"' -e '#include "src/metrics.h"' \
-		-e '#include "src/columns.h"')
-is "ui/ includes only ui/, cpu/uarch.h, src/metrics.h and src/columns.h" "$bad" ""
+		-e '#include "src/columns.h"' -e '#include "src/numfmt.h"')
+is "ui/ includes only ui/, cpu/uarch.h, src/metrics.h, src/columns.h and src/numfmt.h" "$bad" ""
 # ... nor, through them, anything else: every header a ui/ file pulls in,
 # directly or not, is ui/'s own, the CPU description, the metrics, the
 # column table, or what those are made of (the metric names of
 # cpu/events.h, the threshold counts of src/thresh.h).
 bad=$(for f in ui/*.c; do $CC -I. -D_GNU_SOURCE -MM "$f"; done | tr ' \\' '\n\n' | grep '\.h$' |
-	sort -u | grep -v -x -e 'ui/[a-z_]*\.h' -e cpu/uarch.h -e src/metrics.h -e src/columns.h \
+	sort -u | grep -v -x -e 'ui/[a-z_]*\.h' -e cpu/uarch.h -e src/metrics.h -e src/columns.h -e src/numfmt.h \
 		-e cpu/events.h -e src/thresh.h)
 is "ui/ sees no PMU, planner or sampler header, not even through another header" "$bad" ""
 # ... and calls no function of the layers under the metrics.

@@ -113,14 +113,19 @@ static void test_fixed(void **state)
 	}
 }
 
-static void si(double v, const char *want)
+static void si_small(double v, int small, const char *want)
 {
 	char buf[32];
 
-	numfmt_si(buf, sizeof(buf), v);
+	numfmt_si(buf, sizeof(buf), v, small);
 	if (strcmp(buf, want))
-		print_error("numfmt_si(%.17g) = \"%s\", want \"%s\"\n", v, buf, want);
+		print_error("numfmt_si(%.17g, %d) = \"%s\", want \"%s\"\n", v, small, buf, want);
 	assert_string_equal(buf, want);
+}
+
+static void si(double v, const char *want)
+{
+	si_small(v, 0, want);
 }
 
 static void test_si(void **state)
@@ -144,8 +149,17 @@ static void test_si(void **state)
 	si(-1e18, "<-999P");
 	si(NAN, "-");
 	si(INFINITY, "-");
+	/* The screen's: one decimal also without a suffix, for what is not whole. */
+	si_small(5.5, 1, "5.5");
+	si_small(5, 1, "5");
+	si_small(-0.25, 1, "-0.3");     /* as numfmt_fixed rounds: half away from 0 */
+	si_small(9.94, 1, "9.9");
+	si_small(9.95, 1, "10");
+	si_small(2.4e6, 1, "2.4M");
+	si_small(999e15, 1, "999P");
+	si_small(NAN, 1, "-");
 	/* Cut to the buffer. */
-	numfmt_si(small, sizeof(small), 2.4e6);
+	numfmt_si(small, sizeof(small), 2.4e6, 0);
 	assert_string_equal(small, "2.4");
 }
 

@@ -215,46 +215,6 @@ void draw_vline(struct ui *ui, int y, int x, int h)
 		draw_text(ui, y + i, x, 1, UA_DIM, ui->g->vline);
 }
 
-void draw_si(char *buf, size_t len, double v)
-{
-	static const char suffix[] = "kMGTPE";
-	bool neg = v < 0;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (neg)
-		v = -v;
-	if (v < 999.5) {
-		if (v < 9.95 && v != floor(v))
-			snprintf(buf, len, "%s%.1f", neg ? "-" : "", v);
-		else
-			snprintf(buf, len, "%s%.0f", neg ? "-" : "", v);
-		return;
-	}
-	for (int k = 0; k < (int)sizeof(suffix) - 1; k++) {
-		double x = v / pow(1000, k + 1);
-
-		if (x < 9.95) {
-			snprintf(buf, len, "%s%.1f%c", neg ? "-" : "", x, suffix[k]);
-			return;
-		}
-		if (x < 999.5 || k == (int)sizeof(suffix) - 2) {
-			snprintf(buf, len, "%s%.0f%c", neg ? "-" : "", x, suffix[k]);
-			return;
-		}
-	}
-}
-
-void draw_fixed(char *buf, size_t len, double v, int decimals)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
-}
-
 void draw_na(struct ui *ui, int y, int x, int w)
 {
 	draw_right(ui, y, x, w, UA_NA, "n/a");

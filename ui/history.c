@@ -138,7 +138,7 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 		if (!isnan(v) && v > max)
 			max = v;
 	}
-	draw_si(m, sizeof(m), max);
+	numfmt_si(m, sizeof(m), max, 1);
 	draw_text(ui, y, x + 1, lw - 1, UA_TITLE, name);
 	snprintf(b, sizeof(b), "%s", m);
 	if (hh >= 2) {

@@ -2,16 +2,13 @@
  * pane_cell.c: the column table's cells on the screen, for the panes: which
  * columns --show and --hide leave, their headers right-aligned in their
  * widths with the sort column marked, their numbers formatted as the
- * table's screen style says with the screen's digits (draw_si,
- * draw_fixed).
+ * table's screen style says (columns_cell, numfmt's digits).
  *
  * Knows no pane's layout: each pane_*.c says which columns it draws and
  * where; the headers, widths, formats and what is sorted are the table's.
  */
 
 #include "ui/ui_internal.h"
-
-static const struct col_digits pane_digits = { draw_si, draw_fixed };
 
 bool pane_chosen(const struct ui *ui, enum col_id id)
 {
@@ -64,7 +61,7 @@ int pane_heads(struct ui *ui, const struct pane *p, const enum col_id *ids, int 
 
 void pane_format(enum col_id id, const struct metrics *m, int i, char *buf, size_t len)
 {
-	columns_cell(&columns[id], &columns[id].screen, &pane_digits, m, i, buf, len);
+	columns_cell(&columns[id], &columns[id].screen, m, i, buf, len);
 }
 
 int pane_cells(struct ui *ui, const enum col_id *ids, int n, int y, int x, const struct metrics *m,

@@ -73,7 +73,7 @@ static void latency_label(char *buf, size_t len, unsigned t, int level)
 {
 	char si[16];
 
-	draw_si(si, sizeof(si), t);
+	numfmt_si(si, sizeof(si), t, 1);
 	switch (level) {
 	case 0: snprintf(buf, len, ">%u", t); break;
 	case 1: snprintf(buf, len, "%u", t); break;

@@ -6,8 +6,8 @@
  * sparkline of each row's recent HITM/s.  A row whose HITM/s is far above
  * its own recent median is highlighted: a burst of false sharing.
  *
- * Reads the history through the screen (ui_shown/snap_hist); owns the `r`
- * key that forgets it.  Draws only inside the box it is given.
+ * Reads the history through the screen (ui_shown/snap_hist); the key
+ * table's `r` forgets it.  Draws only inside the box it is given.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -146,18 +146,9 @@ static const char *snoop_reason(const struct metrics *m)
 	return m->snoop.supported ? NULL : m->snoop.reason ? m->snoop.reason : "not measured";
 }
 
-static bool snoop_key(struct ui *ui, int ch)
-{
-	if (ch != 'r')
-		return false;
-	ui_reset_history(ui);
-	return true;
-}
-
 const struct pane pane_snoop = {
 	.name = "Snoop", .what = "snoop", .toggle = '2',
 	.about = "reads served by another core, clean or modified (R: another package)",
 	PANE_OF(snoop),
 	.prepare = snoop_prepare,
-	.key = snoop_key,
 };

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "src/columns.h"
+#include "src/numfmt.h"
 #include "ui/ui.h"
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
@@ -358,10 +359,6 @@ void draw_spark(struct ui *ui, int y, int x, int w, const double *v, int n, doub
 		enum ui_attr attr);
 /* A vertical separator of @h cells. */
 void draw_vline(struct ui *ui, int y, int x, int h);
-/* Numbers: SI suffixes ("1.2M", "350k", "0"); "-" for NAN. */
-void draw_si(char *buf, size_t len, double v);
-/* A fixed-point number: "%.*f", "-" for NAN. */
-void draw_fixed(char *buf, size_t len, double v, int decimals);
 /* A cell that the CPU cannot measure, right-aligned. */
 void draw_na(struct ui *ui, int y, int x, int w);
 
