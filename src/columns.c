@@ -181,6 +181,17 @@ double columns_sort_value(const struct column *c, const struct metrics *m, int i
 	return columns_value(c, m, i);
 }
 
+const char *columns_section_why(enum col_section s, const struct metrics *m)
+{
+	const struct col_section_desc *d = &col_sections[s];
+	const char *why;
+
+	if (!d->supported || d->supported(m))
+		return NULL;
+	why = d->reason ? d->reason(m) : NULL;
+	return why ? why : "not measured";
+}
+
 bool columns_in(const struct column *c, enum col_out out)
 {
 	switch (out) {

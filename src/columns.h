@@ -107,6 +107,12 @@ static inline enum col_id columns_id(const struct column *c)
 /* The field named @name, or NULL. */
 const struct column *columns_by_name(const char *name);
 
+/*
+ * Why section @s measures nothing in @m ("not measured" when it does not
+ * say), or NULL when it measures something.
+ */
+const char *columns_section_why(enum col_section s, const struct metrics *m);
+
 /* The value of field @c (threshold @i of a list) in @m, NAN when not measured. */
 double columns_value(const struct column *c, const struct metrics *m, int i);
 

@@ -19,7 +19,8 @@
  * with fake_set(), which is not logged: that is "the hardware counting".
  *
  * Must not touch a real device; knows nothing of lattop's modules except
- * the struct msrdev interface and the MSR addresses of msr_allow.h.
+ * the struct msrdev interface, the MSR addresses of msr_allow.h and, for
+ * fake_cpu(), the facts of a struct uarch.
  */
 #ifndef LATTOP_TESTS_FAKEDEV_H
 #define LATTOP_TESTS_FAKEDEV_H
@@ -31,6 +32,7 @@
 
 #include "cpu/msr_allow.h"
 #include "cpu/msrdev.h"
+#include "cpu/uarch.h"
 
 #define FAKE_MAX_CPU   8
 #define FAKE_MAX_REG   64
@@ -295,6 +297,36 @@ static inline void fake_add_pmu(struct fakedev *f, const struct fake_layout *l)
 	fake_add(f, -1, FAKE_MSR_OVF_CTRL, 0, ~0ull);
 	fake_add(f, -1, FAKE_MSR_391, 0, ~0ull);
 	fake_add(f, -1, FAKE_MSR_DS_AREA, 0xffff880012340000ull, ~0ull);
+}
+
+/*
+ * @n CPUs (@ids) of microarchitecture @u as its table asks for them, in
+ * @f, and the CPUID description lattop would detect in @d: perfmon
+ * version, counters and widths of @u, three 48-bit fixed counters.
+ */
+static inline void fake_cpu(struct fakedev *f, int n, const int *ids, const struct uarch *u,
+			    bool fw_write, uint64_t pebs_wmask, struct cpu_desc *d)
+{
+	struct fake_layout l = {
+		.version = u->min_version, .ngp = u->gp_needed, .nfixed = 3,
+		.gp_width = u->gp_width, .fixed_width = 48, .fw_write = fw_write,
+		.offcore_msrs = u->offcore_msrs, .pebs_wmask = pebs_wmask,
+	};
+
+	memset(d, 0, sizeof(*d));
+	strcpy(d->id.vendor, "GenuineIntel");
+	d->id.family = 6;
+	d->id.pdcm = true;
+	d->id.max_leaf = 0xd;
+	d->id.pmu.version = l.version;
+	d->id.pmu.gp_counters = l.ngp;
+	d->id.pmu.gp_width = l.gp_width;
+	d->id.pmu.fixed_counters = l.nfixed;
+	d->id.pmu.fixed_width = l.fixed_width;
+	d->uarch = u;
+	d->supported = true;
+	fake_init(f, n, ids);
+	fake_add_pmu(f, &l);
 }
 
 /* Poke a value as the hardware would have it (not logged, no write semantics). */

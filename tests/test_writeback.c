@@ -66,40 +66,19 @@ struct rig {
 static struct rig *rig_new(const char *uarch, bool fw_write)
 {
 	struct rig *r = calloc(1, sizeof(*r));
-	struct fake_layout l;
 	const struct uarch *u = uarch_by_name(uarch);
 
 	assert_non_null(r);
 	assert_non_null(u);
 	r->u = u;
-	strcpy(r->desc.id.vendor, "GenuineIntel");
-	r->desc.id.family = 6;
-	r->desc.id.pdcm = true;
-	r->desc.id.max_leaf = 0xd;
-	r->desc.id.pmu.version = u->min_version;
-	r->desc.id.pmu.gp_counters = u->gp_needed;
-	r->desc.id.pmu.gp_width = u->gp_width;
-	r->desc.id.pmu.fixed_counters = 3;
-	r->desc.id.pmu.fixed_width = 48;
-	r->desc.uarch = u;
-	r->desc.supported = true;
-	memset(&l, 0, sizeof(l));
-	l.version = u->min_version;
-	l.ngp = u->gp_needed;
-	l.nfixed = 3;
-	l.gp_width = u->gp_width;
-	l.fixed_width = 48;
-	l.fw_write = fw_write;
-	l.offcore_msrs = u->offcore_msrs;
-	l.pebs_wmask = 0xfull | 0xfull << 32;
-	fake_init(&r->f, NCPU, ids);
-	fake_add_pmu(&r->f, &l);
+	fake_cpu(&r->f, NCPU, ids, u, fw_write,
+		 0xfull | 0xfull << 32, &r->desc);
 	/* The msr driver's files: the crash handler writes back only there. */
 	r->f.dev.path = DEV_PATH;
 	for (int i = 0; i < NCPU; i++) {
 		/* Global enables off, counters holding counts: lattop changes both. */
 		fake_set(&r->f, ids[i], MSR_PERF_GLOBAL_CTRL, 0);
-		for (unsigned k = 0; k < l.ngp; k++)
+		for (unsigned k = 0; k < u->gp_needed; k++)
 			fake_set(&r->f, ids[i], MSR_PMC(k), 0x1000000ull * (k + 1) + 0x100ull * i + 0x11);
 		for (unsigned k = 0; k < 3; k++)
 			fake_set(&r->f, ids[i], MSR_FIXED_CTR(k), 0x7000000000ull * (k + 1) + i);

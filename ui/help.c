@@ -98,7 +98,7 @@ static int help_lines(struct ui *ui, struct help_line *h)
 		size_t o = 0;
 
 		for (int i = 0; i < UI_MAX_PANES; i++) {
-			const char *why = ui_panes[i]->reason(&s->f.total);
+			const char *why = pane_why(ui_panes[i], &s->f.total);
 
 			if (why && o < sizeof(reasons))
 				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s: %s.",

@@ -132,7 +132,7 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 		if (!ui->visible[i])
 			continue;
 		L->pane[L->n] = ui_panes[i];
-		L->compact[L->n] = s->valid && ui_panes[i]->reason(&s->f.total) != NULL;
+		L->compact[L->n] = s->valid && pane_why(ui_panes[i], &s->f.total) != NULL;
 		ui_panes[i]->width(ui, &pref[L->n], &max[L->n]);
 		L->n++;
 	}
@@ -476,7 +476,7 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	if (L->compact[k]) {
 		/* Nothing measured here: the title and why, on one line. */
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 2;
-		const char *why = p->reason(&s->f.total);
+		const char *why = pane_why(p, &s->f.total);
 
 		tx += draw_text(ui, y, tx, x + w - tx, UA_NA, "n/a: ");
 		if ((int)strlen(why) > x + w - tx && x + w - tx > 1) {

@@ -10,6 +10,13 @@
 
 #include "ui/ui_internal.h"
 
+const char *pane_why(const struct pane *p, const struct metrics *m)
+{
+	const char *why = columns_section_why(p->section, m);
+
+	return why || !p->reason ? why : p->reason(m);
+}
+
 bool pane_chosen(const struct ui *ui, enum col_id id)
 {
 	return !(ui->opts.hidden & COL_BIT(id));

@@ -182,13 +182,8 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 		pane_cells(ui, &latency_ids[2], 1, y, xm, m, ok, base, NULL);
 }
 
-static const char *latency_reason(const struct metrics *m)
-{
-	return m->lat.supported ? NULL : m->lat.reason ? m->lat.reason : "not measured";
-}
-
 const struct pane pane_latency = {
 	.name = "Load latency", .what = "load latency", .toggle = '1',
 	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share",
-	PANE_OF(latency),
+	PANE_OF(latency), .section = CS_LATENCY,
 };

@@ -38,16 +38,14 @@ static void offcore_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 		   r->total ? UA_TOTAL : UA_NORMAL, NULL);
 }
 
-/* Nothing measured, or the reads without their latency (Nehalem): why. */
+/* The reads without their latency (Nehalem): why. */
 static const char *offcore_reason(const struct metrics *m)
 {
-	if (!m->off.supported)
-		return m->off.reason ? m->off.reason : "not measured";
 	return m->off.latency_reason;
 }
 
 const struct pane pane_offcore = {
 	.name = "Offcore", .what = "offcore", .toggle = '3',
 	.about = "demand data reads that miss the L2 (on the Atoms, leave the module)",
-	PANE_OF(offcore),
+	PANE_OF(offcore), .section = CS_OFFCORE, .reason = offcore_reason,
 };

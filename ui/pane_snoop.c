@@ -141,14 +141,9 @@ static void snoop_row(struct ui *ui, const struct pane_view *v, int y, int x, in
 			(short)PAIR_NUMBER(ui->attr[UA_HOT]), NULL);
 }
 
-static const char *snoop_reason(const struct metrics *m)
-{
-	return m->snoop.supported ? NULL : m->snoop.reason ? m->snoop.reason : "not measured";
-}
-
 const struct pane pane_snoop = {
 	.name = "Snoop", .what = "snoop", .toggle = '2',
 	.about = "reads served by another core, clean or modified (R: another package)",
-	PANE_OF(snoop),
+	PANE_OF(snoop), .section = CS_SNOOP,
 	.prepare = snoop_prepare,
 };

@@ -169,7 +169,8 @@ struct pane {
 	void (*head)(struct ui *ui, const struct pane_view *v, int y, int x, int w);
 	void (*row)(struct ui *ui, const struct pane_view *v, int y, int x, int w,
 		    const struct pane_row *r);
-	/* Why the metrics of the pane are not measured, or NULL. */
+	enum col_section section;       /* its numbers' section of the metrics */
+	/* Why it is drawn as one line where its section measures something (or NULL). */
 	const char *(*reason)(const struct metrics *m);
 	/* A key of its own (or NULL): true when it changed something. */
 	bool (*key)(struct ui *ui, int ch);
@@ -178,12 +179,12 @@ struct pane {
 /*
  * The fields of pane NAME that its file fills from what it names after
  * itself (file_verb): NAME_cols (its sortable columns), NAME_ids (its
- * columns), NAME_width, NAME_head, NAME_row and NAME_reason.
+ * columns), NAME_width, NAME_head and NAME_row.
  */
 #define PANE_OF(p) \
 	.cols = p##_cols, .ncols = (int)(sizeof(p##_cols) / sizeof(p##_cols[0])), \
 	.ids = p##_ids, .nids = (int)(sizeof(p##_ids) / sizeof(p##_ids[0])), \
-	.width = p##_width, .head = p##_head, .row = p##_row, .reason = p##_reason
+	.width = p##_width, .head = p##_head, .row = p##_row
 
 extern const struct pane pane_latency;
 extern const struct pane pane_snoop;
@@ -193,6 +194,9 @@ extern const struct pane pane_snoop;
  * screen header, width and format, as src/columns.c says.
  */
 /* Not left out by --show or --hide. */
+/* Why pane @p shows one line for @m instead of its rows, or NULL. */
+const char *pane_why(const struct pane *p, const struct metrics *m);
+
 bool pane_chosen(const struct ui *ui, enum col_id id);
 /* Chosen, and present for the totals on display (the remote columns). */
 bool pane_shows(const struct ui *ui, enum col_id id);
