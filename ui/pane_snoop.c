@@ -1,5 +1,5 @@
 /*
- * pane_snoop.c: the snoop pane: demand reads served by another core, clean
+ * pane_snoop.c: the snoop pane: reads or loads served by another core, clean
  * (Hit/s; on the Atoms another module) or from a modified line (HITM/s),
  * the HITM share, where measured the same from another package (RHit/s,
  * RHITM/s), and a
