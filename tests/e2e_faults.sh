@@ -8,25 +8,9 @@
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 HSW=tests/dumps/haswell_core-i7-4500u.raw
-M=$LIB_TMP/m
-S=$LIB_TMP/state
-mkdir -p $S && chmod 700 $S
+fuse_or_skip
 
-if ! have_fuse; then
-	skip "no FUSE here: $LIB_WHY"
-	tap_done
-	exit 0
-fi
-
-cat >$LIB_TMP/p <<EOF
-cpus = 4
-loads_per_sec = 4e8
-load_latency = 5:0.70 20:0.20 70:0.06 300:0.04
-offcore_reads_per_sec = 2e7
-offcore_latency = 180
-snoop_hit_per_sec = 1e5
-hitm_per_sec = 5e4
-EOF
+P=$(sim_profile base)
 
 same_as_before() {
 	regs_unchanged "$1" $M $LIB_TMP/before
@@ -47,7 +31,7 @@ L="./lattop --msr-dir $M --cpuid-file $HSW --state-dir $S"
 # ---- a CPU offline mid-run, and back ----
 # lattop runs as nobody by then: it must be able to reach the msr files again.
 chmod 711 $LIB_TMP
-msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p -o allow_other || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile $P -o allow_other || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
@@ -78,7 +62,7 @@ msrfs_umount $M
 # ---- back online, but root was given up: nobody cannot reopen it ----
 # As /dev/cpu/N/msr is root's alone, the path is closed to others here.
 chmod 700 $LIB_TMP
-msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile $P || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
@@ -98,7 +82,7 @@ regs_unchanged "the other CPUs restored" $M $LIB_TMP/before '^1 '
 msrfs_umount $M
 
 # ---- a counter stolen mid-run ----
-msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile $P || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
@@ -120,7 +104,7 @@ is "stolen: no PEBS left armed on the new owner's counter" \
 msrfs_umount $M
 
 # ---- a write failing halfway through programming ----
-msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile $P || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 msrfs_ctl $M fail-nth-write 25 EIO
 $L --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
@@ -131,7 +115,7 @@ same_as_before "write failing halfway: rolled back, every register as it was bef
 msrfs_umount $M
 
 # ---- SIGKILL, then --restore ----
-msrfs_mount $M --simulate haswell --sim-profile $LIB_TMP/p || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile $P || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out; : >$LIB_TMP/err  # the old run\'s output must not satisfy a wait
 $L -b -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err &

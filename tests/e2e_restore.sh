@@ -10,31 +10,7 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 HSW=tests/dumps/haswell_core-i7-4500u.raw
 NHM=tests/dumps/nehalem_core-i5-750.raw
 WSM=tests/dumps/westmere_core-i5-650.raw
-M=$LIB_TMP/m
-S=$LIB_TMP/state
-mkdir -p $S && chmod 700 $S
-
-if ! have_fuse; then
-	skip "no FUSE here: $LIB_WHY"
-	tap_done
-	exit 0
-fi
-
-profile() {
-	f=$LIB_TMP/p.$1
-	shift
-	{
-		echo "cpus = 4"
-		echo "loads_per_sec = 4e8"
-		echo "load_latency = 5:0.70 20:0.20 70:0.06 300:0.04"
-		echo "offcore_reads_per_sec = 2e7"
-		echo "offcore_latency = 180"
-		echo "snoop_hit_per_sec = 1e5"
-		echo "hitm_per_sec = 5e4"
-		for l in "$@"; do echo "$l"; done
-	} >"$f"
-	echo "$f"
-}
+fuse_or_skip
 
 # W lines for register $2 in the log of mount $1
 writes_to() {
@@ -42,7 +18,7 @@ writes_to() {
 }
 
 # ---- --once ----
-msrfs_mount $M --simulate haswell --sim-profile "$(profile plain)" || { not_ok "mount"; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile plain)" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 if ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err; then
 	ok "--once on the stand-in exits 0"
@@ -95,7 +71,7 @@ msrfs_umount $M
 # PMC2 counts core cycles for someone else; the fixed counter 1 field is the
 # NMI watchdog's (OS|USR|PMI).
 msrfs_mount $M --simulate haswell --sim-profile \
-	"$(profile inuse 'msr.0x188 = 0x43003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
+	"$(sim_profile inuse 'msr.0x188 = 0x43003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err
 is "in use: exit 0" "$?" 0
@@ -118,7 +94,7 @@ regs_unchanged "in use: every other register as it was before" $M $LIB_TMP/befor
 msrfs_umount $M
 
 # ---- no general-purpose counter free: refuse, write nothing ----
-msrfs_mount $M --simulate haswell --sim-profile "$(profile full 'cpu2.msr.0x186 = 0x43003c' \
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile full 'cpu2.msr.0x186 = 0x43003c' \
 	'cpu2.msr.0x187 = 0x4300c0' 'cpu2.msr.0x188 = 0x43003c' 'cpu2.msr.0x189 = 0x4300c0')" ||
 	{ not_ok "mount"; tap_done; exit 1; }
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
@@ -136,7 +112,7 @@ regs_unchanged "--force: every control register restored" $M $LIB_TMP/before '^2
 msrfs_umount $M
 
 # ---- Nehalem: the counter-reset workaround runs, registers restored ----
-msrfs_mount $M --simulate nehalem --sim-profile "$(profile nhm)" || { not_ok "mount"; tap_done; exit 1; }
+msrfs_mount $M --simulate nehalem --sim-profile "$(sim_profile nhm)" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $NHM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "nehalem: exit 0" "$?" 0
@@ -148,7 +124,7 @@ msrfs_umount $M
 # PMC1's value cannot be written back through the legacy address (bit 31
 # sign-extends): lattop must say so and exit 1; PMC0's can.
 msrfs_mount $M --simulate westmere --sim-profile \
-	"$(profile wsm 'msr.0xc1 = 0x7fff0000' 'msr.0xc2 = 0x12345678abcd')" || { not_ok "mount"; tap_done; exit 1; }
+	"$(sim_profile wsm 'msr.0xc1 = 0x7fff0000' 'msr.0xc2 = 0x12345678abcd')" || { not_ok "mount"; tap_done; exit 1; }
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $WSM --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 is "westmere: a value that cannot be restored exits 1" "$?" 1
 check "westmere: and says which and why" \

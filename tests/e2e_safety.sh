@@ -8,32 +8,7 @@
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 HSW=tests/dumps/haswell_core-i7-4500u.raw
-M=$LIB_TMP/m
-S=$LIB_TMP/state
-mkdir -p $S && chmod 700 $S
-
-if ! have_fuse; then
-	skip "no FUSE here: $LIB_WHY"
-	tap_done
-	exit 0
-fi
-
-# profile NAME [LINES...]: a simulator profile, 4 CPUs unless a line says otherwise
-profile() {
-	f=$LIB_TMP/p.$1
-	shift
-	{
-		echo "loads_per_sec = 4e8"
-		echo "load_latency = 5:0.70 20:0.20 70:0.06 300:0.04"
-		echo "offcore_reads_per_sec = 2e7"
-		echo "offcore_latency = 180"
-		echo "snoop_hit_per_sec = 1e5"
-		echo "hitm_per_sec = 5e4"
-		for l in "$@"; do echo "$l"; done
-		printf '%s\n' "$@" | grep -q '^cpus' || echo "cpus = 4"
-	} >"$f"
-	echo "$f"
-}
+fuse_or_skip
 
 # wait_for FILE PATTERN SECONDS
 wait_for() {
@@ -68,7 +43,7 @@ wait_regs() {
 L="./lattop --msr-dir $M --cpuid-file $HSW --state-dir $S"
 MP=$(mkdir -p $M && cd $M && pwd -P)
 
-msrfs_mount $M --simulate haswell --sim-profile "$(profile hsw)" || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile hsw)" || { not_ok mount; tap_done; exit 1; }
 
 # ---- 1. a write the CPU refuses for good: restore reads first, nothing locks ----
 regs_snapshot $M $LIB_TMP/before
@@ -140,7 +115,7 @@ is "exit, one write refused: --restore once the fault is gone, exit 0" "$?" 0
 regs_unchanged "exit, one write refused, --restore: every register as it was" $M $LIB_TMP/before
 
 # ---- 1. --force, SIGKILL, --restore: a counter its owner counts with again ----
-msrfs_mount $LIB_TMP/m2 --simulate haswell --sim-profile "$(profile force 'cpu2.msr.0x188 = 0x43003c')" ||
+msrfs_mount $LIB_TMP/m2 --simulate haswell --sim-profile "$(sim_profile force 'cpu2.msr.0x188 = 0x43003c')" ||
 	{ not_ok mount; tap_done; exit 1; }
 regs_snapshot $LIB_TMP/m2 $LIB_TMP/before2
 : >$LIB_TMP/out
@@ -220,7 +195,7 @@ regs_unchanged "SIGTSTP, SIGCONT, SIGTERM: every register as it was" $M $LIB_TMP
 msrfs_umount $M
 
 # ---- 5. a batch reader that stops reading: nothing stays armed ----
-msrfs_mount $M --simulate haswell --sim-profile "$(profile big 'cpus = 32')" ||
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile big 'cpus = 32')" ||
 	{ not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 mkfifo $LIB_TMP/fifo
@@ -252,7 +227,7 @@ regs_unchanged "reader stalled, then back: every register as it was" $M $LIB_TMP
 msrfs_umount $M
 
 # ---- 4. registers changed under lattop are given up ----
-msrfs_mount $M --simulate haswell --sim-profile "$(profile owned)" || { not_ok mount; tap_done; exit 1; }
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile owned)" || { not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 : >$LIB_TMP/out
 $L -b -d 0.2 --format json >$LIB_TMP/out 2>$LIB_TMP/err &
@@ -288,7 +263,7 @@ msrfs_umount $M
 # Nehalem, 2 threads per core: cpu 2 is cpu 0's sibling; its offcore event uses RSP_0.
 NHM=tests/dumps/nehalem_core-i5-750.raw
 msrfs_mount $M --simulate nehalem --sim-profile \
-	"$(profile nhm 'threads_per_core = 2' 'cpu2.msr.0x186 = 0x4301b7' 'cpu2.msr.0x1a6 = 0x2001')" ||
+	"$(sim_profile nhm 'threads_per_core = 2' 'cpu2.msr.0x186 = 0x4301b7' 'cpu2.msr.0x1a6 = 0x2001')" ||
 	{ not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 ./lattop --msr-dir $M --cpuid-file $NHM --state-dir $S -c 0 -n 2 -b -d 0.2 --format json \
@@ -306,7 +281,7 @@ msrfs_umount $M
 SLM=tests/dumps/silvermont_atom-z3740.raw
 if [ -r "$SLM" ]; then
 	msrfs_mount $M --simulate silvermont --sim-profile \
-		"$(profile slm 'cpu1.msr.0x186 = 0x4301b7')" || { not_ok mount; tap_done; exit 1; }
+		"$(sim_profile slm 'cpu1.msr.0x186 = 0x4301b7')" || { not_ok mount; tap_done; exit 1; }
 	./lattop --msr-dir $M --cpuid-file $SLM --state-dir $S -c 0 --once -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err
 	is "silvermont, -c 0, module partner's offcore event: exit 0" "$?" 0
 	is "silvermont, -c 0: MSR_OFFCORE_RSP_0 never written" "$(grep -c '^W [0-9]* 0x1a6 ' $M/log)" 0

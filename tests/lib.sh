@@ -94,6 +94,38 @@ have_fuse() {
 	return 1
 }
 
+# fuse_or_skip: the stand-in's mount point $M and a private state directory
+# $S for the tests that mount it; without FUSE, one skip and the script ends.
+fuse_or_skip() {
+	M=$LIB_TMP/m
+	S=$LIB_TMP/state
+	mkdir -p $S && chmod 700 $S
+	if ! have_fuse; then
+		skip "no FUSE here: $LIB_WHY"
+		tap_done
+		exit 0
+	fi
+}
+
+# sim_profile NAME [LINES...]: the simulator profile the FUSE tests share,
+# in $LIB_TMP/p.NAME (its path printed), LINES added; 4 CPUs unless a line
+# says otherwise.
+sim_profile() {
+	_sp=$LIB_TMP/p.$1
+	shift
+	{
+		echo "loads_per_sec = 4e8"
+		echo "load_latency = 5:0.70 20:0.20 70:0.06 300:0.04"
+		echo "offcore_reads_per_sec = 2e7"
+		echo "offcore_latency = 180"
+		echo "snoop_hit_per_sec = 1e5"
+		echo "hitm_per_sec = 5e4"
+		for l in "$@"; do echo "$l"; done
+		printf '%s\n' "$@" | grep -q '^cpus' || echo "cpus = 4"
+	} >"$_sp"
+	echo "$_sp"
+}
+
 lib_mounted() {
 	# /proc/mounts escapes spaces as \040; test dirs have none.
 	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts

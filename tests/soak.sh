@@ -13,15 +13,7 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 
 RUNS=${1:-400}
 LIMIT=${2:-0}
-M=$LIB_TMP/m
-S=$LIB_TMP/state
-mkdir -p $S && chmod 700 $S
-
-if ! have_fuse; then
-	skip "no FUSE here: $LIB_WHY"
-	tap_done
-	exit 0
-fi
+fuse_or_skip
 
 rnd() {         # rnd N: 0..N-1
 	echo $(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % $1 ))
@@ -36,15 +28,7 @@ nice -n 10 sh -c 'while :; do :; done' &
 LOAD=$!
 trap 'kill $LOAD 2>/dev/null; lib_cleanup' EXIT
 
-cat >$LIB_TMP/p <<EOF
-cpus = 4
-loads_per_sec = 4e8
-load_latency = 5:0.70 20:0.20 70:0.06 300:0.04
-offcore_reads_per_sec = 2e7
-offcore_latency = 180
-snoop_hit_per_sec = 1e5
-hitm_per_sec = 5e4
-EOF
+P=$(sim_profile base)
 
 START=$(date +%s)
 run=0
@@ -63,7 +47,7 @@ NPAIRS=$(echo $PAIRS | wc -w)
 check "uarchs with a dump of their own ($NPAIRS)" test "$NPAIRS" -gt 0
 for pair in $PAIRS; do
 	uarch=${pair%%:*} DUMP=${pair#*:}
-	msrfs_mount $M --simulate $uarch --sim-profile $LIB_TMP/p || { not_ok "mount $uarch"; break; }
+	msrfs_mount $M --simulate $uarch --sim-profile $P || { not_ok "mount $uarch"; break; }
 	regs_snapshot $M $LIB_TMP/before
 	per=$(( (RUNS + NPAIRS - 1) / NPAIRS ))
 	i=0
