@@ -224,6 +224,22 @@ static bool sim_sibling_on(const struct sim *sim, int c, unsigned i)
  */
 #define SIM_HT_BUG_KEEP 0.5
 
+/*
+ * What a plain event kind counts: all of these traffics, once each.  0: a
+ * kind with rules of its own (load latency, offcore response).
+ */
+static const uint32_t sim_kind_traffic[] = {
+	[SIM_EV_CYCLES]      = B(SIM_T_CYC),
+	[SIM_EV_INST]        = B(SIM_T_INST),
+	[SIM_EV_LOADS]       = B(SIM_T_LOADS),
+	[SIM_EV_OFF_REQ]     = B(SIM_T_RD),
+	[SIM_EV_OFF_OUTST]   = B(SIM_T_OUTST),
+	[SIM_EV_HITM_LOADS]  = B(SIM_T_HITM) | B(SIM_T_HITM_MOD),
+	[SIM_EV_HIT_LOADS]   = B(SIM_T_CLEAN),
+	[SIM_EV_RHIT_LOADS]  = B(SIM_T_RHIT),
+	[SIM_EV_RHITM_LOADS] = B(SIM_T_RHITM),
+};
+
 /* What GP counter @i of @cpu counts, from the registers it depends on. */
 static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 {
@@ -258,15 +274,6 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 		return;
 	ctr->any = (sel & EVTSEL_ANY) && hw->any_thread && sim->tpc > 1;
 	switch (ev->kind) {
-	case SIM_EV_CYCLES:
-		ctr->w[SIM_T_CYC] = s;
-		break;
-	case SIM_EV_INST:
-		ctr->w[SIM_T_INST] = s;
-		break;
-	case SIM_EV_LOADS:
-		ctr->w[SIM_T_LOADS] = s;
-		break;
 	case SIM_EV_LOAD_LAT:
 		/*
 		 * Seed 000: PEBS_EN and LL_EN of the counter, CMASK = INV = 0
@@ -290,18 +297,6 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 		ctr->w[SIM_T_LOADS] = s * ctr->tag *
 				      sim_profile_above(sim->prof, c, (double)cpu->ld_lat);
 		break;
-	case SIM_EV_HITM_LOADS:
-		ctr->w[SIM_T_HITM] = ctr->w[SIM_T_HITM_MOD] = s;
-		break;
-	case SIM_EV_HIT_LOADS:
-		ctr->w[SIM_T_CLEAN] = s;
-		break;
-	case SIM_EV_RHIT_LOADS:
-		ctr->w[SIM_T_RHIT] = s;
-		break;
-	case SIM_EV_RHITM_LOADS:
-		ctr->w[SIM_T_RHITM] = s;
-		break;
 	case SIM_EV_RSP0:
 	case SIM_EV_RSP1:
 		k = ev->kind == SIM_EV_RSP1;
@@ -311,11 +306,12 @@ static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 		for (k = 0; k < SIM_T_N; k++)
 			ctr->w[k] = s * rw[k];
 		break;
-	case SIM_EV_OFF_REQ:
-		ctr->w[SIM_T_RD] = s;
-		break;
-	case SIM_EV_OFF_OUTST:
-		ctr->w[SIM_T_OUTST] = s;
+	default:
+		if (ev->kind >= sizeof(sim_kind_traffic) / sizeof(sim_kind_traffic[0]))
+			return;
+		for (k = 0; k < SIM_T_N; k++)
+			if (sim_kind_traffic[ev->kind] & B(k))
+				ctr->w[k] = s;
 		break;
 	}
 	if (hw->ht_bug_last && ev->event >= hw->ht_bug_first && ev->event <= hw->ht_bug_last &&
