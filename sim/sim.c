@@ -1003,6 +1003,20 @@ static int sim_apply_presets(struct sim *sim, char *err, size_t errlen)
 	return 0;
 }
 
+/* What sim_new_hw allocated, for its failures and sim_free (NULL: nothing). */
+static void sim_release(struct sim *sim)
+{
+	if (!sim)
+		return;
+	sim_profile_free(sim->prof);
+	free(sim->cpu);
+	free(sim->dom);
+	free(sim->dom_first);
+	free(sim->dom_cpus);
+	free(sim->rsp);
+	free(sim);
+}
+
 struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 		    char *err, size_t errlen)
 {
@@ -1136,15 +1150,7 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 nomem:
 	sim_seterr(err, errlen, "out of memory");
 fail:
-	if (sim) {
-		sim_profile_free(sim->prof);
-		free(sim->cpu);
-		free(sim->dom);
-		free(sim->dom_first);
-		free(sim->dom_cpus);
-		free(sim->rsp);
-		free(sim);
-	}
+	sim_release(sim);
 	sim_profile_free(builtin);
 	return NULL;
 }
@@ -1154,11 +1160,5 @@ void sim_free(struct sim *sim)
 	if (!sim)
 		return;
 	pthread_mutex_destroy(&sim->lock);
-	sim_profile_free(sim->prof);
-	free(sim->cpu);
-	free(sim->dom);
-	free(sim->dom_first);
-	free(sim->dom_cpus);
-	free(sim->rsp);
-	free(sim);
+	sim_release(sim);
 }
