@@ -17,11 +17,17 @@ CPPFLAGS += -I. -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
 
+# The layers, bottom to top (HACKING.md): what a folder may include is
+# checked by tests/e2e_headers.sh.  app/ and ui/ make the program; the
+# layers under them are the core every test links.
+CORE_DIRS := cpu sim engine output export record safety
 CPU_SRC  := $(sort $(wildcard cpu/*.c))
-SRC_SRC  := $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
 SIM_SRC  := $(sort $(wildcard sim/*.c))
+CORE_SRC := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
+APP_SRC  := $(sort $(wildcard app/*.c))
 UI_SRC   := $(sort $(wildcard ui/*.c))
-CORE_OBJ := $(CPU_SRC:.c=.o) $(SIM_SRC:.c=.o) $(SRC_SRC:.c=.o)
+CORE_OBJ := $(CORE_SRC:.c=.o)
+APP_OBJ  := $(APP_SRC:.c=.o)
 UI_OBJ   := $(UI_SRC:.c=.o)
 SIM_OBJ  := $(filter-out sim/msrdev_sim.o,$(SIM_SRC:.c=.o))
 
@@ -40,7 +46,7 @@ all: lattop
 liblattop.a: $(CORE_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
-lattop: src/main.o $(UI_OBJ) liblattop.a
+lattop: $(APP_OBJ) $(UI_OBJ) liblattop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE) -lncursesw -lmicrohttpd -lpthread
 
 tests/test_%: tests/test_%.o liblattop.a
@@ -60,13 +66,13 @@ tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/fuzz/fuzz_cpuid tes
 
 # Install what is missing when root; otherwise print the exact command.
 deps:
-	@sh tests/deps.sh $(PKGS_RUN)
+	@sh scripts/deps.sh $(PKGS_RUN)
 deps-test:
-	@sh tests/deps.sh $(PKGS_RUN) $(PKGS_TEST)
+	@sh scripts/deps.sh $(PKGS_RUN) $(PKGS_TEST)
 
 run: deps
 	@$(MAKE) --no-print-directory lattop
-	@sh tests/run-monitor.sh
+	@sh scripts/run-monitor.sh
 
 check: deps-test
 	@$(MAKE) --no-print-directory tests
@@ -96,7 +102,7 @@ check-sanitize: deps-test
 # interval and per scrape.  Root (FUSE).
 PKGS_BENCH := strace valgrind htop time linux-perf
 bench: deps-test
-	@sh tests/deps.sh $(PKGS_BENCH)
+	@sh scripts/deps.sh $(PKGS_BENCH)
 	@$(MAKE) --no-print-directory tests bench/export_bench
 	@sh bench/bench.sh
 
@@ -114,10 +120,10 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lattop $(DESTDIR)$(PREFIX)/share/man/man1/lattop.1
 
 # PNG pictures of the screen from real runs on the simulator (Xvfb, xterm,
-# ImageMagick: tests/screenshots.sh installs them through tests/deps.sh).
+# ImageMagick: scripts/screenshots.sh installs them through scripts/deps.sh).
 .PHONY: screenshots
 screenshots: lattop
-	sh tests/screenshots.sh
+	sh scripts/screenshots.sh
 
 clean:
 	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d tests/*/*.o tests/*/*.d \
@@ -144,8 +150,8 @@ FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c
 		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
-FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir src/record.c src/metrics.c \
-		    src/report.c src/numfmt.c src/columns.c src/plan.c cpu/uarch.c cpu/cpuid.c \
+FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c engine/metrics.c \
+		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c \
 		    $(sort $(wildcard cpu/events*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.
@@ -163,11 +169,19 @@ tests/fuzz/obj/%.o: sim/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
-tests/fuzz/obj/listen.o: src/listen.c
+tests/fuzz/obj/listen.o: export/listen.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
-tests/fuzz/obj/%.o: src/%.c
+tests/fuzz/obj/%.o: engine/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: output/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: record/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "src/export.h"
+#include "export/export.h"
 
 static double cpu_s(void)
 {

@@ -1,5 +1,5 @@
 /*
- * test_columns.c: the table of output fields (src/columns.c) and what
+ * test_columns.c: the table of output fields (output/columns.c) and what
  * must agree with it: names unique and usable on a command line, every
  * field somewhere and with help; the csv header, the text header and the
  * JSON keys of report_write() in the table's order and sections; the man
@@ -18,8 +18,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/columns.h"
-#include "src/report.h"
+#include "output/columns.h"
+#include "output/report.h"
 
 static const unsigned thr[] = { 16, 128 };
 

@@ -1,5 +1,5 @@
 /*
- * test_doctor.c: `lattop --doctor` (src/doctor.c).
+ * test_doctor.c: `lattop --doctor` (safety/doctor.c).
  *
  * Each test builds a fake root under /tmp (ROOT/dev/cpu/N/msr,
  * ROOT/sys/..., ROOT/proc/..., ROOT/run/lattop) that is healthy, changes
@@ -28,7 +28,7 @@
 
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
-#include "src/doctor.h"
+#include "safety/doctor.h"
 #include "tests/fakedev.h"
 
 #define DUMP_HASWELL    "tests/dumps/haswell_core-i7-4500u.raw"

@@ -36,7 +36,7 @@
 
 #include "cpu/events.h"
 #include "cpu/uarch.h"
-#include "src/plan.h"
+#include "engine/plan.h"
 
 #define MAX_ROWS 128
 

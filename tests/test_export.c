@@ -1,5 +1,5 @@
 /*
- * test_export.c: the exposition writer (src/export.c): counters integrate
+ * test_export.c: the exposition writer (export/export.c): counters integrate
  * rate x time per CPU and skip a CPU not read; what is not measured has no
  * series and says supported 0; thresholds that change keep their counters;
  * both formats are well formed (every sample under its family's TYPE,
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/export.h"
+#include "export/export.h"
 
 static const int ids[] = { 0, 1 }, cores[] = { 0, 0 }, pkgs[] = { 0, 1 };
 

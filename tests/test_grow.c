@@ -1,5 +1,5 @@
 /*
- * test_grow.c: the growing array of src/grow.h, which the output queue,
+ * test_grow.c: the growing array of lib/grow.h, which the output queue,
  * the recording, the journal and the exposition all grow their buffers with.
  *
  * What is checked: the first size, doubling until the need fits, no
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "src/grow.h"
+#include "lib/grow.h"
 
 static void test_grow_first_then_doubles(void **state)
 {

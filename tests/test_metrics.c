@@ -1,5 +1,5 @@
 /*
- * test_metrics.c: what the numbers mean (src/metrics.c).
+ * test_metrics.c: what the numbers mean (engine/metrics.c).
  *
  * Hand-computed examples for the load-latency shares and the bounds of
  * the mean (and a randomised check that the bounds hold), rates (count over the
@@ -20,9 +20,9 @@
 
 #include "cpu/events.h"
 #include "cpu/uarch.h"
-#include "src/metrics.h"
-#include "src/plan.h"
-#include "src/sampler.h"
+#include "engine/metrics.h"
+#include "engine/plan.h"
+#include "engine/sampler.h"
 
 #define EPS 1e-9
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/numfmt.h"
+#include "output/numfmt.h"
 
 static void is(double v, int sig, const char *want)
 {

@@ -1,5 +1,5 @@
 /*
- * test_outq.c: the batch output's writer thread (src/outq.c), on pipes.
+ * test_outq.c: the batch output's writer thread (output/outq.c), on pipes.
  *
  * What is checked: bytes come out whole and in order; a reader that stops
  * reading never blocks outq_push() (the caller sees "not drained" instead,
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "src/outq.h"
+#include "output/outq.h"
 
 /* Read what is in @fd now (non-blocking), up to @max bytes. */
 static size_t drain(int fd, char *buf, size_t max)

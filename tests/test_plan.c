@@ -1,5 +1,5 @@
 /*
- * test_plan.c: the rotation planner (src/plan.c).
+ * test_plan.c: the rotation planner (engine/plan.c).
  *
  * For each of the eight supported microarchitectures, with every counter
  * free and then with every combination of taken counters, offcore MSRs
@@ -26,7 +26,7 @@
 #include "cpu/events.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
-#include "src/plan.h"
+#include "engine/plan.h"
 
 #define BIT(m) (1u << (m))
 #define REMOTE      (BIT(M_SNOOP_REMOTE_HIT) | BIT(M_SNOOP_REMOTE_HITM))

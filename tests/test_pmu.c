@@ -12,7 +12,7 @@
  * counter wraps and the PEBS counter's re-zeroing; the Nehalem counter
  * reset; apply writes only what changed; restore order; error paths.
  *
- * Configurations come from the real planner (src/plan.c) where the check
+ * Configurations come from the real planner (engine/plan.c) where the check
  * is about real rotations, and are written by hand where one exact
  * situation is wanted.  Nothing here touches a real device.
  */
@@ -31,7 +31,7 @@
 #include "cpu/msr_allow.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
-#include "src/plan.h"
+#include "engine/plan.h"
 #include "tests/fakedev.h"
 
 #define EV_CYCLES   0x43003cull   /* 0x3C/0x00 USR|OS|EN: core cycles, every family */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "src/privs.h"
+#include "safety/privs.h"
 
 /* Run @fn in a child; its exit status. */
 static int in_child(int (*fn)(void))

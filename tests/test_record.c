@@ -1,5 +1,5 @@
 /*
- * test_record.c: the recording format (src/record.c).  Reports written
+ * test_record.c: the recording format (record/record.c).  Reports written
  * with record_write() and read back with record_load() print the same
  * text, csv and json through report_write(), their numbers the same bits;
  * a truncated last frame, a flipped bit anywhere in a frame, a foreign or
@@ -21,9 +21,9 @@
 #include <zlib.h>
 
 #include "cpu/uarch.h"
-#include "src/metrics.h"
-#include "src/record.h"
-#include "src/report.h"
+#include "engine/metrics.h"
+#include "record/record.h"
+#include "output/report.h"
 
 #define NCPU 5
 #define NFRAMES 12

@@ -1,5 +1,5 @@
 /*
- * test_sampler.c: the sampler (src/sampler.c) against the in-memory device
+ * test_sampler.c: the sampler (engine/sampler.c) against the in-memory device
  * of tests/fakedev.h, on Haswell with both threads of each core measured.
  *
  * What is checked: under the HT bug (UARCH_F_HT_EXCL, erratum HSD29) no
@@ -29,8 +29,8 @@
 #include "cpu/msr_allow.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
-#include "src/plan.h"
-#include "src/sampler.h"
+#include "engine/plan.h"
+#include "engine/sampler.h"
 #include "tests/fakedev.h"
 
 #define NCPU 8

@@ -32,8 +32,8 @@
 #include "cpu/msr_allow.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
-#include "src/journal.h"
-#include "src/plan.h"
+#include "safety/journal.h"
+#include "engine/plan.h"
 #include "tests/fakedev.h"
 
 #define DEV_PATH "/fake/cpu"    /* what the journal names: never opened (the device is passed) */

@@ -395,7 +395,7 @@ const struct key_row keys_table[] = {
 	{ { 'H' }, 1, KW_ALL, keys_history, 0, NULL,
 	  "the history view: a row's numbers over time; Up Down choose the row, Enter or H goes back" },
 	{ { 'h', '?' }, 2, KW_ALL, keys_help_open, 0, NULL, "this help" },
-	/* The terminal turns it into SIGTSTP: src/main.c stops, the screen given back (ui_suspend). */
+	/* The terminal turns it into SIGTSTP: app/main.c stops, the screen given back (ui_suspend). */
 	{ { 'Z' & 0x1f }, 1, KW_ALL | KW_TERMINAL, NULL, 0, NULL,
 	  "stop, registers and terminal put back; fg resumes" },
 	{ { KEY_RESIZE }, 0, KW_ALL, keys_redraw, 0, NULL, NULL },

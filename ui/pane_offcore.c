@@ -4,7 +4,7 @@
  * reads are counted but their latency is not (Nehalem), the reads show.
  *
  * Which columns, in which order, is this file's; their headers, widths and
- * formats are the column table's (src/columns.c).  Draws only inside the
+ * formats are the column table's (output/columns.c).  Draws only inside the
  * box it is given.
  */
 #include "ui/ui_internal.h"

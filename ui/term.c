@@ -2,7 +2,7 @@
  * term.c: the terminal's lifecycle: taking it (locale, terminfo, curses
  * modes, colours and glyphs), giving it back (also with the last frame
  * left on it as text), and giving it back and taking it again around a
- * Ctrl-Z (the signals themselves are src/main.c's).
+ * Ctrl-Z (the signals themselves are app/main.c's).
  *
  * Owns the one `struct ui` of the process between ui_open and ui_close.
  * Never draws anything but through layout_draw, never handles a key.

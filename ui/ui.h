@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "cpu/uarch.h"
-#include "src/metrics.h"
+#include "engine/metrics.h"
 
 /* One row: a logical CPU, or a core (the sum of its logical CPUs). */
 struct ui_row {
@@ -75,7 +75,7 @@ struct ui;
 struct ui_opts {
 	bool no_color;          /* --no-color, or NO_COLOR set */
 	bool ascii;             /* --ascii, or a terminal without line drawing */
-	unsigned long long hidden;      /* columns --show, --hide leave out (col_set, src/columns.h) */
+	unsigned long long hidden;      /* columns --show, --hide leave out (col_set, output/columns.h) */
 	double interval_s;
 	/* Validates a thresholds list typed after 't'; 0 or -1 with a message. */
 	int (*parse_thresholds)(const char *text, unsigned *out, int *n, char *err, size_t errlen);

@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/columns.h"
-#include "src/numfmt.h"
+#include "output/columns.h"
+#include "output/numfmt.h"
 #include "ui/ui.h"
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
@@ -144,7 +144,7 @@ struct pane_view {
 };
 
 /*
- * A sortable column: a row of the column table (src/columns.h), whose
+ * A sortable column: a row of the column table (output/columns.h), whose
  * screen header names it and whose value sorts (NAN last); or, @col NULL,
  * the CPU column named @name.
  */
@@ -191,7 +191,7 @@ extern const struct pane pane_snoop;
 
 /*
  * Cells of the column table on the screen (pane_cell.c): each column's
- * screen header, width and format, as src/columns.c says.
+ * screen header, width and format, as output/columns.c says.
  */
 /* Not left out by --show or --hide. */
 /* Why pane @p shows one line for @m instead of its rows, or NULL. */

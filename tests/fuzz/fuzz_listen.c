@@ -1,5 +1,5 @@
 /*
- * fuzz_listen.c: libFuzzer harness for the --listen parser (src/listen.c),
+ * fuzz_listen.c: libFuzzer harness for the --listen parser (export/listen.c),
  * lattop's own parsing of a network address; the HTTP requests themselves
  * are libmicrohttpd's to parse.
  *
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/listen.h"
+#include "export/listen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_record.c: libFuzzer harness for the recording reader (src/record.c).
+ * fuzz_record.c: libFuzzer harness for the recording reader (record/record.c).
  *
  * Owns nothing but the harness.  Each input is read twice: as a whole
  * recording file by record_decode(), and as the raw content of one frame,
@@ -21,8 +21,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "src/record.h"
-#include "src/report.h"
+#include "record/record.h"
+#include "output/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

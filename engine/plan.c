@@ -1,0 +1,757 @@
+/*
+ * plan.c: pack the event table's rows into rotation slots (see plan.h).
+ *
+ * Pure: reads the table and the free resources, writes a struct plan.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/plan.h"
+
+static bool row_eligible(const struct pmu_event *e, const struct uarch *u,
+			 const struct plan_resources *res)
+{
+	return (e->needs & (u->flags | res->flags)) == e->needs && e->offcore <= u->offcore_msrs;
+}
+
+static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
+{
+	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+
+	if (pl->ldlat_reserved)
+		m &= (uint8_t)~(1u << pl->ldlat_ctr);
+	return m;
+}
+
+static int highest_bit(unsigned m)
+{
+	return m ? 31 - __builtin_clz(m) : -1;
+}
+
+/*
+ * Can @rows (n of them) run in slot @s?  On success @ctr gets their counters.
+ * Counters go to the most constrained row first, highest counter first, so
+ * PMC0 (the only home of some Westmere events) stays free longest.
+ */
+static bool fit(const struct plan *pl, const struct plan_slot *s, const struct plan_resources *res,
+		const struct pmu_event *const *rows, int n, bool ldlat, int8_t ctr[2])
+{
+	uint8_t all = usable(pl, res), used = s->cfg.gp_mask, rsp_mask = s->cfg.rsp_mask;
+	uint64_t rsp[2] = { s->cfg.rsp[0], s->cfg.rsp[1] };
+	int order[2] = { 0, 1 };
+
+	for (int i = 0; i < n; i++) {
+		int j = rows[i]->offcore - 1;
+
+		if (j < 0)
+			continue;
+		if (!(res->rsp_free & (1u << j)))
+			return false;
+		if ((rsp_mask & (1u << j)) && rsp[j] != rows[i]->offcore_rsp)
+			return false;
+		rsp_mask |= (uint8_t)(1u << j);
+		rsp[j] = rows[i]->offcore_rsp;
+	}
+	if (ldlat) {
+		if (s->cfg.ldlat_ctr >= 0 || pl->ldlat_ctr < 0 || (used & (1u << pl->ldlat_ctr)))
+			return false;
+		ctr[0] = (int8_t)pl->ldlat_ctr;
+		return true;
+	}
+	if (n == 2 && __builtin_popcount(rows[1]->counters & all & ~used) <
+		      __builtin_popcount(rows[0]->counters & all & ~used)) {
+		order[0] = 1;
+		order[1] = 0;
+	}
+	for (int k = 0; k < n; k++) {
+		int i = order[k];
+		int c = highest_bit(rows[i]->counters & all & ~used);
+
+		if (c < 0)
+			return false;
+		used |= (uint8_t)(1u << c);
+		ctr[i] = (int8_t)c;
+	}
+	return true;
+}
+
+/* Row @e on counter @c in configuration @cfg (@thresh: its load-latency threshold). */
+static void cfg_add(const struct plan *pl, struct pmu_cfg *cfg, const struct pmu_event *e, int c,
+		    int thresh)
+{
+	cfg->gp_mask |= (uint8_t)(1u << c);
+	cfg->evtsel[c] = pmu_event_evtsel(e);
+	if (e->offcore) {
+		cfg->rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
+		cfg->rsp[e->offcore - 1] = e->offcore_rsp;
+		cfg->rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
+	}
+	if (e->ldlat) {
+		cfg->ldlat_ctr = (int8_t)c;
+		cfg->ldlat = (uint16_t)pl->thresholds[thresh];
+	}
+}
+
+static void place(struct plan *pl, int si, int ui, const struct pmu_event *const *rows,
+		  const int8_t ctr[2])
+{
+	struct plan_slot *s = &pl->slot[si];
+	struct plan_unit *u = &pl->unit[ui];
+	struct plan_place *pp = &s->place[s->nplace++];
+
+	pp->unit = ui;
+	for (int i = 0; i < u->nrows; i++) {
+		const struct pmu_event *e = rows[i];
+		int c = ctr[i];
+
+		pp->row[i] = e;
+		pp->ctr[i] = (int8_t)c;
+		cfg_add(pl, &s->cfg, e, c, u->thresh);
+	}
+	if (u->nslots++ == 0) {
+		u->first_slot = si;
+		u->ctr[0] = ctr[0];
+		u->ctr[1] = u->nrows > 1 ? ctr[1] : -1;
+		u->row[0] = rows[0];
+		if (u->nrows > 1)
+			u->row[1] = rows[1];
+	}
+}
+
+static bool in_slot(const struct plan_slot *s, int ui)
+{
+	for (int i = 0; i < s->nplace; i++)
+		if (s->place[i].unit == ui)
+			return true;
+	return false;
+}
+
+/* Try unit @ui in slot @si with each of its alternatives; place it if @commit. */
+static bool try_place(struct plan *pl, const struct plan_resources *res, int si, int ui,
+		      bool commit)
+{
+	struct plan_unit *u = &pl->unit[ui];
+	int8_t ctr[2] = { -1, -1 };
+
+	if (u->nalt == 0) {
+		if (!fit(pl, &pl->slot[si], res, u->row, u->nrows, u->thresh >= 0, ctr))
+			return false;
+		if (commit)
+			place(pl, si, ui, u->row, ctr);
+		return true;
+	}
+	for (int a = 0; a < u->nalt; a++) {
+		const struct pmu_event *rows[1] = { u->alt[a] };
+
+		if (fit(pl, &pl->slot[si], res, rows, 1, false, ctr)) {
+			if (commit)
+				place(pl, si, ui, rows, ctr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int new_slot(struct plan *pl)
+{
+	struct plan_slot *s = &pl->slot[pl->nslots];
+
+	memset(s, 0, sizeof(*s));
+	s->cfg.ldlat_ctr = -1;
+	s->excl_parity = -1;
+	return pl->nslots++;
+}
+
+/* Would unit @ui fit in an empty slot?  (Tried in the first unused one.) */
+static bool fits_alone(struct plan *pl, const struct plan_resources *res, int ui)
+{
+	bool ok;
+
+	if (pl->nslots == PLAN_MAX_SLOTS)
+		return false;
+	new_slot(pl);
+	ok = try_place(pl, res, pl->nslots - 1, ui, false);
+	pl->nslots--;
+	return ok;
+}
+
+static size_t ctr_list(char *buf, size_t len, uint8_t mask)
+{
+	size_t o = (size_t)snprintf(buf, len, "IA32_PMC");
+
+	for (int c = 0, first = 1; c < 8 && o < len; c++)
+		if (mask & (1u << c)) {
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? "" : "/", c);
+			first = 0;
+		}
+	return o;
+}
+
+/* Why @rows (n of them, a pair or one row) fit no slot: what is really missing. */
+static void why_not_placed(char *buf, size_t len, const struct plan *pl,
+			   const struct pmu_event *const *rows, int n,
+			   const struct plan_resources *res)
+{
+	uint8_t all = (uint8_t)((1u << res->ngp) - 1);
+	char list[48];
+
+	for (int i = 0; i < n; i++) {
+		const struct pmu_event *e = rows[i];
+		uint8_t want = e->counters & all, free_ = want & res->gp_free;
+
+		if (e->offcore && !(res->rsp_free & (1u << (e->offcore - 1)))) {
+			snprintf(buf, len, "%s needs MSR_OFFCORE_RSP_%d, which another user's "
+				 "offcore-response event holds", e->name, e->offcore - 1);
+			return;
+		}
+		ctr_list(list, sizeof(list), want);
+		if (!free_) {
+			snprintf(buf, len, "%s needs %s, which another user holds", e->name, list);
+			return;
+		}
+		if (pl->ldlat_reserved && free_ == (1u << pl->ldlat_ctr)) {
+			snprintf(buf, len, "%s needs %s; the free one, IA32_PMC%d, counts load latency",
+				 e->name, list, pl->ldlat_ctr);
+			return;
+		}
+	}
+	ctr_list(list, sizeof(list), usable(pl, res));
+	snprintf(buf, len, "%s%s%s need %d counters at once; free: %s", rows[0]->name,
+		 n > 1 ? " and " : "", n > 1 ? rows[1]->name : "", n, usable(pl, res) ? list : "none");
+}
+
+static void set_reason(struct plan *pl, enum metric m, const char *why)
+{
+	if (pl->reason[m])
+		return;
+	snprintf(pl->reason_buf[m], sizeof(pl->reason_buf[m]), "%s", why);
+	pl->reason[m] = pl->reason_buf[m];
+}
+
+static int add_unit(struct plan *pl)
+{
+	struct plan_unit *u = &pl->unit[pl->nunits];
+
+	memset(u, 0, sizeof(*u));
+	u->thresh = -1;
+	u->first_slot = -1;
+	u->ctr[0] = u->ctr[1] = -1;
+	return pl->nunits++;
+}
+
+void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
+{
+	uint8_t gp_taken = 0, fixed_taken = 0;
+
+	for (int i = 0; i < p->ncpu && !p->force; i++) {
+		gp_taken |= p->cpu[i].gp_taken;
+		fixed_taken |= p->cpu[i].fixed_taken;
+	}
+	res->ngp = p->ngp;
+	res->nfixed = p->nfixed;
+	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
+	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
+	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
+	res->ldlat_free = p->has_ldlat && !p->ldlat_taken && !p->ldlat_why[0];
+	res->ldlat_why = p->ldlat_why[0] ? p->ldlat_why : NULL;
+	res->ht_excl = false;
+	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
+		res->ht_excl |= plan_thread_parity(p, i) == 1;
+}
+
+int plan_thread_parity(const struct pmu *p, int i)
+{
+	const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
+	int rank = 0;
+
+	for (int j = 0; j < p->ncpu; j++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[p->cpu[j].dev];
+
+		if (o->package == me->package && o->core == me->core && o->id < me->id)
+			rank++;
+	}
+	return rank & 1;
+}
+
+/* Selects and offcore registers that change from slot @a to slot @b: what a switch must write. */
+static int slot_distance(const struct pmu_cfg *a, const struct pmu_cfg *b)
+{
+	struct pmu_diff d = pmu_diff(a, b);
+
+	return __builtin_popcount(d.sel) + __builtin_popcount(d.rsp);
+}
+
+/* Rebuild slot @s's configuration from its placements (after relabelling). */
+static void slot_rebuild(struct plan *pl, struct plan_slot *s)
+{
+	struct pmu_cfg keep = s->cfg;
+
+	memset(&s->cfg, 0, sizeof(s->cfg));
+	s->cfg.ldlat_ctr = -1;
+	s->cfg.fixed_mask = keep.fixed_mask;
+	for (int p = 0; p < s->nplace; p++) {
+		const struct plan_place *pp = &s->place[p];
+
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+			cfg_add(pl, &s->cfg, pp->row[j], pp->ctr[j], pl->unit[pp->unit].thresh);
+	}
+}
+
+/* One general-purpose row of a slot, for relabelling. */
+struct relabel {
+	int place, row;
+	uint8_t allowed;
+	uint64_t evtsel;
+};
+
+static void relabel_search(const struct relabel *rows, int n, int i, uint8_t used, const int8_t *cur,
+			   int8_t *pick, const struct pmu_cfg *prev, int score, int *best, int8_t *best_pick)
+{
+	if (i == n) {
+		if (score > *best) {
+			*best = score;
+			memcpy(best_pick, pick, n);
+		}
+		return;
+	}
+	for (int c = 0; c < PMU_MAX_GP; c++) {
+		if (!(rows[i].allowed & (1u << c)) || (used & (1u << c)))
+			continue;
+		pick[i] = (int8_t)c;
+		relabel_search(rows, n, i + 1, used | (uint8_t)(1u << c), cur, pick, prev,
+			       score + ((prev->gp_mask & (1u << c)) && prev->evtsel[c] == rows[i].evtsel),
+			       best, best_pick);
+	}
+	(void)cur;
+}
+
+static void units_first(struct plan *pl);
+
+/*
+ * Make rotation cheap: order the slots so that neighbours differ little,
+ * then within each slot give every event the counter it had in the slot
+ * before when its counter mask allows, so that fewer event selects change
+ * at each switch.  The load-latency counter stays where it is.
+ */
+static void settle(struct plan *pl, const struct plan_resources *res)
+{
+	struct plan_slot tmp[PLAN_MAX_SLOTS];
+	bool done[PLAN_MAX_SLOTS] = { false };
+	int order[PLAN_MAX_SLOTS], n = pl->nslots;
+	uint8_t usable_mask = usable(pl, res);
+
+	if (n < 2)
+		return;
+	order[0] = 0;
+	done[0] = true;
+	for (int k = 1; k < n; k++) {
+		int best = -1, bd = 1 << 30;
+
+		for (int si = 0; si < n; si++) {
+			int d;
+
+			if (done[si])
+				continue;
+			d = slot_distance(&pl->slot[order[k - 1]].cfg, &pl->slot[si].cfg);
+			if (d < bd) {
+				bd = d;
+				best = si;
+			}
+		}
+		order[k] = best;
+		done[best] = true;
+	}
+	for (int k = 0; k < n; k++)
+		tmp[k] = pl->slot[order[k]];
+	memcpy(pl->slot, tmp, n * sizeof(*tmp));
+
+	for (int si = 1; si < n; si++) {
+		struct plan_slot *s = &pl->slot[si];
+		struct relabel rows[PMU_MAX_GP];
+		int8_t pick[PMU_MAX_GP], best_pick[PMU_MAX_GP], cur[PMU_MAX_GP];
+		int nr = 0, best = -1, before = 0;
+
+		for (int p = 0; p < s->nplace; p++)
+			for (int j = 0; j < pl->unit[s->place[p].unit].nrows; j++) {
+				const struct pmu_event *e = s->place[p].row[j];
+
+				if (e->ldlat)
+					continue;
+				rows[nr] = (struct relabel){ p, j, (uint8_t)(e->counters & usable_mask),
+							     pmu_event_evtsel(e) };
+				cur[nr] = s->place[p].ctr[j];
+				before += (pl->slot[si - 1].cfg.gp_mask & (1u << cur[nr])) &&
+					  pl->slot[si - 1].cfg.evtsel[cur[nr]] == rows[nr].evtsel;
+				nr++;
+			}
+		relabel_search(rows, nr, 0, 0, cur, pick, &pl->slot[si - 1].cfg, 0, &best, best_pick);
+		if (best <= before)
+			continue;
+		for (int r = 0; r < nr; r++)
+			s->place[rows[r].place].ctr[rows[r].row] = best_pick[r];
+		slot_rebuild(pl, s);
+	}
+
+	units_first(pl);
+}
+
+/* The units' first placement, for --list-events. */
+static void units_first(struct plan *pl)
+{
+	for (int ui = 0; ui < pl->nunits; ui++)
+		if (!pl->unit[ui].fixed)
+			pl->unit[ui].first_slot = -1;
+	for (int si = 0; si < pl->nslots; si++)
+		for (int p = 0; p < pl->slot[si].nplace; p++) {
+			const struct plan_place *pp = &pl->slot[si].place[p];
+			struct plan_unit *u = &pl->unit[pp->unit];
+
+			if (u->first_slot >= 0)
+				continue;
+			u->first_slot = si;
+			for (int j = 0; j < u->nrows; j++) {
+				u->ctr[j] = pp->ctr[j];
+				u->row[j] = pp->row[j];
+			}
+		}
+}
+
+/* Slot @s's configuration without its excl places: what the other thread parity runs. */
+static void slot_idle_cfg(const struct plan *pl, struct plan_slot *s)
+{
+	memset(&s->cfg_idle, 0, sizeof(s->cfg_idle));
+	s->cfg_idle.ldlat_ctr = -1;
+	s->cfg_idle.fixed_mask = s->cfg.fixed_mask;
+	for (int k = 0; k < s->nplace; k++) {
+		const struct plan_place *pp = &s->place[k];
+
+		if (pp->excl)
+			continue;
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+			cfg_add(pl, &s->cfg_idle, pp->row[j], pp->ctr[j], pl->unit[pp->unit].thresh);
+	}
+}
+
+/*
+ * The HT bug (UARCH_F_HT_EXCL; pmu-facts 6 and 8.6: HSD29, K-core
+ * intel_ht_bug): an ht_excl row miscounts unless the sibling thread's same
+ * counter is idle.  Every slot with such a row runs twice in a row, once
+ * per thread parity: the thread of the slot's parity runs it whole, its
+ * sibling leaves the counters of the excl places idle (plan.h), and the
+ * roles swap in the twin.  Other places run in both.  A unit's nslots
+ * counts the slots it runs in on any one CPU.  The twin follows its slot,
+ * so a switch between them writes only the excl counters.
+ */
+static int split_excl(struct plan *pl, char *err, size_t errlen)
+{
+	for (int si = 0; si < pl->nslots; si++) {
+		struct plan_slot *s = &pl->slot[si];
+		bool any = false;
+
+		for (int k = 0; k < s->nplace; k++) {
+			struct plan_place *pp = &s->place[k];
+
+			pp->excl = false;
+			for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+				pp->excl |= pp->row[j]->ht_excl;
+			any |= pp->excl;
+		}
+		if (!any)
+			continue;
+		if (pl->nslots == PLAN_MAX_SLOTS) {
+			snprintf(err, errlen, "internal error: more than %d rotation slots", PLAN_MAX_SLOTS);
+			return -1;
+		}
+		memmove(&pl->slot[si + 2], &pl->slot[si + 1], (pl->nslots - si - 1) * sizeof(*s));
+		pl->nslots++;
+		slot_idle_cfg(pl, s);
+		s->excl_parity = 0;
+		pl->slot[si + 1] = *s;
+		pl->slot[si + 1].excl_parity = 1;
+		for (int k = 0; k < s->nplace; k++)
+			if (!s->place[k].excl)
+				pl->unit[s->place[k].unit].nslots++;
+		si++;
+	}
+	units_first(pl);
+	return 0;
+}
+
+/* Order in which single units are packed: the scarcest resources first. */
+static const enum metric single_order[] = {
+	M_SNOOP_HIT, M_SNOOP_HITM, M_OFFCORE_READS, M_OFFCORE_OUTSTANDING,
+	M_SNOOP_REMOTE_HIT, M_SNOOP_REMOTE_HITM, M_LOADS, M_CYCLES, M_INSTRUCTIONS,
+};
+
+static bool remote_metric(enum metric m)
+{
+	return m == M_SNOOP_REMOTE_HIT || m == M_SNOOP_REMOTE_HITM;
+}
+
+int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resources *res,
+	       const unsigned *thresholds, int nthresh, char *err, size_t errlen)
+{
+	const struct pmu_table *t = ua->table;
+	const struct pmu_event *ld = NULL;
+	char why[192];
+
+	memset(pl, 0, sizeof(*pl));
+	pl->ldlat_ctr = -1;
+	pl->tagged = -1;
+	for (int m = 0; m < M__COUNT; m++)
+		pl->unit_of[m] = -1;
+	for (int i = 0; i <= THRESH_MAX; i++)
+		pl->ldlat_unit[i] = -1;
+	if (nthresh > THRESH_MAX) {
+		snprintf(err, errlen, "at most %d load-latency thresholds", THRESH_MAX);
+		return -1;
+	}
+	pl->nthresh = nthresh;
+	if (nthresh)
+		memcpy(pl->thresholds, thresholds, nthresh * sizeof(*thresholds));
+
+	/* Fixed counters: always running, when free. */
+	for (const struct pmu_event *e = t->events; e->name; e++) {
+		int ui;
+
+		if (e->fixed == PMU_FIXED_NONE || !row_eligible(e, ua, res) || pl->unit_of[e->metric] >= 0)
+			continue;
+		if ((unsigned)e->fixed >= res->nfixed || !(res->fixed_free & (1u << e->fixed))) {
+			snprintf(why, sizeof(why), "%s needs IA32_FIXED_CTR%d, which another user holds",
+				 e->name, e->fixed);
+			set_reason(pl, e->metric, why);
+			continue;
+		}
+		ui = add_unit(pl);
+		pl->unit[ui].fixed = true;
+		pl->unit[ui].nrows = 1;
+		pl->unit[ui].row[0] = e;
+		pl->unit[ui].ctr[0] = e->fixed;
+		pl->fixed_mask |= (uint8_t)(1u << e->fixed);
+		pl->unit_of[e->metric] = ui;
+		pl->reason[e->metric] = NULL;
+	}
+
+	/* Load latency: one counter reserved, one unit per threshold. */
+	for (const struct pmu_event *e = t->events; e->name && !ld; e++)
+		if (e->ldlat && row_eligible(e, ua, res))
+			ld = e;
+	if (!ld) {
+		set_reason(pl, M_LOAD_LATENCY, t->unsupported[M_LOAD_LATENCY] ?
+			   t->unsupported[M_LOAD_LATENCY] : "no load-latency event");
+	} else if (!res->ldlat_free) {
+		set_reason(pl, M_LOAD_LATENCY, res->ldlat_why ? res->ldlat_why :
+			   "IA32_PEBS_ENABLE shows another user's PEBS events; "
+			   "the load-latency facility cannot be shared");
+	} else if (nthresh == 0) {
+		set_reason(pl, M_LOAD_LATENCY, "no load-latency threshold asked for");
+	} else {
+		uint8_t free_ = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+
+		pl->ldlat_ctr = highest_bit(ld->counters & free_);
+		if (pl->ldlat_ctr < 0) {
+			why_not_placed(why, sizeof(why), pl, &ld, 1, res);
+			set_reason(pl, M_LOAD_LATENCY, why);
+		}
+		/*
+		 * The load-latency counter keeps its event in every slot, so that
+		 * PEBS_ENABLE does not change, unless it is the only counter
+		 * free: then it rotates like the others.
+		 *
+		 * Other events share the slot.  Intel's perfmon json marks the
+		 * Haswell/Broadwell load-latency events TakenAlone=1, which its
+		 * README.md defines as an event to be collected with no other
+		 * event on the general-purpose counters (PM; pmu-facts 6).  Not
+		 * followed: that is advice for sampling tools, and the hardware
+		 * rule is narrower.  The SDM forbids only other PEBS events on
+		 * other counters while the load-latency event is enabled (SDM16
+		 * 18.9.4.2, p.692, Sandy Bridge; p.702: Haswell's load latency
+		 * facility is unchanged), and the kernel schedules
+		 * MEM_TRANS_RETIRED.LOAD_LATENCY beside ordinary events on PMC0-3
+		 * (K-ds INTEL_PLD_CONSTRAINT(0x01cd, 0xf)).  lattop keeps the
+		 * SDM's rule: IA32_PEBS_ENABLE carries only the load-latency
+		 * counter's bits (pmu_apply() clears them for every other counter
+		 * it programs), and the facility is not used at all while someone
+		 * else has PEBS enabled (res->ldlat_free).  The sibling thread
+		 * does not enter it: on Haswell MSR_PEBS_LD_LAT_THRESHOLD is per
+		 * thread (K-core PMU_FL_NO_HT_SHARING; pmu-facts 8.5), and 0xCD
+		 * is not among the HT-bug events (K-core INTEL_EXCLEVT_CONSTRAINT:
+		 * 0xD0-0xD3 only).
+		 */
+		pl->ldlat_reserved = pl->ldlat_ctr >= 0 && (free_ & ~(1u << pl->ldlat_ctr));
+	}
+	if (pl->reason[M_LOAD_LATENCY])
+		set_reason(pl, M_LOADS, pl->reason[M_LOAD_LATENCY]);
+
+	/* Pairs: both rows eligible and placeable together, or neither. */
+	for (int tag = 1; tag < 256; tag++) {
+		const struct pmu_event *rows[2] = { NULL, NULL };
+		int n = 0, ok = 1, ui;
+
+		for (const struct pmu_event *e = t->events; e->name; e++) {
+			if (e->pair != tag)
+				continue;
+			if (!row_eligible(e, ua, res) || n == 2)
+				ok = 0;
+			else
+				rows[n++] = e;
+		}
+		if (n == 0 || !ok || n != 2)
+			continue;
+		if (pl->reason[rows[0]->metric] || pl->reason[rows[1]->metric] ||
+		    pl->unit_of[rows[0]->metric] >= 0 || pl->unit_of[rows[1]->metric] >= 0)
+			continue;
+		ui = add_unit(pl);
+		pl->unit[ui].nrows = 2;
+		pl->unit[ui].row[0] = rows[0];
+		pl->unit[ui].row[1] = rows[1];
+		if (!fits_alone(pl, res, ui)) {
+			pl->nunits--;
+			why_not_placed(why, sizeof(why), pl, rows, 2, res);
+			for (int i = 0; i < 2; i++)
+				set_reason(pl, rows[i]->metric, why);
+			continue;
+		}
+		pl->unit_of[rows[0]->metric] = ui;
+		pl->unit_of[rows[1]->metric] = ui;
+	}
+
+	/* Single units, with alternatives in table order. */
+	for (size_t k = 0; k < sizeof(single_order) / sizeof(single_order[0]); k++) {
+		enum metric m = single_order[k];
+		const struct pmu_event *last = NULL;
+		int ui;
+
+		if (pl->unit_of[m] >= 0 || (pl->reason[m] && m == M_LOADS))
+			continue;
+		ui = add_unit(pl);
+		pl->unit[ui].nrows = 1;
+		for (const struct pmu_event *e = t->events; e->name; e++)
+			if (e->metric == m && e->fixed == PMU_FIXED_NONE && !e->pair && !e->ldlat &&
+			    row_eligible(e, ua, res) && pl->unit[ui].nalt < 4)
+				pl->unit[ui].alt[pl->unit[ui].nalt++] = last = e;
+		if (!last) {
+			pl->nunits--;
+			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m]
+							    : "no event for it on this CPU");
+			continue;
+		}
+		if (remote_metric(m) && res->packages < 2) {
+			pl->nunits--;
+			set_reason(pl, m, "a single package: no other package's cache can serve a read");
+			continue;
+		}
+		if (!fits_alone(pl, res, ui)) {
+			pl->nunits--;
+			why_not_placed(why, sizeof(why), pl, &last, 1, res);
+			set_reason(pl, m, why);
+			continue;
+		}
+		pl->unit_of[m] = ui;
+		pl->reason[m] = NULL;
+	}
+	if (pl->unit_of[M_REF_CYCLES] < 0)
+		set_reason(pl, M_REF_CYCLES, t->unsupported[M_REF_CYCLES] ? t->unsupported[M_REF_CYCLES]
+					      : "no reference-cycles counter");
+	if (pl->ldlat_ctr >= 0) {
+		int n = nthresh;
+
+		/* Every tagged load (THRESH_TAGGED), asked for or not: the base of the shares. */
+		for (int i = 0; i < nthresh; i++)
+			if (pl->thresholds[i] == THRESH_TAGGED)
+				pl->tagged = i;
+		if (pl->tagged < 0) {
+			pl->thresholds[nthresh] = THRESH_TAGGED;
+			pl->tagged = n++;
+		}
+		for (int i = 0; i < n; i++) {
+			int ui = add_unit(pl);
+
+			pl->unit[ui].nrows = 1;
+			pl->unit[ui].row[0] = ld;
+			pl->unit[ui].thresh = i;
+			pl->ldlat_unit[i] = ui;
+		}
+		pl->unit_of[M_LOAD_LATENCY] = pl->ldlat_unit[pl->tagged];
+	}
+
+	/* Pack: every rotating unit once, first fit. */
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		int si;
+
+		if (pl->unit[ui].fixed)
+			continue;
+		for (si = 0; si < pl->nslots; si++)
+			if (try_place(pl, res, si, ui, true))
+				break;
+		if (si < pl->nslots)
+			continue;
+		if (pl->nslots == PLAN_MAX_SLOTS) {
+			snprintf(err, errlen, "internal error: more than %d rotation slots", PLAN_MAX_SLOTS);
+			return -1;
+		}
+		si = new_slot(pl);
+		if (!try_place(pl, res, si, ui, true)) {
+			snprintf(err, errlen, "internal error: unit %d fits no slot", ui);
+			return -1;
+		}
+	}
+	if (pl->nslots == 0)
+		new_slot(pl);
+
+	/* Fill idle counters: the least-covered unit that fits, until none does. */
+	for (int si = 0; si < pl->nslots; si++) {
+		for (;;) {
+			int best = -1;
+
+			for (int ui = 0; ui < pl->nunits; ui++) {
+				const struct plan_unit *u = &pl->unit[ui];
+
+				if (u->fixed || in_slot(&pl->slot[si], ui))
+					continue;
+				if (best >= 0 && u->nslots >= pl->unit[best].nslots)
+					continue;
+				if (!try_place(pl, res, si, ui, false))
+					continue;
+				best = ui;
+			}
+			if (best < 0)
+				break;
+			try_place(pl, res, si, best, true);
+		}
+	}
+	for (int si = 0; si < pl->nslots; si++)
+		pl->slot[si].cfg.fixed_mask = pl->fixed_mask;
+	settle(pl, res);
+	if (res->ht_excl && (ua->flags & UARCH_F_HT_EXCL) && split_excl(pl, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes)
+{
+	int r = 0, w = 0;
+
+	/* Twin slots (split_excl) program each thread parity differently: the mean of both. */
+	for (int par = 0; par < 2; par++) {
+		r += __builtin_popcount(pl->fixed_mask);
+		for (int si = 0; si < pl->nslots; si++) {
+			const struct pmu_cfg *a = plan_slot_cfg(pl, si, par);
+			const struct pmu_cfg *b = plan_slot_cfg(pl, (si + 1) % pl->nslots, par);
+			struct pmu_diff d;
+			int changed;
+
+			r += __builtin_popcount(a->gp_mask);
+			if (pl->nslots == 1)
+				continue;
+			d = pmu_diff(a, b);
+			changed = __builtin_popcount(d.sel) + __builtin_popcount(d.rsp) + d.ldlat;
+			w += changed;
+			/* The Nehalem counter reset before any reprogramming (pmu.h). */
+			if (changed)
+				w += reset_writes;
+		}
+	}
+	*reads = (r + 1) / 2;
+	*writes = (w + 1) / 2;
+}

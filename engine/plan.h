@@ -1,0 +1,143 @@
+/*
+ * plan.h: which events run together, on which counters, in which rotation
+ * slot.  A pure function of the microarchitecture's event table, the
+ * counters that are free, and the load-latency thresholds wanted.
+ *
+ * A "unit" is what must be measured at once: one event, the two events of
+ * a ratio (offcore outstanding cycles and requests), or the load-latency
+ * event at one threshold.  Units on fixed counters run all the time; the
+ * others rotate through slots of equal length within each interval, and
+ * idle counters in a slot are filled with more units so each runs as long
+ * as possible.  Every slot programs the same configuration on every CPU,
+ * so hyperthreads and module siblings that share MSR_OFFCORE_RSP_x always
+ * agree on its value, with one exception: on a uarch with the HT bug
+ * (UARCH_F_HT_EXCL) with both threads of a core measured, a slot that runs
+ * an ht_excl row on counter c runs twice, once per thread parity: the
+ * thread of that parity runs the slot whole, the other leaves the excl
+ * rows' counters idle (cfg_idle), so siblings never run them on the same
+ * counter at once.  Units placed there accrue run time only where they ran.
+ */
+#ifndef LATTOP_PLAN_H
+#define LATTOP_PLAN_H
+
+#include <stdbool.h>
+
+#include "cpu/events.h"
+#include "cpu/pmu.h"
+#include "cpu/uarch.h"
+#include "engine/thresh.h"
+
+#define PLAN_MAX_UNITS  40
+#define PLAN_MAX_SLOTS  40
+
+struct plan_unit {
+	int nrows;
+	const struct pmu_event *row[2];  /* the rows chosen (for a pair, both) */
+	const struct pmu_event *alt[4];  /* alternatives for a single unit */
+	int nalt;
+	int thresh;                      /* load latency: index into thresholds[], else -1 */
+	bool fixed;                      /* on a fixed counter, always running */
+	int nslots;                      /* slots it runs in */
+	int first_slot;
+	int8_t ctr[2];                   /* counters in its first slot (fixed: fixed index) */
+};
+
+struct plan_place {
+	int unit;
+	const struct pmu_event *row[2];
+	int8_t ctr[2];
+	bool excl;                       /* a row is ht_excl, and the HT bug applies */
+};
+
+struct plan_slot {
+	struct pmu_cfg cfg;
+	int nplace;
+	struct plan_place place[PMU_MAX_GP];
+	int8_t excl_parity;              /* -1; else the thread parity that runs the excl places */
+	struct pmu_cfg cfg_idle;         /* cfg for the other parity: excl places' counters idle */
+};
+
+/* What the probe found free, over every CPU measured. */
+struct plan_resources {
+	unsigned ngp;               /* general-purpose counters per logical CPU */
+	unsigned nfixed;
+	uint8_t gp_free;            /* bit i: IA32_PMCi free on every CPU */
+	uint8_t fixed_free;
+	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
+	bool ldlat_free;            /* PEBS and the threshold register are free */
+	const char *ldlat_why;      /* why not, when known beyond "someone uses PEBS"; else NULL */
+	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
+	unsigned packages;          /* packages in the machine; 0 counts as 1 */
+	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
+};
+
+struct plan {
+	int nunits;
+	struct plan_unit unit[PLAN_MAX_UNITS];
+	int nslots;
+	struct plan_slot slot[PLAN_MAX_SLOTS];
+	int unit_of[M__COUNT];          /* unit measuring a metric (not load latency), or -1 */
+	int ldlat_unit[THRESH_MAX + 1];    /* unit per threshold, or -1 */
+	int nthresh;                    /* thresholds asked for, thresholds[0..nthresh) */
+	unsigned thresholds[THRESH_MAX + 1];
+	int tagged;                     /* index of THRESH_TAGGED in thresholds[]: asked
+					 * for, or added at [nthresh]; -1 without load latency */
+	int ldlat_ctr;                  /* counter for load latency, or -1 */
+	bool ldlat_reserved;            /* ... kept for it in every slot */
+	uint8_t fixed_mask;
+	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
+	char reason_buf[M__COUNT][192];
+};
+
+/*
+ * Build the plan.  Never fails for lack of counters: what cannot be
+ * measured gets a reason.  Returns 0, or -1 with a message for a plan that
+ * would not fit its own limits (an internal error).
+ */
+int plan_build(struct plan *pl, const struct uarch *u, const struct plan_resources *res,
+	       const unsigned *thresholds, int nthresh, char *err, size_t errlen);
+
+/*
+ * The floor of MSR operations per logical CPU per interval for this plan:
+ * @reads, the counters that must be read (each slot's general-purpose
+ * counters, the fixed counters once); @writes, what rotation must change
+ * (each control register whose value differs from one slot to the next:
+ * event selects, MSR_OFFCORE_RSP_x, the load-latency threshold: pmu_diff()),
+ * plus @reset_writes at every switch that changes one: what the
+ * counter-reset erratum's sequence costs (pmu_ctr_reset_writes(), 0 on
+ * parts without it).
+ */
+void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes);
+
+/* Free resources common to every CPU of @p. */
+void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
+
+/*
+ * Thread parity of CPU index @i of @p: its rank, by Linux CPU number, among
+ * the measured CPUs of its core (same package and core id), modulo 2.
+ */
+int plan_thread_parity(const struct pmu *p, int i);
+
+/* What slot @si programs on a CPU of thread parity @parity. */
+static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si, int parity)
+{
+	const struct plan_slot *s = &pl->slot[si];
+
+	return s->excl_parity >= 0 && parity != s->excl_parity ? &s->cfg_idle : &s->cfg;
+}
+
+/* Does place @k of slot @si run on a CPU of thread parity @parity? */
+static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity)
+{
+	const struct plan_slot *s = &pl->slot[si];
+
+	return !s->place[k].excl || s->excl_parity < 0 || parity == s->excl_parity;
+}
+
+/* True when the rows of a metric can be measured. */
+static inline bool plan_has(const struct plan *pl, enum metric m)
+{
+	return pl->reason[m] == NULL;
+}
+
+#endif

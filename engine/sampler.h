@@ -1,0 +1,88 @@
+/*
+ * sampler.h: the tick.  Runs the plan's rotation slots through each
+ * interval, reads every programmed counter, and accumulates, per CPU and
+ * per unit, the counts and the time each unit actually ran.
+ *
+ * Owns time (CLOCK_MONOTONIC) and the order of reads and switches; knows
+ * nothing of what the numbers mean (metrics.c) or how they are shown.
+ */
+#ifndef LATTOP_SAMPLER_H
+#define LATTOP_SAMPLER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "cpu/pmu.h"
+#include "engine/plan.h"
+
+struct unit_acc {
+	double count[2];   /* events counted by the unit's rows */
+	double run_s;      /* seconds the unit ran */
+};
+
+struct sample_cpu {
+	bool ok;                       /* read cleanly this interval */
+	bool offline;                  /* its msr file fails (ENXIO, EIO): retried each interval */
+	int err;                       /* the negative errno when not ok */
+	double t_start, t_slot;        /* interval start, current slot start */
+	double t_read;                 /* last read */
+	double t_fixed;                /* last read of the fixed counters */
+	double interval_s;             /* this CPU's interval */
+	int8_t parity;                 /* thread parity in its core (plan_thread_parity) */
+	/*
+	 * Version 4: its counters were frozen (pmu_hw_frozen) at a read of
+	 * this interval or at the read that opened it: the interval is not a
+	 * measurement, and ok is false when it ends.  frz_last: at the last read.
+	 */
+	bool frozen, frz_last;
+	struct unit_acc acc[PLAN_MAX_UNITS];
+};
+
+struct sampler {
+	struct pmu *pmu;
+	const struct plan *plan;
+	struct sample_cpu *cpu;        /* parallel to pmu->cpu */
+	int slot;                      /* slot now programmed */
+	double tsc_hz;                 /* 0 until known */
+	double tsc_t0;
+	uint64_t tsc0;
+	bool tsc_ok;
+	unsigned intervals;
+	unsigned mid_reads;            /* reads within a slot, so that no counter wraps twice */
+	bool changed;                  /* a CPU came back or a counter was lost: re-plan, re-journal */
+	char lost[512];                /* counters given up at a switch, for the caller to tell */
+	/*
+	 * How to wait for a slot's end; NULL: sleep.  Returns false to end
+	 * the interval early (the screen's quit).
+	 */
+	bool (*wait)(void *arg, double deadline);
+	void *wait_arg;
+};
+
+/* Program slot 0 on every CPU and start counting. */
+int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
+		  char *err, size_t errlen);
+
+/*
+ * Run one interval of @seconds (the last one short if *@stop becomes set),
+ * leaving its accumulations in s->cpu[].  Returns 0, or a negative errno
+ * with a message when programming failed (the caller restores).
+ */
+int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *stop,
+		     char *err, size_t errlen);
+
+/* Switch to plan @pl (new thresholds): slot 0 programmed on every CPU. */
+int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t errlen);
+
+void sampler_free(struct sampler *s);
+
+/*
+ * The longest time, in seconds, between two reads of @p's counters so that
+ * none can wrap twice unseen, given the TSC rate @tsc_hz (0: not known yet).
+ * Slots longer than this are read in between.
+ */
+double sampler_read_period(const struct pmu *p, double tsc_hz);
+
+double sampler_now(void);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * export.h: the Prometheus exposition of lattop's numbers, for --listen and
+ * --textfile.  Pure: each interval's rates in, cumulative counters kept
+ * here, text out; no I/O, no clock (httpd.c serves the text, textfile.c
+ * writes it).
+ *
+ * Counters are cumulative since lattop started, as Prometheus wants them:
+ * each interval adds, per CPU, its rate times the time that CPU's interval
+ * covered; a CPU not read in an interval adds nothing.  A number the CPU
+ * cannot measure has no series at all (never 0), and
+ * lattop_metric_supported{metric} says 0 for it.
+ */
+#ifndef LATTOP_EXPORT_H
+#define LATTOP_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/metrics.h"
+#include "engine/plan.h"
+
+/* The counter families, in exposition order (export.c has their names). */
+enum export_counter {
+	EXPORT_CYCLES, EXPORT_REF_CYCLES, EXPORT_INSTRUCTIONS, EXPORT_LOADS,
+	EXPORT_LOAD_LATENCY_ABOVE, EXPORT_SNOOP_HIT, EXPORT_SNOOP_HITM,
+	EXPORT_SNOOP_REMOTE_HIT, EXPORT_SNOOP_REMOTE_HITM, EXPORT_OFFCORE_READS,
+	EXPORT_OFFCORE_OUTSTANDING, EXPORT__COUNT
+};
+
+/* Distinct load-latency thresholds kept over a run (the screen's t changes them). */
+#define EXPORT_MAX_THRESH 64
+
+struct export_cpu {
+	int cpu, core, package;
+	char labels[64];                        /* cpu="3",core="1",package="0" */
+	double total[EXPORT__COUNT];            /* the threshold family is in above[] */
+	double above[EXPORT_MAX_THRESH];        /* parallel to struct export.thresh[] */
+};
+
+/* One CPU's interval, as main computed it. */
+struct export_sample {
+	bool ok;                                /* read this interval */
+	double interval_s;                      /* the time its interval covered */
+	const struct rates *rates;
+	const struct metrics *m;
+};
+
+struct export {
+	int ncpu;
+	struct export_cpu *cpu;
+	bool supported[EXPORT__COUNT];
+	unsigned thresh[EXPORT_MAX_THRESH];     /* every threshold seen, in order of arrival */
+	int nthresh;
+	int cur[THRESH_MAX];               /* the plan's thresholds, as indices in thresh[]
+						 * (-1: past EXPORT_MAX_THRESH, not shown) */
+	int ncur;
+	bool up;                                /* the last interval read at least one CPU */
+	double interval_s;                      /* the interval asked for */
+	double last_sample;                     /* seconds since the epoch, 0 before the first */
+	/* lattop_info's labels */
+	const char *microarch, *pmu_table, *source, *version, *hitm_scope;
+};
+
+/*
+ * Set up @x for @ncpu CPUs: ids, cores and packages from @cpu, @core and
+ * @pkg.  0, or -1 (out of memory).
+ */
+int export_init(struct export *x, int ncpu, const int *cpu, const int *core, const int *pkg);
+
+void export_free(struct export *x);
+
+/*
+ * Add an interval: @s[0..x->ncpu) in the order of export_init, measured
+ * with plan @pl, ended at @now (seconds since the epoch).  @hitm_scope as
+ * in struct metrics.  Supported families come from the plan; the counters
+ * of a CPU not read stay as they were.
+ */
+void export_update(struct export *x, const struct plan *pl, const struct export_sample *s,
+		   double now);
+
+/* Which families the plan @pl measures (also done by export_update). */
+void export_supported(struct export *x, const struct plan *pl);
+
+/*
+ * The exposition: Prometheus text format 0.0.4, or OpenMetrics 1.0 when
+ * @openmetrics.  A malloc'd string in *@out, its length in *@len.  0, or
+ * -1 (out of memory).
+ */
+int export_render(const struct export *x, bool openmetrics, char **out, size_t *len);
+
+/*
+ * Both formats at once, the samples rendered once (they are the same in
+ * both): what each interval needs.  0, or -1 (out of memory).
+ */
+int export_render_both(const struct export *x, char **text, size_t *textlen, char **om,
+		       size_t *omlen);
+
+/*
+ * Keep freed memory for reuse rather than give it back to the kernel: the
+ * expositions are megabytes at 1024 CPUs, rendered every interval, and
+ * mapping them anew each time (glibc's default above 128 KiB) costs more
+ * page faults than the rendering itself (BENCHMARKS.md, section 4).
+ * Process-wide (mallopt); call once, before the first rendering.
+ */
+void export_keep_memory(void);
+
+/* The content types of the two formats, for HTTP. */
+extern const char export_type_text[];
+extern const char export_type_openmetrics[];
+
+#endif

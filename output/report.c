@@ -1,0 +1,699 @@
+/*
+ * report.c: text, csv and json writers (see report.h).
+ *
+ * NAN means "not measured": null in JSON, an empty field in CSV, "-" in
+ * text.  Text uses SI suffixes for readability; CSV and JSON carry the
+ * full numbers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "output/columns.h"
+#include "output/numfmt.h"
+#include "output/report.h"
+
+void report_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void report_detect_json(FILE *f, const struct cpu_desc *d)
+{
+	const struct pmu_caps *c = &d->id.pmu;
+
+	fputs("{\"vendor\":", f);
+	report_json_str(f, d->id.vendor);
+	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"brand\":",
+		d->id.family, d->id.model, d->id.stepping);
+	report_json_str(f, d->id.brand);
+	fprintf(f, ",\"hypervisor\":%s,\"microarch\":", d->id.hypervisor ? "true" : "false");
+	report_json_str(f, d->uarch->name);
+	fputs(",\"pmu_table\":", f);
+	if (d->uarch->table)
+		report_json_str(f, d->uarch->table->name);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"supported\":%s", d->supported ? "true" : "false");
+	if (!d->supported) {
+		fputs(",\"reason\":", f);
+		report_json_str(f, d->reason);
+	}
+	fprintf(f, ",\"pmu\":{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,"
+		"\"fixed_counters\":%u,\"fixed_width\":%u}}",
+		c->version, c->gp_counters, c->gp_width, c->fixed_counters, c->fixed_width);
+}
+
+void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
+{
+	const struct pmu_caps *c = &d->id.pmu;
+
+	if (fmt == FORMAT_JSON) {
+		report_detect_json(f, d);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "vendor:      %s\n", d->id.vendor);
+	fprintf(f, "cpu:         family 0x%x model 0x%x stepping %u (%02X_%02XH)\n",
+		d->id.family, d->id.model, d->id.stepping, d->id.family, d->id.model);
+	fprintf(f, "brand:       %s\n", d->id.brand[0] ? d->id.brand : "-");
+	fprintf(f, "hypervisor:  %s\n", d->id.hypervisor ? "yes" : "no");
+	fprintf(f, "microarch:   %s (%s)\n", d->uarch->name, d->uarch->pretty);
+	fprintf(f, "pmu table:   %s\n", d->uarch->table ? d->uarch->table->name : "-");
+	fprintf(f, "perfmon:     version %u, %u general-purpose counters x %u bits, "
+		"%u fixed x %u bits\n", c->version, c->gp_counters, c->gp_width,
+		c->fixed_counters, c->fixed_width);
+	if (d->supported)
+		fprintf(f, "supported:   yes\n");
+	else
+		fprintf(f, "supported:   no: %s\n", d->reason);
+}
+
+static const char *counter_name(const struct pmu_event *e, int ctr, char *buf, size_t len)
+{
+	if (e->fixed != PMU_FIXED_NONE)
+		snprintf(buf, len, "FIXED_CTR%d", e->fixed);
+	else
+		snprintf(buf, len, "PMC%d", ctr);
+	return buf;
+}
+
+/* The text columns of --list-events, in order. */
+enum { EV_NAME, EV_METRIC, EV_CTR, EV_SEL, EV_MSR, EV_RSP, EV_LDLAT, EV_PEBS, EV_SLOT, EV__N };
+static const char *const ev_head[EV__N] = {
+	"event", "metric", "counter", "perfevtsel", "rsp", "offcore_rsp", "ldlat", "pebs_enable",
+	"slot",
+};
+
+/* One event's cells as text: "-" where a register is not used. */
+static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
+			char c[EV__N][64])
+{
+	const struct pmu_event *e = u->row[j];
+	const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
+
+	snprintf(c[EV_NAME], 64, "%s", e->name);
+	snprintf(c[EV_METRIC], 64, "%s", metric_name(e->metric));
+	counter_name(e, u->ctr[j], c[EV_CTR], 64);
+	if (e->fixed == PMU_FIXED_NONE)
+		snprintf(c[EV_SEL], 64, "0x%llx", (unsigned long long)pmu_event_evtsel(e));
+	else
+		snprintf(c[EV_SEL], 64, "-");
+	snprintf(c[EV_MSR], 64, "%s", msr ? msr : "-");
+	if (msr)
+		snprintf(c[EV_RSP], 64, "0x%llx", (unsigned long long)e->offcore_rsp);
+	else
+		snprintf(c[EV_RSP], 64, "-");
+	if (e->ldlat) {
+		snprintf(c[EV_LDLAT], 64, "%u", pl->thresholds[u->thresh]);
+		snprintf(c[EV_PEBS], 64, "0x%llx",
+			 (1ull << u->ctr[j]) | (1ull << (32 + u->ctr[j])));
+	} else {
+		snprintf(c[EV_LDLAT], 64, "-");
+		snprintf(c[EV_PEBS], 64, "-");
+	}
+	if (u->fixed)
+		snprintf(c[EV_SLOT], 64, "all");
+	else
+		snprintf(c[EV_SLOT], 64, "%d of %d", u->nslots, pl->nslots);
+}
+
+void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+		   const struct plan *pl)
+{
+	bool first = true;
+	int w[EV__N];
+
+	/* Text: each column as wide as its widest cell, so that long names stay in line. */
+	for (int k = 0; k < EV__N; k++)
+		w[k] = (int)strlen(ev_head[k]);
+	for (int ui = 0; ui < pl->nunits; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++) {
+			char c[EV__N][64];
+
+			event_cells(pl, &pl->unit[ui], j, c);
+			for (int k = 0; k < EV__N; k++)
+				if ((int)strlen(c[k]) > w[k])
+					w[k] = (int)strlen(c[k]);
+		}
+	if (fmt == FORMAT_JSON) {
+		fputs("{\"microarch\":", f);
+		report_json_str(f, d->uarch->name);
+		fputs(",\"pmu_table\":", f);
+		report_json_str(f, d->uarch->table->name);
+		fputs(",\"events\":[", f);
+	} else {
+		fprintf(f, "# %s (%s table): %d rotation slot%s\n", d->uarch->pretty,
+			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s");
+		for (int k = 0; k < EV__N - 1; k++)
+			fprintf(f, "%-*s ", w[k], ev_head[k]);
+		fprintf(f, "%s\n", ev_head[EV__N - 1]);
+	}
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		const struct plan_unit *u = &pl->unit[ui];
+
+		for (int j = 0; j < u->nrows; j++) {
+			const struct pmu_event *e = u->row[j];
+			char c[EV__N][64];
+			bool msr = e->offcore != 0;
+
+			event_cells(pl, u, j, c);
+			if (fmt == FORMAT_JSON) {
+				fputs(first ? "{" : ",{", f);
+				first = false;
+				fputs("\"name\":", f);
+				report_json_str(f, e->name);
+				fputs(",\"metric\":", f);
+				report_json_str(f, metric_name(e->metric));
+				fputs(",\"perfevtsel\":", f);
+				if (e->fixed == PMU_FIXED_NONE)
+					report_json_str(f, c[EV_SEL]);
+				else
+					fputs("null", f);
+				fputs(",\"offcore_msr\":", f);
+				if (msr)
+					report_json_str(f, c[EV_MSR]);
+				else
+					fputs("null", f);
+				fputs(",\"offcore_rsp\":", f);
+				if (msr)
+					report_json_str(f, c[EV_RSP]);
+				else
+					fputs("null", f);
+				fputs(",\"ld_lat_threshold\":", f);
+				if (e->ldlat)
+					fprintf(f, "%u", pl->thresholds[u->thresh]);
+				else
+					fputs("null", f);
+				fputs(",\"pebs_enable\":", f);
+				if (e->ldlat)
+					report_json_str(f, c[EV_PEBS]);
+				else
+					fputs("null", f);
+				fputs(",\"counter\":", f);
+				report_json_str(f, c[EV_CTR]);
+				fprintf(f, ",\"slots\":%d}", u->fixed ? pl->nslots : u->nslots);
+			} else {
+				for (int k = 0; k < EV__N - 1; k++)
+					fprintf(f, "%-*s ", w[k], c[k]);
+				fprintf(f, "%s\n", c[EV__N - 1]);
+			}
+		}
+	}
+	if (fmt == FORMAT_JSON) {
+		int rd, wr;
+
+		plan_floor(pl, pmu_ctr_reset_writes(d->uarch, d->id.pmu.gp_counters), &rd, &wr);
+		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
+		fputs(",\"unsupported\":{", f);
+		first = true;
+		for (int m = 0; m < M__COUNT; m++) {
+			if (!pl->reason[m])
+				continue;
+			fputs(first ? "" : ",", f);
+			first = false;
+			report_json_str(f, metric_name(m));
+			fputc(':', f);
+			report_json_str(f, pl->reason[m]);
+		}
+		fputs("}}\n", f);
+	} else {
+		for (int m = 0; m < M__COUNT; m++)
+			if (pl->reason[m])
+				fprintf(f, "# %s: not measured: %s\n", metric_name(m), pl->reason[m]);
+	}
+}
+
+/* ---- snapshots ---- */
+
+/*
+ * Snapshots are built in a buffer and written with one fwrite per CPU: the
+ * JSON of 1024 CPUs every interval is lattop's largest cost after the
+ * counters themselves, and stdio per token doubled it.
+ */
+#define JB_ROOM 1024    /* more than any one token: a reason, an error, a note is cut to fit */
+/*
+ * The most one CPU's object (or the total with the note) can take: its 16
+ * strings at JB_ROOM each and its numbers.  Live reasons are far shorter,
+ * but a recording (--replay) is input like any other.
+ */
+#define JB_CPU_MAX (20 * JB_ROOM + 4096)
+
+struct jb {
+	size_t n;
+	char b[2 * JB_CPU_MAX];
+};
+
+static void jb_flush(FILE *f, struct jb *j)
+{
+	fwrite(j->b, 1, j->n, f);
+	j->n = 0;
+}
+
+static void jb_mem(struct jb *j, const char *s, size_t len)
+{
+	memcpy(j->b + j->n, s, len);
+	j->n += len;
+}
+
+#define JB(j, lit) jb_mem(j, lit, sizeof(lit) - 1)
+
+static void jb_num(struct jb *j, double v)
+{
+	int k = numfmt(j->b + j->n, v, 6);
+
+	if (k)
+		j->n += (size_t)k;
+	else
+		JB(j, "null");
+}
+
+static void jb_int(struct jb *j, long long v)
+{
+	j->n += (size_t)numfmt_fixed(j->b + j->n, (double)v, 0);
+}
+
+/* A JSON string, cut to JB_ROOM bytes. */
+static void jb_str(struct jb *j, const char *s)
+{
+	size_t end = j->n + JB_ROOM - 8;
+
+	j->b[j->n++] = '"';
+	for (; s && *s && j->n < end; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			j->b[j->n++] = '\\';
+			j->b[j->n++] = (char)ch;
+		} else if (ch < 0x20) {
+			j->n += (size_t)snprintf(j->b + j->n, 7, "\\u%04x", ch);
+		} else {
+			j->b[j->n++] = (char)ch;
+		}
+	}
+	j->b[j->n++] = '"';
+}
+
+static void jb_reason(struct jb *j, bool supported, const char *reason)
+{
+	if (supported)
+		JB(j, "\"supported\":true,\"reason\":");
+	else
+		JB(j, "\"supported\":false,\"reason\":");
+	if (reason)
+		jb_str(j, reason);
+	else
+		JB(j, "null");
+}
+
+/* "key":"reason" into the "unsupported" object of section @sect, for each number not measured. */
+static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m)
+{
+	bool first = true;
+
+	JB(j, ",\"unsupported\":{");
+	for (int i = 0; col_sections[sect].supported(m) && i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		const char *why = c->why && c->sect == sect ? c->why(m) : NULL;
+
+		if (!why || !(c->flags & COL_F_JSON))
+			continue;
+		if (!first)
+			JB(j, ",");
+		first = false;
+		jb_str(j, c->key);
+		JB(j, ":");
+		jb_str(j, why);
+	}
+	JB(j, "}");
+}
+
+/* Is section @s @anc or inside it? */
+static bool json_within(enum col_section s, enum col_section anc)
+{
+	for (;; s = col_sections[s].parent) {
+		if (s == anc)
+			return true;
+		if (s == CS_NONE)
+			return false;
+	}
+}
+
+/* Open the sections from @from (open already) down to @to. */
+static void json_open(struct jb *j, enum col_section from, enum col_section to,
+		      const struct metrics *m)
+{
+	const struct col_section_desc *s = &col_sections[to];
+
+	if (to == from)
+		return;
+	json_open(j, from, s->parent, m);
+	JB(j, ",");
+	jb_str(j, s->key);
+	JB(j, ":{");
+	jb_reason(j, s->supported(m), s->reason(m));
+	if (s->unsupported)
+		json_unsupported(j, to, m);
+}
+
+/* One field, "key":value, with a comma before it unless @first. */
+static void json_field(struct jb *j, const struct column *c, const struct metrics *m, bool first)
+{
+	if (!first)
+		JB(j, ",");
+	jb_str(j, c->key);
+	JB(j, ":");
+	switch (c->kind) {
+	case CK_NUM:
+		jb_num(j, columns_value(c, m, 0));
+		break;
+	case CK_LIST:
+	case CK_THRESH:
+		JB(j, "[");
+		for (int i = 0; i < m->lat.nthresh; i++) {
+			if (i)
+				JB(j, ",");
+			if (c->kind == CK_THRESH)
+				jb_int(j, m->lat.thresholds[i]);
+			else
+				jb_num(j, columns_value(c, m, i));
+		}
+		JB(j, "]");
+		break;
+	case CK_SCOPE: {
+		const char *scope = columns_str(c, m);
+
+		if (scope)
+			jb_str(j, scope);
+		else
+			JB(j, "null");
+		break;
+	}
+	case CK_ID:
+		break;
+	}
+}
+
+/*
+ * The metrics of a CPU or of the total: the JSON fields of the table in
+ * its order, each section opened where its first field comes and closed
+ * where the next section begins.  @first: no comma before the first.
+ */
+static void json_metrics(struct jb *j, const struct metrics *m, bool first)
+{
+	enum col_section cur = CS_NONE;
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+
+		if (!(c->flags & COL_F_JSON) || c->kind == CK_ID)
+			continue;
+		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
+			JB(j, "}");
+		json_open(j, cur, c->sect, m);
+		cur = c->sect;
+		json_field(j, c, m, first);
+		first = false;
+	}
+	for (; cur != CS_NONE; cur = col_sections[cur].parent)
+		JB(j, "}");
+}
+
+static void write_json(FILE *f, const struct report *r)
+{
+	static struct jb j;
+
+	fputs("{\"source\":", f);
+	report_json_str(f, r->source);
+	fputs(",\"cpu\":", f);
+	report_detect_json(f, r->desc);
+	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct report_cpu *c = &r->cpu[i];
+		bool first = true;
+
+		if (i)
+			JB(&j, ",");
+		JB(&j, "{");
+		for (int k = 0; k < COL__COUNT; k++) {
+			if (columns[k].kind != CK_ID || !(columns[k].flags & COL_F_JSON))
+				continue;
+			if (!first)
+				JB(&j, ",");
+			first = false;
+			jb_str(&j, columns[k].key);
+			JB(&j, ":");
+			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
+		}
+		if (c->ok) {
+			JB(&j, ",\"online\":true");
+		} else {
+			JB(&j, ",\"online\":false,\"error\":");
+			jb_str(&j, c->error);
+		}
+		json_metrics(&j, &c->m, false);
+		JB(&j, "}");
+		if (j.n > sizeof(j.b) - JB_CPU_MAX)
+			jb_flush(f, &j);
+	}
+	jb_flush(f, &j);        /* room for the total and the note */
+	JB(&j, "],\"total\":{");
+	json_metrics(&j, &r->total, true);
+	JB(&j, "}");
+	if (r->note) {
+		JB(&j, ",\"note\":");
+		jb_str(&j, r->note);
+	}
+	JB(&j, "}\n");
+	jb_flush(f, &j);
+}
+
+/* Is field @c shown in this report (--show, --hide)? */
+static bool report_shows(const struct report *r, const struct column *c)
+{
+	return !(r->hidden & COL_BIT(columns_id(c)));
+}
+
+/* The identity cells of a row: @cpu "total" for the total, @core < 0 there. */
+struct report_id {
+	double time;
+	const char *cpu;
+	int core, package;
+};
+
+static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
+		    const struct metrics *m)
+{
+	bool first = true;
+	char buf[32];
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		int n = c->kind == CK_LIST ? m->lat.nthresh : 1;
+
+		if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
+			continue;
+		for (int k = 0; k < n; k++) {
+			if (!first)
+				fputc(',', f);
+			first = false;
+			if (c->kind != CK_ID) {
+				if (numfmt(buf, columns_value(c, m, k), 6))
+					fputs(buf, f);
+			} else if (i == COL_TIME) {
+				fprintf(f, "%.3f", id->time);
+			} else if (i == COL_CPU) {
+				fputs(id->cpu, f);
+			} else if (id->core >= 0) {
+				fprintf(f, "%d", i == COL_CORE ? id->core : id->package);
+			}
+		}
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The header names the JSON keys with their section (snoop.hitm_per_sec);
+ * a list's columns add the threshold (load_latency.above_share.128).
+ */
+static void write_csv(FILE *f, const struct report *r, bool first)
+{
+	const struct metrics *t = &r->total;
+	struct report_id id = { r->time, NULL, -1, -1 };
+	char cpu[16];
+
+	if (first) {
+		bool sep = false;
+
+		for (int i = 0; i < COL__COUNT; i++) {
+			const struct column *c = &columns[i];
+			int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
+			char h[96];
+
+			if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
+				continue;
+			for (int k = 0; k < n; k++) {
+				columns_csv_head(c, c->kind == CK_LIST ? t->lat.thresholds[k] : 0,
+						 h, sizeof(h));
+				fprintf(f, "%s%s", sep ? "," : "", h);
+				sep = true;
+			}
+		}
+		fputc('\n', f);
+	}
+	for (int i = 0; i < r->ncpu; i++) {
+		snprintf(cpu, sizeof(cpu), "%d", r->cpu[i].cpu);
+		id.cpu = cpu;
+		id.core = r->cpu[i].core;
+		id.package = r->cpu[i].package;
+		csv_row(f, r, &id, &r->cpu[i].m);
+	}
+	id.cpu = "total";
+	id.core = id.package = -1;
+	csv_row(f, r, &id, t);
+}
+
+/* ---- text ---- */
+
+/* The text columns of this report: shown, and present for these totals. */
+static bool text_shows(const struct report *r, const struct column *c)
+{
+	return columns_in(c, COL_OUT_TEXT) && report_shows(r, c) && columns_present(c, &r->total);
+}
+
+/*
+ * One line: the label cells (CPU, Core) left-aligned in @wc and @wk, each
+ * number right-aligned in its width, one blank between cells.  @m NULL:
+ * the header.  @off: the row of a CPU not read, with its error.
+ */
+static void text_line(FILE *f, const struct report *r, int wc, int wk, const char *cpu,
+		      const char *core, const struct metrics *m, const char *off)
+{
+	const struct metrics *t = &r->total;
+	bool first = true;
+	char b[32];
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
+
+		if (!text_shows(r, c) || (off && c->kind != CK_ID))
+			continue;
+		for (int k = 0; k < n; k++) {
+			const char *cell = b;
+
+			if (c->kind == CK_ID)
+				cell = i == COL_CPU ? cpu : core;
+			else if (!m && c->kind == CK_LIST)
+				snprintf(b, sizeof(b), c->text.head, t->lat.thresholds[k]);
+			else if (!m)
+				cell = c->text.head;
+			else
+				columns_cell(c, &c->text, m, k, b, sizeof(b));
+			fprintf(f, c->text.fmt == CF_LEFT ? "%s%-*s" : "%s%*s", first ? "" : " ",
+				c->text.fmt == CF_LEFT ? (i == COL_CPU ? wc : wk) : c->text.width, cell);
+			first = false;
+		}
+	}
+	if (off)
+		fprintf(f, "%soffline or unreadable: %s", first ? "" : " ", off);
+	fputc('\n', f);
+}
+
+/* Lines under the table: what is estimated, what is not measured and why. */
+static void text_notes(FILE *f, const struct metrics *t)
+{
+	if (t->lat.supported && !t->lat.tagged_reason && !isnan(t->lat.mean_cycles_min))
+		fprintf(f, "load latency: >N are estimates: the share of tagged loads slower than N "
+			"times Loads/s; ~Mean lies in %.0f..%.0f cycles (total)\n",
+			t->lat.mean_cycles_min, t->lat.mean_cycles_max);
+	if (!t->lat.supported)
+		fprintf(f, "load latency: not measured: %s\n", t->lat.reason);
+	else if (t->lat.tagged_reason)
+		fprintf(f, "load latency: >N and ~Mean not measured: %s\n", t->lat.tagged_reason);
+	else if (t->lat.loads_reason)
+		fprintf(f, "load latency: Loads/s and >N not measured: %s\n", t->lat.loads_reason);
+	if (!t->snoop.supported)
+		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
+	else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
+		fprintf(f, "snoop: SnpHit counts hits in %s, HITM in %s\n",
+			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
+			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"
+								     : "any other core, the module partner's too");
+	if (!t->snoop.remote.supported)
+		fprintf(f, "snoop, other packages: not measured: %s\n", t->snoop.remote.reason);
+	if (!t->off.supported)
+		fprintf(f, "offcore: not measured: %s\n", t->off.reason);
+	else if (t->off.latency_reason)
+		fprintf(f, "offcore latency: not measured: %s\n", t->off.latency_reason);
+}
+
+static void write_text(FILE *f, const struct report *r)
+{
+	const struct metrics *t = &r->total;
+	time_t now = (time_t)r->time;
+	char when[32], core[24];
+	struct tm tm;
+
+	/* CPU and Core columns: as wide as their header, wider from CPU or core 1000 on */
+	int wc = columns[COL_CPU].text.width, wk = columns[COL_CORE].text.width;
+
+	for (int i = 0; i < r->ncpu; i++) {
+		int a = snprintf(core, sizeof(core), "%d", r->cpu[i].cpu);
+		int b = snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
+
+		wc = a > wc ? a : wc;
+		wk = b > wk ? b : wk;
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
+		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
+		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
+	text_line(f, r, wc, wk, columns[COL_CPU].text.head, columns[COL_CORE].text.head, NULL, NULL);
+	for (int i = 0; i < r->ncpu; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
+		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
+		text_line(f, r, wc, wk, id, core, &r->cpu[i].m,
+			  r->cpu[i].ok ? NULL : r->cpu[i].error ? r->cpu[i].error : "?");
+	}
+	text_line(f, r, wc, wk, "total", "", t, NULL);
+	text_notes(f, t);
+	if (r->note)
+		fprintf(f, "note: %s\n", r->note);
+}
+
+int report_write(FILE *f, enum report_format fmt, const struct report *r, bool first)
+{
+	switch (fmt) {
+	case FORMAT_JSON:
+		write_json(f, r);
+		break;
+	case FORMAT_CSV:
+		write_csv(f, r, first);
+		break;
+	case FORMAT_TEXT:
+		if (!first)
+			fputc('\n', f);
+		write_text(f, r);
+		break;
+	}
+	fflush(f);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * report.h: the writers of --once/--batch snapshots (text, csv, json), of
+ * --detect and of --list-events.  Each writes one FILE; none reads a
+ * register or a clock: they print what they are given.
+ */
+#ifndef LATTOP_REPORT_H
+#define LATTOP_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cpu/msrdev.h"
+#include "cpu/uarch.h"
+#include "output/columns.h"
+#include "engine/metrics.h"
+#include "engine/plan.h"
+
+enum report_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+struct report_cpu {
+	int cpu, core, package;
+	bool ok;
+	const char *error;             /* why not read, when !ok */
+	struct metrics m;
+};
+
+struct report {
+	const char *source;            /* "msr" or "simulator" */
+	const struct cpu_desc *desc;
+	double interval_s;
+	double time;                   /* seconds since the epoch */
+	int ncpu;
+	const struct report_cpu *cpu;
+	struct metrics total;
+	const char *note;              /* counters taken etc., or NULL */
+	col_set hidden;                /* text and csv columns --show/--hide leave out */
+};
+
+/* One snapshot.  @first: the first of a --batch run (csv prints its header). */
+int report_write(FILE *f, enum report_format fmt, const struct report *r, bool first);
+
+/* The --detect object (JSON) or its text form. */
+void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d);
+/* The --detect object inline, for embedding in a snapshot. */
+void report_detect_json(FILE *f, const struct cpu_desc *d);
+
+/* --list-events: what would be programmed, slot by slot. */
+void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+		   const struct plan *pl);
+
+/* JSON string literal. */
+void report_json_str(FILE *f, const char *s);
+
+#endif
