@@ -41,10 +41,8 @@ int main(int argc, char **argv)
 {
 	static const unsigned thr[] = { 8, 16, 32, 64, 128, 256, 512 };
 	int n = argc > 1 ? atoi(argv[1]) : 8, reps = argc > 2 ? atoi(argv[2]) : 11;
-	int *id = calloc(n, sizeof(int)), *core = calloc(n, sizeof(int)), *pkg = calloc(n, sizeof(int));
 	struct rates *r = calloc(n, sizeof(*r));
-	struct metrics *m = calloc(n, sizeof(*m));
-	struct export_sample *s = calloc(n, sizeof(*s));
+	struct row *s = calloc(n, sizeof(*s));
 	double *t_upd = calloc(reps, sizeof(double)), *t_txt = calloc(reps, sizeof(double));
 	double *t_om = calloc(reps, sizeof(double)), *t_both = calloc(reps, sizeof(double));
 	struct plan pl;
@@ -52,28 +50,32 @@ int main(int argc, char **argv)
 	size_t bytes_txt = 0, bytes_om = 0;
 
 	export_keep_memory();           /* as lattop does with --listen or --textfile */
-	if (n < 1 || reps < 1 || !id || !core || !pkg || !r || !m || !s || !t_upd || !t_txt || !t_om || !t_both)
+	if (n < 1 || reps < 1 || !r || !s || !t_upd || !t_txt || !t_om || !t_both)
 		return 2;
 	memset(&pl, 0, sizeof(pl));
 	pl.nthresh = 7;
 	memcpy(pl.thresholds, thr, sizeof(thr));
 	for (int i = 0; i < n; i++) {
-		id[i] = i;
-		core[i] = i / 2;
-		pkg[i] = i / (n > 1 ? n / 2 : 1);
+		struct metrics *m = &s[i].m;
+
+		s[i].cpu = i;
+		s[i].core = i / 2;
+		s[i].package = i / (n > 1 ? n / 2 : 1);
 		for (int k = 0; k < M__COUNT; k++)
 			r[i].r[k] = 1e9 + i;
-		m[i].lat.loads_per_sec = 4e8 + i;
-		m[i].lat.nthresh = 7;
+		m->lat.loads_per_sec = 4e8 + i;
+		m->lat.nthresh = 7;
 		for (int k = 0; k < 7; k++)
-			m[i].lat.above_per_sec[k] = 1e8 / (k + 1) + i;
-		m[i].snoop.hit_per_sec = m[i].snoop.hitm_per_sec = 1e5 + i;
-		m[i].snoop.remote.hit_per_sec = m[i].snoop.remote.hitm_per_sec = 3e5 + i;
-		m[i].snoop.hitm_scope = "other_core";
-		m[i].off.reads_per_sec = 2e7 + i;
-		s[i] = (struct export_sample){ .ok = true, .interval_s = 1, .rates = &r[i], .m = &m[i] };
+			m->lat.above_per_sec[k] = 1e8 / (k + 1) + i;
+		m->snoop.hit_per_sec = m->snoop.hitm_per_sec = 1e5 + i;
+		m->snoop.remote.hit_per_sec = m->snoop.remote.hitm_per_sec = 3e5 + i;
+		m->snoop.hitm_scope = "other_core";
+		m->off.reads_per_sec = 2e7 + i;
+		s[i].ok = true;
+		s[i].interval_s = 1;
+		s[i].rates = &r[i];
 	}
-	if (export_init(&x, n, id, core, pkg) < 0)
+	if (export_init(&x, s, n) < 0)
 		return 2;
 	x.microarch = x.pmu_table = "haswell";
 	x.source = "simulator";

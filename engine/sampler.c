@@ -474,6 +474,28 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 	return 0;
 }
 
+void sampler_set_wait(struct sampler *s, bool (*wait)(void *arg, double deadline), void *arg)
+{
+	s->wait = wait;
+	s->wait_arg = arg;
+}
+
+void sampler_retry(struct sampler *s, int i)
+{
+	s->cpu[i].offline = true;
+	s->cpu[i].ok = false;
+}
+
+bool sampler_take_changes(struct sampler *s, char *lost, size_t len)
+{
+	bool changed = s->changed;
+
+	snprintf(lost, len, "%s", s->lost);
+	s->lost[0] = 0;
+	s->changed = false;
+	return changed;
+}
+
 void sampler_free(struct sampler *s)
 {
 	free(s->cpu);

@@ -76,6 +76,22 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 
 void sampler_free(struct sampler *s);
 
+/* Wait for a slot's end with @wait (the screen's keys) instead of sleeping. */
+void sampler_set_wait(struct sampler *s, bool (*wait)(void *arg, double deadline), void *arg);
+
+/*
+ * CPU index @i could not be saved (after a stop or blocked output): read
+ * as offline, and so retried each interval, as a CPU gone offline.
+ */
+void sampler_retry(struct sampler *s, int i);
+
+/*
+ * Did a CPU come back or a counter change hands since the last call (the
+ * caller re-plans and re-journals)?  What was given up at a switch is
+ * copied to @lost ("" when nothing), and both are cleared.
+ */
+bool sampler_take_changes(struct sampler *s, char *lost, size_t len);
+
 /*
  * The longest time, in seconds, between two reads of @p's counters so that
  * none can wrap twice unseen, given the TSC rate @tsc_hz (0: not known yet).

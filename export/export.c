@@ -93,7 +93,7 @@ static double family_rate(enum export_counter c, const struct rates *r, const st
 	return NAN;
 }
 
-int export_init(struct export *x, int ncpu, const int *cpu, const int *core, const int *pkg)
+int export_init(struct export *x, const struct row *rows, int ncpu)
 {
 	memset(x, 0, sizeof(*x));
 	x->cpu = calloc(ncpu > 0 ? ncpu : 1, sizeof(*x->cpu));
@@ -103,11 +103,11 @@ int export_init(struct export *x, int ncpu, const int *cpu, const int *core, con
 	for (int i = 0; i < ncpu; i++) {
 		struct export_cpu *c = &x->cpu[i];
 
-		c->cpu = cpu[i];
-		c->core = core[i];
-		c->package = pkg[i];
+		c->cpu = rows[i].cpu;
+		c->core = rows[i].core;
+		c->package = rows[i].package;
 		snprintf(c->labels, sizeof(c->labels), "cpu=\"%d\",core=\"%d\",package=\"%d\"",
-			 cpu[i], core[i], pkg[i]);
+			 c->cpu, c->core, c->package);
 	}
 	return 0;
 }
@@ -141,8 +141,7 @@ void export_supported(struct export *x, const struct plan *pl)
 		x->cur[i] = thresh_index(x, pl->thresholds[i]);
 }
 
-void export_update(struct export *x, const struct plan *pl, const struct export_sample *s,
-		   double now)
+void export_update(struct export *x, const struct plan *pl, const struct row *s, double now)
 {
 	bool any = false;
 
@@ -151,11 +150,11 @@ void export_update(struct export *x, const struct plan *pl, const struct export_
 		struct export_cpu *c = &x->cpu[i];
 		double dt = s[i].interval_s;
 
-		if (!s[i].ok || !(dt > 0))
+		if (!s[i].ok || !s[i].rates || !(dt > 0))
 			continue;
 		any = true;
 		for (int f = 0; f < EXPORT__COUNT; f++) {
-			double v = family_rate(f, s[i].rates, s[i].m);
+			double v = family_rate(f, s[i].rates, &s[i].m);
 
 			if (x->supported[f] && f != EXPORT_LOAD_LATENCY_ABOVE && isfinite(v) && v > 0)
 				c->total[f] += v * dt;
@@ -163,15 +162,15 @@ void export_update(struct export *x, const struct plan *pl, const struct export_
 		if (!x->supported[EXPORT_LOAD_LATENCY_ABOVE])
 			continue;
 		/* struct metrics lists the plan's thresholds in the plan's order. */
-		for (int k = 0; k < x->ncur && k < s[i].m->lat.nthresh; k++) {
-			double v = s[i].m->lat.above_per_sec[k];
+		for (int k = 0; k < x->ncur && k < s[i].m.lat.nthresh; k++) {
+			double v = s[i].m.lat.above_per_sec[k];
 
 			if (x->cur[k] >= 0 && isfinite(v) && v > 0)
 				c->above[x->cur[k]] += v * dt;
 		}
 	}
 	if (x->ncpu > 0)
-		x->hitm_scope = s[0].m->snoop.hitm_scope;   /* the plan's: the same on every CPU */
+		x->hitm_scope = s[0].m.snoop.hitm_scope;   /* the plan's: the same on every CPU */
 	x->up = any;
 	if (any)
 		x->last_sample = now;

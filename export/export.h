@@ -18,6 +18,7 @@
 
 #include "engine/metrics.h"
 #include "engine/plan.h"
+#include "engine/snapshot.h"
 
 /* The counter families, in exposition order (export.c has their names). */
 enum export_counter {
@@ -37,14 +38,6 @@ struct export_cpu {
 	double above[EXPORT_MAX_THRESH];        /* parallel to struct export.thresh[] */
 };
 
-/* One CPU's interval, as main computed it. */
-struct export_sample {
-	bool ok;                                /* read this interval */
-	double interval_s;                      /* the time its interval covered */
-	const struct rates *rates;
-	const struct metrics *m;
-};
-
 struct export {
 	int ncpu;
 	struct export_cpu *cpu;
@@ -62,21 +55,21 @@ struct export {
 };
 
 /*
- * Set up @x for @ncpu CPUs: ids, cores and packages from @cpu, @core and
- * @pkg.  0, or -1 (out of memory).
+ * Set up @x for the @ncpu CPU rows @rows: their ids, cores and packages.
+ * 0, or -1 (out of memory).
  */
-int export_init(struct export *x, int ncpu, const int *cpu, const int *core, const int *pkg);
+int export_init(struct export *x, const struct row *rows, int ncpu);
 
 void export_free(struct export *x);
 
 /*
- * Add an interval: @s[0..x->ncpu) in the order of export_init, measured
- * with plan @pl, ended at @now (seconds since the epoch).  @hitm_scope as
- * in struct metrics.  Supported families come from the plan; the counters
- * of a CPU not read stay as they were.
+ * Add an interval: the CPU rows @s[0..x->ncpu) in the order of
+ * export_init, each with its rates and the time its interval covered,
+ * measured with plan @pl, ended at @now (seconds since the epoch).
+ * Supported families come from the plan; the counters of a CPU not read
+ * stay as they were.
  */
-void export_update(struct export *x, const struct plan *pl, const struct export_sample *s,
-		   double now);
+void export_update(struct export *x, const struct plan *pl, const struct row *s, double now);
 
 /* Which families the plan @pl measures (also done by export_update). */
 void export_supported(struct export *x, const struct plan *pl);

@@ -57,8 +57,8 @@ static int publish(struct fleet *f, char *err, size_t errlen)
 	return res;
 }
 
-int fleet_start(struct fleet *f, int n, const int *cpu, const int *core, const int *pkg,
-		const struct fleet_info *info, const struct plan *pl, char *err, size_t errlen)
+int fleet_start(struct fleet *f, const struct row *rows, int n, const struct fleet_info *info,
+		const struct plan *pl, char *err, size_t errlen)
 {
 	char path[sizeof(f->path)];
 
@@ -67,12 +67,7 @@ int fleet_start(struct fleet *f, int n, const int *cpu, const int *core, const i
 	/* The user lattop runs as now may not be the one that checked before. */
 	if (f->path[0] && textfile_resolve(f->path, path, sizeof(path), err, errlen) < 0)
 		return -1;
-	if (export_init(&f->x, n, cpu, core, pkg) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	f->s = calloc(n > 0 ? n : 1, sizeof(*f->s));
-	if (!f->s) {
+	if (export_init(&f->x, rows, n) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -92,11 +87,12 @@ int fleet_start(struct fleet *f, int n, const int *cpu, const int *core, const i
 	return 0;
 }
 
-int fleet_tick(struct fleet *f, const struct plan *pl, double now, char *err, size_t errlen)
+int fleet_tick(struct fleet *f, const struct plan *pl, const struct row *rows, double now,
+	       char *err, size_t errlen)
 {
 	if (!f->active)
 		return 0;
-	export_update(&f->x, pl, f->s, now);
+	export_update(&f->x, pl, rows, now);
 	if (publish(f, err, errlen) == 0) {
 		f->last_err[0] = 0;
 		return 0;
@@ -114,7 +110,5 @@ void fleet_close(struct fleet *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
-	free(f->s);
-	f->s = NULL;
 	export_free(&f->x);
 }

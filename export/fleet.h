@@ -22,7 +22,6 @@ struct fleet {
 	char where[80];                 /* "127.0.0.1:10123" */
 	char path[4096];                /* the textfile, or "" */
 	struct export x;
-	struct export_sample *s;
 	struct httpd *httpd;
 	char last_err[256];             /* the last textfile error told, not to repeat it */
 };
@@ -44,17 +43,19 @@ int fleet_open(struct fleet *f, const char *listen, const char *textfile, bool *
 /*
  * After root is dropped, before counting: check the textfile again as the
  * user now running, and start the server (503 until the first interval
- * ends).  CPUs @cpu, @core, @pkg [0..@n).  0, or -1 with a message.
+ * ends).  The CPUs are the rows @rows[0..@n).  0, or -1 with a message.
  */
-int fleet_start(struct fleet *f, int n, const int *cpu, const int *core, const int *pkg,
-		const struct fleet_info *info, const struct plan *pl, char *err, size_t errlen);
+int fleet_start(struct fleet *f, const struct row *rows, int n, const struct fleet_info *info,
+		const struct plan *pl, char *err, size_t errlen);
 
 /*
- * An interval ended at @now (seconds since the epoch): @s[0..n) per CPU.
- * 0, or -1 with a message to tell (a textfile that could not be
- * written; the same message is not returned twice in a row).
+ * An interval ended at @now (seconds since the epoch): its CPU rows
+ * @rows, in the order of fleet_start.  0, or -1 with a message to tell (a
+ * textfile that could not be written; the same message is not returned
+ * twice in a row).
  */
-int fleet_tick(struct fleet *f, const struct plan *pl, double now, char *err, size_t errlen);
+int fleet_tick(struct fleet *f, const struct plan *pl, const struct row *rows, double now,
+	       char *err, size_t errlen);
 
 void fleet_close(struct fleet *f);
 

@@ -443,7 +443,7 @@ static void write_json(FILE *f, const struct report *r)
 	report_detect_json(f, r->desc);
 	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
 	for (int i = 0; i < r->ncpu; i++) {
-		const struct report_cpu *c = &r->cpu[i];
+		const struct row *c = &r->cpu[i];
 		bool first = true;
 
 		if (i)

@@ -14,15 +14,9 @@
 #include "output/columns.h"
 #include "engine/metrics.h"
 #include "engine/plan.h"
+#include "engine/snapshot.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
-
-struct report_cpu {
-	int cpu, core, package;
-	bool ok;
-	const char *error;             /* why not read, when !ok */
-	struct metrics m;
-};
 
 struct report {
 	const char *source;            /* "msr" or "simulator" */
@@ -30,7 +24,7 @@ struct report {
 	double interval_s;
 	double time;                   /* seconds since the epoch */
 	int ncpu;
-	const struct report_cpu *cpu;
+	const struct row *cpu;         /* per CPU (engine/snapshot.h) */
 	struct metrics total;
 	const char *note;              /* counters taken etc., or NULL */
 	col_set hidden;                /* text and csv columns --show/--hide leave out */

@@ -689,7 +689,7 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 		walk_str(&c, &note);
 	buf_u(&a, (uint64_t)r->ncpu);
 	for (int i = 0; i < r->ncpu; i++) {
-		const struct report_cpu *rc = &r->cpu[i];
+		const struct row *rc = &r->cpu[i];
 		const char *e = rc->error;
 		struct metrics m = rc->m;
 
@@ -928,11 +928,12 @@ static int frame_decode(const struct record_session *s, int si, const uint8_t *p
 			c.ca.bad = true;
 	}
 	for (unsigned i = 0; !c.ca.bad && i < ncpu; i++) {
-		struct report_cpu *rc = &f->cpu[i];
+		struct row *rc = &f->cpu[i];
 
 		rc->cpu = (int)cur_z(&c.ca);
 		rc->core = (int)cur_z(&c.ca);
 		rc->package = (int)cur_z(&c.ca);
+		rc->nthreads = 1;
 		rc->ok = cur_small(&c.ca, 1);
 		if (!rc->ok)
 			walk_str(&c, &rc->error);

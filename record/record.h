@@ -92,7 +92,7 @@ struct record_frame {
 	int session;
 	struct report rep;             /* rep.cpu, rep.note and the metrics' strings point
 					* into the session or into str[] below */
-	struct report_cpu *cpu;
+	struct row *cpu;
 	char **str;                    /* the frame's own strings */
 	int nstr;
 };

@@ -87,7 +87,7 @@ static void fill(struct metrics *m, double k)
 /* report_write() of two CPUs and the total in @fmt, with @hidden left out, into @out. */
 static void write_report(enum report_format fmt, col_set hidden, char *out, size_t len)
 {
-	static struct report_cpu c[2];
+	static struct row c[2];
 	static struct cpu_desc d;
 	struct report r = { 0 };
 	FILE *f = fmemopen(out, len, "w");

@@ -23,8 +23,7 @@ static const int ids[] = { 0, 1 }, cores[] = { 0, 0 }, pkgs[] = { 0, 1 };
 struct fixture {
 	struct plan pl;
 	struct rates r[2];
-	struct metrics m[2];
-	struct export_sample s[2];
+	struct row s[2];
 	struct export x;
 };
 
@@ -37,7 +36,7 @@ static void setup(struct fixture *f)
 	f->pl.thresholds[1] = 128;
 	for (int i = 0; i < 2; i++) {
 		struct rates *r = &f->r[i];
-		struct metrics *m = &f->m[i];
+		struct metrics *m = &f->s[i].m;
 
 		for (int k = 0; k < M__COUNT; k++)
 			r->r[k] = NAN;
@@ -57,9 +56,14 @@ static void setup(struct fixture *f)
 		m->snoop.remote.hit_per_sec = 3e5;
 		m->snoop.remote.hitm_per_sec = 1.5e5;
 		m->off.reads_per_sec = 2e7;
-		f->s[i] = (struct export_sample){ .ok = true, .interval_s = 0.5, .rates = r, .m = m };
+		f->s[i].cpu = ids[i];
+		f->s[i].core = cores[i];
+		f->s[i].package = pkgs[i];
+		f->s[i].ok = true;
+		f->s[i].interval_s = 0.5;
+		f->s[i].rates = r;
 	}
-	assert_int_equal(export_init(&f->x, 2, ids, cores, pkgs), 0);
+	assert_int_equal(export_init(&f->x, f->s, 2), 0);
 	f->x.microarch = "haswell";
 	f->x.pmu_table = "haswell";
 	f->x.source = "simulator";
@@ -165,8 +169,8 @@ static void test_thresholds_change(void **state)
 	/* New thresholds 16 and 64: 16 goes on counting, 128 is no longer shown. */
 	f.pl.thresholds[1] = 64;
 	for (int i = 0; i < 2; i++) {
-		f.m[i].lat.thresholds[1] = 64;
-		f.m[i].lat.above_per_sec[1] = 4e7;
+		f.s[i].m.lat.thresholds[1] = 64;
+		f.s[i].m.lat.above_per_sec[1] = 4e7;
 	}
 	export_update(&f.x, &f.pl, f.s, 2.0);
 	t = render(&f.x, false);
@@ -179,8 +183,8 @@ static void test_thresholds_change(void **state)
 	/* Back to 128: its counter goes on from where it was. */
 	f.pl.thresholds[1] = 128;
 	for (int i = 0; i < 2; i++) {
-		f.m[i].lat.thresholds[1] = 128;
-		f.m[i].lat.above_per_sec[1] = 1.6e7;
+		f.s[i].m.lat.thresholds[1] = 128;
+		f.s[i].m.lat.above_per_sec[1] = 1.6e7;
 	}
 	export_update(&f.x, &f.pl, f.s, 3.0);
 	t = render(&f.x, false);
@@ -269,17 +273,17 @@ static void test_thresholds_full(void **state)
 	setup(&f);
 	for (unsigned k = 0; k < EXPORT_MAX_THRESH; k++) {
 		f.pl.thresholds[1] = 1000 + k;
-		f.m[0].lat.thresholds[1] = f.m[1].lat.thresholds[1] = 1000 + k;
+		f.s[0].m.lat.thresholds[1] = f.s[1].m.lat.thresholds[1] = 1000 + k;
 		export_update(&f.x, &f.pl, f.s, 1.0);
 	}
 	/* 16 and 63 of the 1000s fill the table; now 5000, which has no room, and 16. */
 	f.pl.thresholds[0] = 5000;
 	f.pl.thresholds[1] = 16;
 	for (int i = 0; i < 2; i++) {
-		f.m[i].lat.thresholds[0] = 5000;
-		f.m[i].lat.thresholds[1] = 16;
-		f.m[i].lat.above_per_sec[0] = 1;
-		f.m[i].lat.above_per_sec[1] = 2e6;
+		f.s[i].m.lat.thresholds[0] = 5000;
+		f.s[i].m.lat.thresholds[1] = 16;
+		f.s[i].m.lat.above_per_sec[0] = 1;
+		f.s[i].m.lat.above_per_sec[1] = 2e6;
 	}
 	export_update(&f.x, &f.pl, f.s, 2.0);
 	t = render(&f.x, false);

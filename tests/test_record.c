@@ -108,7 +108,7 @@ static void fill(struct metrics *m, int frame, bool consistent)
 
 struct frame {
 	struct report rep;
-	struct report_cpu cpu[NCPU];
+	struct row cpu[NCPU];
 	char out[3][16384];
 };
 
@@ -145,7 +145,7 @@ static void make_frames(void)
 
 		set_strings(k);
 		for (int i = 0; i < NCPU; i++) {
-			struct report_cpu *c = &fr->cpu[i];
+			struct row *c = &fr->cpu[i];
 
 			c->cpu = i * 2;
 			c->core = i;

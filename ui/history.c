@@ -37,7 +37,7 @@ void history_reset(struct ui_history *h)
 	h->head = 0;
 }
 
-static void history_sample(struct hist_sample *d, const struct ui_row *r, const struct metrics *m)
+static void history_sample(struct hist_sample *d, const struct row *r, const struct metrics *m)
 {
 	bool ok = !r || r->ok;
 

@@ -33,12 +33,12 @@ int layout_nrows(const struct ui *ui, const struct ui_snap *s)
 	return ui->per_core ? s->f.ncore : s->f.ncpu;
 }
 
-static const struct ui_row *layout_rows(const struct ui *ui, const struct ui_snap *s)
+static const struct row *layout_rows(const struct ui *ui, const struct ui_snap *s)
 {
 	return ui->per_core ? s->f.core : s->f.cpu;
 }
 
-static void layout_label(const struct ui *ui, const struct ui_row *r, char *buf, size_t len)
+static void layout_label(const struct ui *ui, const struct row *r, char *buf, size_t len)
 {
 	if (ui->per_core)
 		snprintf(buf, len, "%d/%d", r->package, r->core);
@@ -97,7 +97,7 @@ static int layout_header_lines(const struct ui_snap *s)
 
 static int layout_label_width(const struct ui *ui, const struct ui_snap *s)
 {
-	const struct ui_row *rows = layout_rows(ui, s);
+	const struct row *rows = layout_rows(ui, s);
 	int n = layout_nrows(ui, s), w = (int)strlen("total");    /* the last row's label */
 	char b[32];
 
@@ -296,14 +296,14 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 /* ---- sorting ---- */
 
 struct ui_sort_ctx {
-	const struct ui_row *rows;
+	const struct row *rows;
 	const struct ui_col *col;
 	bool core;
 };
 
 static double layout_value(const struct ui_sort_ctx *c, int i)
 {
-	const struct ui_row *r = &c->rows[i];
+	const struct row *r = &c->rows[i];
 
 	return r->ok ? columns_sort_value(c->col->col, &r->m, 0) : NAN;
 }
@@ -312,7 +312,7 @@ static int layout_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct ui_sort_ctx *c = arg;
 	int a = *(const int *)pa, b = *(const int *)pb;
-	const struct ui_row *x = &c->rows[a], *y = &c->rows[b];
+	const struct row *x = &c->rows[a], *y = &c->rows[b];
 
 	if (c->col->col) {
 		double u = layout_value(c, a), v = layout_value(c, b);
@@ -462,7 +462,7 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 {
 	const struct pane *p = L->pane[k];
 	struct pane_view v = L->view[k];
-	const struct ui_row *rows = layout_rows(ui, s);
+	const struct row *rows = layout_rows(ui, s);
 	int n = layout_nrows(ui, s), x = v.x, y = v.y, w = v.w;
 	int top = ui->top + L->off[k], last;
 	char b[64];
@@ -576,7 +576,7 @@ static void layout_status_text(const struct ui *ui, const struct ui_snap *s, cha
 			ADD("%sHit/s: other modules only; HITM/s: any other core", o ? "; " : "");
 	}
 	{
-		const struct ui_row *bad = NULL;
+		const struct row *bad = NULL;
 		int nbad = 0;
 
 		for (int i = 0; i < s->f.ncpu; i++) {

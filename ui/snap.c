@@ -82,9 +82,9 @@ static void snap_str_fix(const struct snap_str *t, struct metrics *m)
 	/* The scopes are string literals (snoop_scope_name): they stay. */
 }
 
-static int snap_rows_fit(struct ui_row **a, int *cap, int n)
+static int snap_rows_fit(struct row **a, int *cap, int n)
 {
-	struct ui_row *p;
+	struct row *p;
 
 	if (n <= *cap)
 		return 0;
@@ -164,12 +164,15 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 		memcpy(s->cpu, f->cpu, (size_t)ncpu * sizeof(*s->cpu));
 	if (ncore)
 		memcpy(s->core, f->core, (size_t)ncore * sizeof(*s->core));
+	/* The rates stay the main loop's: the screen draws the metrics only. */
 	for (int i = 0; i < ncpu; i++) {
 		s->cpu[i].error = snap_str_get(t, s->cpu[i].error);
+		s->cpu[i].rates = NULL;
 		snap_str_fix(t, &s->cpu[i].m);
 	}
 	for (int i = 0; i < ncore; i++) {
 		s->core[i].error = snap_str_get(t, s->core[i].error);
+		s->core[i].rates = NULL;
 		snap_str_fix(t, &s->core[i].m);
 	}
 	s->f.cpu = s->cpu;
@@ -179,7 +182,7 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 	return 0;
 }
 
-static double snap_row_hitm(const struct ui_row *r, const struct metrics *m)
+static double snap_row_hitm(const struct row *r, const struct metrics *m)
 {
 	if ((r && !r->ok) || !m->snoop.supported)
 		return NAN;

@@ -18,16 +18,7 @@
 
 #include "cpu/uarch.h"
 #include "engine/metrics.h"
-
-/* One row: a logical CPU, or a core (the sum of its logical CPUs). */
-struct ui_row {
-	int cpu;                /* logical CPU, or -1 for a core row */
-	int core, package;
-	int nthreads;           /* logical CPUs summed in a core row; 1 otherwise */
-	bool ok;                /* measured this interval */
-	const char *error;      /* why not, when !ok */
-	struct metrics m;
-};
+#include "engine/snapshot.h"
 
 struct ui_frame {
 	const struct cpu_desc *desc;
@@ -36,9 +27,9 @@ struct ui_frame {
 	double measured_s;              /* the one measured */
 	double time;                    /* seconds since the epoch, at the end */
 	int ncpu;
-	const struct ui_row *cpu;       /* per logical CPU */
+	const struct row *cpu;       /* per logical CPU */
 	int ncore;
-	const struct ui_row *core;      /* per core */
+	const struct row *core;      /* per core */
 	struct metrics total;
 	/* Rotation: the share of the interval each measurement ran (1 = all of it). */
 	int nslots;

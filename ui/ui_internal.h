@@ -72,7 +72,7 @@ struct snap_str;
 struct ui_snap {
 	bool valid;
 	struct ui_frame f;              /* its pointers point into this snap */
-	struct ui_row *cpu, *core;      /* f.cpu, f.core */
+	struct row *cpu, *core;      /* f.cpu, f.core */
 	int cap_cpu, cap_core;
 	struct snap_str *str;           /* the strings the frame points to */
 	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST: a ring per row */

@@ -1,0 +1,115 @@
+/*
+ * app.h: the program's own pieces, shared by app/ only.
+ *
+ * main.c decides the mode and the exit status; signals.c owns the signal
+ * handlers, the stop (Ctrl-Z) and the crash path; session.c runs one
+ * measuring session, from the journal's lock to the last register put
+ * back; replay_screen.c is the screen over a recording.  Nothing below
+ * app/ includes this.
+ */
+#ifndef LATTOP_APP_H
+#define LATTOP_APP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "app/options.h"
+#include "cpu/msrdev.h"
+#include "cpu/pmu.h"
+#include "cpu/uarch.h"
+#include "engine/plan.h"
+#include "engine/sampler.h"
+#include "engine/snapshot.h"
+#include "export/fleet.h"
+#include "output/outq.h"
+#include "record/record.h"
+#include "safety/journal.h"
+#include "sim/sim.h"
+
+#define LATTOP_VERSION "0.1"
+
+enum { EXIT_OK = 0, EXIT_CANNOT = 1, EXIT_USAGE = 2 };
+
+/* ---- main.c ---- */
+
+/* "lattop: @msg" on stderr (and the --help hint for EXIT_USAGE); @status. */
+int fail(int status, const char *msg);
+/* @status when everything printed reached standard output; else the error, EXIT_CANNOT. */
+int out_done(int status);
+/* NO_COLOR set and not empty (no-color.org). */
+bool no_color_env(void);
+
+/* ---- signals.c ---- */
+
+/* The last signal that asked to end or stop the run (-1: the screen's quit); 0: none. */
+extern volatile sig_atomic_t stop_signal;
+
+/* SIGTSTP, SIGTTIN, SIGTTOU: lattop stops, with every register back. */
+bool is_stop_signal(int sig);
+/* A signal that ends the run came. */
+bool stop_ending(void);
+/* Stop as @sig asks until SIGCONT.  False when a signal that ends the run came while stopped. */
+bool stop_here(int sig);
+/* The ending and stopping signals set stop_signal; SIGPIPE is ignored. */
+void install_signals(void);
+
+/*
+ * SIGSEGV, SIGBUS, SIGABRT, SIGFPE: call @fn(@arg) (async-signal-safe:
+ * the registers back), put the terminal saved by crash_save_tty() back,
+ * and die of the signal.  @fn NULL: the terminal only.
+ */
+void install_crash_handlers(void (*fn)(void *arg), void *arg);
+/* Keep the terminal's state for a crash to put back: before ncurses changes it. */
+void crash_save_tty(void);
+
+/* ---- session.c ---- */
+
+struct ui;
+
+/* One measuring session: what main found, then what measuring keeps. */
+struct session {
+	/* from main */
+	struct options opt;
+	struct cpu_desc desc;
+	struct sim *sim;
+	struct msrdev *dev;
+	int *ids;
+	int nids;
+	char dev_path[4096];            /* the msr directory, absolute */
+	/* the session's own */
+	struct pmu pmu;
+	struct plan plans[2];           /* the one in use, and room for a new one */
+	struct plan *plan;
+	struct sampler sampler;
+	struct snapshot snap;           /* the interval just sampled, as every output reads it */
+	struct ui *ui;
+	bool new_thresholds;
+	bool restart;                   /* a key changed the interval or thresholds: cut this one */
+	struct journal journal;
+	bool journaled;
+	struct fleet fleet;             /* --listen, --textfile */
+	bool quiet;                     /* serving without a terminal: no snapshots */
+	struct outq *out;               /* batch output, written by its own thread */
+	bool note_told;                 /* the note went to stderr (csv, json) */
+	char lost[1024];                /* counters given up to a new owner, for the note */
+	struct record_writer rec;       /* --record */
+	bool recording;
+	char rec_err[1024];
+};
+
+/* Ready @s for main to fill: no descriptor open. */
+void session_init(struct session *s);
+
+/*
+ * Measure until -n COUNT intervals, a signal or the screen's quit, with
+ * every register back at the end.  The exit status.
+ */
+int session_measure(struct session *s);
+
+/* ---- replay_screen.c ---- */
+
+/* --replay FILE on a terminal: the screen over the recorded frames.  The exit status. */
+int replay_screen(const struct options *o);
+
+#endif

@@ -1,0 +1,688 @@
+/*
+ * session.c: one measuring session, the program's one path from a plan to
+ * the last register put back:
+ *   journal lock -> probe -> plan -> save -> journal -> drop root ->
+ *   program -> each interval: sample, snapshot, export, show ->
+ *   restore -> journal emptied.
+ * Ctrl-Z and a reader that stops reading both put every register back
+ * until lattop goes on (suspend, resume); counters someone else takes are
+ * given up, never fought over.  Errors go back to main as the exit status,
+ * told once.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "output/report.h"
+#include "safety/privs.h"
+#include "ui/ui.h"
+
+/* The screen's first interval, and the first after a change, are at most this long. */
+#define FIRST_INTERVAL_S 1.0
+
+void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->journal.fd = s->journal.dirfd = -1;
+	s->fleet.fd = -1;
+}
+
+/*
+ * A crash: every register back (async-signal-safe, see signals.c); the
+ * journal is emptied only when every register reads back as saved.
+ */
+static void session_crash(void *arg)
+{
+	struct session *r = arg;
+
+	if (pmu_restore_emergency(&r->pmu) == 0 && r->journaled)
+		journal_clear(&r->journal);
+}
+
+/* ---- what the plan may use, and what others hold ---- */
+
+/* A note on the counters others hold, as one line, or NULL. */
+static const char *taken_note(const struct session *r, char *buf, size_t len)
+{
+	const struct pmu *p = &r->pmu;
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < p->ncpu && o < len; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		char d[384];
+
+		if (!c->gp_taken && !c->fixed_taken)
+			continue;
+		pmu_describe_taken(p, c, d, sizeof(d));
+		if (!o)
+			o += (size_t)snprintf(buf, len, "counters in use by someone else, %s, are left "
+					      "alone%s: cpu %d: %s", pmu_likely_owner(),
+					      p->force ? " (no: --force took them over)" : "", c->id, d);
+		else {
+			int more = 0;
+
+			for (int k = i; k < p->ncpu; k++)
+				more += p->cpu[k].gp_taken || p->cpu[k].fixed_taken;
+			o += (size_t)snprintf(buf + o, len - o, "; and on %d more CPU%s", more,
+					      more > 1 ? "s" : "");
+			break;
+		}
+	}
+	if (r->lost[0] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s; lattop gave them up", o ? "; " : "",
+				      r->lost);
+	if (p->shared_note[0] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p->shared_note);
+	if (p->ctr_reset_skipped && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
+				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
+				      "counts may be affected", o ? "; " : "");
+	return buf[0] ? buf : NULL;
+}
+
+
+/* Packages of the machine (all of them, measured or not): where reads can come from. */
+/* Packages of the machine (all of them, measured or not): where reads can come from. */
+static unsigned count_packages(const struct msrdev *d)
+{
+	unsigned n = 0;
+
+	for (int i = 0; i < d->ncpu; i++) {
+		int k;
+
+		for (k = 0; k < i; k++)
+			if (d->cpu[k].package == d->cpu[i].package)
+				break;
+		n += k == i;
+	}
+	return n ? n : 1;
+}
+
+/* What the planner may use on this machine: the free counters, the model, the packages. */
+static void resources(const struct session *r, struct plan_resources *res)
+{
+	plan_resources_from_pmu(res, &r->pmu);
+	res->flags = r->desc.flags;
+	res->packages = count_packages(r->dev);
+}
+
+/* Core rows: one per (package, core), in order; computed once. */
+static bool ui_waiter(void *arg, double deadline)
+{
+	struct session *r = arg;
+
+	for (;;) {
+		switch (ui_wait(r->ui, deadline)) {
+		case UI_QUIT:
+			stop_signal = -1;
+			return false;
+		case UI_INTERVAL:
+			/* At once: the interval under way is cut, not waited out. */
+			r->opt.interval = ui_interval(r->ui);
+			r->restart = true;
+			return false;
+		case UI_THRESHOLDS:
+			r->opt.nthresh = ui_thresholds(r->ui, r->opt.thresholds, THRESH_MAX);
+			r->new_thresholds = true;
+			r->restart = true;
+			return false;
+		case UI_NONE:
+		case UI_PLAY: case UI_STEP_BACK: case UI_STEP_FWD: case UI_FASTER: case UI_SLOWER:
+		case UI_JUMP:           /* replay keys: not given when measuring */
+			break;
+		}
+		if (stop_signal)
+			return false;
+		if (sampler_now() >= deadline)
+			return true;
+	}
+}
+
+/* ---- the outputs of an interval ---- */
+
+/*
+ * A report to standard output through the writer thread (outq.h): rendered
+ * here, written there, so a reader that stops reading never stops the
+ * sampler.  0, or -1 with errno.
+ */
+static int write_report(struct session *r, const struct report *rep, bool first)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int res;
+
+	if (!m)
+		return -1;
+	res = report_write(m, r->opt.format, rep, first);
+	if (fclose(m) != 0)
+		res = -1;
+	if (res == 0 && outq_push(r->out, text, len) < 0)
+		res = -1;
+	free(text);
+	return res;
+}
+
+static int show(struct session *r, bool first, char *note, size_t notelen)
+{
+	struct timeval tv;
+	const struct snapshot *sn = &r->snap;
+	const char *n = taken_note(r, note, notelen);
+	struct report rep = {
+		.source = r->sim ? "simulator" : "msr",
+		.desc = &r->desc,
+		.interval_s = sn->interval_s,
+		.ncpu = sn->ncpu,
+		.cpu = sn->cpu,
+		.total = sn->total,
+		.note = n,
+		.hidden = r->opt.hidden,
+	};
+
+	gettimeofday(&tv, NULL);
+	rep.time = tv.tv_sec + tv.tv_usec / 1e6;
+	/* The recording first: what it holds is what --batch prints from it. */
+	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
+		return -2;
+	if (r->ui) {
+		struct ui_frame f = {
+			.desc = &r->desc,
+			.simulated = r->sim != NULL,
+			.interval_s = r->opt.interval,
+			.measured_s = sn->interval_s,
+			.time = rep.time,
+			.ncpu = sn->ncpu,
+			.cpu = sn->cpu,
+			.ncore = sn->ncore,
+			.core = sn->core,
+			.total = sn->total,
+			.nslots = r->plan->nslots,
+			.share_lat = sn->share_lat,
+			.share_snoop = sn->share_snoop,
+			.share_offcore = sn->share_offcore,
+			.note = n,
+		};
+
+		ui_frame(r->ui, &f);
+		return 0;
+	}
+	if (r->quiet)
+		return 0;
+	/* --record without a terminal and without --batch: quietly. */
+	if (r->recording && r->opt.mode == MODE_SCREEN)
+		return 0;
+	/* The notes on others' counters, once, where a script's reader sees them. */
+	if (n && r->opt.format != FORMAT_TEXT && !r->note_told) {
+		fprintf(stderr, "lattop: note: %s\n", n);
+		r->note_told = true;
+	}
+	return write_report(r, &rep, first);
+}
+
+/* ---- a new plan, the exporter and the recorder ---- */
+
+/*
+ * A new plan from the counters free now and the thresholds asked for, in
+ * use from now on.  A plan that cannot be built is told on the screen and
+ * the old one stays; -1 when reprogramming failed (the caller restores).
+ */
+static int replan_now(struct session *r, char *err, size_t errlen)
+{
+	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+	struct plan_resources res_free;
+
+	r->new_thresholds = false;
+	resources(r, &res_free);
+	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0) {
+		if (r->ui)
+			ui_message(r->ui, err);
+		err[0] = 0;
+		return 0;
+	}
+	if (sampler_replan(&r->sampler, next, err, errlen) < 0)
+		return -1;
+	r->plan = next;
+	return 0;
+}
+
+/* The interval just computed, to Prometheus (--listen, --textfile). */
+static void export_interval(struct session *r)
+{
+	struct timeval tv;
+	char err[512];
+
+	if (!r->fleet.active)
+		return;
+	gettimeofday(&tv, NULL);
+	if (fleet_tick(&r->fleet, r->plan, r->snap.cpu, tv.tv_sec + tv.tv_usec / 1e6, err,
+		       sizeof(err)) < 0) {
+		if (r->ui)
+			ui_message(r->ui, err);
+		else
+			fprintf(stderr, "lattop: %s\n", err);
+	}
+}
+
+/* After root is dropped: the exporter's server, serving as the user lattop runs as. */
+static int export_start(struct session *r, char *err, size_t errlen)
+{
+	struct fleet_info info = {
+		.microarch = r->desc.uarch->name,
+		.pmu_table = r->desc.uarch->table ? r->desc.uarch->table->name : "",
+		.source = r->sim ? "simulator" : "msr",
+		.version = LATTOP_VERSION,
+		.interval_s = r->opt.interval,
+	};
+
+	return fleet_start(&r->fleet, r->snap.cpu, r->snap.ncpu, &info, r->plan, err, errlen);
+}
+
+/* --record: the header from the CPU and the plan in use, before any register changes. */
+static int record_start(struct session *r, char *err, size_t errlen)
+{
+	const char *strs[M__COUNT + 2];
+	struct record_head h = {
+		.source = r->sim ? "simulator" : "msr",
+		.desc = &r->desc,
+		.thresholds = r->opt.thresholds,
+		.nthresh = r->opt.nthresh,
+		.strings = strs,
+	};
+	char *plan = NULL;
+	size_t planlen = 0;
+	FILE *f = open_memstream(&plan, &planlen);
+	int rc;
+
+	if (f) {
+		report_events(f, FORMAT_TEXT, &r->desc, r->plan);
+		fclose(f);
+	}
+	h.plan = plan;
+	for (int m = 0; m < M__COUNT; m++)
+		if (r->plan->reason[m])
+			strs[h.nstrings++] = r->plan->reason[m];
+	strs[h.nstrings++] = snoop_scope_name(SCOPE_OTHER_CORE);
+	strs[h.nstrings++] = snoop_scope_name(SCOPE_OTHER_MODULE);
+	rc = record_open(&r->rec, r->opt.record, r->opt.record_max, &h, err, errlen);
+	free(plan);
+	r->recording = rc == 0;
+	return rc;
+}
+
+/* ---- every register back, and again: stops and stalled readers ---- */
+
+/*
+ * What pmu_restore() could not put back exactly (@res registers, @why),
+ * and when the journal keeps them (@kept) the exact command that finishes.
+ */
+static void not_restored(const struct session *r, int res, const char *why, bool kept, char *buf,
+			 size_t len)
+{
+	char cmd[4200];
+
+	journal_restore_cmd(cmd, sizeof(cmd), r->opt.state_dir, r->dev_path);
+	/* Cut short only past the buffer's end, which the caller sized for this. */
+	if (snprintf(buf, len, "%d register%s not restored exactly: %s%s%s%s", res, res > 1 ? "s" : "",
+		     why, kept ? "; the journal keeps them: run '" : "", kept ? cmd : "",
+		     kept ? "' once the cause is gone" : "") >= (int)len)
+		buf[len - 1] = 0;
+}
+
+/*
+ * Put every register back, as at exit, and empty the journal (or keep in
+ * it what still differs): nothing stays armed while lattop is stopped or
+ * its output blocked.  0, or -1 with a message.
+ */
+static int suspend(struct session *r, char *err, size_t errlen)
+{
+	char why[512];
+	int res = pmu_restore(&r->pmu, why, sizeof(why));
+
+	if (res > 0 && !pmu_pending(&r->pmu)) {
+		/* Only counters put back as closely as legacy writes allow: said, not fatal. */
+		fprintf(stderr, "lattop: %s\n", why);
+		res = 0;
+	}
+	if (res > 0) {
+		if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, true, err, errlen) < 0)
+			return -1;
+		not_restored(r, res, why, r->journaled, err, errlen);
+		return -1;
+	}
+	if (r->journaled)
+		journal_clear(&r->journal);
+	return 0;
+}
+
+/*
+ * After a stop or blocked output: everything may have changed meanwhile,
+ * so probe, save, journal and plan again, then program.  0, or -1 with a
+ * message (nothing is programmed then).
+ */
+static int resume(struct session *r, char *err, size_t errlen)
+{
+	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+	struct plan_resources res_free;
+
+	if (pmu_resume(&r->pmu, err, errlen) == 0)
+		return -1;
+	if (pmu_check_free(&r->pmu, err, errlen) >= 0)
+		return -1;
+	for (int i = 0; i < r->nids; i++)
+		if (!r->pmu.cpu[i].saved) {
+			/* Retried each interval, as a CPU gone offline. */
+			sampler_retry(&r->sampler, i);
+		}
+	if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, false, err, errlen) < 0)
+		return -1;
+	resources(r, &res_free);
+	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0)
+		return -1;
+	if (sampler_replan(&r->sampler, next, err, errlen) < 0)
+		return -1;
+	r->plan = next;
+	r->lost[0] = 0;
+	return 0;
+}
+
+/*
+ * SIGTSTP (Ctrl-Z), SIGTTIN, SIGTTOU: every register back, then stop as
+ * the signal asks; at SIGCONT, program again.  0, or -1 with a message.
+ */
+static int stop_and_continue(struct session *r, int sig, char *err, size_t errlen)
+{
+	if (r->ui)
+		ui_suspend(r->ui);
+	if (suspend(r, err, errlen) < 0)
+		return -1;
+	if (!stop_here(sig))
+		return 0;               /* ended while stopped: nothing to program */
+	if (resume(r, err, errlen) < 0)
+		return -1;
+	if (r->ui)
+		ui_resume(r->ui);
+	return 0;
+}
+
+/*
+ * The reader has not taken the previous report yet (a full pipe, a stalled
+ * SSH): stop counting, every register back, until it has; the writer
+ * thread blocks, the sampler never does.  0 when output flows again (or a
+ * signal ends the run), -1 with a message.
+ */
+static int wait_for_reader(struct session *r, char *err, size_t errlen)
+{
+	if (outq_drained(r->out))
+		return 0;
+	if (suspend(r, err, errlen) < 0)
+		return -1;
+	while (!outq_wait(r->out, 0.2))
+		if (stop_ending())
+			return 0;
+	return resume(r, err, errlen);
+}
+
+/* ---- the session ---- */
+
+int session_measure(struct session *r)
+{
+	char err[1024], note[1024];
+	int status = EXIT_OK, res;
+	bool first = true, short_next;
+	long n = 0;
+
+	/*
+	 * The journal's lock first: another lattop running, or one killed
+	 * with its registers left changed, must be told as such, not mistaken
+	 * for someone else holding the counters.
+	 */
+	if (!r->sim && journal_open(&r->journal, r->opt.state_dir, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
+	/* A bad --listen or --textfile is refused before any register is written. */
+	{
+		bool usage;
+
+		if (fleet_open(&r->fleet, r->opt.listen, r->opt.textfile, &usage, err, sizeof(err)) < 0)
+			return fail(usage ? EXIT_USAGE : EXIT_CANNOT, err);
+		if (r->fleet.listening)
+			fprintf(stderr, "lattop: serving http://%s/metrics\n", r->fleet.where);
+	}
+	if (pmu_open(&r->pmu, r->dev, &r->desc, r->ids, r->nids, r->opt.force, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
+	if (pmu_check_free(&r->pmu, err, sizeof(err)) >= 0)
+		return fail(EXIT_CANNOT, err);
+	{
+		struct plan_resources res_free;
+
+		resources(r, &res_free);
+		r->plan = &r->plans[0];
+		if (plan_build(r->plan, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
+			       err, sizeof(err)) < 0)
+			return fail(EXIT_CANNOT, err);
+	}
+	if (snapshot_init(&r->snap, r->dev, &r->pmu) < 0) {
+		snapshot_free(&r->snap);
+		return fail(EXIT_CANNOT, "out of memory");
+	}
+	if (r->opt.record && record_start(r, err, sizeof(err)) < 0) {
+		status = fail(EXIT_USAGE, err);
+		goto out;               /* nothing written yet: only closed */
+	}
+	if (options_screen(&r->opt)) {
+		struct ui_opts uo = {
+			.no_color = r->opt.no_color || no_color_env(),
+			.ascii = r->opt.ascii,
+			.hidden = r->opt.hidden,
+			.interval_s = r->opt.interval,
+			.parse_thresholds = options_parse_thresholds,
+		};
+
+		/* The terminal as it is now, for a crash to put back: before ncurses changes it. */
+		crash_save_tty();
+		r->ui = ui_open(&uo, err, sizeof(err));
+		if (!r->ui) {
+			snapshot_free(&r->snap);
+			return fail(EXIT_CANNOT, err);
+		}
+	}
+	r->quiet = r->fleet.active && r->opt.mode == MODE_SCREEN && !r->ui;
+
+	install_signals();
+	/* Nothing is written before the journal holds every original value. */
+	if (pmu_save(&r->pmu, err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
+	if (!r->ui) {
+		r->out = outq_new(STDOUT_FILENO);
+		if (!r->out) {
+			snprintf(err, sizeof(err), "starting the output thread: %s", strerror(errno));
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+	}
+	if (!r->sim) {
+		if (journal_write(&r->journal, &r->pmu, r->dev_path, false, err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+		r->journaled = true;
+	}
+	install_crash_handlers(session_crash, r);
+	{
+		char who[64];
+
+		if (privs_drop(who, sizeof(who), err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+	}
+	if (export_start(r, err, sizeof(err)) < 0) {
+		status = EXIT_CANNOT;
+		goto restore;
+	}
+	if (sampler_start(&r->sampler, &r->pmu, r->plan, err, sizeof(err)) < 0) {
+		/* The CPUs already programmed are put back before the error is told. */
+		status = EXIT_CANNOT;
+		goto restore;
+	}
+	err[0] = 0;
+	if (r->ui) {
+		sampler_set_wait(&r->sampler, ui_waiter, r);
+	}
+	short_next = r->ui != NULL;
+	/*
+	 * A stop signal (Ctrl-Z) that arrives outside sampler_interval() must
+	 * not end the run: the next interval returns at once and stops there.
+	 */
+	for (n = 0; !(stop_ending()) &&
+		    (r->opt.count == 0 || n < r->opt.count); ) {
+		bool replan = r->new_thresholds;
+		double len = r->opt.interval;
+
+		/* On the screen, the first numbers (and the first after a change) within a second. */
+		if (short_next && len > FIRST_INTERVAL_S)
+			len = FIRST_INTERVAL_S;
+		r->restart = false;
+		if (sampler_interval(&r->sampler, len, &stop_signal, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+		if (is_stop_signal(stop_signal)) {
+			/* The partial interval is dropped; counting starts again at SIGCONT. */
+			if (stop_and_continue(r, stop_signal, err, sizeof(err)) < 0) {
+				status = EXIT_CANNOT;
+				break;
+			}
+			n--;
+			continue;
+		}
+		if (stop_signal)
+			break;          /* a partial interval is not shown: some slots never ran */
+		if (r->restart) {
+			/* Cut by a new interval or new thresholds: not shown either; those apply now. */
+			short_next = true;
+			if (r->new_thresholds && (res = replan_now(r, err, sizeof(err))) < 0) {
+				status = EXIT_CANNOT;
+				break;
+			}
+			continue;
+		}
+		short_next = false;
+		/* Counters someone else reprogrammed meanwhile are given up, never fought over. */
+		for (int i = 0; i < r->nids; i++) {
+			char lost[512];
+
+			if (r->sampler.cpu[i].ok && pmu_check_owned(&r->pmu, i, lost, sizeof(lost)) > 0) {
+				snprintf(r->lost, sizeof(r->lost), "%s", lost);
+				if (!r->ui)
+					fprintf(stderr, "lattop: %s; lattop gives it up\n", lost);
+				replan = true;
+			}
+		}
+		{
+			char lost[512];
+
+			if (sampler_take_changes(&r->sampler, lost, sizeof(lost)))
+				replan = true;
+			if (lost[0]) {
+				snprintf(r->lost, sizeof(r->lost), "%s", lost);
+				if (!r->ui)
+					fprintf(stderr, "lattop: %s; lattop gives it up\n", lost);
+			}
+		}
+		if (replan && r->journaled &&
+		    journal_write(&r->journal, &r->pmu, r->dev_path, false, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+		snapshot_compute(&r->snap, r->plan, &r->sampler, privs_dropped());
+		export_interval(r);
+		if (r->out && wait_for_reader(r, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+		if (stop_ending())
+			break;
+		if ((res = show(r, first, note, sizeof(note))) < 0) {
+			if (res == -2) {
+				snprintf(err, sizeof(err), "%s", r->rec_err);
+				status = EXIT_CANNOT;
+			} else if (errno != EPIPE) {
+				snprintf(err, sizeof(err), "writing the report failed: %s",
+					 strerror(errno ? errno : EIO));
+				status = EXIT_CANNOT;
+			}
+			break;
+		}
+		first = false;
+		n++;
+		if (replan && replan_now(r, err, sizeof(err)) < 0) {
+			status = EXIT_CANNOT;
+			break;
+		}
+	}
+restore:
+	/* The terminal first, so that messages below are readable. */
+	if (r->ui) {
+		/* -n N done: the last frame stays on the terminal, as top leaves it. */
+		if (status == EXIT_OK && !stop_signal && r->opt.count && n >= r->opt.count)
+			ui_close_keep(r->ui);
+		else
+			ui_close(r->ui);
+		r->ui = NULL;
+	}
+	res = pmu_restore(&r->pmu, note, sizeof(note));
+	if (status == EXIT_CANNOT && err[0])
+		fail(EXIT_CANNOT, err);
+	if (res > 0) {
+		bool pending = pmu_pending(&r->pmu);
+		char msg[5400];
+
+		/* Only what still differs stays in the journal, for --restore. */
+		if (r->journaled && pending &&
+		    journal_write(&r->journal, &r->pmu, r->dev_path, true, err, sizeof(err)) < 0)
+			fail(EXIT_CANNOT, err);
+		else if (r->journaled && !pending)
+			journal_clear(&r->journal);
+		not_restored(r, res, note, pending && r->journaled, msg, sizeof(msg));
+		fprintf(stderr, "lattop: %s\n", msg);
+		status = EXIT_CANNOT;
+	} else if (r->journaled) {
+		journal_clear(&r->journal);
+	}
+	install_crash_handlers(NULL, NULL);     /* the registers are back: the terminal only */
+	/* Registers are back: the output may take its time now (not for ever after a signal). */
+	if (r->out) {
+		for (int t = 0; !outq_wait(r->out, 0.2); t++)
+			if (stop_ending() && t >= 5)
+				break;
+		if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
+			fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
+			status = EXIT_CANNOT;
+		}
+	}
+out:
+	if (r->ui)
+		ui_close(r->ui);
+	fleet_close(&r->fleet);
+	outq_free(r->out);
+	r->out = NULL;
+	journal_close(&r->journal);
+	if (r->recording)
+		record_close(&r->rec);
+	sampler_free(&r->sampler);
+	pmu_close(&r->pmu);
+	snapshot_free(&r->snap);
+	return status;
+}
+
+

@@ -1,0 +1,71 @@
+/*
+ * snapshot.h: one interval, as every sink reads it.
+ *
+ * A row is a logical CPU or a core (the sum of its logical CPUs); a
+ * snapshot is the rows of one interval with their total.  The screen
+ * (ui/), the report writers (output/), the exporter (export/) and the
+ * recorder (record/) all read struct row, so an interval is built once, in
+ * one shape, and nothing copies it from one shape into another.
+ *
+ * Owns the rows' storage and the order of core rows (by package, then
+ * core: computed once from the topology); computes each interval's rates
+ * and metrics from the sampler's accumulations.  Knows nothing of how the
+ * rows are shown.
+ */
+#ifndef LATTOP_SNAPSHOT_H
+#define LATTOP_SNAPSHOT_H
+
+#include <stdbool.h>
+
+#include "engine/metrics.h"
+
+struct msrdev;
+struct pmu;
+struct plan;
+struct sampler;
+
+/* One row: a logical CPU, or a core (the sum of its logical CPUs). */
+struct row {
+	int cpu;                        /* logical CPU, or -1 for a core row */
+	int core, package;
+	int nthreads;                   /* logical CPUs summed in a core row; 1 otherwise */
+	bool ok;                        /* measured this interval */
+	const char *error;              /* why not, when !ok */
+	double interval_s;              /* the time its interval covered; 0 in a recorded row */
+	const struct rates *rates;      /* what @m comes from; NULL in a recorded row */
+	struct metrics m;
+};
+
+struct snapshot {
+	int ncpu;
+	struct row *cpu;                /* per measured CPU, in the order measured */
+	int ncore;
+	struct row *core;               /* per core */
+	struct metrics total;           /* of the CPUs read this interval */
+	double interval_s;              /* as measured on the first CPU */
+	/* Rotation: the share of the interval each measurement ran (1 = all of it). */
+	double share_lat;               /* each load-latency threshold */
+	double share_snoop;
+	double share_offcore;
+	/* storage */
+	struct rates *rates, *ok_rates, *core_rates;
+	int *core_of;                   /* CPU row -> core row */
+};
+
+/*
+ * Rows for the CPUs @pmu measures, their topology from @dev.  0, or -1
+ * (out of memory; snapshot_free() still frees what was allocated).
+ */
+int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu *pmu);
+
+/*
+ * The interval @sm just sampled with plan @pl: each CPU's rates and
+ * metrics, each core's, and the total.  @root_dropped: lattop gave up
+ * root after starting, so a permission error means "restart lattop".
+ */
+void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sampler *sm,
+		      bool root_dropped);
+
+void snapshot_free(struct snapshot *s);
+
+#endif
