@@ -36,7 +36,7 @@ TEST_BIN := $(TEST_SRC:.c=)
 MSRFS    := tests/msrfs/msrfs
 MSRFS_SRC := $(sort $(wildcard tests/msrfs/*.c))
 
-.PHONY: all run check check-sanitize soak bench deps deps-test tests clean install uninstall
+.PHONY: all run check unit check-sanitize soak bench deps deps-test tests clean install uninstall
 all: lattop
 
 %.o: %.c
@@ -77,6 +77,11 @@ run: deps
 check: deps-test
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run.sh
+
+# The cmocka unit tests alone, in seconds: no root, no FUSE, no installs
+# (the libraries they link must be there: make deps-test once).
+unit: $(TEST_BIN)
+	@sh tests/run.sh $(TEST_BIN)
 
 # Hundreds of runs on the FUSE stand-in under CPU load, each ended by a
 # random signal with a random fault injected: every register back, no

@@ -2,12 +2,14 @@
 # run.sh: run every test and print one closing line, "N passed, N failed".
 # C unit tests (tests/test_*) speak TAP through cmocka; the end-to-end
 # scripts (tests/e2e_*.sh) print TAP lines of their own.  A skipped test
-# ("# SKIP") counts as neither.
+# ("# SKIP") counts as neither.  Arguments name the tests to run (make
+# unit: tests/test_*); none, every test.
 cd "$(dirname "$0")/.." || exit 2
 export CMOCKA_MESSAGE_OUTPUT=TAP
 pass=0 fail=0 skip=0
 log=$(mktemp)
-for t in tests/test_* tests/e2e_*.sh; do
+[ $# -gt 0 ] || set -- tests/test_* tests/e2e_*.sh
+for t in "$@"; do
 	case "$t" in *.c|*.o|*.d) continue ;; esac
 	[ -x "$t" ] || [ "${t%.sh}" != "$t" ] || continue
 	echo "# $t"
