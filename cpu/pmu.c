@@ -1,5 +1,7 @@
 /*
- * pmu.c: probe, save, program and restore the core PMU of each CPU.
+ * pmu.c: probe, save and program the core PMU of each CPU, and give up
+ * what someone else takes.  The write-back of saved registers (restore,
+ * crash, --restore) is pmu_writeback.c.
  *
  * See pmu.h for the guarantees.  The register layouts used here are the
  * architectural ones (SDM Vol.3B 18.2; pmu-facts.md section 2); everything
@@ -15,7 +17,7 @@
 #include "cpu/pmu.h"
 
 #define FIXED_FIELD(i)    (0xfull << (4 * (i)))
-#define FIXED_EN(i)       (0x3ull << (4 * (i)))   /* OS | USR */
+#define FIXED_EN(i)       PMU_FIXED_EN(i)
 #define GLOBAL_FIXED(i)   (1ull << (32 + (i)))
 #define PEBS_LL_EN(i)     (1ull << (32 + (i)))
 #define CTR_RESET_MASK    ((1u << PMU_CTR_RESET_N) - 1)   /* PMC0-3: what the Nehalem reset uses */
@@ -31,11 +33,6 @@
  * and slots are never longer than the longest interval (an hour).
  */
 #define PEBS_REZERO_SHIFT 8
-
-static uint64_t width_mask(unsigned w)
-{
-	return w >= 64 ? ~0ull : (1ull << w) - 1;
-}
 
 /*
  * The IA32_PEBS_ENABLE bits of general-purpose counter @k: PEBS_EN, and
@@ -76,6 +73,8 @@ static bool same_group(const struct pmu *p, const struct msrdev_cpu *a, const st
 		return false;
 	}
 }
+
+/* ---- names and messages ---- */
 
 const char *pmu_strerror(int e, bool write)
 {
@@ -128,6 +127,8 @@ const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
 	}
 	return buf;
 }
+
+/* ---- register access, counted and remembered ---- */
 
 static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	      char *err, size_t errlen)
@@ -192,6 +193,8 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 			 pmu_strerror(r, true));
 	return r;
 }
+
+/* ---- probing: what is found, and who holds it ---- */
 
 /* Which MSR_OFFCORE_RSP_x an event select uses, from the table's rows; -1 if none. */
 static int evtsel_offcore(const struct pmu_table *t, uint64_t evtsel)
@@ -492,6 +495,8 @@ int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 	return -1;
 }
 
+/* ---- saving, before any write ---- */
+
 static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mask,
 		    char *err, size_t errlen)
 {
@@ -579,6 +584,8 @@ int pmu_save(struct pmu *p, char *err, size_t errlen)
 			return -1;
 	return 0;
 }
+
+/* ---- programming a slot ---- */
 
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
@@ -918,6 +925,8 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	return 0;
 }
 
+/* ---- reading the counters ---- */
+
 /* Read counter @reg of @c: @delta, its count since @last (then updated), modulo the width @mask. */
 static int read_count(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mask,
 		      uint64_t *last, uint64_t *delta)
@@ -936,7 +945,7 @@ static int read_count(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t m
 int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint64_t mask = width_mask(p->gp_width);
+	uint64_t mask = pmu_width_mask(p->gp_width);
 	char err[256];
 
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -960,7 +969,7 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint64_t mask = width_mask(p->fixed_width);
+	uint64_t mask = pmu_width_mask(p->fixed_width);
 
 	for (unsigned k = 0; k < p->nfixed; k++) {
 		int r;
@@ -996,275 +1005,7 @@ int pmu_hw_frozen(struct pmu *p, int i)
 	return (v & GLOBAL_STATUS_CTR_FRZ) != 0;
 }
 
-static bool is_pmc(uint32_t reg)
-{
-	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
-}
-
-static bool is_fixed_ctr(uint32_t reg)
-{
-	return reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
-}
-
-static bool is_counter(uint32_t reg)
-{
-	return is_pmc(reg) || is_fixed_ctr(reg);
-}
-
-/*
- * Restore order: stop PEBS, then the event selects and fixed enables (so
- * nothing counts any more), then the counter values, the offcore and
- * threshold registers, and the global enables last.
- */
-int pmu_restore_rank(uint32_t reg)
-{
-	if (reg == MSR_PEBS_ENABLE)
-		return 0;
-	if ((reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP)) ||
-	    reg == MSR_FIXED_CTR_CTRL)
-		return 1;
-	if (reg == MSR_PERF_GLOBAL_CTRL)
-		return PMU_NRANK - 1;
-	return 2;
-}
-
-/* The saved entry of @reg among @regs, or NULL. */
-static const struct pmu_reg *wb_find(const struct pmu_reg *regs, int n, uint32_t reg)
-{
-	for (int k = 0; k < n; k++)
-		if (regs[k].reg == reg)
-			return &regs[k];
-	return NULL;
-}
-
-/*
- * The control of counter @reg, its select or IA32_FIXED_CTR_CTRL, and its
- * enable bits there (EN; OS|USR of its field): SDM Vol.3B 18.2.
- */
-static uint32_t wb_control(uint32_t reg, uint64_t *enable)
-{
-	if (is_pmc(reg)) {
-		*enable = EVTSEL_EN;
-		return MSR_PERFEVTSEL(reg - MSR_PMC(0));
-	}
-	*enable = FIXED_EN(reg - MSR_FIXED_CTR(0));
-	return MSR_FIXED_CTR_CTRL;
-}
-
-/* The bits of @reg a write-back compares: a counter's width, all of any other register. */
-static uint64_t wb_cmp(const struct pmu_wb *w, uint32_t reg)
-{
-	unsigned width = is_pmc(reg) ? w->gp_width : is_fixed_ctr(reg) ? w->fixed_width : 0;
-
-	return width ? width_mask(width) : ~0ull;
-}
-
-/*
- * Put back one saved register @s of @regs (see pmu_writeback()).  A
- * counter taken over with --force counts again for its owner once its
- * control is back: what went back cannot be compared then.  Otherwise what
- * went back is read, not assumed: whether a write to a fixed counter
- * sign-extends bit 31 without full-width writes is not documented.
- */
-static void writeback_one(struct pmu_wb *w, int cpu, const struct pmu_reg *regs, int n,
-			  struct pmu_reg *s, struct pmu_wb_res *res)
-{
-	uint32_t reg = s->reg, wreg = reg;
-	uint64_t cmp = wb_cmp(w, reg), enable = 0;
-	const struct pmu_reg *ctl = is_counter(reg) ? wb_find(regs, n, wb_control(reg, &enable)) : NULL;
-	bool inexact = false;
-
-	res->result = PMU_WB_SAME;
-	res->wrote = false;
-	res->err = 0;
-	res->want = res->got = 0;
-	/* Its control could not be put back: it counts on, and a write would not last. */
-	if (ctl && ctl->dirty && ctl->mask) {
-		res->result = PMU_WB_COUNTS;
-		return;
-	}
-	res->err = msrdev_read(w->dev, cpu, reg, &res->got);
-	w->reads++;
-	if (res->err < 0) {
-		res->result = PMU_WB_READ;
-		return;
-	}
-	res->want = (res->got & ~s->mask) | (s->saved & s->mask);
-	if (((res->got ^ res->want) & cmp) == 0) {
-		s->dirty = false;
-		return;
-	}
-	if (is_pmc(reg)) {
-		uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)res->want & cmp;
-
-		if (w->fw_write)
-			wreg = MSR_A_PMC(reg - MSR_PMC(0));
-		else if (sext != (res->want & cmp)) {
-			/*
-			 * No full-width writes (PERF_CAPABILITIES[13] = 0): WRMSR to
-			 * IA32_PMCx sign-extends bit 31, so only such values can be
-			 * put back.
-			 */
-			res->want = sext;
-			inexact = true;
-		}
-	}
-	res->wrote = true;
-	res->err = msr_write(w->dev, cpu, wreg, res->want);
-	w->writes++;
-	if (res->err < 0) {
-		res->result = PMU_WB_WRITE;
-		return;
-	}
-	if (!ctl || !(ctl->saved & ctl->mask & enable)) {
-		res->err = msrdev_read(w->dev, cpu, reg, &res->got);
-		w->reads++;
-		if (res->err < 0) {
-			res->result = PMU_WB_READ;
-			return;
-		}
-		if (((res->got ^ res->want) & cmp) != 0) {
-			res->result = PMU_WB_DIFFERS;
-			return;
-		}
-	}
-	s->dirty = false;
-	res->result = inexact ? PMU_WB_INEXACT : PMU_WB_WRITTEN;
-}
-
-int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb_fn *told,
-		  void *arg)
-{
-	int left = 0;
-
-	for (int rank = 0; rank < PMU_NRANK; rank++)
-		for (int k = 0; k < n; k++) {
-			struct pmu_reg *s = &regs[k];
-			struct pmu_wb_res res;
-
-			if (!s->dirty || !s->mask || pmu_restore_rank(s->reg) != rank)
-				continue;
-			writeback_one(w, cpu, regs, n, s, &res);
-			if (s->dirty)
-				left++;
-			if (told)
-				told(arg, cpu, s, &res);
-		}
-	return left;
-}
-
-/* How @p's registers are written back. */
-static struct pmu_wb wb_of(const struct pmu *p)
-{
-	struct pmu_wb w = { .dev = p->dev, .fw_write = p->fw_write, .gp_width = p->gp_width,
-			    .fixed_width = p->fixed_width };
-
-	return w;
-}
-
-/* What pmu_restore() says of the registers not put back exactly. */
-struct restore_note {
-	const struct pmu *p;
-	char *err;
-	size_t len, o;
-	int bad;
-};
-
-static void restore_told(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res)
-{
-	struct restore_note *t = arg;
-	const char *sep;
-	char name[40];
-
-	if (res->result == PMU_WB_SAME || res->result == PMU_WB_WRITTEN)
-		return;
-	t->bad++;
-	if (t->o >= t->len)
-		return;
-	sep = t->o ? "; " : "";
-	pmu_reg_name(s->reg, name, sizeof(name));
-	switch (res->result) {
-	case PMU_WB_READ:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: reading %s (0x%x) to "
-					 "restore it: %s", sep, cpu, name, s->reg,
-					 pmu_strerror(res->err, false));
-		break;
-	case PMU_WB_WRITE:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: restoring %s (0x%x) = "
-					 "0x%llx: %s", sep, cpu, name, s->reg,
-					 (unsigned long long)res->want, pmu_strerror(res->err, true));
-		break;
-	case PMU_WB_DIFFERS:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s was 0x%llx; after "
-					 "restoring it reads 0x%llx%s", sep, cpu, name,
-					 (unsigned long long)res->want, (unsigned long long)res->got,
-					 t->p->fw_write || !is_counter(s->reg) ? ""
-							  : " (no full-width counter writes)");
-		break;
-	case PMU_WB_COUNTS:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s counts on: its "
-					 "control could not be put back", sep, cpu, name);
-		break;
-	default:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s was 0x%llx; without "
-					 "full-width counter writes it is restored as 0x%llx", sep, cpu,
-					 name, (unsigned long long)s->saved,
-					 (unsigned long long)res->want);
-		break;
-	}
-}
-
-int pmu_restore(struct pmu *p, char *err, size_t errlen)
-{
-	struct restore_note t = { .p = p, .err = err, .len = errlen };
-
-	if (errlen)
-		err[0] = 0;
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *c = &p->cpu[i];
-		struct pmu_wb w = wb_of(p);
-
-		if (!c->saved)
-			continue;
-		pmu_writeback(&w, c->id, c->regs, c->nregs, restore_told, &t);
-		p->reads += w.reads;
-		p->writes += w.writes;
-		c->programmed = false;
-		c->frozen = false;
-		memset(&c->cur, 0, sizeof(c->cur));
-		c->cur.ldlat_ctr = -1;
-	}
-	return t.bad;
-}
-
-int pmu_restore_emergency(struct pmu *p)
-{
-	int left = 0;
-
-	/* Only the msr driver's files: the simulator dies with the process. */
-	if (!p->dev || !p->dev->path)
-		return 0;
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *c = &p->cpu[i];
-		struct pmu_wb w = wb_of(p);
-
-		if (!c->saved)
-			continue;
-		left += pmu_writeback(&w, c->id, c->regs, c->nregs, NULL, NULL);
-		p->reads += w.reads;
-		p->writes += w.writes;
-	}
-	return left;
-}
-
-bool pmu_pending(const struct pmu *p)
-{
-	for (int i = 0; i < p->ncpu; i++)
-		for (int k = 0; p->cpu[i].saved && k < p->cpu[i].nregs; k++)
-			if (p->cpu[i].regs[k].dirty && p->cpu[i].regs[k].mask)
-				return true;
-	return false;
-}
+/* ---- ownership: what someone else takes is given up ---- */
 
 /* Forget @reg: lattop no longer owns it, so it is never written again. */
 static void give_up_reg(struct pmu_cpu *c, uint32_t reg)
@@ -1556,6 +1297,8 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		return r;
 	return r + give_up(p, c, lost_gp, lost_fx, msg + o, len - o);
 }
+
+/* ---- after a stop: probe and save again ---- */
 
 int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 {

@@ -30,6 +30,15 @@
 #include "cpu/msrdev.h"
 #include "cpu/uarch.h"
 
+/* IA32_FIXED_CTR_CTRL's enable bits of fixed counter @i: OS | USR (SDM Vol.3B 18.2.2). */
+#define PMU_FIXED_EN(i) (0x3ull << (4 * (i)))
+
+/* The bits of a @w-bit counter. */
+static inline uint64_t pmu_width_mask(unsigned w)
+{
+	return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
 /* What one rotation slot programs on a CPU. */
 struct pmu_cfg {
 	uint8_t gp_mask;                /* general-purpose counters programmed */
