@@ -20,7 +20,7 @@ LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
 # The layers, bottom to top (HACKING.md): what a folder may include is
 # checked by tests/e2e_headers.sh.  app/ and ui/ make the program; the
 # layers under them are the core every test links.
-CORE_DIRS := cpu sim engine output export record safety
+CORE_DIRS := cpu cpu/events sim engine output export record safety
 CPU_SRC  := $(sort $(wildcard cpu/*.c))
 SIM_SRC  := $(sort $(wildcard sim/*.c))
 CORE_SRC := $(sort $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c)))
@@ -131,12 +131,12 @@ screenshots: lattop
 	sh scripts/screenshots.sh
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d tests/*/*.o tests/*/*.d \
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
 		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record \
 		tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d
 
--include $(wildcard */*.d tests/*/*.d)
+-include $(wildcard */*.d cpu/events/*.d tests/*/*.d)
 
 # ---- fuzzing: begin (tests/fuzz/, tests/e2e_fuzz.sh) ----
 # libFuzzer harnesses of the input parsers (CPUID dumps, profiles, --listen), built with clang from their
@@ -150,14 +150,14 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -std=gnu11 $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
 		-fsanitize=fuzzer-no-link -MMD -MP
 FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/uarch.c \
-		    $(sort $(wildcard cpu/events*.c))) tests/fuzz/obj/fuzz_cpuid.o
+		    $(sort cpu/events.c $(wildcard cpu/events/*.c))) tests/fuzz/obj/fuzz_cpuid.o
 FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c \
 		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
 FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c engine/metrics.c \
 		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c \
-		    $(sort $(wildcard cpu/events*.c)))) tests/fuzz/obj/fuzz_record.o
+		    $(sort cpu/events.c $(wildcard cpu/events/*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.
 ifneq ($(filter tests check fuzz fuzz-% tests/fuzz/%,$(MAKECMDGOALS)),)
@@ -167,6 +167,10 @@ endif
 .PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
 ifneq ($(FUZZ_RT),)
 tests/fuzz/obj/%.o: cpu/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
+
+tests/fuzz/obj/%.o: cpu/events/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c -o $@ $<
 
@@ -221,5 +225,5 @@ fuzz-cpuid fuzz-profile fuzz-listen fuzz-record: fuzz-%: tests/fuzz/fuzz_%
 		-print_final_stats=1 -artifact_prefix=tests/fuzz/crashes/$*- \
 		tests/fuzz/work/$* tests/fuzz/corpus/$* tests/fuzz/regress
 
--include $(wildcard tests/fuzz/obj/*.d)
+-include $(wildcard tests/fuzz/obj/*.d tests/fuzz/obj/*/*.d)
 # ---- fuzzing: end ----

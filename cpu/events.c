@@ -3,7 +3,7 @@
  * PERFEVTSEL value of a row.
  *
  * Owns: metric_name(), snoop_scope_name(), pmu_flag_name(), pmu_event_evtsel().  The rows
- * themselves live in cpu/events_<family>.c; the list of tables is derived
+ * themselves live in cpu/events/<family>.c; the list of tables is derived
  * from cpu/uarch.c's uarch_supported[] (uarch_pmu_table()).  Nothing here touches
  * a device or knows a CPU model; the planner and the PMU programmer read
  * these values and decide what to write.

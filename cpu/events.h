@@ -6,7 +6,7 @@
  * (an MSR_OFFCORE_RSP_x value, or the load-latency threshold with PEBS).
  * Each row names its source.  Code reads rows; it never switches on a model.
  *
- * The tables live in cpu/events_<family>.c; cpu/uarch.c names each beside
+ * The tables live in cpu/events/<family>.c; cpu/uarch.c names each beside
  * the struct uarch that uses it, and the list of tables is derived from
  * there (uarch_pmu_table()).  Each row also carries its libpfm4 spelling,
  * which tests/test_events.c encodes as an independent oracle.  Nothing here

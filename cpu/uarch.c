@@ -30,7 +30,7 @@
  * leaf 0xA in real dumps (LCP, pmu-facts 1.2) and the SDM tables cited;
  * offcore_msrs and offcore_scope from pmu-facts 2 and 4.5.
  */
-extern const struct pmu_table pmu_table_nehalem;   /* cpu/events_nehalem.c */
+extern const struct pmu_table pmu_table_nehalem;   /* cpu/events/nehalem.c */
 
 static const struct uarch uarch_nehalem = {
 	.name = "nehalem",
@@ -57,7 +57,7 @@ static const struct uarch uarch_westmere = {
 	       | UARCH_F_NHM_CTR_RESET, /* K-core: westmere branch uses the nhm workaround (BD53 on 06_2C) */
 };
 
-extern const struct pmu_table pmu_table_silvermont;   /* cpu/events_silvermont.c */
+extern const struct pmu_table pmu_table_silvermont;   /* cpu/events/silvermont.c */
 
 static const struct uarch uarch_silvermont = {
 	.name = "silvermont",
@@ -81,7 +81,7 @@ static const struct uarch uarch_airmont = {
 	.offcore_scope = OFFCORE_MODULE, /* as Silvermont (SDM16 p.661) */
 };
 
-extern const struct pmu_table pmu_table_goldmont;   /* cpu/events_goldmont.c */
+extern const struct pmu_table pmu_table_goldmont;   /* cpu/events/goldmont.c */
 
 /*
  * Goldmont's MSR_OFFCORE_RSP_x scope is UNVERIFIED (pmu-facts 7 item 4):
@@ -110,7 +110,7 @@ static const struct uarch uarch_goldmont_plus = {
 	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, as Goldmont */
 };
 
-extern const struct pmu_table pmu_table_haswell;   /* cpu/events_haswell.c */
+extern const struct pmu_table pmu_table_haswell;   /* cpu/events/haswell.c */
 
 static const struct uarch uarch_haswell = {
 	.name = "haswell",
@@ -142,7 +142,7 @@ static const struct uarch uarch_broadwell = {
 	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
 };
 
-extern const struct pmu_table pmu_table_sandybridge;   /* cpu/events_sandybridge.c */
+extern const struct pmu_table pmu_table_sandybridge;   /* cpu/events/sandybridge.c */
 
 /*
  * Sandy Bridge and Ivy Bridge share a table: the same events, encodings and
@@ -181,7 +181,7 @@ static const struct uarch uarch_ivybridge = {
 	.flags = UARCH_F_HT_EXCL,       /* BV98: K-core intel_ht_bug on IVYBRIDGE, IVYBRIDGE_X */
 };
 
-extern const struct pmu_table pmu_table_skylake;   /* cpu/events_skylake.c */
+extern const struct pmu_table pmu_table_skylake;   /* cpu/events/skylake.c */
 
 /*
  * Skylake and the cores that kept its PMU: Kaby Lake, Coffee Lake, Whiskey

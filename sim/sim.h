@@ -5,7 +5,7 @@
  * hardware would let them, driven by a workload profile that states the
  * ground truth.  Its tables (which MSRs exist, which event encodings count
  * what, which offcore-response bits are valid) are its own, written from the
- * SDM, and never shared with lattop's event tables (cpu/events_*.c): a wrong
+ * SDM, and never shared with lattop's event tables (cpu/events/): a wrong
  * encoding in lattop must count nothing here, not agree with itself.
  *
  * It includes nothing of lattop's but this header.

@@ -10,7 +10,7 @@
  * intel/core.c, LCP = libcpuid CPUID dumps, SDM16/SDM09 = SDM editions).
  *
  * Must not include or copy anything of lattop's event tables
- * (cpu/events_*.c): a wrong encoding in lattop has to count nothing here.
+ * (cpu/events/): a wrong encoding in lattop has to count nothing here.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * test_events.c: the event tables (cpu/events*.c).
+ * test_events.c: the event tables (cpu/events.c and the tables of cpu/events/).
  *
  * Two kinds of check.  Sanity: each table ends, its rows are well formed,
  * fit the family's counters, cover every metric or say why not, and keep

@@ -1,5 +1,5 @@
 /*
- * events_goldmont.c: the event table of the Goldmont PMU family (Goldmont
+ * events/goldmont.c: the event table of the Goldmont PMU family (Goldmont
  * and Goldmont Plus: 4 general-purpose counters, 3 fixed counters,
  * perfmon v4, MSR_OFFCORE_RSP_0 and _1).
  *
@@ -99,7 +99,7 @@ static const struct pmu_event goldmont_events[] = {
 	 * other bit 0) counts weighted cycles "from the time of the L2 miss"
 	 * (PM GLM/GLP json), so RSP_1 counts the L2 misses, L2_MISS.ANY (the
 	 * json's 0x3600000000: bits 33, 34, 36, 37), not ANY_RESPONSE, which
-	 * includes L2 hits (pmu-facts 8.3; see events_silvermont.c).  Bit 38 is
+	 * includes L2 hits (pmu-facts 8.3; see events/silvermont.c).  Bit 38 is
 	 * valid in RSP_0 only (kernel masks 0x760005ffbf / 0x360005ffbf), so
 	 * neither row has an alternative.
 	 */

@@ -1,5 +1,5 @@
 /*
- * events_silvermont.c: the event table of the Silvermont PMU family
+ * events/silvermont.c: the event table of the Silvermont PMU family
  * (Silvermont and Airmont: 2 general-purpose counters, 3 fixed counters,
  * perfmon v3, two MSR_OFFCORE_RSP_x shared by the two cores of a module).
  *

@@ -1,5 +1,5 @@
 /*
- * events_haswell.c: the event table of the Haswell PMU family (Haswell,
+ * events/haswell.c: the event table of the Haswell PMU family (Haswell,
  * Haswell-EP, and Broadwell as its neighbour: 4 general-purpose counters
  * per thread with HT on, 3 fixed counters, perfmon v3, MSR_OFFCORE_RSP_0
  * and _1 per thread).

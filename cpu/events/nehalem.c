@@ -1,5 +1,5 @@
 /*
- * events_nehalem.c: the event table of the Nehalem PMU family (Nehalem
+ * events/nehalem.c: the event table of the Nehalem PMU family (Nehalem
  * and Westmere: 4 general-purpose counters, 3 fixed counters, perfmon v3).
  *
  * Owns: pmu_table_nehalem, static const data only.  It must not touch a

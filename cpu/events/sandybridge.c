@@ -1,5 +1,5 @@
 /*
- * events_sandybridge.c: the event table of the Sandy Bridge PMU family
+ * events/sandybridge.c: the event table of the Sandy Bridge PMU family
  * (Sandy Bridge, Sandy Bridge-EP, Ivy Bridge, Ivy Bridge-EP: 4
  * general-purpose counters per thread with HT on, 8 with HT off, 3 fixed
  * counters, perfmon v3, MSR_OFFCORE_RSP_0 and _1 per thread).

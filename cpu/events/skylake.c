@@ -1,5 +1,5 @@
 /*
- * events_skylake.c: the event table of the Skylake PMU family (Skylake
+ * events/skylake.c: the event table of the Skylake PMU family (Skylake
  * client 06_4E/5E and server 06_55 with Cascade Lake and Cooper Lake,
  * Kaby Lake, Coffee Lake, Whiskey Lake and Amber Lake 06_8E/9E, Comet Lake
  * 06_A5/A6: 4 general-purpose counters per thread with HT on, 8 with HT
