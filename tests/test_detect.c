@@ -3,7 +3,8 @@
  * dumps and hand-made leaves.
  *
  * Reads the .raw dumps of ../shared/cpuid/libcpuid/ with the expectations of the table in
- * ../shared/cpuid/README.md (skipped when that folder is absent), the dumps
+ * ../shared/cpuid/README.md and the all-CPU .all.raw dumps of ../shared/cpuid/all/
+ * (skipped when that folder is absent), the dumps
  * of tests/dumps/ (documented in tests/dumps/README.md), and bad files made
  * in a temporary directory.  Writes nothing outside that directory.
  */
@@ -25,6 +26,7 @@
 #include "cpu/uarch.h"
 
 #define SHARED_DIR  "../shared/cpuid/libcpuid"
+#define SHARED_ALL_DIR "../shared/cpuid/all"
 #define SHARED_README "../shared/cpuid/README.md"
 #define LOCAL_DIR   "tests/dumps"
 
@@ -316,6 +318,50 @@ static void test_shared_dumps(void **state)
 		if (!seen[i])
 			fail_msg("README names %s but %s has no such dump", rows[i].name, SHARED_DIR);
 	assert_int_equal(checked, nrows);
+}
+
+/*
+ * The all-CPU forms (libcpuid's multi-CPU raw format, README "Ice Lake and
+ * later"): each is read, complete as --cpuid-file requires, as the CPU-0
+ * dump of the same name, and detected as that dump is.  lattop reads the
+ * first logical CPU, which is the CPU-0 dump's.
+ */
+static void test_shared_all_dumps(void **state)
+{
+	DIR *dir;
+	struct dirent *de;
+	int checked = 0;
+
+	(void)state;
+	dir = opendir(SHARED_ALL_DIR);
+	if (!dir) {
+		skip();
+		return;
+	}
+	while ((de = readdir(dir))) {
+		char all[512], one[512], err[256] = "";
+		struct cpuid_raw raw, raw1;
+		struct cpuid_info id, id1;
+		struct cpu_desc d, d1;
+		size_t len = strlen(de->d_name);
+
+		if (!has_suffix(de->d_name, ".all.raw"))
+			continue;
+		snprintf(all, sizeof(all), "%s/%s", SHARED_ALL_DIR, de->d_name);
+		snprintf(one, sizeof(one), "%s/%.*s.raw", SHARED_DIR, (int)(len - 8), de->d_name);
+		assert_int_equal(load(all, &raw, &id, &d), 0);
+		if (cpuid_raw_complete(&raw, all, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		if (load(one, &raw1, &id1, &d1) < 0)
+			fail_msg("%s: no CPU-0 dump %s to compare with", de->d_name, one);
+		assert_memory_equal(&raw, &raw1, sizeof(raw));
+		assert_string_equal(d.uarch->name, d1.uarch->name);
+		assert_int_equal(d.supported, d1.supported);
+		assert_string_equal(d.reason, d1.reason);
+		checked++;
+	}
+	closedir(dir);
+	assert_true(checked >= 19);     /* the README's Ice Lake and later */
 }
 
 /* ------------------------------------------------------ tests/dumps/ */
@@ -1389,6 +1435,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_dumps),
+		cmocka_unit_test(test_shared_all_dumps),
 		cmocka_unit_test(test_local_dumps),
 		cmocka_unit_test(test_multi_cpu_dump),
 		cmocka_unit_test_setup_teardown(test_bad_files, bad_setup, bad_teardown),
