@@ -17,7 +17,8 @@
  * Sources are the keys of shared/reference/pmu-facts.md: K-fam (kernel
  * intel-family.h), K-core (kernel events/intel/core.c), PM (Intel perfmon
  * mapfile.csv), PFM (libpfm4), SDM16/SDM09 (Intel SDM Vol.3B ch.18), LCP
- * (libcpuid CPUID dumps), and seed 004 (SDM 18.15, the Pentium 4 PMU).
+ * and LCP2 (libcpuid CPUID dumps), ILX (InstLatx64 CPUID dumps), and seed
+ * 004 (SDM 18.15, the Pentium 4 PMU).
  */
 #include <stdio.h>
 #include <string.h>
@@ -209,6 +210,8 @@ static const struct uarch uarch_skylake = {
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
  */
+#define WHY_NO_TABLE "lattop has no event table for it"
+
 static const struct uarch uarch_netburst = {
 	.name = "netburst",
 	.pretty = "NetBurst",
@@ -218,19 +221,123 @@ static const struct uarch uarch_netburst = {
 static const struct uarch uarch_core2 = {
 	.name = "core2",
 	.pretty = "Core 2",
-	.why_not = "lattop has no event table for it",
+	.why_not = WHY_NO_TABLE,
 };
 
 static const struct uarch uarch_bonnell = {
 	.name = "bonnell",
 	.pretty = "Bonnell",
-	.why_not = "lattop has no event table for it",
+	.why_not = WHY_NO_TABLE,
 };
 
 static const struct uarch uarch_tremont = {
 	.name = "tremont",
 	.pretty = "Tremont",
-	.why_not = "lattop has no event table for it",
+	.why_not = WHY_NO_TABLE,
+};
+
+/*
+ * Ice Lake and later: named after K-fam (its MICROARCH, the market-segment
+ * suffix dropped, as skylake holds SKYLAKE_X; the Atoms by their core, as
+ * tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
+ * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
+ * yet.  A uarch whose every model is hybrid says so: one event table cannot
+ * serve both core types (their load-latency, snoop and offcore events differ,
+ * pmu-facts 9.3-9.5).  Alder Lake and Raptor Lake do not: 06_97 has
+ * P-core-only parts (LCP2 i5-12400), and an 06_BA may enumerate no E-core
+ * (pmu-facts 9.6, the i7-1365U).
+ */
+#define WHY_NO_TABLE_HYBRID \
+	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
+
+static const struct uarch uarch_icelake = {
+	.name = "icelake",
+	.pretty = "Ice Lake",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_tigerlake = {
+	.name = "tigerlake",
+	.pretty = "Tiger Lake",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_rocketlake = {
+	.name = "rocketlake",
+	.pretty = "Rocket Lake",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_sapphirerapids = {
+	.name = "sapphirerapids",
+	.pretty = "Sapphire Rapids",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_emeraldrapids = {
+	.name = "emeraldrapids",
+	.pretty = "Emerald Rapids",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_graniterapids = {
+	.name = "graniterapids",
+	.pretty = "Granite Rapids",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_alderlake = {
+	.name = "alderlake",
+	.pretty = "Alder Lake",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_raptorlake = {
+	.name = "raptorlake",
+	.pretty = "Raptor Lake",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_lakefield = {
+	.name = "lakefield",
+	.pretty = "Lakefield",
+	.why_not = WHY_NO_TABLE_HYBRID,
+};
+
+static const struct uarch uarch_meteorlake = {
+	.name = "meteorlake",
+	.pretty = "Meteor Lake",
+	.why_not = WHY_NO_TABLE_HYBRID,
+};
+
+static const struct uarch uarch_arrowlake = {
+	.name = "arrowlake",
+	.pretty = "Arrow Lake",
+	.why_not = WHY_NO_TABLE_HYBRID,
+};
+
+static const struct uarch uarch_lunarlake = {
+	.name = "lunarlake",
+	.pretty = "Lunar Lake",
+	.why_not = WHY_NO_TABLE_HYBRID,
+};
+
+static const struct uarch uarch_pantherlake = {
+	.name = "pantherlake",
+	.pretty = "Panther Lake",
+	.why_not = WHY_NO_TABLE_HYBRID,
+};
+
+static const struct uarch uarch_gracemont = {
+	.name = "gracemont",
+	.pretty = "Gracemont",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_crestmont = {
+	.name = "crestmont",
+	.pretty = "Crestmont",
+	.why_not = WHY_NO_TABLE,
 };
 
 static const struct uarch uarch_airmont_np = {
@@ -341,6 +448,42 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0x86, uarch_tremont, "K-fam ATOM_TREMONT_D"),
 	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT"),
 	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L"),
+	INTEL6(0xBE, uarch_gracemont, "K-fam ATOM_GRACEMONT (Alder Lake-N); LCP2 i3-N305"),
+	INTEL6(0xAF, uarch_crestmont, "K-fam ATOM_CRESTMONT_X (Sierra Forest)"),
+	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge)"),
+
+	INTEL6(0x6A, uarch_icelake, "K-fam ICELAKE_X (Sunny Cove); ILX Xeon Gold 6336Y"),
+	INTEL6(0x6C, uarch_icelake, "K-fam ICELAKE_D (Sunny Cove)"),
+	INTEL6(0x7D, uarch_icelake, "K-fam ICELAKE (Sunny Cove)"),
+	INTEL6(0x7E, uarch_icelake, "K-fam ICELAKE_L (Sunny Cove); LCP2 i7-1065G7"),
+	INTEL6(0x8C, uarch_tigerlake, "K-fam TIGERLAKE_L (Willow Cove); LCP2 i7-1165G7"),
+	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove)"),
+	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); LCP2 i9-11900K"),
+	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); ILX Xeon w7-2475X"),
+	INTEL6(0xCF, uarch_emeraldrapids, "K-fam EMERALDRAPIDS_X (Raptor Cove, pmu-facts 9.1); "
+	       "ILX Xeon Gold 5520+"),
+	INTEL6(0xAD, uarch_graniterapids, "K-fam GRANITERAPIDS_X (Redwood Cove, pmu-facts 9.1); "
+	       "ILX Xeon 658X"),
+	INTEL6(0xAE, uarch_graniterapids, "K-fam GRANITERAPIDS_D (Redwood Cove, pmu-facts 9.1)"),
+	INTEL6(0x97, uarch_alderlake, "K-fam ALDERLAKE (Golden Cove / Gracemont); LCP2 i9-12900K, "
+	       "P-cores only: i5-12400"),
+	INTEL6(0x9A, uarch_alderlake, "K-fam ALDERLAKE_L (Golden Cove / Gracemont); LCP2 i7-12700H"),
+	INTEL6(0xB7, uarch_raptorlake, "K-fam RAPTORLAKE (Raptor Cove / Enhanced Gracemont); "
+	       "LCP2 i9-13900KF"),
+	INTEL6(0xBA, uarch_raptorlake, "K-fam RAPTORLAKE_P; LCP2 i7-1370P"),
+	INTEL6(0xBF, uarch_raptorlake, "K-fam RAPTORLAKE_S"),
+	INTEL6(0x8A, uarch_lakefield, "K-fam LAKEFIELD (Sunny Cove / Tremont); LCP2 i5-L16G7"),
+	INTEL6(0xAA, uarch_meteorlake, "K-fam METEORLAKE_L (Redwood Cove / Crestmont, pmu-facts 9.1); "
+	       "LCP2 Core Ultra 7 155H"),
+	INTEL6(0xAC, uarch_meteorlake, "K-fam METEORLAKE (Redwood Cove / Crestmont, pmu-facts 9.1)"),
+	INTEL6(0xB5, uarch_arrowlake, "K-fam ARROWLAKE_U (Redwood Cove / Crestmont, pmu-facts 9.1)"),
+	INTEL6(0xC5, uarch_arrowlake, "K-fam ARROWLAKE_H (Lion Cove / Skymont / Crestmont LP-E, "
+	       "pmu-facts 9.1); LCP2 Core Ultra 9 285H"),
+	INTEL6(0xC6, uarch_arrowlake, "K-fam ARROWLAKE (Lion Cove / Skymont, pmu-facts 9.1); "
+	       "LCP2 Core Ultra 7 265K"),
+	INTEL6(0xBD, uarch_lunarlake, "K-fam LUNARLAKE_M (Lion Cove / Skymont, pmu-facts 9.1); "
+	       "LCP2 Core Ultra 9 288V"),
+	INTEL6(0xCC, uarch_pantherlake, "K-fam PANTHERLAKE_L (Cougar Cove / Darkmont, pmu-facts 9.1)"),
 
 	{ "GenuineIntel", 0xF, UARCH_ANY, &uarch_netburst, 0,
 	  "family 0xF is Pentium 4 / NetBurst; seed 004 (SDM 18.15 ESCR/CCCR)" },

@@ -3,7 +3,8 @@
  * dumps and hand-made leaves.
  *
  * Reads the .raw dumps of ../shared/cpuid/libcpuid/ with the expectations of the table in
- * ../shared/cpuid/README.md (skipped when that folder is absent), the dumps
+ * ../shared/cpuid/README.md and the all-CPU .all.raw dumps of ../shared/cpuid/all/
+ * (skipped when that folder is absent), the dumps
  * of tests/dumps/ (documented in tests/dumps/README.md), and bad files made
  * in a temporary directory.  Writes nothing outside that directory.
  */
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "cpu/uarch.h"
 
 #define SHARED_DIR  "../shared/cpuid/libcpuid"
+#define SHARED_ALL_DIR "../shared/cpuid/all"
 #define SHARED_README "../shared/cpuid/README.md"
 #define LOCAL_DIR   "tests/dumps"
 
@@ -64,11 +67,14 @@ static int load(const char *path, struct cpuid_raw *raw, struct cpuid_info *id,
 
 /* ------------------------------------------- the shared real dumps + README */
 
+/* The reason given for a known CPU lattop has no event table for, as uarch_detect() words it. */
+#define NO_TABLE(cpu) cpu " is not supported: lattop has no event table for it"
+
 /* Microarchitecture JSON names: the README names them in prose. */
 static const struct {
 	const char *file;
 	const char *uarch;
-	const char *reason_has;     /* when unsupported: a word the reason must hold */
+	const char *reason_has;     /* when unsupported: words the reason must hold */
 	const char *reason_alt;
 } shared_names[] = {
 	{ "nehalem_core-i7-920", "nehalem", NULL, NULL },
@@ -87,6 +93,29 @@ static const struct {
 	{ "core2_q6600", "core2", "Core 2", NULL },
 	{ "netburst_pentium4-640", "netburst", "ESCR/CCCR", "NetBurst" },
 	{ "zen_ryzen7-1800x", "zen", "AMD", NULL },
+	/*
+	 * Ice Lake and later: named, with the model, no event table yet; the
+	 * uarchs all of whose models are hybrid say so
+	 */
+	{ "icelake_core-i7-1065g7", "icelake", NO_TABLE("Ice Lake (06_7E)"), NULL },
+	{ "icelakex_xeon-gold-6336y", "icelake", NO_TABLE("Ice Lake (06_6A)"), NULL },
+	{ "tigerlake_core-i7-1165g7", "tigerlake", NO_TABLE("Tiger Lake (06_8C)"), NULL },
+	{ "rocketlake_core-i9-11900k", "rocketlake", NO_TABLE("Rocket Lake (06_A7)"), NULL },
+	{ "sapphirerapids_xeon-w7-2475x", "sapphirerapids", NO_TABLE("Sapphire Rapids (06_8F)"), NULL },
+	{ "emeraldrapids_xeon-gold-5520plus", "emeraldrapids", NO_TABLE("Emerald Rapids (06_CF)"), NULL },
+	{ "graniterapids_xeon-658x", "graniterapids", NO_TABLE("Granite Rapids (06_AD)"), NULL },
+	{ "alderlake_core-i9-12900k", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
+	{ "alderlakep_core-i7-12700h", "alderlake", NO_TABLE("Alder Lake (06_9A)"), NULL },
+	{ "alderlake-ponly_core-i5-12400", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
+	{ "raptorlake_core-i9-13900kf", "raptorlake", NO_TABLE("Raptor Lake (06_B7)"), NULL },
+	{ "raptorlakep_core-i7-1370p", "raptorlake", NO_TABLE("Raptor Lake (06_BA)"), NULL },
+	{ "meteorlake_core-ultra-7-155h", "meteorlake", NO_TABLE("Meteor Lake (06_AA)") " (hybrid", NULL },
+	{ "arrowlake_core-ultra-7-265k", "arrowlake", NO_TABLE("Arrow Lake (06_C6)") " (hybrid", NULL },
+	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", NO_TABLE("Arrow Lake (06_C5)") " (hybrid", NULL },
+	{ "lunarlake_core-ultra-9-288v", "lunarlake", NO_TABLE("Lunar Lake (06_BD)") " (hybrid", NULL },
+	{ "alderlaken_core-i3-n305", "gracemont", NO_TABLE("Gracemont (06_BE)"), NULL },
+	{ "elkhartlake_celeron-j6412", "tremont", NO_TABLE("Tremont (06_96)"), NULL },
+	{ "lakefield_core-i5-l16g7", "lakefield", NO_TABLE("Lakefield (06_8A)") " (hybrid", NULL },
 };
 
 struct readme_row {
@@ -96,6 +125,8 @@ struct readme_row {
 	unsigned version, gp;
 	bool supported;
 	char table[32];             /* "" when unsupported */
+	bool once_family;           /* supported once its uarch has an event table */
+	bool either;                /* supported, or unsupported and named */
 };
 
 /* Split "| a | b | ... |" into trimmed cells; returns their number. */
@@ -122,6 +153,22 @@ static int split_row(char *line, char **cells, int max)
 }
 
 /*
+ * The first "V / G" (perfmon version / general-purpose counters) in a
+ * README cell: "3 / 4", or inside a hybrid part's prose, "hybrid: P 0-11,
+ * E 12-19; both 5 / 6, 3 fixed".  A number starts after a non-alphanumeric.
+ */
+static bool readme_version_gp(const char *s, unsigned *version, unsigned *gp)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9' || (p > s && isalnum((unsigned char)p[-1])))
+			continue;
+		if (sscanf(p, "%u / %u", version, gp) == 2)
+			return true;
+	}
+	return false;
+}
+
+/*
  * The README table: NAME | CPU | family/model | version / GP counters |
  * microarchitecture | expected result.
  */
@@ -145,7 +192,18 @@ static int readme_load(struct readme_row *rows, int max)
 		snprintf(r->name, sizeof(r->name), "%s", c[0]);
 		if (sscanf(c[2], "%x/%x", &r->family, &r->model) != 2)
 			continue;
-		r->has_leaf_a = sscanf(c[3], "%u / %u", &r->version, &r->gp) == 2;
+		r->has_leaf_a = readme_version_gp(c[3], &r->version, &r->gp);
+		/*
+		 * "supported once the family exists; until then unsupported,
+		 * named": as its uarch stands (test_shared_dumps knows it).
+		 * "supported, or unsupported and named with the reason": either.
+		 */
+		r->once_family = !strncmp(c[5], "supported once the family exists", 32);
+		r->either = !strncmp(c[5], "supported, or unsupported", 25);
+		if (r->once_family || r->either) {
+			n++;
+			continue;
+		}
 		if (!strncmp(c[5], "supported once the ", 19)) {
 			/*
 			 * "supported once the Sandy Bridge table exists; until then
@@ -201,7 +259,8 @@ static void test_shared_dumps(void **state)
 		struct cpuid_info id;
 		struct cpu_desc d;
 		const struct readme_row *r = NULL;
-		const char *uname = NULL, *has = NULL, *alt = NULL;
+		const char *uname = NULL, *has = NULL, *alt = NULL, *table;
+		bool supported;
 		size_t k;
 
 		if (!has_suffix(de->d_name, ".raw"))
@@ -230,10 +289,21 @@ static void test_shared_dumps(void **state)
 		assert_int_equal(id.pmu.gp_counters, r->has_leaf_a ? r->gp : 0);
 		assert_non_null(d.uarch);
 		assert_string_equal(d.uarch->name, uname);
-		assert_int_equal(d.supported, r->supported);
-		if (r->supported) {
+		supported = r->supported;
+		table = r->table;
+		if (r->once_family) {
+			const struct uarch *u = uarch_by_name(uname);   /* only those with a table */
+
+			supported = u != NULL;
+			table = u ? u->table->name : "";
+		} else if (r->either) {
+			supported = d.supported;
+			table = d.supported ? d.uarch->table->name : "";
+		}
+		assert_int_equal(d.supported, supported);
+		if (supported) {
 			assert_non_null(d.uarch->table);
-			assert_string_equal(d.uarch->table->name, r->table);
+			assert_string_equal(d.uarch->table->name, table);
 			assert_string_equal(d.reason, "");
 			assert_true(id.pmu.fixed_counters >= 3);
 		} else {
@@ -248,6 +318,50 @@ static void test_shared_dumps(void **state)
 		if (!seen[i])
 			fail_msg("README names %s but %s has no such dump", rows[i].name, SHARED_DIR);
 	assert_int_equal(checked, nrows);
+}
+
+/*
+ * The all-CPU forms (libcpuid's multi-CPU raw format, README "Ice Lake and
+ * later"): each is read, complete as --cpuid-file requires, as the CPU-0
+ * dump of the same name, and detected as that dump is.  lattop reads the
+ * first logical CPU, which is the CPU-0 dump's.
+ */
+static void test_shared_all_dumps(void **state)
+{
+	DIR *dir;
+	struct dirent *de;
+	int checked = 0;
+
+	(void)state;
+	dir = opendir(SHARED_ALL_DIR);
+	if (!dir) {
+		skip();
+		return;
+	}
+	while ((de = readdir(dir))) {
+		char all[512], one[512], err[256] = "";
+		struct cpuid_raw raw, raw1;
+		struct cpuid_info id, id1;
+		struct cpu_desc d, d1;
+		size_t len = strlen(de->d_name);
+
+		if (!has_suffix(de->d_name, ".all.raw"))
+			continue;
+		snprintf(all, sizeof(all), "%s/%s", SHARED_ALL_DIR, de->d_name);
+		snprintf(one, sizeof(one), "%s/%.*s.raw", SHARED_DIR, (int)(len - 8), de->d_name);
+		assert_int_equal(load(all, &raw, &id, &d), 0);
+		if (cpuid_raw_complete(&raw, all, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		if (load(one, &raw1, &id1, &d1) < 0)
+			fail_msg("%s: no CPU-0 dump %s to compare with", de->d_name, one);
+		assert_memory_equal(&raw, &raw1, sizeof(raw));
+		assert_string_equal(d.uarch->name, d1.uarch->name);
+		assert_int_equal(d.supported, d1.supported);
+		assert_string_equal(d.reason, d1.reason);
+		checked++;
+	}
+	closedir(dir);
+	assert_true(checked >= 19);     /* the README's Ice Lake and later */
 }
 
 /* ------------------------------------------------------ tests/dumps/ */
@@ -929,6 +1043,8 @@ static void test_unknown_and_amd(void **state)
 {
 	struct cpuid_info id;
 	struct cpu_desc d;
+	unsigned model;
+	char want[32];
 	static const struct {
 		const char *vendor;
 		unsigned family, model;
@@ -956,16 +1072,23 @@ static void test_unknown_and_amd(void **state)
 		assert_non_null(strstr(d.reason, "lattop supports Intel"));
 	}
 
-	/* unknown names vendor, family and model */
-	fake_id(&id, 6, 0x8F, NULL);
+	/*
+	 * unknown names vendor, family and model: a family 6 model the table
+	 * has no row for (06_8F was one until Sapphire Rapids was named)
+	 */
+	for (model = 0xff; model > 0 && model_row("GenuineIntel", 6, model); model--)
+		;
+	assert_int_not_equal(model, 0);
+	fake_id(&id, 6, model, NULL);
 	uarch_detect(&id, &d);
 	assert_string_equal(d.uarch->name, "unknown");
 	assert_non_null(strstr(d.reason, "GenuineIntel"));
 	assert_non_null(strstr(d.reason, "family 0x6"));
-	assert_non_null(strstr(d.reason, "model 0x8F"));
+	snprintf(want, sizeof(want), "model 0x%X)", model);
+	assert_non_null(strstr(d.reason, want));
 
 	/* detect copies the id */
-	assert_int_equal(d.id.model, 0x8F);
+	assert_int_equal(d.id.model, model);
 	assert_string_equal(d.id.vendor, "GenuineIntel");
 }
 
@@ -1312,6 +1435,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_dumps),
+		cmocka_unit_test(test_shared_all_dumps),
 		cmocka_unit_test(test_local_dumps),
 		cmocka_unit_test(test_multi_cpu_dump),
 		cmocka_unit_test_setup_teardown(test_bad_files, bad_setup, bad_teardown),
