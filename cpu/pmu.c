@@ -354,8 +354,9 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
  * A model whose PEBS works only from microcode revision desc->ldlat_min_ucode
  * on (uarch.c): read the revision of CPU @c (IA32_BIOS_SIGN_ID bits 63:32,
  * as the kernel's microcode loader leaves it) and, when it is older or
- * cannot be read, measure no load latency, saying why in p->ldlat_why.
- * has_ldlat stays: it says the PEBS_ENABLE layout (LL_EN bits), which does
+ * cannot be read, measure no load latency, saying why in p->ldlat_why; the
+ * same, without a read, on a stepping whose PEBS no microcode fixes
+ * (desc->ldlat_why).  has_ldlat stays: it says the PEBS_ENABLE layout (LL_EN bits), which does
  * not change.  Nothing is written.
  */
 static void ucode_check(struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc)
@@ -363,7 +364,13 @@ static void ucode_check(struct pmu *p, struct pmu_cpu *c, const struct cpu_desc 
 	uint64_t v;
 	int r;
 
-	if (!desc->ldlat_min_ucode || !p->has_ldlat || p->ldlat_why[0])
+	if (!p->has_ldlat || p->ldlat_why[0])
+		return;
+	if (desc->ldlat_why[0]) {
+		snprintf(p->ldlat_why, sizeof(p->ldlat_why), "%s", desc->ldlat_why);
+		return;
+	}
+	if (!desc->ldlat_min_ucode)
 		return;
 	r = rd(p, c, MSR_BIOS_SIGN_ID, &v, NULL, 0);
 	if (r == 0 && (unsigned)(v >> 32) >= desc->ldlat_min_ucode)

@@ -526,7 +526,11 @@ void uarch_supports(char *buf, size_t len)
 /*
  * Models and steppings whose PEBS is unreliable before a microcode
  * revision: load latency is measured only from that revision on.  The
- * kernel's pebs_ucodes[] (K-core intel_snb_pebs_broken) is the model.
+ * kernel's pebs_ucodes[] (K-core intel_snb_pebs_broken) is the model, and
+ * so is its rule for a stepping the table does not list: PEBS is broken
+ * there whatever the microcode, since intel_snb_pebs_broken() negates
+ * x86_cpu_has_min_microcode_rev(), which is false when no row matches the
+ * model and stepping (kernel arch/x86/kernel/cpu/match.c; pmu-facts 8.11).
  */
 struct uarch_ucode {
 	unsigned family, model, stepping;
@@ -542,13 +546,22 @@ static const struct uarch_ucode uarch_ldlat_ucode[] = {
 	{ 0, 0, 0, 0, NULL },
 };
 
-static const struct uarch_ucode *uarch_ucode_lookup(const struct cpuid_info *id)
+/*
+ * The row of @id's model and stepping, or NULL; @listed set when the
+ * model has rows (for another stepping, maybe).
+ */
+static const struct uarch_ucode *uarch_ucode_lookup(const struct cpuid_info *id, bool *listed)
 {
 	const struct uarch_ucode *u;
 
-	for (u = uarch_ldlat_ucode; u->source; u++)
-		if (u->family == id->family && u->model == id->model && u->stepping == id->stepping)
+	*listed = false;
+	for (u = uarch_ldlat_ucode; u->source; u++) {
+		if (u->family != id->family || u->model != id->model)
+			continue;
+		*listed = true;
+		if (u->stepping == id->stepping)
 			return u;
+	}
 	return NULL;
 }
 
@@ -618,6 +631,7 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 	const struct uarch_model *m = uarch_lookup(id);
 	const struct uarch_ucode *uc;
 	char prefix[96], supports[256];
+	bool listed;
 
 	memset(out, 0, sizeof(*out));
 	out->id = *id;
@@ -632,9 +646,14 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 	}
 	out->uarch = m->uarch;
 	out->flags = m->uarch->flags | m->flags;
-	if (m->uarch->table && (uc = uarch_ucode_lookup(id))) {
+	if (m->uarch->table && (uc = uarch_ucode_lookup(id, &listed))) {
 		out->ldlat_min_ucode = uc->rev;
 		out->ldlat_ucode_source = uc->source;
+	} else if (m->uarch->table && listed) {
+		snprintf(out->ldlat_why, sizeof(out->ldlat_why),
+			 "PEBS is broken on %s %02X_%02X stepping %u whatever the microcode: the "
+			 "kernel's pebs_ucodes[] has no row for it, and the kernel turns PEBS off",
+			 m->uarch->pretty, id->family, id->model, id->stepping);
 	}
 	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", m->uarch->pretty, id->family, id->model);
 	if (!m->uarch->table) {

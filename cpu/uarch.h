@@ -80,6 +80,12 @@ struct cpu_desc {
 	 */
 	unsigned ldlat_min_ucode;
 	const char *ldlat_ucode_source;
+	/*
+	 * Load latency is never measured on this model and stepping, whatever
+	 * the microcode: why ("" when it may be).  The kernel's rule for a
+	 * stepping its microcode table does not list (uarch.c).
+	 */
+	char ldlat_why[200];
 };
 
 /* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */

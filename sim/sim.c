@@ -121,6 +121,7 @@ struct sim {
 	int ncpus, tpc, ncores;
 	int packages;                   /* cores split evenly between them */
 	bool server;                    /* packages >= 2: the family's server part */
+	uint8_t stepping;               /* CPUID.1:EAX[3:0]: the part's, or the profile's */
 	uint64_t rng;                   /* xorshift64* state, for load tagging */
 	unsigned ngp, nfixed;
 	uint64_t gp_mask, fx_mask;      /* counter width masks */
@@ -880,7 +881,7 @@ void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t 
 		regs[2] = 0x6c65746e;           /* "ntel" */
 		break;
 	case 1:
-		regs[0] = (sim->server ? hw->server_stepping : hw->stepping) |
+		regs[0] = sim->stepping |
 			  ((sim->server ? hw->server_model : hw->model) & 0xfU) << 4 | 6U << 8 |
 			  (uint32_t)((sim->server ? hw->server_model : hw->model) >> 4) << 16;
 		regs[1] = (uint32_t)(sim->ncpus > 255 ? 255 : sim->ncpus) << 16 | 8U << 8;
@@ -1096,6 +1097,8 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 		goto fail;
 	}
 	sim->server = sim->packages > 1;
+	sim->stepping = profile->stepping >= 0 ? (uint8_t)profile->stepping :
+			sim->server ? hw->server_stepping : hw->stepping;
 	for (c = 0; c < sim->ncpus && profile->line_module_hitm && hw->module_cores < 2; c++)
 		if (profile->cpu[c].same_module_hitm_fraction > 0)
 			break;

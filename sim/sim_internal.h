@@ -210,6 +210,7 @@ struct sim_profile {
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
 	int packages;                   /* 1 unless set */
+	int stepping;                   /* CPUID stepping; -1: the uarch's */
 	int line_packages;              /* lines of keys sim_new checks against the uarch; 0: unset */
 	int line_module_hitm;
 	int line_tpc;

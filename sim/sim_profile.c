@@ -33,6 +33,7 @@
  *   ldlat_tagged_fraction   0.015625    share of loads the hardware tags for load
  *                                       latency (0 < f <= 1; undocumented on real CPUs)
  *   packages                1           sockets; >= 2 simulates the server part
+ *   stepping                per uarch   CPUID stepping (0..15) of the part simulated
  *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
  *   time_scale              1           simulated seconds per second of wall time (0..1e6]
@@ -58,7 +59,7 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_MSR, K_N
+	K_TIME_SCALE, K_STEPPING, K_MSR, K_N
 };
 
 enum key_kind {
@@ -70,6 +71,7 @@ enum key_kind {
 	KIND_FRACTION,  /* 0..1 */
 	KIND_PROB,      /* 0 < p <= 1 */
 	KIND_PACKAGES,  /* integer 1..SIM_MAX_PACKAGES */
+	KIND_STEPPING,  /* integer 0..15 (CPUID.1:EAX[3:0]) */
 	KIND_DIST,      /* load_latency points */
 	KIND_MSR,       /* 64-bit register value */
 	KIND_SCALE,     /* time_scale: > 0, at most SIM_MAX_TIME_SCALE */
@@ -105,6 +107,7 @@ static const struct key_def keys[K_N] = {
 	[K_REMOTE_HIT] = { "remote_hit_per_sec", KIND_RATE, true },
 	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
 	[K_TIME_SCALE] = { "time_scale", KIND_SCALE, false },
+	[K_STEPPING] = { "stepping", KIND_STEPPING, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -314,6 +317,10 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	case KIND_PACKAGES:
 		if (v != floor(v) || v < 1 || v > SIM_MAX_PACKAGES)
 			return perr(p, e->line, e->text, "must be an integer 1..%d", SIM_MAX_PACKAGES);
+		break;
+	case KIND_STEPPING:
+		if (v != floor(v) || v < 0 || v > 15)
+			return perr(p, e->line, e->text, "must be an integer 0..15");
 		break;
 	default:
 		break;
@@ -605,9 +612,13 @@ static struct sim_profile *resolve(struct parser *p)
 		}
 	}
 	prof->time_scale = 1;
-	for (i = 0; i < p->n; i++)
+	prof->stepping = -1;
+	for (i = 0; i < p->n; i++) {
 		if (p->e[i].key == K_TIME_SCALE)
 			prof->time_scale = p->e[i].num;
+		if (p->e[i].key == K_STEPPING)
+			prof->stepping = (int)p->e[i].num;
+	}
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].cpu >= prof->cpus) {
 			perr(p, p->e[i].line, p->e[i].text, "cpu %d out of range (cpus = %d)",

@@ -73,6 +73,28 @@ if run snbep-ucode sandybridge "$(prof ucode-ep "packages = 2" "threads_per_core
 		jqe '.cpus[2].load_latency | (.supported | not) and (.reason | test("0x70c"))' \
 		$LIB_TMP/snbep-ucode.json
 fi
+# A stepping the kernel's table does not list: PEBS off whatever the
+# microcode (the naive reading, "no row, no minimum", measures it).
+if run snb-step5 sandybridge "$(prof step5 "stepping = 5" "msr.0x8b = 0xff00000000")"; then
+	is "sandybridge stepping 5 on microcode 0xff: no load latency" "$(ll snb-step5 0)" "false false"
+	check "sandybridge stepping 5: the reason names the stepping and the kernel's table" \
+		jqe '.cpus[0].load_latency.reason | test("stepping 5") and test("pebs_ucodes")' \
+		$LIB_TMP/snb-step5.json
+	within "sandybridge stepping 5: snoop HITM/s still measured" \
+		"$(jq '.cpus[1].snoop.hitm_per_sec' $LIB_TMP/snb-step5.json)" 5e4
+	check "sandybridge stepping 5: --list-events plans no load latency, with the reason" \
+		sh -c './lattop --simulate sandybridge --sim-profile "$1" --list-events | grep -q "^# load_latency: not measured: PEBS is broken on Sandy Bridge 06_2A stepping 5"' - \
+		"$(prof step5b "stepping = 5")"
+fi
+if run snbep-step2 sandybridge "$(prof step-ep "packages = 2" "threads_per_core = 1" "stepping = 2" \
+	"msr.0x8b = 0xfff00000000")"; then
+	check "sandybridge-EP (06_2D) stepping 2: no load latency whatever the microcode" \
+		jqe '.cpus[2].load_latency | (.supported | not) and (.reason | test("06_2D stepping 2"))' \
+		$LIB_TMP/snbep-step2.json
+fi
+if run ivb-step0 ivybridge "$(prof ivb-step0 "stepping = 0")"; then
+	is "ivybridge stepping 0: load latency (Ivy Bridge has no table)" "$(ll ivb-step0 0)" "true true"
+fi
 if run ivb-ucode ivybridge "$(prof ucode-ivb "msr.0x8b = 0x100000000")"; then
 	is "ivybridge on microcode 0x1: load latency (no minimum on Ivy Bridge)" "$(ll ivb-ucode 0)" "true true"
 fi

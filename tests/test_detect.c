@@ -923,6 +923,46 @@ static void fake_id(struct cpuid_info *id, unsigned family, unsigned model, cons
 	id->pmu.ebx_len = 7;
 }
 
+/*
+ * The kernel's Sandy Bridge PEBS rule (pmu-facts 8.11): a listed stepping
+ * needs its microcode revision; a stepping the table does not list has
+ * PEBS off whatever the microcode; a model with no row (Ivy Bridge) has
+ * no rule.  The naive reading, "no row for this stepping, no minimum",
+ * measures load latency on the unlisted steppings.
+ */
+static void test_snb_pebs_steppings(void **state)
+{
+	static const struct {
+		unsigned model, stepping, min;
+		bool never;
+	} cases[] = {
+		{ 0x2A, 7, 0x28, false }, { 0x2A, 5, 0, true }, { 0x2A, 6, 0, true },
+		{ 0x2D, 6, 0x618, false }, { 0x2D, 7, 0x70c, false }, { 0x2D, 2, 0, true },
+		{ 0x3A, 9, 0, false }, { 0x3E, 4, 0, false },
+	};
+	struct cpuid_info id;
+	struct cpu_desc d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_id(&id, 6, cases[i].model, uarch_by_name(cases[i].model < 0x30 ? "sandybridge"
+										     : "ivybridge"));
+		id.stepping = cases[i].stepping;
+		uarch_detect(&id, &d);
+		assert_true(d.supported);
+		assert_int_equal(d.ldlat_min_ucode, cases[i].min);
+		assert_int_equal(d.ldlat_why[0] != 0, cases[i].never);
+		if (cases[i].never) {
+			char want[32];
+
+			snprintf(want, sizeof(want), "%02X_%02X stepping %u", 6, cases[i].model,
+				 cases[i].stepping);
+			assert_non_null(strstr(d.ldlat_why, want));
+			assert_non_null(strstr(d.ldlat_why, "pebs_ucodes"));
+		}
+	}
+}
+
 /* The first row of the model table for @vendor, @family, @model, or NULL. */
 static const struct uarch_model *model_row(const char *vendor, unsigned family, unsigned model)
 {
@@ -1451,6 +1491,7 @@ int main(void)
 		cmocka_unit_test(test_metric_status),
 		cmocka_unit_test(test_flag_names),
 		cmocka_unit_test(test_leaf_a_mismatch),
+		cmocka_unit_test(test_snb_pebs_steppings),
 		cmocka_unit_test(test_running),
 		cmocka_unit_test_setup_teardown(test_refused_since_fuzzing, bad_setup, bad_teardown),
 	};
