@@ -1012,6 +1012,31 @@ int pmu_hw_frozen(struct pmu *p, int i)
 	return (v & GLOBAL_STATUS_CTR_FRZ) != 0;
 }
 
+int pmu_hw_stopped(struct pmu *p, int i)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	uint64_t v, ours = c->cur.gp_mask;
+	char err[256];
+	int r;
+
+	if (p->version >= 4 || p->version < 2 || !c->programmed || c->frozen)
+		return 0;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (c->cur.fixed_mask & (1u << k))
+			ours |= GLOBAL_FIXED(k);
+	if ((r = rd(p, c, MSR_PERF_GLOBAL_CTRL, &v, NULL, 0)) < 0)
+		return r;
+	if ((v & ours) == ours) {
+		c->hw_global = v;
+		return 0;
+	}
+	/* Ours back, and whatever the other agent set again kept. */
+	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, v | ours, err, sizeof(err))) < 0)
+		return r;
+	c->hw_global = v | ours;
+	return 1;
+}
+
 /* ---- ownership: what someone else takes is given up ---- */
 
 /* Forget @reg: lattop no longer owns it, so it is never written again. */

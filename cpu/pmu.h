@@ -233,6 +233,19 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED]);
 int pmu_hw_frozen(struct pmu *p, int i);
 
 /*
+ * Versions 2 and 3: were lattop's counters on CPU index @i stopped by the
+ * legacy freeze, another agent's PMI under FREEZE_PERFMON_ON_PMI clearing
+ * every enable bit of IA32_PERF_GLOBAL_CTRL (SDM 2009 p.18-16; pmu-facts
+ * 8.10)?  No status bit tells: GLOBAL_CTRL is read back.  When one of
+ * lattop's enable bits is found clear, lattop's are set again (no one
+ * else's) and 1 is returned: counts since the last read are not
+ * measurements.  0, or a negative errno; always 0, with nothing read, from
+ * version 4 on (pmu_hw_frozen) and while lattop's counters are not
+ * programmed.
+ */
+int pmu_hw_stopped(struct pmu *p, int i);
+
+/*
  * Put back every register written, on every CPU, through pmu_writeback().
  * Returns the number of registers not put back exactly (those that still
  * differ stay dirty, for the journal to keep), each named in @err.

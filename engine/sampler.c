@@ -119,6 +119,9 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 		return r;
 	c->frozen |= r || c->frz_last;
 	c->frz_last = r;
+	if ((r = pmu_hw_stopped(s->pmu, i)) < 0)
+		return r;
+	c->stopped |= r;
 	for (int k = 0; k < slot->nplace; k++) {
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
@@ -337,6 +340,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		}
 		c->err = 0;
 		c->frozen = false;
+		c->stopped = false;
 		c->t_start = c->t_slot;
 	}
 	for (int k = 0; k < pl->nslots; k++) {
@@ -410,9 +414,9 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		if (last)
 			break;
 	}
-	/* After the switches, which a frozen CPU took like any other. */
+	/* After the switches, which a frozen or stopped CPU took like any other. */
 	for (int i = 0; i < p->ncpu; i++)
-		if (s->cpu[i].frozen && s->cpu[i].ok) {
+		if ((s->cpu[i].frozen || s->cpu[i].stopped) && s->cpu[i].ok) {
 			s->cpu[i].ok = false;
 			s->cpu[i].err = -ESTALE;
 		}

@@ -35,6 +35,12 @@ struct sample_cpu {
 	 * measurement, and ok is false when it ends.  frz_last: at the last read.
 	 */
 	bool frozen, frz_last;
+	/*
+	 * Versions 2 and 3: its counters were found stopped by another
+	 * agent's legacy freeze (pmu_hw_stopped) at a read of this interval:
+	 * not a measurement either, and ok is false when it ends.
+	 */
+	bool stopped;
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
 

@@ -88,6 +88,10 @@ static const char *cpu_error(const struct sample_cpu *sc, bool root_dropped)
 		return "offline";
 	if (sc->err == -EBUSY)
 		return "its counters changed hands: measured again from the next interval";
+	if (sc->stopped)
+		return "its counters were stopped by another agent's PMI (IA32_DEBUGCTL."
+		       "FREEZE_PERFMON_ON_PMI cleared IA32_PERF_GLOBAL_CTRL; its handler set only its own "
+		       "bits again): not measured this interval; lattop set its bits again";
 	if (sc->frozen)
 		return "its counters were frozen (IA32_PERF_GLOBAL_STATUS.CTR_Frz, set by another agent's "
 		       "IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI): not measured while frozen";

@@ -404,15 +404,43 @@ static bool sim_frozen(const struct sim *sim, const struct sim_cpu *cpu)
 }
 
 /*
- * A counter with its PMI bit set overflowed: a PMI.  Nothing here takes it
- * (no APIC is simulated); on version 4 it freezes what IA32_DEBUGCTL asks.
- * The counts of the access that overflowed stay whole: the freeze takes
- * effect from the next one.
+ * Versions 2 and 3: the legacy freeze (SDM 2009 p.18-16 and p.18-19).
+ * With IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI set, a PMI clears every enable
+ * bit of IA32_PERF_GLOBAL_CTRL, and the PMI's handler is to set them
+ * again; no status bit says it happened.  The handler here is another
+ * agent's, whose counter raised the PMI: it sets again the bits of its own
+ * counters, those that raise PMIs (INT in the select, PMI in the fixed
+ * field), and no other.  Whoever never asks for a PMI stays stopped.
  */
-static void sim_pmi(struct sim *sim, struct sim_cpu *cpu)
+static void sim_legacy_freeze(struct sim *sim, int c, struct sim_cpu *cpu)
 {
-	if (sim_hw_version(sim->hw) < 4)
+	uint64_t own = 0;
+	unsigned i;
+
+	for (i = 0; i < sim->ngp; i++)
+		if (cpu->evtsel[i] & EVTSEL_INT)
+			own |= B(i);
+	for (i = 0; i < sim->nfixed; i++)
+		if ((cpu->fixed_ctrl >> (4 * i)) & FIXED_PMI)
+			own |= B(32 + i);
+	cpu->global_ctrl &= own;
+	sim_decode(sim, c);
+}
+
+/*
+ * A counter with its PMI bit set overflowed: a PMI.  Nothing here takes it
+ * (no APIC is simulated); it freezes what IA32_DEBUGCTL asks: on version 4
+ * through CTR_Frz, before it through GLOBAL_CTRL (sim_legacy_freeze).  The
+ * counts of the access that overflowed stay whole: the freeze takes effect
+ * from the next one.
+ */
+static void sim_pmi(struct sim *sim, int c, struct sim_cpu *cpu)
+{
+	if (sim_hw_version(sim->hw) < 4) {
+		if (cpu->debugctl & DEBUGCTL_FREEZE_PERFMON)
+			sim_legacy_freeze(sim, c, cpu);
 		return;
+	}
 	if (cpu->debugctl & DEBUGCTL_FREEZE_PERFMON)
 		cpu->global_status |= STATUS_CTR_FRZ;
 	if (cpu->debugctl & DEBUGCTL_FREEZE_LBRS)
@@ -471,7 +499,7 @@ static void sim_advance(struct sim *sim, int c, double now)
 		}
 	}
 	if (pmi)
-		sim_pmi(sim, cpu);
+		sim_pmi(sim, c, cpu);
 }
 
 static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
