@@ -107,6 +107,13 @@ void session_init(struct session *s);
  */
 int session_measure(struct session *s);
 
+/*
+ * --restore --reset --yes: lattop's own events left in counters that no
+ * running lattop holds, on every CPU of the device, back to their
+ * power-on values (pmu_reset_lattop).  The exit status.
+ */
+int session_reset(struct session *s);
+
 /* ---- replay_screen.c ---- */
 
 /* --replay FILE on a terminal: the screen over the recorded frames.  The exit status. */

@@ -132,12 +132,14 @@ int main(int argc, char **argv)
 	if (r.opt.mode == MODE_REPLAY)
 		return options_screen(&r.opt) ? replay_screen(&r.opt) : replay(&r.opt);
 
+	if (r.opt.mode == MODE_RESTORE && r.opt.reset && geteuid() != 0)
+		return fail(EXIT_CANNOT, "--restore --reset writes MSRs: it runs as root only");
 	snprintf(r.dev_path, sizeof(r.dev_path), "/dev/cpu");
 	if (r.opt.msr_dir && !realpath(r.opt.msr_dir, r.dev_path)) {
 		snprintf(err, sizeof(err), "--msr-dir %s: %s", r.opt.msr_dir, strerror(errno));
 		return fail(EXIT_USAGE, err);
 	}
-	if (r.opt.mode == MODE_RESTORE) {
+	if (r.opt.mode == MODE_RESTORE && !r.opt.reset) {
 		if (journal_restore(r.opt.state_dir, r.dev_path, NULL, err, sizeof(err)) < 0)
 			return fail(EXIT_CANNOT, err);
 		printf("lattop: %s\n", err);
@@ -252,7 +254,7 @@ int main(int argc, char **argv)
 		status = fail(EXIT_USAGE, err);
 		goto out;
 	}
-	status = session_measure(&r);
+	status = r.opt.mode == MODE_RESTORE ? session_reset(&r) : session_measure(&r);
 out:
 	free(r.ids);
 	msrdev_close(r.dev);

@@ -35,7 +35,8 @@ const char options_usage[] =
 	"       lattop --list-uarchs [--format text|json]\n"
 	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
 	"                       [--format text|json] [--no-color]\n"
-	"       lattop --restore [--msr-dir DIR] [--state-dir DIR]\n";
+	"       lattop --restore [--msr-dir DIR] [--state-dir DIR]\n"
+	"       lattop --restore --reset --yes [--msr-dir DIR] [--cpuid-file FILE]\n";
 
 const char options_help[] =
 	"lattop: a top-like monitor of memory behaviour on Intel CPUs: load latency,\n"
@@ -55,6 +56,10 @@ const char options_help[] =
 	"                          say how to fix each problem (--format json: as JSON)\n"
 	"      --restore           write back the registers a lattop that was killed or\n"
 	"                          crashed left changed, from its state journal\n"
+	"      --restore --reset --yes\n"
+	"                          without a journal: put the power-on values back in\n"
+	"                          the counters that hold lattop's own events and that\n"
+	"                          no running lattop holds (root only; --yes confirms)\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
 	"      --replay FILE       replay a recording (--record) on the screen; with -b\n"
@@ -133,6 +138,7 @@ enum {
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
 	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS, OPT_SHOW, OPT_HIDE,
+	OPT_RESET, OPT_YES,
 };
 
 static const struct option longopts[] = {
@@ -157,6 +163,8 @@ static const struct option longopts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
+	{ "reset", no_argument, NULL, OPT_RESET },
+	{ "yes", no_argument, NULL, OPT_YES },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
@@ -197,7 +205,8 @@ static const struct {
 	{ MODE_LIST_UARCHS, "--list-uarchs", GB(FORMAT), "--format" },
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
-	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR), "--msr-dir and --state-dir" },
+	{ MODE_RESTORE, "--restore", GB(MSR_DIR) | GB(STATE_DIR) | GB(CPUID_FILE),
+	  "--msr-dir, --state-dir and, with --reset, --cpuid-file" },
 	{ MODE_REPLAY, "--replay",
 	  GB(FORMAT) | GB(N) | GB(BEGIN) | GB(END) | GB(NO_COLOR) | GB(ASCII) | GB(SHOW) | GB(HIDE),
 	  "--batch, --format, -n, --begin, --end, --no-color, --ascii, --show and --hide" },
@@ -423,6 +432,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_ASCII: o->ascii = true; given[G_ASCII] = ""; break;
 		case OPT_DOCTOR: doctor = true; break;
 		case OPT_RESTORE: restore = true; break;
+		case OPT_RESET: o->reset = true; break;
+		case OPT_YES: o->yes = true; break;
 		case OPT_STATE_DIR: o->state_dir = given[G_STATE_DIR] = optarg; break;
 		case OPT_LISTEN: {
 			struct listen_addr a;
@@ -503,6 +514,16 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return bad(err, errlen, given_name[g], given[g], why);
 		}
 	}
+	if (o->reset && o->mode != MODE_RESTORE)
+		return bad(err, errlen, "--reset", "", "needs --restore");
+	if (o->yes && !o->reset)
+		return bad(err, errlen, "--yes", "", "confirms --restore --reset, and nothing else");
+	if (o->mode == MODE_RESTORE && !o->reset && given[G_CPUID_FILE])
+		return bad(err, errlen, "--cpuid-file", given[G_CPUID_FILE], "--restore takes it only with "
+			   "--reset, which must know the CPU's events");
+	if (o->reset && !o->yes)
+		return bad(err, errlen, "--restore --reset", "", "writes power-on values to the counters "
+			   "that hold lattop's own events: add --yes to confirm");
 	if ((given[G_BEGIN] || given[G_END]) && !o->replay)
 		return bad(err, errlen, given[G_BEGIN] ? "--begin" : "--end",
 			   given[G_BEGIN] ? given[G_BEGIN] : given[G_END], "needs --replay FILE");

@@ -35,6 +35,8 @@ struct options {
 	const char *listen;         /* --listen [ADDR:]PORT, syntax checked (export/listen.h) */
 	const char *textfile;       /* --textfile PATH */
 	bool force;
+	bool reset;                 /* --restore --reset */
+	bool yes;                   /* --yes: --reset confirmed */
 	bool no_color;
 	bool ascii;
 	const char *record;         /* --record FILE */

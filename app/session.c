@@ -62,7 +62,7 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 		pmu_describe_taken(p, c, d, sizeof(d));
 		if (!o)
 			o += (size_t)snprintf(buf, len, "counters in use by someone else, %s, are left "
-					      "alone%s: cpu %d: %s", pmu_likely_owner(),
+					      "alone%s: cpu %d: %s", pmu_likely_owner(c),
 					      p->force ? " (no: --force took them over)" : "", c->id, d);
 		else {
 			int more = 0;
@@ -430,6 +430,23 @@ static int wait_for_reader(struct session *r, char *err, size_t errlen)
 	return resume(r, err, errlen);
 }
 
+int session_reset(struct session *r)
+{
+	char msg[1024];
+	int n;
+
+	for (int i = 0; i < r->dev->ncpu; i++)
+		r->ids[i] = r->dev->cpu[i].id;
+	if (pmu_open(&r->pmu, r->dev, &r->desc, r->ids, r->dev->ncpu, false, msg, sizeof(msg)) < 0)
+		return fail(EXIT_CANNOT, msg);
+	n = pmu_reset_lattop(&r->pmu, msg, sizeof(msg));
+	pmu_close(&r->pmu);
+	if (n < 0)
+		return fail(EXIT_CANNOT, msg);
+	printf("lattop: %s\n", msg);
+	return out_done(EXIT_OK);
+}
+
 /* ---- the session ---- */
 
 int session_measure(struct session *r)
@@ -456,6 +473,11 @@ int session_measure(struct session *r)
 			fprintf(stderr, "lattop: serving http://%s/metrics\n", r->fleet.where);
 	}
 	if (pmu_open(&r->pmu, r->dev, &r->desc, r->ids, r->nids, r->opt.force, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
+	/* Another lattop, running or dead, is told as such, never taken for perf. */
+	if (pmu_lock(&r->pmu, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
+	if (!r->opt.force && pmu_check_lattop(&r->pmu, err, sizeof(err)) >= 0)
 		return fail(EXIT_CANNOT, err);
 	if (pmu_check_free(&r->pmu, err, sizeof(err)) >= 0)
 		return fail(EXIT_CANNOT, err);

@@ -73,6 +73,16 @@ const char *metric_name(enum metric m)
  * A fixed-counter row has no PERFEVTSEL: it is enabled through
  * IA32_FIXED_CTR_CTRL, so the answer is 0.
  */
+bool pmu_table_has_evtsel(const struct pmu_table *t, uint64_t evtsel)
+{
+	if (!t || !(evtsel & EVTSEL_EN) || (evtsel & EVTSEL_INT))
+		return false;
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->fixed == PMU_FIXED_NONE && pmu_event_evtsel(e) == evtsel)
+			return true;
+	return false;
+}
+
 uint64_t pmu_event_evtsel(const struct pmu_event *e)
 {
 	uint64_t v;

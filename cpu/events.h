@@ -166,4 +166,12 @@ struct pmu_table {
 /* The full PERFEVTSEL value lattop writes for @e: USR|OS|EN, never INT. */
 uint64_t pmu_event_evtsel(const struct pmu_event *e);
 
+/*
+ * Is @evtsel exactly what lattop programs for a general-purpose row of @t:
+ * one of its events, enabled, counting in rings 0 and 3, with no PMI?
+ * perf and the NMI watchdog always ask for the PMI (INT), so such a select
+ * is lattop's, running or left by one that died.
+ */
+bool pmu_table_has_evtsel(const struct pmu_table *t, uint64_t evtsel);
+
 #endif

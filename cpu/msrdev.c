@@ -18,6 +18,7 @@
 
 struct dir_priv {
 	int *fd;                /* by index into d->cpu[] */
+	bool *locked;           /* this process holds the file's lock (dir_lock) */
 	char *path;
 };
 
@@ -78,6 +79,39 @@ static int dir_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
 	return n < 0 ? -errno : -EIO;
 }
 
+/*
+ * A lattop measuring a CPU holds a write lock on the whole of its msr file
+ * (fcntl): the file is what every lattop on the machine shares, whatever
+ * its state directory (a container given the host's /dev/cpu sees the same
+ * file), and the kernel drops the lock when the process ends, however it
+ * ends.  F_GETLK names the holder, as a pid of our namespace (0 when it
+ * is not in it).
+ */
+static int dir_lock(struct msrdev *d, int cpu, bool take, int *holder)
+{
+	struct dir_priv *p = d->priv;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int i = msrdev_index(d, cpu), fd = dir_fd(d, cpu);
+
+	if (fd < 0)
+		return -ENXIO;
+	if (take) {
+		if (fcntl(fd, F_SETLK, &fl) == 0) {
+			p->locked[i] = true;
+			return 0;
+		}
+		if (errno != EAGAIN && errno != EACCES)
+			return -errno;
+		fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	}
+	if (fcntl(fd, F_GETLK, &fl) < 0)
+		return -errno;
+	if (fl.l_type == F_UNLCK)
+		return take ? -EAGAIN : 0;      /* let go between the two calls */
+	*holder = fl.l_pid > 0 ? fl.l_pid : 0;
+	return -EBUSY;
+}
+
 static int dir_reopen(struct msrdev *d, int cpu)
 {
 	struct dir_priv *p = d->priv;
@@ -90,9 +124,16 @@ static int dir_reopen(struct msrdev *d, int cpu)
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
+	/* Closing any descriptor of the file drops the process's lock on it: taken again. */
 	if (p->fd[i] >= 0)
 		close(p->fd[i]);
 	p->fd[i] = fd;
+	if (p->locked[i]) {
+		int holder;
+
+		p->locked[i] = false;
+		return dir_lock(d, cpu, true, &holder);
+	}
 	return 0;
 }
 
@@ -104,6 +145,7 @@ static void dir_destroy(struct msrdev *d)
 		if (p->fd[i] >= 0)
 			close(p->fd[i]);
 	free(p->fd);
+	free(p->locked);
 	free(p->path);
 	free(p);
 	free(d->cpu);
@@ -114,6 +156,7 @@ static const struct msrdev_ops dir_ops = {
 	.read = dir_read,
 	.write = dir_write,
 	.reopen = dir_reopen,
+	.lock = dir_lock,
 	.destroy = dir_destroy,
 };
 
@@ -255,6 +298,9 @@ struct msrdev *msrdev_dir_open(const char *dir, char *err, size_t errlen)
 	}
 	qsort(d->cpu, n, sizeof(*d->cpu), cmp_cpu);
 	d->ncpu = n;
+	p->locked = calloc(n, sizeof(*p->locked));
+	if (!p->locked)
+		goto nomem;
 	p->fd = malloc(n * sizeof(*p->fd));
 	if (!p->fd)
 		goto nomem;
@@ -276,8 +322,10 @@ fail:
 	if (d && p && p->fd)
 		dir_destroy(d);
 	else {
-		if (p)
+		if (p) {
 			free(p->path);
+			free(p->locked);
+		}
 		free(p);
 		if (d)
 			free(d->cpu);

@@ -17,6 +17,7 @@
 #ifndef LATTOP_MSRDEV_H
 #define LATTOP_MSRDEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,12 @@ struct msrdev_ops {
 	int  (*write)(struct msrdev *, int cpu, uint32_t reg, uint64_t val);
 	/* Open a CPU's file again after it was offline; NULL when there is none. */
 	int  (*reopen)(struct msrdev *, int cpu);
+	/*
+	 * Take (@take) or test the machine-wide claim on a CPU's counters;
+	 * -EBUSY with the holder's pid in *@holder (0: not known) when
+	 * another process has it.  NULL: one process owns the device.
+	 */
+	int  (*lock)(struct msrdev *, int cpu, bool take, int *holder);
 	void (*destroy)(struct msrdev *);
 };
 
@@ -56,6 +63,17 @@ static inline int msrdev_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t 
 static inline int msrdev_write_raw(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
 {
 	return d->ops->write(d, cpu, reg, val);
+}
+
+/*
+ * Claim CPU @cpu's counters for this process (@take), or only see who has
+ * them: 0, or -EBUSY with the holder's pid in *@holder (0 when the kernel
+ * cannot tell, from another PID namespace), or another negative errno.
+ */
+static inline int msrdev_lock(struct msrdev *d, int cpu, bool take, int *holder)
+{
+	*holder = 0;
+	return d->ops->lock ? d->ops->lock(d, cpu, take, holder) : 0;
 }
 
 void msrdev_close(struct msrdev *);

@@ -224,12 +224,25 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	if (p->version >= 4 && rd(p, c, MSR_PERF_GLOBAL_INUSE, &c->inuse, err, errlen) < 0)
 		return -1;
 
+	c->gp_lattop = c->fixed_lattop = 0;
 	for (unsigned k = 0; k < p->ngp; k++)
 		if ((c->evtsel[k] & EVTSEL_EN) || (c->inuse & (1ull << k)))
 			c->gp_taken |= 1u << k;
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if ((c->fixed_ctrl & FIXED_EN(k)) || (c->inuse & (1ull << (32 + k))))
 			c->fixed_taken |= 1u << k;
+	/*
+	 * lattop's own programming, by another lattop: a select of its table
+	 * without INT, a fixed field of exactly OS|USR.  perf and the NMI
+	 * watchdog always ask for the PMI (K-core: ARCH_PERFMON_EVENTSEL_INT,
+	 * the fixed field's PMI bit), so no one else leaves these.
+	 */
+	for (unsigned k = 0; k < p->ngp; k++)
+		if ((c->gp_taken & (1u << k)) && pmu_table_has_evtsel(u->table, c->evtsel[k]))
+			c->gp_lattop |= 1u << k;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if ((c->fixed_taken & (1u << k)) && (c->fixed_ctrl & FIXED_FIELD(k)) == FIXED_EN(k))
+			c->fixed_lattop |= 1u << k;
 	if (p->force)
 		return 0;       /* taken over: still saved and restored, but treated as free */
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -444,11 +457,14 @@ void pmu_close(struct pmu *p)
 	p->ncpu = 0;
 }
 
-const char *pmu_likely_owner(void)
+const char *pmu_likely_owner(const struct pmu_cpu *c)
 {
-	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	FILE *f;
 	int on = 0;
 
+	if (c && (c->gp_lattop || c->fixed_lattop))
+		return "another lattop (its own events: one that died, or one measuring from another /dev)";
+	f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
 	if (f) {
 		if (fscanf(f, "%d", &on) != 1)
 			on = 0;
@@ -496,10 +512,140 @@ int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 		pmu_describe_taken(p, c, taken, sizeof(taken));
 		snprintf(msg, len, "cpu %d: no general-purpose counter is free (%s), %s; "
 			 "nothing was written; --force takes them over and restores them at exit",
-			 c->id, taken, pmu_likely_owner());
+			 c->id, taken, pmu_likely_owner(c));
 		return c->id;
 	}
 	return -1;
+}
+
+int pmu_lock(struct pmu *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		int holder, r = msrdev_lock(p->dev, p->cpu[i].id, true, &holder);
+		char pid[32] = "";
+
+		if (r == 0)
+			continue;
+		if (holder)
+			snprintf(pid, sizeof(pid), " (pid %d)", holder);
+		if (r == -EBUSY || r == -EAGAIN)
+			snprintf(err, errlen, "cpu %d is measured by another lattop%s, whatever its state "
+				 "directory: two cannot share the counters; nothing was written",
+				 p->cpu[i].id, pid);
+		else
+			snprintf(err, errlen, "cpu %d: locking its msr file: %s", p->cpu[i].id,
+				 strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		char regs[384];
+		size_t o = 0;
+
+		if (!c->gp_lattop && !c->fixed_lattop)
+			continue;
+		regs[0] = 0;
+		for (unsigned k = 0; k < p->ngp && o < sizeof(regs); k++)
+			if (c->gp_lattop & (1u << k))
+				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
+						      o ? ", " : "", k,
+						      (unsigned long long)c->evtsel[k]);
+		if (c->fixed_lattop && o < sizeof(regs))
+			snprintf(regs + o, sizeof(regs) - o, "%sIA32_FIXED_CTR_CTRL=0x%llx", o ? ", " : "",
+				 (unsigned long long)c->fixed_ctrl);
+		snprintf(msg, len, "cpu %d holds lattop's own events (%s), and no lattop here holds that "
+			 "CPU: another lattop measures it from another /dev (a container), or one died "
+			 "without putting them back; nothing was written; if it died, its journal puts "
+			 "them back (lattop --restore --state-dir DIR, DIR its state directory), and "
+			 "without one 'lattop --restore --reset --yes' puts their power-on values back "
+			 "(--force measures anyway and leaves them at their power-on values)", c->id, regs);
+		return c->id;
+	}
+	return -1;
+}
+
+/* Write @v to @reg of CPU @c outside the saved set (the reset), and read it back. */
+static int reset_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v, char *err,
+		     size_t errlen)
+{
+	char name[40];
+	uint64_t got;
+	int r = msr_write(p->dev, c->id, reg, v);
+
+	p->writes++;
+	if (r == 0) {
+		r = msrdev_read(p->dev, c->id, reg, &got);
+		p->reads++;
+		if (r == 0 && got != v)
+			r = -EIO;
+	}
+	if (r < 0)
+		snprintf(err, errlen, "cpu %d: resetting %s (0x%x) to 0x%llx: %s", c->id,
+			 pmu_reg_name(reg, name, sizeof(name)), reg, (unsigned long long)v,
+			 pmu_strerror(r, true));
+	return r;
+}
+
+int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
+{
+	int n = 0, busy = -1, holder = 0;
+	size_t o = 0;
+
+	msg[0] = 0;
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+		uint64_t pebs = c->pebs_enable, fixed = c->fixed_ctrl;
+		int h, r;
+
+		if (!c->gp_lattop && !c->fixed_lattop)
+			continue;
+		if (msrdev_lock(p->dev, c->id, false, &h) == -EBUSY) {
+			/* A running lattop's: it puts them back itself. */
+			busy = c->id;
+			holder = h;
+			continue;
+		}
+		for (unsigned k = 0; k < p->ngp; k++)
+			if (c->gp_lattop & (1u << k))
+				pebs &= ~pebs_bits(p, k);
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if (c->fixed_lattop & (1u << k))
+				fixed &= ~FIXED_FIELD(k);
+		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			if (c->gp_lattop & (1u << k))
+				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
+		if (!r && fixed != c->fixed_ctrl)
+			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			if (c->gp_lattop & (1u << k))
+				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
+		for (unsigned k = 0; k < p->nfixed && !r; k++)
+			if (c->fixed_lattop & (1u << k))
+				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
+		if (r < 0)
+			return -1;
+		n++;
+	}
+	if (n)
+		o += (size_t)snprintf(msg, len, "power-on values put back in lattop's counters on %d CPU%s",
+				      n, n > 1 ? "s" : "");
+	else
+		o += (size_t)snprintf(msg, len, "no counter holds lattop's own events: nothing to reset");
+	if (busy >= 0 && o < len) {
+		char pid[32] = "";
+
+		if (holder)
+			snprintf(pid, sizeof(pid), " (pid %d)", holder);
+		snprintf(msg + o, len - o, "; a running lattop%s measures cpu %d (and maybe more): "
+			 "left to it", pid, busy);
+	}
+	return n;
 }
 
 /* ---- saving, before any write ---- */
@@ -532,6 +678,19 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
  * a register that was not saved, it can never be written, not even at
  * restore.  The three shared registers are owned field by field.
  */
+/*
+ * Keep the power-on value (0) of @bits of saved register @reg as the
+ * original, and have the write-back put it there even if lattop never
+ * writes the register.
+ */
+static void power_on(struct pmu_cpu *c, uint32_t reg, uint64_t bits)
+{
+	struct pmu_reg *s = reg_find(c, reg);
+
+	s->saved &= ~bits;
+	s->dirty = true;
+}
+
 static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
 	uint8_t gp = p->force ? 0 : c->gp_taken, fx = p->force ? 0 : c->fixed_taken;
@@ -581,6 +740,23 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		c->seen_rsp[j] = c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
 	if (p->has_ldlat)
 		c->seen_ldlat = c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
+	/*
+	 * --force over another lattop's programming (pmu_check_lattop): its
+	 * values are not originals.  The power-on values are (SDM Vol.3B
+	 * 18.2: selects, counters, fixed fields and PEBS enables all 0), so
+	 * that the exit leaves those counters stopped and cleared.
+	 */
+	for (unsigned k = 0; k < p->ngp && p->force; k++)
+		if (c->gp_lattop & (1u << k)) {
+			power_on(c, MSR_PERFEVTSEL(k), ~0ull);
+			power_on(c, MSR_PMC(k), ~0ull);
+			power_on(c, MSR_PEBS_ENABLE, pebs_bits(p, k));
+		}
+	for (unsigned k = 0; k < p->nfixed && p->force; k++)
+		if (c->fixed_lattop & (1u << k)) {
+			power_on(c, MSR_FIXED_CTR(k), ~0ull);
+			power_on(c, MSR_FIXED_CTR_CTRL, FIXED_FIELD(k));
+		}
 	return 0;
 }
 

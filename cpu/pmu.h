@@ -69,6 +69,8 @@ struct pmu_cpu {
 	uint64_t fixed_ctrl, global_ctrl, pebs_enable, inuse;
 	uint8_t gp_taken;               /* held by someone else */
 	uint8_t fixed_taken;
+	/* ... of those, the ones that hold lattop's own programming (pmu_table_has_evtsel) */
+	uint8_t gp_lattop, fixed_lattop;
 	/* saved before the first write */
 	struct pmu_reg regs[PMU_NREG];
 	int nregs;
@@ -125,11 +127,40 @@ void pmu_close(struct pmu *p);
  */
 int pmu_check_free(const struct pmu *p, char *msg, size_t len);
 
+/*
+ * Claim every CPU measured for this lattop, machine-wide (msrdev_lock),
+ * before anything is written: another lattop measuring one of them,
+ * whatever its state directory, is refused, named with its pid.  0, or
+ * -1 with a message.
+ */
+int pmu_lock(struct pmu *p, char *err, size_t errlen);
+
+/*
+ * The first CPU whose counters hold lattop's own programming left by
+ * another lattop (one in another device namespace, or one that died
+ * without putting them back), or -1.  @msg says which registers, and how
+ * to clear them.  Without --force lattop refuses to start then; with it,
+ * pmu_save() keeps their power-on values as the originals, never the other
+ * lattop's, so that the exit leaves them cleared.
+ */
+int pmu_check_lattop(const struct pmu *p, char *msg, size_t len);
+
+/*
+ * `lattop --restore --reset --yes`: on every CPU probed whose counters
+ * hold lattop's own events (pmu_check_lattop) and that no running lattop
+ * holds (msrdev_lock), put the power-on values back (SDM Vol.3B 18.2: 0)
+ * in those counters' PEBS enables, selects or fixed fields, and counts,
+ * in that order, each read back.  No one else's counter is touched.  The
+ * CPUs reset (0 when none held any), with what was done in @msg, or -1
+ * with the error in @msg.
+ */
+int pmu_reset_lattop(struct pmu *p, char *msg, size_t len);
+
 /* One line naming the counters taken on @c and the likely owner, or "" */
 void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len);
 
-/* Likely owner of counters in use: "the NMI watchdog (...)", "perf or another tool". */
-const char *pmu_likely_owner(void);
+/* Likely owner of counters in use on @c (NULL: any CPU): another lattop, the NMI watchdog, perf. */
+const char *pmu_likely_owner(const struct pmu_cpu *c);
 
 /* Read and keep every register that may be written.  Nothing is written. */
 int pmu_save(struct pmu *p, char *err, size_t errlen);

@@ -688,6 +688,31 @@ static void check_counters(struct ctx *c, struct doctor_check *k)
 		set(k, DOC_FAIL, "probing the counters: %s", err);
 		goto out;
 	}
+	/* Another lattop, running (the msr file's lock) or dead (its events), is not perf. */
+	for (int i = 0; i < p.ncpu; i++) {
+		int holder;
+
+		if (msrdev_lock(dev, p.cpu[i].id, false, &holder) != -EBUSY)
+			continue;
+		if (holder)
+			set(k, DOC_FAIL, "another lattop (pid %d) measures cpu %d", holder, p.cpu[i].id);
+		else
+			set(k, DOC_FAIL, "another lattop measures cpu %d", p.cpu[i].id);
+		fix(k, "one lattop at a time, whatever the state directory: wait for it to end, or stop it");
+		goto out;
+	}
+	if ((full = pmu_check_lattop(&p, err, sizeof(err))) >= 0) {
+		int i = 0;
+
+		while (i < p.ncpu - 1 && p.cpu[i].id != full)
+			i++;
+		pmu_describe_taken(&p, &p.cpu[i], desc, sizeof(desc));
+		set(k, DOC_FAIL, "cpu %d holds another lattop's own events (%s), and no lattop here holds "
+		    "it: one died without putting them back, or one measures from another /dev", full, desc);
+		fix(k, "if it died: lattop --restore --state-dir DIR with its state directory, or without "
+		    "its journal lattop --restore --reset --yes (power-on values); --force measures anyway");
+		goto out;
+	}
 	for (int i = 0; i < p.ncpu; i++)
 		if (p.cpu[i].gp_taken || p.cpu[i].fixed_taken) {
 			if (first < 0)

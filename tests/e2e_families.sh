@@ -122,7 +122,7 @@ fi
 # ---- PMC3 never used on Skylake ----
 ./lattop --list-events --simulate skylake --format json >$LIB_TMP/skl-events.json
 is "skylake: no row on PMC3" "$(jq '[.events[] | select(.counter == "PMC3")] | length' $LIB_TMP/skl-events.json)" 0
-P=$(prof pmc3 "msr.0x189 = 0x43003c")  # someone's cycles on PMC3
+P=$(prof pmc3 "msr.0x189 = 0x53003c")  # someone's cycles on PMC3
 if run skl-pmc3 skylake $P && run hsw-pmc3 haswell $P; then
 	is "skylake, PMC3 held by someone: load latency still measured" "$(ll skl-pmc3 0)" "true true"
 	within "skylake, PMC3 held by someone: loads/s" \

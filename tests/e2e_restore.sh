@@ -71,7 +71,7 @@ msrfs_umount $M
 # PMC2 counts core cycles for someone else; the fixed counter 1 field is the
 # NMI watchdog's (OS|USR|PMI).
 msrfs_mount $M --simulate haswell --sim-profile \
-	"$(sim_profile inuse 'msr.0x188 = 0x43003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
+	"$(sim_profile inuse 'msr.0x188 = 0x53003c' 'msr.0x38d = 0xb0')" || { not_ok "mount"; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --format json >$LIB_TMP/out 2>$LIB_TMP/err
 is "in use: exit 0" "$?" 0
@@ -82,7 +82,7 @@ is "in use: every FIXED_CTR_CTRL write keeps the watchdog's field (0xb0)" \
 		[ $((v & 0xf0)) -ne $((0xb0)) ] && n=$((n + 1)); done; echo $n; })" 0
 check "in use: FIXED_CTR_CTRL was written (fixed counters 0 and 2 used)" grep -q '^W [0-9]* 0x38d ' $M/log
 check "in use: the report names the counters taken" \
-	sh -c "jq -r .note $LIB_TMP/out | grep -q 'IA32_PERFEVTSEL2=0x43003c'"
+	sh -c "jq -r .note $LIB_TMP/out | grep -q 'IA32_PERFEVTSEL2=0x53003c'"
 is "in use: HITM still measured" \
 	"$(jq '.total.snoop.hitm_per_sec > 1.9e5 and .total.snoop.hitm_per_sec < 2.1e5' $LIB_TMP/out)" true
 # Measured, not exact: the TSC rate comes from MSR reads through FUSE,
@@ -94,8 +94,8 @@ regs_unchanged "in use: every other register as it was before" $M $LIB_TMP/befor
 msrfs_umount $M
 
 # ---- no general-purpose counter free: refuse, write nothing ----
-msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile full 'cpu2.msr.0x186 = 0x43003c' \
-	'cpu2.msr.0x187 = 0x4300c0' 'cpu2.msr.0x188 = 0x43003c' 'cpu2.msr.0x189 = 0x4300c0')" ||
+msrfs_mount $M --simulate haswell --sim-profile "$(sim_profile full 'cpu2.msr.0x186 = 0x53003c' \
+	'cpu2.msr.0x187 = 0x5300c0' 'cpu2.msr.0x188 = 0x53003c' 'cpu2.msr.0x189 = 0x5300c0')" ||
 	{ not_ok "mount"; tap_done; exit 1; }
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 >$LIB_TMP/out 2>$LIB_TMP/err
 rc=$?
@@ -103,7 +103,7 @@ check "no counter free: exit non-zero" test $rc -ne 0
 is "no counter free: nothing written" "$(grep -c '^W ' $M/log)" 0
 check "no counter free: the message names the CPU, registers and --force" \
 	sh -c "grep -q 'cpu 2: no general-purpose counter is free' $LIB_TMP/err &&
-	       grep -q 'IA32_PERFEVTSEL3=0x4300c0' $LIB_TMP/err && grep -q -- '--force' $LIB_TMP/err"
+	       grep -q 'IA32_PERFEVTSEL3=0x5300c0' $LIB_TMP/err && grep -q -- '--force' $LIB_TMP/err"
 regs_snapshot $M $LIB_TMP/before
 ./lattop --state-dir $S --msr-dir $M --cpuid-file $HSW --once -d 0.3 --force >$LIB_TMP/out 2>$LIB_TMP/err
 is "--force: exit 0" "$?" 0

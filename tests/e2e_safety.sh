@@ -115,7 +115,7 @@ is "exit, one write refused: --restore once the fault is gone, exit 0" "$?" 0
 regs_unchanged "exit, one write refused, --restore: every register as it was" $M $LIB_TMP/before
 
 # ---- 1. --force, SIGKILL, --restore: a counter its owner counts with again ----
-msrfs_mount $LIB_TMP/m2 --simulate haswell --sim-profile "$(sim_profile force 'cpu2.msr.0x188 = 0x43003c')" ||
+msrfs_mount $LIB_TMP/m2 --simulate haswell --sim-profile "$(sim_profile force 'cpu2.msr.0x188 = 0x53003c')" ||
 	{ not_ok mount; tap_done; exit 1; }
 regs_snapshot $LIB_TMP/m2 $LIB_TMP/before2
 : >$LIB_TMP/out
@@ -263,7 +263,7 @@ msrfs_umount $M
 # Nehalem, 2 threads per core: cpu 2 is cpu 0's sibling; its offcore event uses RSP_0.
 NHM=tests/dumps/nehalem_core-i5-750.raw
 msrfs_mount $M --simulate nehalem --sim-profile \
-	"$(sim_profile nhm 'threads_per_core = 2' 'cpu2.msr.0x186 = 0x4301b7' 'cpu2.msr.0x1a6 = 0x2001')" ||
+	"$(sim_profile nhm 'threads_per_core = 2' 'cpu2.msr.0x186 = 0x5301b7' 'cpu2.msr.0x1a6 = 0x2001')" ||
 	{ not_ok mount; tap_done; exit 1; }
 regs_snapshot $M $LIB_TMP/before
 ./lattop --msr-dir $M --cpuid-file $NHM --state-dir $S -c 0 -n 2 -b -d 0.2 --format json \
@@ -281,7 +281,7 @@ msrfs_umount $M
 SLM=tests/dumps/silvermont_atom-z3740.raw
 if [ -r "$SLM" ]; then
 	msrfs_mount $M --simulate silvermont --sim-profile \
-		"$(sim_profile slm 'cpu1.msr.0x186 = 0x4301b7')" || { not_ok mount; tap_done; exit 1; }
+		"$(sim_profile slm 'cpu1.msr.0x186 = 0x5301b7')" || { not_ok mount; tap_done; exit 1; }
 	./lattop --msr-dir $M --cpuid-file $SLM --state-dir $S -c 0 --once -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err
 	is "silvermont, -c 0, module partner's offcore event: exit 0" "$?" 0
 	is "silvermont, -c 0: MSR_OFFCORE_RSP_0 never written" "$(grep -c '^W [0-9]* 0x1a6 ' $M/log)" 0

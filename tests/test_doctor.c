@@ -551,15 +551,28 @@ static void test_counters_in_use(void **state)
 	assert_has(chk(r, DOCTOR_COUNTERS)->fix, "--force");
 	assert_true(doctor_can_measure(r->c, r->n));
 
-	/* Someone's PERFEVTSEL1 on CPU 1 only; no NMI watchdog. */
+	/* Someone's PERFEVTSEL1 (with the PMI, as perf's) on CPU 1 only; no NMI watchdog. */
 	fake_set(&r->f, 0, MSR_FIXED_CTR_CTRL, 0);
 	fake_set(&r->f, 1, MSR_FIXED_CTR_CTRL, 0);
-	fake_set(&r->f, 1, MSR_PERFEVTSEL(1), EVTSEL_EN_BIT | 0x4300c0);
+	fake_set(&r->f, 1, MSR_PERFEVTSEL(1), EVTSEL_EN_BIT | 0x5300c0);
 	put(r, "proc/sys/kernel/nmi_watchdog", "0\n");
 	run(r);
 	assert_status(r, DOCTOR_COUNTERS, DOC_WARN);
-	assert_has(chk(r, DOCTOR_COUNTERS)->detail, "1 of 2 CPUs; cpu 1: IA32_PERFEVTSEL1=0x4300c0");
+	assert_has(chk(r, DOCTOR_COUNTERS)->detail, "1 of 2 CPUs; cpu 1: IA32_PERFEVTSEL1=0x5300c0");
 	assert_has(chk(r, DOCTOR_COUNTERS)->fix, "perf or another tool");
+
+	/*
+	 * The same event as lattop programs it, without the PMI: another
+	 * lattop's, left by one that died.  Not perf's: the way out is
+	 * lattop's own (issue 18.2).
+	 */
+	fake_set(&r->f, 1, MSR_PERFEVTSEL(1), EVTSEL_EN_BIT | 0x4300c0);
+	run(r);
+	assert_status(r, DOCTOR_COUNTERS, DOC_FAIL);
+	assert_has(chk(r, DOCTOR_COUNTERS)->detail, "cpu 1 holds another lattop's own events");
+	assert_has(chk(r, DOCTOR_COUNTERS)->fix, "lattop --restore --reset --yes");
+	assert_null(strstr(chk(r, DOCTOR_COUNTERS)->fix, "perf"));
+	fake_set(&r->f, 1, MSR_PERFEVTSEL(1), 0);
 
 	/* Every general-purpose counter of CPU 1 taken: cannot measure. */
 	for (unsigned k = 0; k < 4; k++)

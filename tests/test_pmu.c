@@ -570,16 +570,18 @@ static void test_inuse_v4(void **state)
  * Someone's offcore-response event (0xB7/0x01 reads MSR_OFFCORE_RSP_0) and
  * someone's PEBS event on CPU 5: MSR_OFFCORE_RSP_0, IA32_PEBS_ENABLE and
  * the threshold are theirs on every CPU (conservative: the MSRs may be
- * shared), so none is ever written; with --force they are lattop's.
+ * shared), so none is ever written; with --force they are lattop's.  The
+ * selects ask for the PMI, as perf's always do: without INT they would be
+ * lattop's own events (pmu_check_lattop).
  */
 static void shared_resources(bool force)
 {
 	struct rig *r = rig_new("haswell", 4, true);
 	struct plan_resources res;
 
-	fake_set(&r->f, 5, MSR_PERFEVTSEL(0), 0x4301b7);
+	fake_set(&r->f, 5, MSR_PERFEVTSEL(0), 0x5301b7);
 	fake_set(&r->f, 5, MSR_OFFCORE_RSP(0), 0x10003c0001ull);
-	fake_set(&r->f, 5, MSR_PERFEVTSEL(1), 0x4301cd);
+	fake_set(&r->f, 5, MSR_PERFEVTSEL(1), 0x5301cd);
 	fake_set(&r->f, 5, MSR_PEBS_ENABLE, (1ull << 1) | (1ull << 33));
 	fake_set(&r->f, 5, MSR_PEBS_LD_LAT, 100);
 	rig_start(r, force);
