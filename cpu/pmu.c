@@ -886,11 +886,50 @@ int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
 	return __builtin_popcount(to_rebase(p, &p->cpu[i], next));
 }
 
+/*
+ * Read IA32_PERF_GLOBAL_CTRL back (versions 2 and 3) and, when one of the
+ * enable bits lattop set is clear, set them again, no one else's, and
+ * remember it for pmu_hw_stopped().  0 or a negative errno.
+ */
+static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	uint64_t v, ours = c->frozen ? 0 : c->cur.gp_mask;
+	int r;
+
+	if (p->version >= 4 || p->version < 2 || !c->programmed)
+		return 0;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (c->cur.fixed_mask & (1u << k))
+			ours |= GLOBAL_FIXED(k);
+	if (!ours)
+		return 0;
+	if ((r = rd(p, c, MSR_PERF_GLOBAL_CTRL, &v, err, errlen)) < 0)
+		return r;
+	if ((v & ours) == ours) {
+		c->hw_global = v;
+		return 0;
+	}
+	/* Ours back, and whatever the other agent set again kept. */
+	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, v | ours, err, errlen)) < 0)
+		return r;
+	c->hw_global = v | ours;
+	c->legacy_stopped = true;
+	return 0;
+}
+
 int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint64_t want = c->hw_global & ~(uint64_t)c->cur.gp_mask;
+	uint64_t want;
 	int r;
+
+	/*
+	 * Versions 2 and 3: the write below would set again the enable bits a
+	 * legacy freeze cleared (pmu_hw_stopped), and hide it: look first.
+	 */
+	if ((r = legacy_check(p, c, err, errlen)) < 0)
+		return r;
+	want = c->hw_global & ~(uint64_t)c->cur.gp_mask;
 
 	if (want == c->hw_global)
 		return 0;
@@ -1191,26 +1230,15 @@ int pmu_hw_frozen(struct pmu *p, int i)
 int pmu_hw_stopped(struct pmu *p, int i)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint64_t v, ours = c->cur.gp_mask;
 	char err[256];
 	int r;
 
-	if (p->version >= 4 || p->version < 2 || !c->programmed || c->frozen)
-		return 0;
-	for (unsigned k = 0; k < p->nfixed; k++)
-		if (c->cur.fixed_mask & (1u << k))
-			ours |= GLOBAL_FIXED(k);
-	if ((r = rd(p, c, MSR_PERF_GLOBAL_CTRL, &v, NULL, 0)) < 0)
+	/* Frozen by lattop for a switch: pmu_freeze() looked just before. */
+	if (!c->frozen && (r = legacy_check(p, c, err, sizeof(err))) < 0)
 		return r;
-	if ((v & ours) == ours) {
-		c->hw_global = v;
-		return 0;
-	}
-	/* Ours back, and whatever the other agent set again kept. */
-	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, v | ours, err, sizeof(err))) < 0)
-		return r;
-	c->hw_global = v | ours;
-	return 1;
+	r = c->legacy_stopped;
+	c->legacy_stopped = false;
+	return r;
 }
 
 /* ---- ownership: what someone else takes is given up ---- */

@@ -81,6 +81,7 @@ struct pmu_cpu {
 	struct pmu_cfg cur;
 	bool programmed;
 	bool frozen;                    /* our counters stopped in GLOBAL_CTRL for a switch */
+	bool legacy_stopped;            /* found stopped by a legacy freeze, not told yet */
 	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;

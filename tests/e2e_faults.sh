@@ -16,15 +16,6 @@ same_as_before() {
 	regs_unchanged "$1" $M $LIB_TMP/before
 }
 
-# wait_for FILE PATTERN SECONDS
-wait_for() {
-	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -ge $(($3 * 20)) ] && return 1
-		sleep 0.05
-	done
-}
 
 L="./lattop --msr-dir $M --cpuid-file $HSW --state-dir $S"
 

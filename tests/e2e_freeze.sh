@@ -35,10 +35,7 @@ cpu1.msr.0xc4 = 0xFFFFEE1E5D00
 EOF
 
 # The microarchitectures (lattop --list-uarchs), those whose simulated CPU reports version 4.
-v4=""
-for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
-	[ "$(./lattop --detect --simulate $u --format json | jq .pmu.version)" -ge 4 ] && v4="$v4 $u"
-done
+v4=$(sim_uarchs_version -ge 4)
 check "some simulated PMU is version 4 ($v4)" test -n "$v4"
 
 for u in $v4; do

@@ -10,15 +10,6 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 HSW=tests/dumps/haswell_core-i7-4500u.raw
 fuse_or_skip
 
-# wait_for FILE PATTERN SECONDS
-wait_for() {
-	_i=0
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -ge $(($3 * 20)) ] && return 1
-		sleep 0.05
-	done
-}
 
 # wait_state PID STATE SECONDS: until /proc/PID/stat shows STATE (T: stopped)
 wait_state() {

@@ -255,6 +255,26 @@ trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# wait_for FILE PATTERN SECONDS: until FILE has a line matching PATTERN;
+# 1 when SECONDS pass first.
+wait_for() {
+	_i=0
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -ge $(($3 * 20)) ] && return 1
+		sleep 0.05
+	done
+}
+
+# sim_uarchs_version OP N: the simulated microarchitectures (lattop
+# --list-uarchs) whose PMU reports a perfmon version OP N (test's -eq, -ge...).
+sim_uarchs_version() {
+	for _u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+		[ "$(./lattop --detect --simulate $_u --format json | jq .pmu.version)" "$1" "$2" ] &&
+			printf '%s ' "$_u"
+	done
+}
+
 # ---- ground truth (tests/e2e_sim.sh, e2e_wrap.sh, e2e_htbug.sh) ----
 
 # within NAME GOT WANT: ok when |GOT - WANT| <= 2% of WANT (exactly 0 when WANT is 0)
