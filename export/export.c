@@ -1,13 +1,17 @@
 /*
  * export.c: cumulative counters and their exposition (see export.h).
  *
- * One table of families (name, unit, help) drives both formats.  The text
+ * One table of families (name, unit, the column each sums, see export.h)
+ * drives both formats; a family's HELP is its column's help unless the
+ * family has words of its own, so the two cannot say different things
+ * (tests/test_export.c checks the own words against the column).  The text
  * format 0.0.4 names a counter's samples and its TYPE line NAME_total;
  * OpenMetrics 1.0 types the family NAME, gives its UNIT where the name
  * ends in one, and ends with "# EOF".
  * Counters are printed as whole numbers (the sums keep their fractions):
  * a float with six digits would move in steps too coarse for rate().
  */
+#include <ctype.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdint.h>
@@ -22,34 +26,31 @@
 const char export_type_text[] = "text/plain; version=0.0.4; charset=utf-8";
 const char export_type_openmetrics[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
-static const struct export_family {
-	const char *name;       /* the family, without lattop_ and _total */
-	const char *unit;       /* OpenMetrics UNIT, a suffix of the name, or NULL */
-	const char *help;
-} families[EXPORT__COUNT] = {
-	[EXPORT_CYCLES] = { "cycles", "cycles", "Core cycles, unhalted." },
-	[EXPORT_REF_CYCLES] = { "ref_cycles", "cycles",
-		"Reference cycles at the TSC rate, unhalted." },
-	[EXPORT_INSTRUCTIONS] = { "instructions", NULL, "Instructions retired." },
-	[EXPORT_LOADS] = { "loads", NULL, "Loads retired." },
-	[EXPORT_LOAD_LATENCY_ABOVE] = { "load_latency_above", NULL,
-		"Loads slower than threshold_cycles core cycles, estimated: the share of "
-		"tagged loads slower than the threshold times the loads retired." },
-	[EXPORT_SNOOP_HIT] = { "snoop_hit", NULL,
-		"Demand data reads served by a clean line in another core's cache "
-		"(on Silvermont to Goldmont Plus: another module's)." },
-	[EXPORT_SNOOP_HITM] = { "snoop_hitm", NULL,
-		"Demand data reads served by a modified line in another core's cache (HITM); "
-		"lattop_info's hitm_scope says which cores." },
-	[EXPORT_SNOOP_REMOTE_HIT] = { "snoop_remote_hit", NULL,
-		"Reads served by a clean line in another package's cache." },
-	[EXPORT_SNOOP_REMOTE_HITM] = { "snoop_remote_hitm", NULL,
-		"Reads served by a modified line in another package's cache." },
-	[EXPORT_OFFCORE_READS] = { "offcore_reads", NULL,
-		"Demand data reads that miss the L2." },
-	[EXPORT_OFFCORE_OUTSTANDING] = { "offcore_outstanding_cycles", "cycles",
-		"Core cycles times the demand data reads outstanding beyond the L2: divided by "
-		"offcore reads, their average latency." },
+/* A family summing column @col's rate, in its words (@help NULL) or its own. */
+#define FROM_COLUMN(name, unit, col, help, more) { name, unit, col, M__COUNT, help, more }
+/* A raw counter: metric @m's rate, which no column shows alone. */
+#define RAW(name, unit, m, help) { name, unit, COL__COUNT, m, help, NULL }
+
+const struct export_family export_families[EXPORT__COUNT] = {
+	[EXPORT_CYCLES] = RAW("cycles", "cycles", M_CYCLES, "Core cycles, unhalted."),
+	[EXPORT_REF_CYCLES] = RAW("ref_cycles", "cycles", M_REF_CYCLES,
+		"Reference cycles at the TSC rate, unhalted."),
+	[EXPORT_INSTRUCTIONS] = RAW("instructions", NULL, M_INSTRUCTIONS, "Instructions retired."),
+	/* Their columns' help says "per second", and the screen's bar: a counter neither. */
+	[EXPORT_LOADS] = FROM_COLUMN("loads", NULL, COL_LOADS, "Loads retired.", NULL),
+	[EXPORT_LOAD_LATENCY_ABOVE] = FROM_COLUMN("load_latency_above", NULL, COL_ABOVE,
+		"Loads slower than N cycles (N: the label threshold_cycles), estimated: the share "
+		"of tagged loads slower than N times the loads retired.", NULL),
+	[EXPORT_SNOOP_HIT] = FROM_COLUMN("snoop_hit", NULL, COL_HIT, NULL, NULL),
+	[EXPORT_SNOOP_HITM] = FROM_COLUMN("snoop_hitm", NULL, COL_HITM, NULL,
+		"lattop_info's hitm_scope says which cores"),
+	[EXPORT_SNOOP_REMOTE_HIT] = FROM_COLUMN("snoop_remote_hit", NULL, COL_RMT_HIT, NULL, NULL),
+	[EXPORT_SNOOP_REMOTE_HITM] = FROM_COLUMN("snoop_remote_hitm", NULL, COL_RMT_HITM, NULL, NULL),
+	[EXPORT_OFFCORE_READS] = FROM_COLUMN("offcore_reads", NULL, COL_READS, NULL, NULL),
+	[EXPORT_OFFCORE_OUTSTANDING] = RAW("offcore_outstanding_cycles", "cycles",
+		M_OFFCORE_OUTSTANDING,
+		"Core cycles times the offcore reads outstanding: divided by "
+		"lattop_offcore_reads_total, their average latency in core cycles."),
 };
 
 /* The plan's metrics each family needs. */
@@ -73,24 +74,17 @@ static bool family_supported(const struct plan *pl, enum export_counter c)
 	return false;
 }
 
-/* A family's rate in one CPU's interval (not the threshold family). */
-static double family_rate(enum export_counter c, const struct rates *r, const struct metrics *m)
+/*
+ * A family's rate in one CPU's interval: its column's (threshold @i of a
+ * list), or its metric's.  The columns summed are stored fields, not
+ * computed ones (tests/test_export.c checks).
+ */
+static double family_rate(const struct export_family *fam, const struct rates *r,
+			  const struct metrics *m, int i)
 {
-	switch (c) {
-	case EXPORT_CYCLES: return r->r[M_CYCLES];
-	case EXPORT_REF_CYCLES: return r->r[M_REF_CYCLES];
-	case EXPORT_INSTRUCTIONS: return r->r[M_INSTRUCTIONS];
-	case EXPORT_LOADS: return m->lat.loads_per_sec;
-	case EXPORT_SNOOP_HIT: return m->snoop.hit_per_sec;
-	case EXPORT_SNOOP_HITM: return m->snoop.hitm_per_sec;
-	case EXPORT_SNOOP_REMOTE_HIT: return m->snoop.remote.hit_per_sec;
-	case EXPORT_SNOOP_REMOTE_HITM: return m->snoop.remote.hitm_per_sec;
-	case EXPORT_OFFCORE_READS: return m->off.reads_per_sec;
-	case EXPORT_OFFCORE_OUTSTANDING: return r->r[M_OFFCORE_OUTSTANDING];
-	case EXPORT_LOAD_LATENCY_ABOVE:
-	case EXPORT__COUNT: break;
-	}
-	return NAN;
+	if (fam->col < COL__COUNT)
+		return columns_field(&columns[fam->col], m, i);
+	return r->r[fam->rate];
 }
 
 int export_init(struct export *x, const struct row *rows, int ncpu)
@@ -154,7 +148,7 @@ void export_update(struct export *x, const struct plan *pl, const struct row *s,
 			continue;
 		any = true;
 		for (int f = 0; f < EXPORT__COUNT; f++) {
-			double v = family_rate(f, s[i].rates, &s[i].m);
+			double v = family_rate(&export_families[f], s[i].rates, &s[i].m, 0);
 
 			if (x->supported[f] && f != EXPORT_LOAD_LATENCY_ABOVE && isfinite(v) && v > 0)
 				c->total[f] += v * dt;
@@ -163,7 +157,8 @@ void export_update(struct export *x, const struct plan *pl, const struct row *s,
 			continue;
 		/* struct metrics lists the plan's thresholds in the plan's order. */
 		for (int k = 0; k < x->ncur && k < s[i].m.lat.nthresh; k++) {
-			double v = s[i].m.lat.above_per_sec[k];
+			double v = family_rate(&export_families[EXPORT_LOAD_LATENCY_ABOVE],
+					       s[i].rates, &s[i].m, k);
 
 			if (x->cur[k] >= 0 && isfinite(v) && v > 0)
 				c->above[x->cur[k]] += v * dt;
@@ -272,18 +267,21 @@ static void put_gauge(struct buf *b, double v)
 		PUT(b, "NaN");
 }
 
-/* HELP, TYPE and, in OpenMetrics, UNIT of the family lattop_@name. */
-static void put_meta(struct buf *b, bool om, const char *name, const char *type, const char *unit,
-		     const char *help)
+/* "# HELP lattop_@name ": its HELP line up to the text. */
+static void put_help_head(struct buf *b, bool om, const char *name, bool counter)
 {
-	bool counter = !strcmp(type, "counter");
-
 	PUT(b, "# HELP lattop_");
 	puts_(b, name);
 	if (counter && !om)
 		PUT(b, "_total");
 	PUT(b, " ");
-	puts_(b, help);
+}
+
+/* The end of the HELP line, TYPE and, in OpenMetrics, UNIT of the family lattop_@name. */
+static void put_type(struct buf *b, bool om, const char *name, const char *type, const char *unit)
+{
+	bool counter = !strcmp(type, "counter");
+
 	PUT(b, "\n# TYPE lattop_");
 	puts_(b, name);
 	if (counter && !om)
@@ -300,10 +298,40 @@ static void put_meta(struct buf *b, bool om, const char *name, const char *type,
 	}
 }
 
+/* HELP, TYPE and, in OpenMetrics, UNIT of the family lattop_@name. */
+static void put_meta(struct buf *b, bool om, const char *name, const char *type, const char *unit,
+		     const char *help)
+{
+	put_help_head(b, om, name, !strcmp(type, "counter"));
+	puts_(b, help);
+	put_type(b, om, name, type, unit);
+}
+
+/* The same for counter family @fam: its HELP its own words, or its column's help as a sentence. */
+static void put_family_meta(struct buf *b, bool om, const struct export_family *fam)
+{
+	put_help_head(b, om, fam->name, true);
+	if (fam->help) {
+		puts_(b, fam->help);
+	} else {
+		const char *h = columns[fam->col].help;
+		char first = (char)toupper((unsigned char)h[0]);
+
+		put(b, &first, 1);
+		puts_(b, h + 1);
+		if (fam->more) {
+			PUT(b, "; ");
+			puts_(b, fam->more);
+		}
+		PUT(b, ".");
+	}
+	put_type(b, om, fam->name, "counter", fam->unit);
+}
+
 /* The sample lines of counter family @f (the same in both formats). */
 static void render_samples(struct buf *b, const struct export *x, int f)
 {
-	const struct export_family *fam = &families[f];
+	const struct export_family *fam = &export_families[f];
 	size_t nlen = strlen(fam->name);
 
 	for (int i = 0; i < x->ncpu && !b->oom; i++) {
@@ -368,7 +396,7 @@ static int render_format(const struct export *x, bool om, const struct samples *
 	for (int f = 0; f < EXPORT__COUNT; f++) {
 		if (!x->supported[f])
 			continue;
-		put_meta(&b, om, families[f].name, "counter", families[f].unit, families[f].help);
+		put_family_meta(&b, om, &export_families[f]);
 		put(&b, sm->b.b + sm->off[f], sm->off[f + 1] - sm->off[f]);
 	}
 
@@ -408,7 +436,7 @@ static int render_format(const struct export *x, bool om, const struct samples *
 		 "(it then has no series).");
 	for (int f = 0; f < EXPORT__COUNT; f++) {
 		PUT(&b, "lattop_metric_supported{metric=\"");
-		puts_(&b, families[f].name);
+		puts_(&b, export_families[f].name);
 		PUT(&b, "\"} ");
 		puts_(&b, x->supported[f] ? "1\n" : "0\n");
 	}

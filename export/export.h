@@ -19,14 +19,35 @@
 #include "engine/metrics.h"
 #include "engine/plan.h"
 #include "engine/snapshot.h"
+#include "output/columns.h"
 
-/* The counter families, in exposition order (export.c has their names). */
+/* The counter families, in exposition order (export_families[] describes them). */
 enum export_counter {
 	EXPORT_CYCLES, EXPORT_REF_CYCLES, EXPORT_INSTRUCTIONS, EXPORT_LOADS,
 	EXPORT_LOAD_LATENCY_ABOVE, EXPORT_SNOOP_HIT, EXPORT_SNOOP_HITM,
 	EXPORT_SNOOP_REMOTE_HIT, EXPORT_SNOOP_REMOTE_HITM, EXPORT_OFFCORE_READS,
 	EXPORT_OFFCORE_OUTSTANDING, EXPORT__COUNT
 };
+
+/*
+ * A counter family.  Most sum the rate of an output column (columns.h)
+ * and say what they count in that column's words: the HELP is the
+ * column's help as a sentence, or, where the column's words are a rate's
+ * or the screen's, words of the family's own that begin as the column's
+ * do.  The raw counters behind GHz, IPC and the offcore latency, which no
+ * column shows alone, sum a metric's rate instead.  tests/test_export.c
+ * checks each family against its column: names, units and HELP.
+ */
+struct export_family {
+	const char *name;       /* without lattop_ and _total */
+	const char *unit;       /* OpenMetrics UNIT, a suffix of the name, or NULL */
+	enum col_id col;        /* the column whose rate it sums, or COL__COUNT */
+	enum metric rate;       /* without a column: the metric whose rate it sums */
+	const char *help;       /* its own words, or NULL: the column's help */
+	const char *more;       /* said after the column's help, or NULL */
+};
+
+extern const struct export_family export_families[EXPORT__COUNT];
 
 /* Distinct load-latency thresholds kept over a run (the screen's t changes them). */
 #define EXPORT_MAX_THRESH 64

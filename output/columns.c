@@ -162,7 +162,7 @@ double columns_value(const struct column *c, const struct metrics *m, int i)
 		return c->calc(m);
 	if (c->kind != CK_NUM && c->kind != CK_LIST)
 		return NAN;
-	return *(const double *)((const char *)m + c->off + (size_t)i * sizeof(double));
+	return columns_field(c, m, i);
 }
 
 const char *columns_str(const struct column *c, const struct metrics *m)

@@ -116,6 +116,16 @@ const char *columns_section_why(enum col_section s, const struct metrics *m);
 /* The value of field @c (threshold @i of a list) in @m, NAN when not measured. */
 double columns_value(const struct column *c, const struct metrics *m, int i);
 
+/*
+ * The same for a field that is stored, not computed (CK_NUM or CK_LIST,
+ * no @calc), without a call: the exporter reads one per CPU per counter
+ * family each interval.
+ */
+static inline double columns_field(const struct column *c, const struct metrics *m, int i)
+{
+	return *(const double *)((const char *)m + c->off + (size_t)i * sizeof(double));
+}
+
 /* The string of a CK_SCOPE field in @m, or NULL. */
 const char *columns_str(const struct column *c, const struct metrics *m);
 

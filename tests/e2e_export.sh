@@ -192,6 +192,22 @@ check "OpenMetrics: every family has HELP and TYPE, units where named, and # EOF
 	[ \$(grep -c '^# HELP' $LIB_TMP/om.prom) -eq \$(grep -c '^# TYPE' $LIB_TMP/om.prom) ] &&
 	grep -q '^# UNIT lattop_offcore_outstanding_cycles cycles$' $LIB_TMP/om.prom &&
 	grep -q '^# UNIT lattop_interval_seconds seconds$' $LIB_TMP/om.prom"
+# A counter's HELP is its column's help (man page, COLUMNS), as a sentence: the
+# words on the screen, in csv and in the exposition are the same.
+for fc in snoop_hit:hit snoop_hitm:hitm snoop_remote_hit:rmt_hit snoop_remote_hitm:rmt_hitm \
+	offcore_reads:reads; do
+	col=${fc#*:}
+	words=$(awk -v c=".It Cm $col" '$0 == c { getline; getline; sub(/\.$/, ""); print; exit }' man/lattop.1)
+	first=$(printf '%.1s' "$words" | tr a-z A-Z)
+	help=$(sed -n "s/^# HELP lattop_${fc%%:*}_total //p" $LIB_TMP/text.prom)
+	case $help in
+	"$first${words#?}"[.\;]*) ok "lattop_${fc%%:*}_total's HELP is the help of column $col" ;;
+	*) not_ok "lattop_${fc%%:*}_total's HELP is the help of column $col"
+	   diag "HELP: $help"; diag "column: $words" ;;
+	esac
+done
+check "... so the snoop HELP says reads or loads" \
+	sh -c "[ \$(grep -c '^# HELP lattop_snoop_[a-z_]*_total Reads or loads served by ' $LIB_TMP/text.prom) -eq 4 ]"
 wait_until 10 test -s $TF/lattop.prom
 out=$(promtool check metrics <$TF/lattop.prom 2>&1)
 is "promtool check metrics: the textfile is clean" "$?:$out" "0:"

@@ -4,8 +4,11 @@
  * series and says supported 0; thresholds that change keep their counters;
  * both formats are well formed (every sample under its family's TYPE,
  * HELP and TYPE for every family, UNIT and EOF in OpenMetrics only);
- * label values are escaped; large counts are exact.
+ * label values are escaped; large counts are exact; every counter family
+ * agrees with the column it sums: name, unit and what its HELP says it
+ * counts.
  */
+#include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 
 #include "export/export.h"
+#include "output/columns.h"
 
 static const int ids[] = { 0, 1 }, cores[] = { 0, 0 }, pkgs[] = { 0, 1 };
 
@@ -346,6 +350,179 @@ static void test_escaping_and_big_counts(void **state)
 	export_free(&f.x);
 }
 
+/* The HELP text of family lattop_@name in @t, copied to @buf; NULL when it has none. */
+static const char *help_of(const char *t, const char *name, char *buf, size_t len)
+{
+	char head[160];
+	const char *p, *nl;
+
+	snprintf(head, sizeof(head), "# HELP lattop_%s ", name);
+	p = strstr(t, head);
+	if (!p)
+		return NULL;
+	p += strlen(head);
+	nl = strchr(p, '\n');
+	assert_non_null(nl);
+	assert_true((size_t)(nl - p) < len);
+	memcpy(buf, p, (size_t)(nl - p));
+	buf[nl - p] = 0;
+	return buf;
+}
+
+/*
+ * What a column counts: its help up to where it says how often, or adds
+ * to what ("loads retired per second": "loads retired"; "reads or loads
+ * served by ... in another core (Atoms: another module)": up to " (").
+ */
+static void subject_of(const char *help, char *buf, size_t len)
+{
+	static const char *const ends[] = { " per second", " (", ", ", ": ", "; " };
+	size_t n = strlen(help);
+
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		const char *e = strstr(help, ends[k]);
+
+		if (e && (size_t)(e - help) < n)
+			n = (size_t)(e - help);
+	}
+	assert_true(n > 0 && n < len);
+	memcpy(buf, help, n);
+	buf[n] = 0;
+}
+
+/*
+ * Every counter family against the column it sums, so that neither is
+ * edited without the other: a family's HELP says what it counts in its
+ * column's words (the column's help, or words of its own that begin as
+ * the column's: "Loads retired." for "loads retired per second"); the
+ * column is a rate per second of what the family counts, its unit naming
+ * that ("reads/s": HELP "Reads or loads ...", "Demand data reads ...") and
+ * the family's UNIT, if any, that and nothing else; the family's name is
+ * the column's JSON path ("snoop.remote.hit_per_sec": snoop_remote_hit)
+ * or its key ("loads_per_sec": loads).  The raw counters, which no column
+ * shows alone, are the four listed here.
+ */
+static void test_families_match_columns(void **state)
+{
+	static const enum export_counter raw[] = {
+		EXPORT_CYCLES, EXPORT_REF_CYCLES, EXPORT_INSTRUCTIONS, EXPORT_OFFCORE_OUTSTANDING,
+	};
+	struct fixture f;
+	char *t;
+	int nraw = 0, ncol = 0;
+
+	(void)state;
+	setup(&f);
+	export_update(&f.x, &f.pl, f.s, 1.0);       /* 0.5 s of each rate */
+	t = render(&f.x, false);
+	for (int e = 0; e < EXPORT__COUNT; e++) {
+		const struct export_family *fam = &export_families[e];
+		char total[80], sample[160], buf[512], subj[256], what[32], path[128], stem[64];
+		const char *help, *p;
+		const struct column *c;
+		bool is_raw = false;
+		double want;
+
+		snprintf(total, sizeof(total), "%s_total", fam->name);
+		/* It sums what it names: the column's value, or the metric's rate (CPU 0, threshold 16). */
+		snprintf(sample, sizeof(sample), "lattop_%s{cpu=\"0\",core=\"0\",package=\"0\"%s}", total,
+			 e == EXPORT_LOAD_LATENCY_ABOVE ? ",threshold_cycles=\"16\"" : "");
+		if (fam->col < COL__COUNT)
+			want = columns_value(&columns[fam->col], &f.s[0].m, 0);
+		else
+			want = fam->rate < M__COUNT ? f.r[0].r[fam->rate] : NAN;
+		assert_true(value(t, sample) == round(0.5 * want));
+		help = help_of(t, total, buf, sizeof(buf));
+		if (!help)
+			print_error("lattop_%s has no HELP\n", total);
+		assert_non_null(help);
+		/* One sentence, nothing the text format would have to escape. */
+		assert_true(help[0] >= 'A' && help[0] <= 'Z');
+		assert_int_equal(help[strlen(help) - 1], '.');
+		assert_null(strchr(help, '\\'));
+		/* The families it names exist ("lattop_offcore_reads_total", "lattop_info's"). */
+		for (p = strstr(help, "lattop_"); p; p = strstr(p + 1, "lattop_")) {
+			char name[80], type[100];
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+			assert_true(n < sizeof(name));
+			memcpy(name, p, n);
+			name[n] = 0;
+			snprintf(type, sizeof(type), "# TYPE %s ", name);
+			assert_non_null(strstr(t, type));
+		}
+		for (size_t k = 0; k < sizeof(raw) / sizeof(raw[0]); k++)
+			is_raw |= raw[k] == (enum export_counter)e;
+		if (fam->col == COL__COUNT) {
+			if (!is_raw)
+				print_error("lattop_%s sums no column\n", total);
+			assert_true(is_raw);
+			assert_true(fam->rate < M__COUNT);
+			assert_non_null(fam->help);
+			assert_null(fam->more);
+			nraw++;
+			continue;
+		}
+		assert_false(is_raw);
+		assert_int_equal(fam->rate, M__COUNT);
+		assert_true(fam->col < COL__COUNT);
+		c = &columns[fam->col];
+		ncol++;
+		/* A stored field (the exporter reads it directly), a list for the thresholds' family. */
+		assert_null(c->calc);
+		assert_int_equal(c->kind, e == EXPORT_LOAD_LATENCY_ABOVE ? CK_LIST : CK_NUM);
+
+		/* Units: the column is a rate of what the family counts. */
+		assert_non_null(c->unit);
+		p = strstr(c->unit, "/s");
+		assert_true(p && p[2] == 0 && p > c->unit && (size_t)(p - c->unit) < sizeof(what));
+		memcpy(what, c->unit, (size_t)(p - c->unit));
+		what[p - c->unit] = 0;
+		if (fam->unit)
+			assert_string_equal(fam->unit, what);
+
+		/* HELP: what the column says is counted, and that is what its unit names. */
+		subject_of(c->help, subj, sizeof(subj));
+		if (!(tolower((unsigned char)help[0]) == subj[0] &&
+		      !strncmp(help + 1, subj + 1, strlen(subj) - 1)))
+			print_error("lattop_%s's HELP \"%s\" does not begin as column %s's help: \"%s\"\n",
+				    total, help, c->name, subj);
+		assert_int_equal(tolower((unsigned char)help[0]), subj[0]);
+		assert_int_equal(strncmp(help + 1, subj + 1, strlen(subj) - 1), 0);
+		if (!strstr(subj, what))
+			print_error("column %s counts \"%s\" in %s\n", c->name, subj, c->unit);
+		assert_non_null(strstr(subj, what));
+		if (!fam->help) {
+			/* The column's help, as a sentence. */
+			assert_int_equal(strncmp(help + 1, c->help + 1, strlen(c->help) - 1), 0);
+			assert_true(help[strlen(c->help)] == '.' || help[strlen(c->help)] == ';');
+		}
+		if (fam->more)
+			assert_non_null(strstr(help, fam->more));
+
+		/* The name: the column's JSON path or its key, the rate's _per_sec dropped. */
+		columns_csv_head(c, 16, path, sizeof(path));
+		p = strstr(path, "_per_sec");
+		assert_non_null(p);
+		path[p - path] = 0;
+		for (char *q = path; *q; q++)
+			if (*q == '.')
+				*q = '_';
+		p = strstr(c->key, "_per_sec");
+		assert_true(p && (size_t)(p - c->key) < sizeof(stem));
+		memcpy(stem, c->key, (size_t)(p - c->key));
+		stem[p - c->key] = 0;
+		if (strcmp(fam->name, path) && strcmp(fam->name, stem))
+			print_error("lattop_%s: not column %s's path %s nor its key %s\n", total, c->name,
+				    path, stem);
+		assert_true(!strcmp(fam->name, path) || !strcmp(fam->name, stem));
+	}
+	assert_int_equal(nraw, sizeof(raw) / sizeof(raw[0]));
+	assert_int_equal(ncol, EXPORT__COUNT - nraw);
+	free(t);
+	export_free(&f.x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds_full),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_escaping_and_big_counts),
+		cmocka_unit_test(test_families_match_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
