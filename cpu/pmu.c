@@ -1,7 +1,8 @@
 /*
  * pmu.c: probe, save and program the core PMU of each CPU, and give up
  * what someone else takes.  The write-back of saved registers (restore,
- * crash, --restore) is pmu_writeback.c.
+ * crash, --restore) is pmu_writeback.c; who holds the counters (another
+ * user, another lattop) is told by pmu_owners.c.
  *
  * See pmu.h for the guarantees.  The register layouts used here are the
  * architectural ones (SDM Vol.3B 18.2; pmu-facts.md section 2); everything
@@ -16,10 +17,9 @@
 #include "cpu/events.h"
 #include "cpu/pmu.h"
 
-#define FIXED_FIELD(i)    (0xfull << (4 * (i)))
+#define FIXED_FIELD(i)    PMU_FIXED_FIELD(i)
 #define FIXED_EN(i)       PMU_FIXED_EN(i)
 #define GLOBAL_FIXED(i)   (1ull << (32 + (i)))
-#define PEBS_LL_EN(i)     (1ull << (32 + (i)))
 #define CTR_RESET_MASK    ((1u << PMU_CTR_RESET_N) - 1)   /* PMC0-3: what the Nehalem reset uses */
 
 /*
@@ -33,17 +33,6 @@
  * and slots are never longer than the longest interval (an hour).
  */
 #define PEBS_REZERO_SHIFT 8
-
-/*
- * The IA32_PEBS_ENABLE bits of general-purpose counter @k: PEBS_EN, and
- * LL_EN (bit 32 + k) only on a family with the load-latency facility
- * (pmu-facts 3).  Elsewhere bits 32 and up are not lattop's: on Goldmont
- * Plus bits 32-34 enable PEBS on the fixed counters (pmu-facts 8.7).
- */
-static uint64_t pebs_bits(const struct pmu *p, unsigned k)
-{
-	return (1ull << k) | (p->has_ldlat ? PEBS_LL_EN(k) : 0);
-}
 
 /*
  * Is @reg one register for every CPU of a sharing group (pmu-facts 8.5):
@@ -248,14 +237,14 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	for (unsigned k = 0; k < p->ngp; k++) {
 		int j;
 
-		ours |= pebs_bits(p, k);
+		ours |= pmu_pebs_bits(p, k);
 		if (!(c->gp_taken & (1u << k)))
 			continue;
 		j = evtsel_offcore(u->table, c->evtsel[k]);
 		if (j >= 0)
 			p->rsp_taken |= 1u << j;
 		/* Someone's PEBS events: the facility is theirs. */
-		if (c->pebs_enable & pebs_bits(p, k))
+		if (c->pebs_enable & pmu_pebs_bits(p, k))
 			p->ldlat_taken = true;
 	}
 	/*
@@ -457,197 +446,6 @@ void pmu_close(struct pmu *p)
 	p->ncpu = 0;
 }
 
-const char *pmu_likely_owner(const struct pmu_cpu *c)
-{
-	FILE *f;
-	int on = 0;
-
-	if (c && (c->gp_lattop || c->fixed_lattop))
-		return "another lattop (its own events: one that died, or one measuring from another /dev)";
-	f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on ? "likely the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1), perf or another tool"
-		  : "likely perf or another tool";
-}
-
-void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = 0;
-	for (unsigned k = 0; k < p->ngp && o < len; k++)
-		if (c->gp_taken & (1u << k))
-			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
-				      k, (unsigned long long)c->evtsel[k]);
-	if (c->fixed_taken && o < len)
-		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
-			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
-			      (c->fixed_taken & (c->fixed_taken - 1)) ? "s" : "");
-	for (unsigned k = 0; c->fixed_taken && k < p->nfixed && o < len; k++)
-		if (c->fixed_taken & (1u << k))
-			o += snprintf(buf + o, len - o, " %u", k);
-	if (c->fixed_taken && o < len)
-		o += snprintf(buf + o, len - o, ")");
-	if (p->version >= 4 && c->inuse && o < len)
-		snprintf(buf + o, len - o, ", IA32_PERF_GLOBAL_INUSE=0x%llx",
-			 (unsigned long long)c->inuse);
-}
-
-int pmu_check_free(const struct pmu *p, char *msg, size_t len)
-{
-	uint8_t all = (uint8_t)((1u << p->ngp) - 1);
-
-	if (p->force)
-		return -1;
-	for (int i = 0; i < p->ncpu; i++) {
-		const struct pmu_cpu *c = &p->cpu[i];
-		char taken[512];
-
-		if ((c->gp_taken & all) != all)
-			continue;
-		pmu_describe_taken(p, c, taken, sizeof(taken));
-		snprintf(msg, len, "cpu %d: no general-purpose counter is free (%s), %s; "
-			 "nothing was written; --force takes them over and restores them at exit",
-			 c->id, taken, pmu_likely_owner(c));
-		return c->id;
-	}
-	return -1;
-}
-
-int pmu_lock(struct pmu *p, char *err, size_t errlen)
-{
-	for (int i = 0; i < p->ncpu; i++) {
-		int holder, r = msrdev_lock(p->dev, p->cpu[i].id, true, &holder);
-		char pid[32] = "";
-
-		if (r == 0)
-			continue;
-		if (holder)
-			snprintf(pid, sizeof(pid), " (pid %d)", holder);
-		if (r == -EBUSY || r == -EAGAIN)
-			snprintf(err, errlen, "cpu %d is measured by another lattop%s, whatever its state "
-				 "directory: two cannot share the counters; nothing was written",
-				 p->cpu[i].id, pid);
-		else
-			snprintf(err, errlen, "cpu %d: locking its msr file: %s", p->cpu[i].id,
-				 strerror(-r));
-		return -1;
-	}
-	return 0;
-}
-
-int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
-{
-	for (int i = 0; i < p->ncpu; i++) {
-		const struct pmu_cpu *c = &p->cpu[i];
-		char regs[384];
-		size_t o = 0;
-
-		if (!c->gp_lattop && !c->fixed_lattop)
-			continue;
-		regs[0] = 0;
-		for (unsigned k = 0; k < p->ngp && o < sizeof(regs); k++)
-			if (c->gp_lattop & (1u << k))
-				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
-						      o ? ", " : "", k,
-						      (unsigned long long)c->evtsel[k]);
-		if (c->fixed_lattop && o < sizeof(regs))
-			snprintf(regs + o, sizeof(regs) - o, "%sIA32_FIXED_CTR_CTRL=0x%llx", o ? ", " : "",
-				 (unsigned long long)c->fixed_ctrl);
-		snprintf(msg, len, "cpu %d holds lattop's own events (%s), and no lattop here holds that "
-			 "CPU: another lattop measures it from another /dev (a container), or one died "
-			 "without putting them back; nothing was written; if it died, its journal puts "
-			 "them back (lattop --restore --state-dir DIR, DIR its state directory), and "
-			 "without one 'lattop --restore --reset --yes' puts their power-on values back "
-			 "(--force measures anyway and leaves them at their power-on values)", c->id, regs);
-		return c->id;
-	}
-	return -1;
-}
-
-/* Write @v to @reg of CPU @c outside the saved set (the reset), and read it back. */
-static int reset_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v, char *err,
-		     size_t errlen)
-{
-	char name[40];
-	uint64_t got;
-	int r = msr_write(p->dev, c->id, reg, v);
-
-	p->writes++;
-	if (r == 0) {
-		r = msrdev_read(p->dev, c->id, reg, &got);
-		p->reads++;
-		if (r == 0 && got != v)
-			r = -EIO;
-	}
-	if (r < 0)
-		snprintf(err, errlen, "cpu %d: resetting %s (0x%x) to 0x%llx: %s", c->id,
-			 pmu_reg_name(reg, name, sizeof(name)), reg, (unsigned long long)v,
-			 pmu_strerror(r, true));
-	return r;
-}
-
-int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
-{
-	int n = 0, busy = -1, holder = 0;
-	size_t o = 0;
-
-	msg[0] = 0;
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *c = &p->cpu[i];
-		uint64_t pebs = c->pebs_enable, fixed = c->fixed_ctrl;
-		int h, r;
-
-		if (!c->gp_lattop && !c->fixed_lattop)
-			continue;
-		if (msrdev_lock(p->dev, c->id, false, &h) == -EBUSY) {
-			/* A running lattop's: it puts them back itself. */
-			busy = c->id;
-			holder = h;
-			continue;
-		}
-		for (unsigned k = 0; k < p->ngp; k++)
-			if (c->gp_lattop & (1u << k))
-				pebs &= ~pebs_bits(p, k);
-		for (unsigned k = 0; k < p->nfixed; k++)
-			if (c->fixed_lattop & (1u << k))
-				fixed &= ~FIXED_FIELD(k);
-		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
-		for (unsigned k = 0; k < p->ngp && !r; k++)
-			if (c->gp_lattop & (1u << k))
-				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
-		if (!r && fixed != c->fixed_ctrl)
-			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
-		for (unsigned k = 0; k < p->ngp && !r; k++)
-			if (c->gp_lattop & (1u << k))
-				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
-		for (unsigned k = 0; k < p->nfixed && !r; k++)
-			if (c->fixed_lattop & (1u << k))
-				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
-		if (r < 0)
-			return -1;
-		n++;
-	}
-	if (n)
-		o += (size_t)snprintf(msg, len, "power-on values put back in lattop's counters on %d CPU%s",
-				      n, n > 1 ? "s" : "");
-	else
-		o += (size_t)snprintf(msg, len, "no counter holds lattop's own events: nothing to reset");
-	if (busy >= 0 && o < len) {
-		char pid[32] = "";
-
-		if (holder)
-			snprintf(pid, sizeof(pid), " (pid %d)", holder);
-		snprintf(msg + o, len - o, "; a running lattop%s measures cpu %d (and maybe more): "
-			 "left to it", pid, busy);
-	}
-	return n;
-}
-
 /* ---- saving, before any write ---- */
 
 static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mask,
@@ -703,7 +501,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	for (unsigned k = 0; k < p->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;
-			pebs_mask |= pebs_bits(p, k);
+			pebs_mask |= pmu_pebs_bits(p, k);
 		}
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (!(fx & (1u << k))) {
@@ -750,7 +548,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		if (c->gp_lattop & (1u << k)) {
 			power_on(c, MSR_PERFEVTSEL(k), ~0ull);
 			power_on(c, MSR_PMC(k), ~0ull);
-			power_on(c, MSR_PEBS_ENABLE, pebs_bits(p, k));
+			power_on(c, MSR_PEBS_ENABLE, pmu_pebs_bits(p, k));
 		}
 	for (unsigned k = 0; k < p->nfixed && p->force; k++)
 		if (c->fixed_lattop & (1u << k)) {
@@ -800,7 +598,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 
 	/* 1. PEBS off on PMC0-3, every enable off. */
 	for (int k = 0; k < PMU_CTR_RESET_N; k++)
-		ours |= pebs_bits(p, (unsigned)k);
+		ours |= pmu_pebs_bits(p, (unsigned)k);
 	if (c->hw_pebs & ours) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~ours, err, errlen)) < 0)
 			return r;
@@ -984,10 +782,10 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	want = c->hw_pebs;
 	if (cur->ldlat_ctr >= 0 && (cur->ldlat_ctr != next->ldlat_ctr ||
 				    (changed & (1u << cur->ldlat_ctr))))
-		want &= ~pebs_bits(p, (unsigned)cur->ldlat_ctr);
+		want &= ~pmu_pebs_bits(p, (unsigned)cur->ldlat_ctr);
 	for (unsigned k = 0; k < p->ngp; k++)
 		if ((next->gp_mask & (1u << k)) && (int)k != next->ldlat_ctr)
-			want &= ~pebs_bits(p, k);
+			want &= ~pmu_pebs_bits(p, k);
 	if (want != c->hw_pebs) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 			return r;
@@ -1114,7 +912,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	if (next->ldlat_ctr >= 0) {
 		unsigned k = (unsigned)next->ldlat_ctr;
 
-		want = c->hw_pebs | pebs_bits(p, k);
+		want = c->hw_pebs | pmu_pebs_bits(p, k);
 		if (want != c->hw_pebs) {
 			if (!(zeroed & (1u << k))) {
 				if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
@@ -1283,7 +1081,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 	for (unsigned k = 0; k < p->ngp; k++) {
 		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
 		struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE);
-		uint64_t bits = pebs_bits(p, k);
+		uint64_t bits = pmu_pebs_bits(p, k);
 
 		if (!(lost_gp & (1u << k)))
 			continue;
@@ -1453,13 +1251,13 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 			p->ldlat_taken = true;
 			give_up_shared(p, c, MSR_PEBS_LD_LAT);
 			/* No PEBS on lattop's counter with someone else's threshold. */
-			if (k >= 0 && pe && pe->mask && (c->hw_pebs & pebs_bits(p, (unsigned)k))) {
+			if (k >= 0 && pe && pe->mask && (c->hw_pebs & pmu_pebs_bits(p, (unsigned)k))) {
 				char err[256];
 
-				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pebs_bits(p, (unsigned)k),
+				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pmu_pebs_bits(p, (unsigned)k),
 					    err, sizeof(err))) < 0)
 					return r;
-				c->hw_pebs &= ~pebs_bits(p, (unsigned)k);
+				c->hw_pebs &= ~pmu_pebs_bits(p, (unsigned)k);
 			}
 			c->cur.ldlat_ctr = -1;
 			n++;
@@ -1479,7 +1277,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 						       (unsigned long long)v, (unsigned long long)c->hw_pebs);
 			/* PEBS is theirs now: the register is never written again. */
 			for (unsigned k = 0; k < p->ngp; k++)
-				if ((v & ~c->hw_pebs & pebs_bits(p, k)) && (c->cur.gp_mask & (1u << k)))
+				if ((v & ~c->hw_pebs & pmu_pebs_bits(p, k)) && (c->cur.gp_mask & (1u << k)))
 					*lost_gp |= (uint8_t)(1u << k);
 			p->ldlat_taken = true;
 			give_up_reg(c, MSR_PEBS_ENABLE);

@@ -33,6 +33,9 @@
 /* IA32_FIXED_CTR_CTRL's enable bits of fixed counter @i: OS | USR (SDM Vol.3B 18.2.2). */
 #define PMU_FIXED_EN(i) (0x3ull << (4 * (i)))
 
+/* IA32_FIXED_CTR_CTRL's field of fixed counter @i. */
+#define PMU_FIXED_FIELD(i) (0xfull << (4 * (i)))
+
 /* The bits of a @w-bit counter. */
 static inline uint64_t pmu_width_mask(unsigned w)
 {
@@ -145,6 +148,17 @@ int pmu_lock(struct pmu *p, char *err, size_t errlen);
  * lattop's, so that the exit leaves them cleared.
  */
 int pmu_check_lattop(const struct pmu *p, char *msg, size_t len);
+
+/*
+ * The IA32_PEBS_ENABLE bits of general-purpose counter @k: PEBS_EN, and
+ * LL_EN (bit 32 + k) only on a family with the load-latency facility
+ * (pmu-facts 3).  Elsewhere bits 32 and up are not lattop's: on Goldmont
+ * Plus bits 32-34 enable PEBS on the fixed counters (pmu-facts 8.7).
+ */
+static inline uint64_t pmu_pebs_bits(const struct pmu *p, unsigned k)
+{
+	return (1ull << k) | (p->has_ldlat ? 1ull << (32 + k) : 0);    /* LL_EN */
+}
 
 /*
  * `lattop --restore --reset --yes`: on every CPU probed whose counters

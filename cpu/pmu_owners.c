@@ -1,0 +1,206 @@
+/*
+ * pmu_owners.c: who holds the counters, and what lattop says of it.
+ *
+ * Someone else's counters (perf, the NMI watchdog, another tool) are
+ * named and left alone; another lattop is told apart: a running one by
+ * the lock on the msr files it measures (msrdev_lock), a dead one by its
+ * own events left in the selects; --restore --reset clears those.  The
+ * probe that finds them is pmu.c's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpu/events.h"
+#include "cpu/pmu.h"
+
+const char *pmu_likely_owner(const struct pmu_cpu *c)
+{
+	FILE *f;
+	int on = 0;
+
+	if (c && (c->gp_lattop || c->fixed_lattop))
+		return "another lattop (its own events: one that died, or one measuring from another /dev)";
+	f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on ? "likely the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1), perf or another tool"
+		  : "likely perf or another tool";
+}
+
+void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned k = 0; k < p->ngp && o < len; k++)
+		if (c->gp_taken & (1u << k))
+			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
+				      k, (unsigned long long)c->evtsel[k]);
+	if (c->fixed_taken && o < len)
+		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
+			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
+			      (c->fixed_taken & (c->fixed_taken - 1)) ? "s" : "");
+	for (unsigned k = 0; c->fixed_taken && k < p->nfixed && o < len; k++)
+		if (c->fixed_taken & (1u << k))
+			o += snprintf(buf + o, len - o, " %u", k);
+	if (c->fixed_taken && o < len)
+		o += snprintf(buf + o, len - o, ")");
+	if (p->version >= 4 && c->inuse && o < len)
+		snprintf(buf + o, len - o, ", IA32_PERF_GLOBAL_INUSE=0x%llx",
+			 (unsigned long long)c->inuse);
+}
+
+int pmu_check_free(const struct pmu *p, char *msg, size_t len)
+{
+	uint8_t all = (uint8_t)((1u << p->ngp) - 1);
+
+	if (p->force)
+		return -1;
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		char taken[512];
+
+		if ((c->gp_taken & all) != all)
+			continue;
+		pmu_describe_taken(p, c, taken, sizeof(taken));
+		snprintf(msg, len, "cpu %d: no general-purpose counter is free (%s), %s; "
+			 "nothing was written; --force takes them over and restores them at exit",
+			 c->id, taken, pmu_likely_owner(c));
+		return c->id;
+	}
+	return -1;
+}
+
+int pmu_lock(struct pmu *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		int holder, r = msrdev_lock(p->dev, p->cpu[i].id, true, &holder);
+		char pid[32] = "";
+
+		if (r == 0)
+			continue;
+		if (holder)
+			snprintf(pid, sizeof(pid), " (pid %d)", holder);
+		if (r == -EBUSY || r == -EAGAIN)
+			snprintf(err, errlen, "cpu %d is measured by another lattop%s, whatever its state "
+				 "directory: two cannot share the counters; nothing was written",
+				 p->cpu[i].id, pid);
+		else
+			snprintf(err, errlen, "cpu %d: locking its msr file: %s", p->cpu[i].id,
+				 strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		char regs[384];
+		size_t o = 0;
+
+		if (!c->gp_lattop && !c->fixed_lattop)
+			continue;
+		regs[0] = 0;
+		for (unsigned k = 0; k < p->ngp && o < sizeof(regs); k++)
+			if (c->gp_lattop & (1u << k))
+				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
+						      o ? ", " : "", k,
+						      (unsigned long long)c->evtsel[k]);
+		if (c->fixed_lattop && o < sizeof(regs))
+			snprintf(regs + o, sizeof(regs) - o, "%sIA32_FIXED_CTR_CTRL=0x%llx", o ? ", " : "",
+				 (unsigned long long)c->fixed_ctrl);
+		snprintf(msg, len, "cpu %d holds lattop's own events (%s), and no lattop here holds that "
+			 "CPU: another lattop measures it from another /dev (a container), or one died "
+			 "without putting them back; nothing was written; if it died, its journal puts "
+			 "them back (lattop --restore --state-dir DIR, DIR its state directory), and "
+			 "without one 'lattop --restore --reset --yes' puts their power-on values back "
+			 "(--force measures anyway and leaves them at their power-on values)", c->id, regs);
+		return c->id;
+	}
+	return -1;
+}
+
+/* Write @v to @reg of CPU @c outside the saved set (the reset), and read it back. */
+static int reset_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v, char *err,
+		     size_t errlen)
+{
+	char name[40];
+	uint64_t got;
+	int r = msr_write(p->dev, c->id, reg, v);
+
+	p->writes++;
+	if (r == 0) {
+		r = msrdev_read(p->dev, c->id, reg, &got);
+		p->reads++;
+		if (r == 0 && got != v)
+			r = -EIO;
+	}
+	if (r < 0)
+		snprintf(err, errlen, "cpu %d: resetting %s (0x%x) to 0x%llx: %s", c->id,
+			 pmu_reg_name(reg, name, sizeof(name)), reg, (unsigned long long)v,
+			 pmu_strerror(r, true));
+	return r;
+}
+
+int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
+{
+	int n = 0, busy = -1, holder = 0;
+	size_t o = 0;
+
+	msg[0] = 0;
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *c = &p->cpu[i];
+		uint64_t pebs = c->pebs_enable, fixed = c->fixed_ctrl;
+		int h, r;
+
+		if (!c->gp_lattop && !c->fixed_lattop)
+			continue;
+		if (msrdev_lock(p->dev, c->id, false, &h) == -EBUSY) {
+			/* A running lattop's: it puts them back itself. */
+			busy = c->id;
+			holder = h;
+			continue;
+		}
+		for (unsigned k = 0; k < p->ngp; k++)
+			if (c->gp_lattop & (1u << k))
+				pebs &= ~pmu_pebs_bits(p, k);
+		for (unsigned k = 0; k < p->nfixed; k++)
+			if (c->fixed_lattop & (1u << k))
+				fixed &= ~PMU_FIXED_FIELD(k);
+		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			if (c->gp_lattop & (1u << k))
+				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
+		if (!r && fixed != c->fixed_ctrl)
+			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
+		for (unsigned k = 0; k < p->ngp && !r; k++)
+			if (c->gp_lattop & (1u << k))
+				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
+		for (unsigned k = 0; k < p->nfixed && !r; k++)
+			if (c->fixed_lattop & (1u << k))
+				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
+		if (r < 0)
+			return -1;
+		n++;
+	}
+	if (n)
+		o += (size_t)snprintf(msg, len, "power-on values put back in lattop's counters on %d CPU%s",
+				      n, n > 1 ? "s" : "");
+	else
+		o += (size_t)snprintf(msg, len, "no counter holds lattop's own events: nothing to reset");
+	if (busy >= 0 && o < len) {
+		char pid[32] = "";
+
+		if (holder)
+			snprintf(pid, sizeof(pid), " (pid %d)", holder);
+		snprintf(msg + o, len - o, "; a running lattop%s measures cpu %d (and maybe more): "
+			 "left to it", pid, busy);
+	}
+	return n;
+}
