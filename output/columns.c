@@ -109,7 +109,7 @@ const struct column columns[COL__COUNT] = {
 		"the upper bound of the mean load latency" },
 	[COL_HIT] = { "hit", "reads/s", CK_NUM, CS_SNOOP, "hit_per_sec", COL_F_CSV | COL_F_JSON,
 		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SCR_SI("Hit/s", 8),
-		"reads or loads served by a clean line in another core (Atoms: another module)" },
+		"reads or loads that found a clean copy in another core, the data from the L3, not forwarded (Atoms: a clean hit in another module)" },
 	[COL_HITM] = { "hitm", "reads/s", CK_NUM, CS_SNOOP, "hitm_per_sec", COL_F_CSV | COL_F_JSON,
 		AT(snoop.hitm_per_sec), NULL, why_hitm, SI("HITM", 7), SCR_SI("HITM/s", 8),
 		"reads or loads served by a modified line in another core (false or true sharing)" },

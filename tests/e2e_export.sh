@@ -207,7 +207,7 @@ for fc in snoop_hit:hit snoop_hitm:hitm snoop_remote_hit:rmt_hit snoop_remote_hi
 	esac
 done
 check "... so the snoop HELP says reads or loads" \
-	sh -c "[ \$(grep -c '^# HELP lattop_snoop_[a-z_]*_total Reads or loads served by ' $LIB_TMP/text.prom) -eq 4 ]"
+	sh -c "[ \$(grep -c '^# HELP lattop_snoop_[a-z_]*_total Reads or loads ' $LIB_TMP/text.prom) -eq 4 ]"
 wait_until 10 test -s $TF/lattop.prom
 out=$(promtool check metrics <$TF/lattop.prom 2>&1)
 is "promtool check metrics: the textfile is clean" "$?:$out" "0:"
