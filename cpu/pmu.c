@@ -764,6 +764,8 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	struct pmu_cfg *cur = &c->cur;
 	struct pmu_diff d = diff_to(c, next);
 	uint8_t changed = d.sel, zeroed = 0;
+	/* Counting now, and not stopped for the switch: what may count on through it. */
+	uint8_t running = c->frozen ? 0 : cur->gp_mask;
 	uint64_t want, global_back = 0;
 	int r;
 
@@ -918,6 +920,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 				if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
 					return r;
 				c->last_gp[k] = 0;
+				zeroed |= (uint8_t)(1u << k);
 			}
 			if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 				return r;
@@ -940,6 +943,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_global = want;
 	}
+	c->ran_on = running & next->gp_mask & (uint8_t)~(changed | zeroed);
 	c->frozen = false;
 	c->programmed = true;
 	return 0;

@@ -85,6 +85,12 @@ struct pmu_cpu {
 	bool programmed;
 	bool frozen;                    /* our counters stopped in GLOBAL_CTRL for a switch */
 	bool legacy_stopped;            /* found stopped by a legacy freeze, not told yet */
+	/*
+	 * After pmu_apply(): the general-purpose counters that counted on
+	 * through it, their event and count kept, never stopped: what they
+	 * count from their last read belongs to the new slot, from that read.
+	 */
+	uint8_t ran_on;
 	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;

@@ -64,6 +64,18 @@ static void read_tsc(struct sampler *s)
 	}
 }
 
+/*
+ * The counts of CPU @c's general-purpose counters start now: those that
+ * counted on through a reprogramming (@ran_on) from their read at
+ * @t_read, the others from @t_apply.
+ */
+static void counts_from(struct sample_cpu *c, uint8_t ran_on, double t_read, double t_apply)
+{
+	for (int k = 0; k < PMU_MAX_GP; k++)
+		c->t_ctr[k] = (ran_on & (1u << k)) ? t_read : t_apply;
+	c->t_slot = t_apply;
+}
+
 int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 		  char *err, size_t errlen)
 {
@@ -87,6 +99,7 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 			return r;
 		now = sampler_now();
 		s->cpu[i].t_start = s->cpu[i].t_slot = s->cpu[i].t_fixed = now;
+		counts_from(&s->cpu[i], 0, now, now);
 		/* Frozen already: the counts from here on are not measured until it thaws. */
 		if ((r = pmu_hw_frozen(p, i)) < 0)
 			return r;
@@ -106,7 +119,6 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 	struct sample_cpu *c = &s->cpu[i];
 	const struct plan_slot *slot = &s->plan->slot[si];
 	uint64_t d[PMU_MAX_GP], f[PMU_MAX_FIXED];
-	double run = now - c->t_slot;
 	int r;
 
 	if ((r = pmu_read_gp(s->pmu, i, d)) < 0)
@@ -130,7 +142,7 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 			continue;
 		for (int j = 0; j < s->plan->unit[pp->unit].nrows; j++)
 			a->count[j] += (double)d[pp->ctr[j]];
-		a->run_s += run;
+		a->run_s += now - c->t_ctr[pp->ctr[0]];
 	}
 	for (int ui = 0; ui < s->plan->nunits && fixed; ui++) {
 		const struct plan_unit *u = &s->plan->unit[ui];
@@ -247,7 +259,7 @@ static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t 
 				cpu_failed(c, r);
 				continue;
 			}
-			c->t_slot = c->t_read;
+			counts_from(c, 0xff, c->t_read, c->t_read);
 		}
 		s->mid_reads++;
 		if (!(s->tsc_hz > 0))
@@ -282,7 +294,7 @@ static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errl
 	int r;
 
 	if (next == s->slot) {
-		c->t_slot = c->t_read;
+		counts_from(c, 0xff, c->t_read, c->t_read);
 		return 0;
 	}
 	r = pmu_apply(s->pmu, i, plan_slot_cfg(s->plan, next, c->parity), err, errlen);
@@ -300,7 +312,8 @@ static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errl
 	}
 	if (r < 0)
 		return r;
-	c->t_slot = sampler_now();
+	/* What counted on through the switch did so from its read: its time too. */
+	counts_from(c, s->pmu->cpu[i].ran_on, c->t_read, sampler_now());
 	return 0;
 }
 
@@ -336,12 +349,14 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 				continue;
 			}
 			c->ok = true;
-			c->t_slot = c->t_fixed = sampler_now();
+			c->t_fixed = sampler_now();
+			counts_from(c, 0, c->t_fixed, c->t_fixed);
 		}
 		c->err = 0;
 		c->frozen = false;
 		c->stopped = false;
-		c->t_start = c->t_slot;
+		/* The fixed counters' counts run from their last read: so does the interval. */
+		c->t_start = c->t_fixed;
 	}
 	for (int k = 0; k < pl->nslots; k++) {
 		int next = (s->slot + 1) % pl->nslots;
@@ -452,6 +467,7 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 	for (int pass = 0; pass < 3; pass++) {
 		for (int i = 0; i < s->pmu->ncpu; i++) {
 			uint64_t discard[PMU_MAX_GP];
+			double t_disc;
 			int r;
 
 			if (s->cpu[i].offline || switch_pass(old, old_slot, pl, 0, s->cpu[i].parity) != pass)
@@ -459,6 +475,7 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 			/* What counted since the last read belongs to no plan: dropped. */
 			if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
 				return r;
+			t_disc = sampler_now();
 			/* What is about to be overwritten must still be lattop's, as at a switch. */
 			if ((r = verify(s, i, plan_slot_cfg(pl, 0, s->cpu[i].parity))) < 0)
 				return r;
@@ -472,7 +489,7 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 			}
 			if (r < 0)
 				return r;
-			s->cpu[i].t_slot = sampler_now();
+			counts_from(&s->cpu[i], s->pmu->cpu[i].ran_on, t_disc, sampler_now());
 		}
 	}
 	return 0;

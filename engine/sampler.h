@@ -24,7 +24,13 @@ struct sample_cpu {
 	bool ok;                       /* read cleanly this interval */
 	bool offline;                  /* its msr file fails (ENXIO, EIO): retried each interval */
 	int err;                       /* the negative errno when not ok */
-	double t_start, t_slot;        /* interval start, current slot start */
+	double t_start, t_slot;        /* interval start (the fixed counters' last read), slot start */
+	/*
+	 * When each general-purpose counter's count began: its last read,
+	 * or its reprogramming.  A unit's time runs from there, so that its
+	 * count and its time cover the same span.
+	 */
+	double t_ctr[PMU_MAX_GP];
 	double t_read;                 /* last read */
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */

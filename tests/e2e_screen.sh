@@ -888,7 +888,7 @@ key showcol h
 expect showcol "--show: the help opens" '^ *lattop keys'
 key showcol End         # the columns are last
 sleep 0.3
-has "--show: the help lists the columns shown" "$(cap showcol)" '^ +Hit/s +reads or loads served by a clean line'
+has "--show: the help lists the columns shown" "$(cap showcol)" '^ +Hit/s +reads or loads that found a clean copy'
 hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(cyc\)) '
 key showcol x
 quit showcol "--show"
