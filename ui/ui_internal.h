@@ -23,6 +23,7 @@
 
 #include "output/columns.h"
 #include "output/numfmt.h"
+#include "ui/ring.h"
 #include "ui/ui.h"
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
@@ -75,10 +76,10 @@ struct ui_snap {
 	struct row *cpu, *core;      /* f.cpu, f.core */
 	int cap_cpu, cap_core;
 	struct snap_str *str;           /* the strings the frame points to */
-	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST: a ring per row */
+	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST slots of the ring */
 	double *hist;
 	int hist_rows;
-	int hist_len, hist_head;        /* samples held; the slot the next one goes to */
+	struct ring ring;
 	unsigned long seq;              /* frames copied in */
 };
 
@@ -107,7 +108,7 @@ struct hist_sample {
 
 struct ui_history {
 	int rows, ncpu, ncore;          /* ncpu + ncore + 1 (the total, last) */
-	int len, head;                  /* frames held; the slot the next one goes to */
+	struct ring ring;               /* the slots of the arrays below, HIST_LEN of them */
 	double time[HIST_LEN];
 	int nthresh[HIST_LEN];
 	unsigned thr[HIST_LEN][THRESH_MAX];
