@@ -6,10 +6,12 @@
  * terminal's lifecycle; layout.c what is drawn where (header, panes, status
  * line); keys.c the key table and what each key does; help.c the help
  * screen; snap.c the screen's own copies of frames and the HITM history
- * behind the sparklines; history.c the history view; draw.c attributes,
- * glyphs and number formatting; each pane_*.c one `const struct pane`,
- * which draws its column header and its rows into the box the screen gives
- * it, pane_cell.c the column table's cells for them.  Only frames come in:
+ * behind the sparklines; history.c the history view and its frames;
+ * ring.h (no curses) the slots of both histories; draw.c
+ * attributes, glyphs and drawing primitives (the digits are
+ * output/numfmt.c's); each pane_*.c one `const struct pane`, which draws
+ * its column header and its rows into the box the screen gives it,
+ * pane_cell.c the column table's cells for them.  Only frames come in:
  * no file here knows of MSRs, the simulator or the sampler
  * (tests/e2e_headers.sh checks what ui/ includes and calls).
  */
