@@ -353,6 +353,16 @@ typedef void pmu_wb_fn(void *arg, int cpu, const struct pmu_reg *s, const struct
 int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb_fn *told,
 		  void *arg);
 
+/*
+ * What pmu_writeback() did to register @s of Linux CPU @cpu, in the words
+ * of every path out, when it is not as saved (nothing for PMU_WB_SAME and
+ * PMU_WB_WRITTEN): added to @buf (@len bytes, @o of them used) after "; "
+ * when @o > 0.  @fw_write as struct pmu_wb's.  Returns the new @o, past
+ * @len once the text was cut (as snprintf counts): nothing is added after.
+ */
+size_t pmu_wb_describe(char *buf, size_t len, size_t o, bool fw_write, int cpu,
+		       const struct pmu_reg *s, const struct pmu_wb_res *res);
+
 /* Registers written and not put back (dirty and lattop's), on any CPU saved. */
 bool pmu_pending(const struct pmu *p);
 

@@ -7,7 +7,8 @@
  * `lattop --restore` (safety/journal.c) all use: in pmu_restore_rank()
  * order, so that counting stops first; each register read before it is
  * written and read back after, its owned bits only.  pmu_restore() also
- * says, as one line, what it could not put back exactly.
+ * says, as one line, what it could not put back exactly, in the words of
+ * pmu_wb_describe(), which `lattop --restore` uses too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -180,6 +181,45 @@ static struct pmu_wb wb_of(const struct pmu *p)
 	return w;
 }
 
+size_t pmu_wb_describe(char *buf, size_t len, size_t o, bool fw_write, int cpu,
+		       const struct pmu_reg *s, const struct pmu_wb_res *res)
+{
+	const char *sep = o ? "; " : "";
+	char name[40];
+	int k;
+
+	if (o >= len)
+		return o;
+	pmu_reg_name(s->reg, name, sizeof(name));
+	switch (res->result) {
+	case PMU_WB_READ:
+		k = snprintf(buf + o, len - o, "%scpu %d: reading %s (0x%x) to restore it: %s", sep, cpu,
+			     name, s->reg, pmu_strerror(res->err, false));
+		break;
+	case PMU_WB_WRITE:
+		k = snprintf(buf + o, len - o, "%scpu %d: restoring %s (0x%x) = 0x%llx: %s", sep, cpu,
+			     name, s->reg, (unsigned long long)res->want, pmu_strerror(res->err, true));
+		break;
+	case PMU_WB_DIFFERS:
+		k = snprintf(buf + o, len - o, "%scpu %d: %s was 0x%llx; after restoring it reads 0x%llx%s",
+			     sep, cpu, name, (unsigned long long)res->want, (unsigned long long)res->got,
+			     fw_write || !is_counter(s->reg) ? "" : " (no full-width counter writes)");
+		break;
+	case PMU_WB_COUNTS:
+		k = snprintf(buf + o, len - o, "%scpu %d: %s counts on: its control could not be put back",
+			     sep, cpu, name);
+		break;
+	case PMU_WB_INEXACT:
+		k = snprintf(buf + o, len - o, "%scpu %d: %s was 0x%llx; without full-width counter writes "
+			     "it is restored as 0x%llx", sep, cpu, name, (unsigned long long)s->saved,
+			     (unsigned long long)res->want);
+		break;
+	default:
+		return o;       /* as saved: nothing to say */
+	}
+	return o + (size_t)k;
+}
+
 /* What pmu_restore() says of the registers not put back exactly. */
 struct restore_note {
 	const struct pmu *p;
@@ -191,45 +231,11 @@ struct restore_note {
 static void restore_told(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res)
 {
 	struct restore_note *t = arg;
-	const char *sep;
-	char name[40];
 
 	if (res->result == PMU_WB_SAME || res->result == PMU_WB_WRITTEN)
 		return;
 	t->bad++;
-	if (t->o >= t->len)
-		return;
-	sep = t->o ? "; " : "";
-	pmu_reg_name(s->reg, name, sizeof(name));
-	switch (res->result) {
-	case PMU_WB_READ:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: reading %s (0x%x) to "
-					 "restore it: %s", sep, cpu, name, s->reg,
-					 pmu_strerror(res->err, false));
-		break;
-	case PMU_WB_WRITE:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: restoring %s (0x%x) = "
-					 "0x%llx: %s", sep, cpu, name, s->reg,
-					 (unsigned long long)res->want, pmu_strerror(res->err, true));
-		break;
-	case PMU_WB_DIFFERS:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s was 0x%llx; after "
-					 "restoring it reads 0x%llx%s", sep, cpu, name,
-					 (unsigned long long)res->want, (unsigned long long)res->got,
-					 t->p->fw_write || !is_counter(s->reg) ? ""
-							  : " (no full-width counter writes)");
-		break;
-	case PMU_WB_COUNTS:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s counts on: its "
-					 "control could not be put back", sep, cpu, name);
-		break;
-	default:
-		t->o += (size_t)snprintf(t->err + t->o, t->len - t->o, "%scpu %d: %s was 0x%llx; without "
-					 "full-width counter writes it is restored as 0x%llx", sep, cpu,
-					 name, (unsigned long long)s->saved,
-					 (unsigned long long)res->want);
-		break;
-	}
+	t->o = pmu_wb_describe(t->err, t->len, t->o, t->p->fw_write, cpu, s, res);
 }
 
 int pmu_restore(struct pmu *p, char *err, size_t errlen)

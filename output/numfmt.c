@@ -1,7 +1,8 @@
 /*
- * numfmt.c: six significant digits without printf, and the cells of the
- * text report built on them (see numfmt.h).  The one number formatter of
- * the reports; the screen's digits are ui/draw.c's.
+ * numfmt.c: the measured numbers as text without printf (see numfmt.h):
+ * significant digits (numfmt) and fixed decimals (numfmt_fixed) for the
+ * JSON and csv snapshots, and on them the cells of the text report and of
+ * the screen, with SI suffixes or fixed decimals (numfmt_si, numfmt_cell).
  */
 #include <math.h>
 #include <stdint.h>

@@ -14,21 +14,35 @@
 #include "output/numfmt.h"
 #include "output/report.h"
 
+/*
+ * One character of a JSON string, escaped as every writer here escapes it:
+ * the quote and the backslash, a newline as \n, other control characters
+ * as \u00XX.  Into @out (7 bytes); its length.
+ */
+static size_t json_char(char *out, unsigned char ch)
+{
+	if (ch == '"' || ch == '\\') {
+		out[0] = '\\';
+		out[1] = (char)ch;
+		return 2;
+	}
+	if (ch == '\n') {
+		memcpy(out, "\\n", 2);
+		return 2;
+	}
+	if (ch < 0x20)
+		return (size_t)snprintf(out, 7, "\\u%04x", ch);
+	out[0] = (char)ch;
+	return 1;
+}
+
 void report_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	char e[7];
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
+	fputc('"', f);
+	for (; s && *s; s++)
+		fwrite(e, 1, json_char(e, (unsigned char)*s), f);
 	fputc('"', f);
 }
 
@@ -293,18 +307,8 @@ static void jb_str(struct jb *j, const char *s)
 	size_t end = j->n + JB_ROOM - 8;
 
 	j->b[j->n++] = '"';
-	for (; s && *s && j->n < end; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\') {
-			j->b[j->n++] = '\\';
-			j->b[j->n++] = (char)ch;
-		} else if (ch < 0x20) {
-			j->n += (size_t)snprintf(j->b + j->n, 7, "\\u%04x", ch);
-		} else {
-			j->b[j->n++] = (char)ch;
-		}
-	}
+	for (; s && *s && j->n < end; s++)
+		j->n += json_char(j->b + j->n, (unsigned char)*s);
 	j->b[j->n++] = '"';
 }
 

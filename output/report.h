@@ -42,7 +42,7 @@ void report_detect_json(FILE *f, const struct cpu_desc *d);
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl);
 
-/* JSON string literal. */
+/* JSON string literal, escaped as the snapshots' strings are. */
 void report_json_str(FILE *f, const char *s);
 
 #endif

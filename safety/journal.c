@@ -478,6 +478,7 @@ void journal_close(struct journal *j)
 
 /* What journal_restore() tells of the registers it puts back. */
 struct replay {
+	bool fw;                /* the journal's full-width writes, for the words */
 	int bad, written, inexact, offline_cpu;
 	char what[PATH_MAX + 256];
 	size_t o;
@@ -486,7 +487,6 @@ struct replay {
 static void replay_told(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res)
 {
 	struct replay *t = arg;
-	char name[40];
 
 	switch (res->result) {
 	case PMU_WB_SAME:
@@ -508,12 +508,7 @@ static void replay_told(void *arg, int cpu, const struct pmu_reg *s, const struc
 	if (res->err == -ENXIO)
 		t->offline_cpu = cpu;
 	if (t->o < sizeof(t->what) / 2)
-		t->o += (size_t)snprintf(t->what + t->o, sizeof(t->what) - t->o, "%scpu %d: %s (0x%x) %s%s",
-					 t->o ? "; " : "", cpu, pmu_reg_name(s->reg, name, sizeof(name)),
-					 s->reg, res->err ? (res->wrote ? "cannot be written back: "
-									: "cannot be read: ")
-							  : "reads back another value",
-					 res->err ? pmu_strerror(res->err, res->wrote) : "");
+		t->o = pmu_wb_describe(t->what, sizeof(t->what), t->o, t->fw, cpu, s, res);
 }
 
 /* Record indices by CPU, and in the order they came within one. */
@@ -555,6 +550,7 @@ static int replay(const struct jfile *jf, struct msrdev *dev, bool *keep, struct
 		free(group);
 		return -1;
 	}
+	t->fw = jf->fw;
 	/*
 	 * CPU by CPU in the order the journal names them, which is the order
 	 * of the run's CPUs (journal_write()): the exit's order.

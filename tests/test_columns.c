@@ -2,7 +2,8 @@
  * test_columns.c: the table of output fields (output/columns.c) and what
  * must agree with it: names unique and usable on a command line, every
  * field somewhere and with help; the csv header, the text header and the
- * JSON keys of report_write() in the table's order and sections; the man
+ * JSON keys of report_write() in the table's order and sections; its
+ * strings escaped as report_json_str() escapes them; the man
  * page's COLUMNS saying each column's headers, csv key and help as the
  * table does; --show/--hide lists parsed, and a bad name refused with the
  * valid ones.
@@ -215,6 +216,67 @@ static void test_json_keys(void **state)
 	assert_non_null(strstr(out, "\"cpus\":[{\"cpu\":0,\"core\":0,\"package\":0,\"online\":true,\"ghz\":"));
 }
 
+/*
+ * A string is escaped alike by both JSON writers: report_json_str() (the
+ * source) and the snapshot's buffer (an error, the note); a long one is cut
+ * there, never past its room.
+ */
+static void test_json_strings(void **state)
+{
+	static const char s[] = "a\"b\\c\nd\x01" "e\x1f/\xc3\xa9";
+	static const char want[] = "\"a\\\"b\\\\c\\nd\\u0001e\\u001f/\xc3\xa9\"";
+	static char out[1 << 16], got[64], at[64], ctl[3000], wide[3000];
+	static struct row c[2];
+	static struct cpu_desc d;
+	struct report r = { 0 };
+	const char *e = out;
+	FILE *f;
+
+	(void)state;
+	f = fmemopen(got, sizeof(got), "w");
+	assert_non_null(f);
+	report_json_str(f, s);
+	fclose(f);
+	assert_string_equal(got, want);
+
+	memset(ctl, '\x02', sizeof(ctl) - 1);
+	memset(wide, 'x', sizeof(wide) - 1);
+	d.uarch = uarch_supported[0];
+	for (int i = 0; i < 2; i++) {
+		c[i].cpu = i;
+		c[i].ok = false;
+		c[i].error = i ? ctl : wide;
+	}
+	r.source = s;
+	r.desc = &d;
+	r.interval_s = 1;
+	r.ncpu = 2;
+	r.cpu = c;
+	r.note = s;
+	fill(&r.total, 1);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_non_null(f);
+	assert_int_equal(report_write(f, FORMAT_JSON, &r, true), 0);
+	fclose(f);
+	snprintf(at, sizeof(at), "{\"source\":%s,", want);
+	assert_int_equal(strncmp(out, at, strlen(at)), 0);
+	snprintf(at, sizeof(at), ",\"note\":%s}\n", want);
+	assert_non_null(strstr(out, at));
+	/* Cut to their room, never inside an escape. */
+	for (int i = 0; i < 2; i++) {
+		const char *q;
+
+		e = strstr(e, "\"error\":\"");
+		assert_non_null(e);
+		e += 9;
+		q = strchr(e, '"');
+		assert_non_null(q);
+		assert_true(q - e > 900 && q - e < 1024);
+		for (const char *p = e; p < q; p += i ? 6 : 1)
+			assert_int_equal(strncmp(p, i ? "\\u0002" : "x", i ? 6 : 1), 0);
+	}
+}
+
 /* --hide leaves a column out of text and csv, never out of JSON. */
 static void test_hidden(void **state)
 {
@@ -335,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_csv_header),
 		cmocka_unit_test(test_text_header),
 		cmocka_unit_test(test_json_keys),
+		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_man),
 		cmocka_unit_test(test_parse),

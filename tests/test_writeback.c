@@ -10,8 +10,9 @@
  * tests/fakedev.h; and every register then holds what it held before
  * lattop started.  The same holds when the CPU refuses one write: the three
  * paths try it, leave its counter alone (it counts on) and put back all
- * the rest alike.  A path that wrote one register more, less, in another
- * order or with another value fails here.
+ * the rest alike, and the exit and --restore name it in the same words.
+ * A path that wrote one register more, less, in another order or with
+ * another value fails here.
  *
  * Nothing here touches a real device; the journal lives in a temporary
  * directory.
@@ -207,6 +208,7 @@ static void assert_as_before(const struct rig *r, int cpu, const uint32_t *excep
 static int three_paths(struct rig *r, uint32_t refuse)
 {
 	static struct wr exit_w[MAXW], crash_w[MAXW], restore_w[MAXW];
+	char said[sizeof(r->err)], *end;
 	int n_exit, n_crash, n_restore, from, left;
 
 	/* 1. The normal exit. */
@@ -218,6 +220,7 @@ static int three_paths(struct rig *r, uint32_t refuse)
 	assert_int_equal(left > 0, refuse != 0);
 	assert_int_equal(pmu_pending(&r->p), refuse != 0);
 	n_exit = writes_since(r, from, exit_w, MAXW);
+	snprintf(said, sizeof(said), "%s", r->err);
 
 	/* 2. The crash handler, from the same state. */
 	rig_rewind(r);
@@ -234,6 +237,16 @@ static int three_paths(struct rig *r, uint32_t refuse)
 	n_restore = writes_since(r, from, restore_w, MAXW);
 	if (!refuse)
 		assert_non_null(strstr(r->err, "restored "));
+	/* The refused write in the same words (pmu_wb_describe): the exit's first, --restore's. */
+	if (refuse) {
+		end = strstr(said, "; cpu ");
+		assert_non_null(end);
+		*end = 0;
+		assert_non_null(strstr(said, "restoring IA32_PERFEVTSEL"));
+		if (!strstr(r->err, said))
+			print_error("the exit said \"%s\", --restore \"%s\"\n", said, r->err);
+		assert_non_null(strstr(r->err, said));
+	}
 	fake_fail_clear(&r->f);
 
 	assert_same_writes("exit", exit_w, n_exit, "crash handler", crash_w, n_crash);

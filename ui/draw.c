@@ -1,7 +1,8 @@
 /*
  * draw.c: the screen's drawing primitives: attributes (colour or
- * monochrome), glyphs (UTF-8 blocks or ASCII), text clipped to a width,
- * bars, sparklines and number formatting with SI suffixes.
+ * monochrome), glyphs (UTF-8 blocks or ASCII), text clipped to a width and
+ * where a line of it breaks, blank fills, bars, sparklines, separators and
+ * n/a cells.  It formats no number: output/numfmt.c does.
  *
  * Owns the choice of colours and characters; knows nothing of panes,
  * layout or frames.  Draws on stdscr only; never refreshes or clears.

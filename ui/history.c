@@ -33,8 +33,7 @@ void history_free(struct ui_history *h)
 
 void history_reset(struct ui_history *h)
 {
-	h->len = 0;
-	h->head = 0;
+	ring_reset(&h->ring);
 }
 
 static void history_sample(struct hist_sample *d, const struct row *r, const struct metrics *m)
@@ -64,11 +63,11 @@ int history_push(struct ui_history *h, const struct ui_frame *f)
 		h->rows = rows;
 		h->ncpu = f->ncpu;
 		h->ncore = f->ncore;
-		h->len = h->head = 0;
+		ring_init(&h->ring, HIST_LEN);
 		if (h->sel >= rows - 1)
 			h->sel = -1;
 	}
-	k = h->head;
+	k = ring_push(&h->ring);
 	h->time[k] = f->time;
 	h->nthresh[k] = f->total.lat.nthresh;
 	memcpy(h->thr[k], f->total.lat.thresholds, sizeof(h->thr[k]));
@@ -78,9 +77,6 @@ int history_push(struct ui_history *h, const struct ui_frame *f)
 		history_sample(&h->s[(size_t)(f->ncpu + i) * HIST_LEN + k], &f->core[i],
 			       &f->core[i].m);
 	history_sample(&h->s[(size_t)(rows - 1) * HIST_LEN + k], NULL, &f->total);
-	h->head = (k + 1) % HIST_LEN;
-	if (h->len < HIST_LEN)
-		h->len++;
 	return 0;
 }
 
@@ -98,12 +94,6 @@ bool history_select(struct ui_history *h, bool per_core, int dir)
 		return false;
 	h->sel = sel;
 	return true;
-}
-
-/* The slot of the @i-th of the last @n frames, oldest first. */
-static int slot(const struct ui_history *h, int n, int i)
-{
-	return (h->head - n + i + 2 * HIST_LEN) % HIST_LEN;
 }
 
 /* Shade of a share: 5 levels, log-spaced, so that 1% and 30% both show. */
@@ -132,7 +122,7 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 	int top = ui->g->nspark - 1, lw = HIST_LABEL;
 
 	for (int i = 0; i < n; i++) {
-		const struct hist_sample *d = &s[slot(h, n, i)];
+		const struct hist_sample *d = &s[ring_slot(&h->ring, n, i)];
 		double v = which == 0 ? d->hitm : which == 1 ? d->hit : d->lat;
 
 		if (!isnan(v) && v > max)
@@ -151,7 +141,7 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 			draw_right(ui, y, x, lw - 1, UA_DIM, b);
 	}
 	for (int i = 0; i < n && i < w; i++) {
-		const struct hist_sample *d = &s[slot(h, n, n - (n < w ? n : w) + i)];
+		const struct hist_sample *d = &s[ring_slot(&h->ring, n, n - (n < w ? n : w) + i)];
 		double v = which == 0 ? d->hitm : which == 1 ? d->hit : d->lat;
 		long e;
 		int cx = x + lw + (w - (n < w ? n : w)) + i;
@@ -203,12 +193,12 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 		row = h->rows - 1;
 		snprintf(title, sizeof(title), "History of the total");
 	}
-	if (ht < 4 || gw < 4 || !h->len || !h->s)
+	if (ht < 4 || gw < 4 || !h->ring.len || !h->s)
 		return;
-	n = h->len < gw ? h->len : gw;
+	n = h->ring.len < gw ? h->ring.len : gw;
 	/* Every threshold of the frames shown, each its own series. */
 	for (int i = 0; i < n; i++) {
-		int k = slot(h, n, i);
+		int k = ring_slot(&h->ring, n, i);
 
 		for (int t = 0; t < h->nthresh[k]; t++) {
 			bool seen = false;
@@ -242,7 +232,7 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 		snprintf(b, sizeof(b), ">%u", thr[t]);
 		draw_right(ui, y, x, HIST_LABEL - 1, UA_NORMAL, b);
 		for (int i = 0; i < n; i++) {
-			int k = slot(h, n, i), j, lvl;
+			int k = ring_slot(&h->ring, n, i), j, lvl;
 			enum ui_attr a;
 
 			for (j = 0; j < h->nthresh[k] && h->thr[k][j] != thr[t]; j++)
@@ -262,7 +252,8 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 	}
 	/* The axis: the time the columns span, oldest on the left, and its scale. */
 	if (y < y0 + ht) {
-		span_text(sp, sizeof(sp), h->time[slot(h, n, n - 1)] - h->time[slot(h, n, 0)]);
+		span_text(sp, sizeof(sp),
+			  h->time[ring_slot(&h->ring, n, n - 1)] - h->time[ring_slot(&h->ring, n, 0)]);
 		snprintf(b, sizeof(b), "%d frames over %s, one a column, the newest right", n, sp);
 		draw_text(ui, y, x + HIST_LABEL, gw, UA_DIM, b);
 	}

@@ -120,8 +120,7 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 			return -1;
 		s->hist = h;
 		s->hist_rows = rows;
-		s->hist_len = 0;
-		s->hist_head = 0;
+		ring_init(&s->ring, UI_HIST);
 	}
 
 	/* The strings: note each distinct one, then copy them into the arena. */
@@ -191,10 +190,11 @@ static double snap_row_hitm(const struct row *r, const struct metrics *m)
 
 void snap_push(struct ui_snap *s)
 {
-	int h = s->hist_head;
+	int h;
 
 	if (!s->valid || !s->hist)
 		return;
+	h = ring_push(&s->ring);
 	for (int i = 0; i < s->f.ncpu; i++)
 		s->hist[(size_t)snap_hist_row(s, false, i) * UI_HIST + h] =
 			snap_row_hitm(&s->cpu[i], &s->cpu[i].m);
@@ -203,9 +203,6 @@ void snap_push(struct ui_snap *s)
 			snap_row_hitm(&s->core[i], &s->core[i].m);
 	s->hist[(size_t)snap_hist_row(s, false, -1) * UI_HIST + h] =
 		snap_row_hitm(NULL, &s->f.total);
-	s->hist_head = (h + 1) % UI_HIST;
-	if (s->hist_len < UI_HIST)
-		s->hist_len++;
 }
 
 int snap_clone(struct ui_snap *dst, const struct ui_snap *src)
@@ -217,16 +214,14 @@ int snap_clone(struct ui_snap *dst, const struct ui_snap *src)
 	if (snap_copy(dst, &src->f) < 0)
 		return -1;
 	memcpy(dst->hist, src->hist, (size_t)src->hist_rows * UI_HIST * sizeof(*dst->hist));
-	dst->hist_len = src->hist_len;
-	dst->hist_head = src->hist_head;
+	dst->ring = src->ring;
 	dst->seq = src->seq;
 	return 0;
 }
 
 void snap_reset(struct ui_snap *s)
 {
-	s->hist_len = 0;
-	s->hist_head = 0;
+	ring_reset(&s->ring);
 }
 
 void snap_free(struct ui_snap *s)
@@ -252,15 +247,12 @@ int snap_hist_row(const struct ui_snap *s, bool core, int i)
 
 int snap_hist(const struct ui_snap *s, int r, double *out, int max)
 {
-	int n = s->hist_len < max ? s->hist_len : max;
+	int n = s->ring.len < max ? s->ring.len : max;
 
 	if (!s->valid || !s->hist || r < 0 || r >= s->hist_rows)
 		return 0;
 	/* The newest n samples, oldest first. */
-	for (int k = 0; k < n; k++) {
-		int slot = (s->hist_head - n + k + 2 * UI_HIST) % UI_HIST;
-
-		out[k] = s->hist[(size_t)r * UI_HIST + slot];
-	}
+	for (int k = 0; k < n; k++)
+		out[k] = s->hist[(size_t)r * UI_HIST + ring_slot(&s->ring, n, k)];
 	return n;
 }

@@ -1,13 +1,14 @@
 /*
- * ui.h: the interactive screen (ncurses).
+ * ui.h: the interactive screen (ncurses), as app/ drives it: a measuring
+ * session (session.c) or a recording replayed (replay_screen.c).
  *
- * The screen is given frames: the metrics of the last interval and the
- * CPU description.  It never touches an MSR, the simulator, a counter or
- * the clock of the measurement: it draws what it is given and turns keys
- * into actions that the main loop carries out (a new interval, new
- * thresholds, quit).  What is purely a matter of display (sort, panes,
- * scrolling, per-CPU or per-core rows, pause, the history behind the
- * sparklines) is the screen's own state.
+ * The screen is given frames: the rows of an interval and the CPU
+ * description.  It never touches an MSR, the simulator, a counter or the
+ * clock of the measurement: it draws what it is given and turns keys into
+ * the actions of enum ui_action, which its caller carries out.  What is
+ * purely a matter of display (sort, panes, rows, scrolling, pause, help,
+ * the history behind the sparklines and the history view) is the screen's
+ * own state, in ui/ (ui_internal.h).
  */
 #ifndef LATTOP_UI_H
 #define LATTOP_UI_H
@@ -94,7 +95,7 @@ void ui_frame(struct ui *, const struct ui_frame *f);
 
 /*
  * Wait for input until @deadline (CLOCK_MONOTONIC seconds), handling keys
- * and resizes as they come.  Returns early with an action the main loop
+ * and resizes as they come.  Returns early with an action its caller
  * must carry out; UI_NONE when the deadline passed.
  */
 enum ui_action ui_wait(struct ui *, double deadline);

@@ -6,10 +6,12 @@
  * terminal's lifecycle; layout.c what is drawn where (header, panes, status
  * line); keys.c the key table and what each key does; help.c the help
  * screen; snap.c the screen's own copies of frames and the HITM history
- * behind the sparklines; history.c the history view; draw.c attributes,
- * glyphs and number formatting; each pane_*.c one `const struct pane`,
- * which draws its column header and its rows into the box the screen gives
- * it, pane_cell.c the column table's cells for them.  Only frames come in:
+ * behind the sparklines; history.c the history view and its frames;
+ * ring.h (no curses) the slots of both histories; draw.c
+ * attributes, glyphs and drawing primitives (the digits are
+ * output/numfmt.c's); each pane_*.c one `const struct pane`, which draws
+ * its column header and its rows into the box the screen gives it,
+ * pane_cell.c the column table's cells for them.  Only frames come in:
  * no file here knows of MSRs, the simulator or the sampler
  * (tests/e2e_headers.sh checks what ui/ includes and calls).
  */
@@ -23,6 +25,7 @@
 
 #include "output/columns.h"
 #include "output/numfmt.h"
+#include "ui/ring.h"
 #include "ui/ui.h"
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
@@ -75,10 +78,10 @@ struct ui_snap {
 	struct row *cpu, *core;      /* f.cpu, f.core */
 	int cap_cpu, cap_core;
 	struct snap_str *str;           /* the strings the frame points to */
-	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST: a ring per row */
+	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST slots of the ring */
 	double *hist;
 	int hist_rows;
-	int hist_len, hist_head;        /* samples held; the slot the next one goes to */
+	struct ring ring;
 	unsigned long seq;              /* frames copied in */
 };
 
@@ -107,7 +110,7 @@ struct hist_sample {
 
 struct ui_history {
 	int rows, ncpu, ncore;          /* ncpu + ncore + 1 (the total, last) */
-	int len, head;                  /* frames held; the slot the next one goes to */
+	struct ring ring;               /* the slots of the arrays below, HIST_LEN of them */
 	double time[HIST_LEN];
 	int nthresh[HIST_LEN];
 	unsigned thr[HIST_LEN][THRESH_MAX];
