@@ -12,14 +12,17 @@
  * counter wraps and the PEBS counter's re-zeroing; the Nehalem counter
  * reset; apply writes only what changed; restore order; error paths; no
  * counter counting with PEBS is written (its select, value or threshold),
- * replaying the log.
+ * on the fake device by replaying the log, and on the simulator (sim/),
+ * whose own reading of the rule counts such writes, through the sampler.
  *
  * Configurations come from the real planner (engine/plan.c) where the check
  * is about real rotations, and are written by hand where one exact
  * situation is wanted.  Nothing here touches a real device.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +37,8 @@
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
 #include "engine/plan.h"
+#include "engine/sampler.h"
+#include "sim/sim.h"
 #include "tests/fakedev.h"
 
 #define EV_CYCLES   0x43003cull   /* 0x3C/0x00 USR|OS|EN: core cycles, every family */
@@ -2215,6 +2220,168 @@ static void test_diff_is_what_apply_writes(void **state)
 	rig_free(r);
 }
 
+/* ---- the rotation on the simulator ---- */
+
+/* The simulator's device, watched: the highest value read from each CPU's load-latency counter. */
+static const struct msrdev_ops *sim_ops;
+static struct msrdev_ops watch_ops;
+static uint32_t watch_reg;
+static uint64_t watch_max[FAKE_MAX_CPU];
+
+static int watch_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
+{
+	int r = sim_ops->read(d, cpu, reg, val);
+
+	if (r == 0 && reg == watch_reg && cpu < FAKE_MAX_CPU && *val > watch_max[cpu])
+		watch_max[cpu] = *val;
+	return r;
+}
+
+/* Share of the profile's loads above @t cycles: load_latency = 5:0.70 20:0.20 70:0.06 300:0.04. */
+static double truth_above(unsigned t)
+{
+	return (t < 5 ? 0.70 : 0) + (t < 20 ? 0.20 : 0) + (t < 70 ? 0.06 : 0) + (t < 300 ? 0.04 : 0);
+}
+
+/* Each CPU's share of loads above each threshold of @pl, from the interval just sampled. */
+static void check_shares(const char *uarch, const struct sampler *s, const struct plan *pl, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct sample_cpu *c = &s->cpu[i];
+		const struct unit_acc *tag = &c->acc[pl->ldlat_unit[pl->tagged]];
+
+		assert_true(c->ok);
+		assert_true(tag->run_s > 0 && tag->count[0] > 0);
+		for (int t = 0; t < pl->nthresh; t++) {
+			const struct unit_acc *a = &c->acc[pl->ldlat_unit[t]];
+			double got = a->count[0] / a->run_s / (tag->count[0] / tag->run_s);
+			double want = truth_above(pl->thresholds[t]);
+
+			if (!(a->run_s > 0) || fabs(got - want) > 0.03 * want)
+				fail_msg("%s cpu %d: share above %u is %g, want %g", uarch, i,
+					 pl->thresholds[t], got, want);
+		}
+	}
+}
+
+/*
+ * The whole rotation through lattop's sampler on the simulator, for every
+ * family with load latency: thresholds switched slot after slot over
+ * several intervals, a re-plan with other thresholds, everything written
+ * back and programmed again as at Ctrl-Z and SIGCONT (pmu_restore,
+ * pmu_resume, sampler_replan), and the load-latency counter re-zeroed at
+ * 2^(width-8) (the machine runs a million times faster than the clock, so
+ * it gets there within a slot).  The simulator's own reading of the rule
+ * (sim.c, sim_stats) counts every write to a counter counting with PEBS and
+ * load latency: none.  What it would do to a count shows in the share of
+ * loads above each threshold, which comes back within 3%.
+ */
+static void test_rotation_on_the_simulator(void **state)
+{
+	static const unsigned thr_a[] = { 4, 16, 64 }, thr_b[] = { 8, 32, 128, 256 };
+	static const char text[] =
+		"cpus = 4\nghz = 2\ntsc_ghz = 2\nbusy = 1\nloads_per_sec = 1e8\n"
+		"load_latency = 5:0.70 20:0.20 70:0.06 300:0.04\nldlat_tagged_fraction = 1\n"
+		"time_scale = 1e6\n";
+	const int ids[4] = { 0, 1, 2, 3 };
+	int families = 0;
+
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		volatile sig_atomic_t stop = 0;
+		struct sim_profile *prof;
+		struct sim_stats st;
+		struct cpuid_raw raw;
+		struct cpuid_info id;
+		struct cpu_desc desc;
+		struct msrdev *dev;
+		struct sampler smp;
+		struct sim *sim;
+		struct pmu p;
+		struct plan *pl = calloc(2, sizeof(*pl));
+		char err[512];
+		bool rezeroed = false;
+
+		assert_non_null(pl);
+		if (!table_has_ldlat((*u)->table)) {
+			free(pl);
+			continue;
+		}
+		prof = sim_profile_parse(text, strlen(text), "rotation.prof", err, sizeof(err));
+		assert_non_null(prof);
+		sim = sim_new((*u)->name, prof, err, sizeof(err));
+		sim_profile_free(prof);
+		if (!sim)
+			fail_msg("%s: %s", (*u)->name, err);
+		memset(&raw, 0, sizeof(raw));
+		for (uint32_t leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
+			sim_cpuid(sim, leaf, 0, raw.basic[leaf]);
+		for (uint32_t leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
+			sim_cpuid(sim, 0x80000000u + leaf, 0, raw.ext[leaf]);
+		raw.basic_present = ~0u;
+		cpuid_decode(&raw, &id);
+		uarch_detect(&id, &desc);
+		assert_true(desc.supported);
+		assert_ptr_equal(desc.uarch, *u);
+		dev = msrdev_sim_open(sim, err, sizeof(err));
+		assert_non_null(dev);
+		sim_ops = dev->ops;
+		watch_ops = *dev->ops;
+		watch_ops.read = watch_read;
+		dev->ops = &watch_ops;
+		memset(watch_max, 0, sizeof(watch_max));
+
+		assert_int_equal(pmu_open(&p, dev, &desc, ids, 4, false, err, sizeof(err)), 0);
+		assert_int_equal(pmu_save(&p, err, sizeof(err)), 0);
+		{
+			struct plan_resources res;
+
+			plan_resources_from_pmu(&res, &p);
+			assert_int_equal(plan_build(&pl[0], *u, &res, thr_a, 3, err, sizeof(err)), 0);
+			assert_int_equal(plan_build(&pl[1], *u, &res, thr_b, 4, err, sizeof(err)), 0);
+		}
+		assert_true(pl[0].ldlat_ctr >= 0 && pl[0].nslots > 3);
+		watch_reg = MSR_PMC(pl[0].ldlat_ctr);
+		assert_int_equal(sampler_start(&smp, &p, &pl[0], err, sizeof(err)), 0);
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+			if (k)
+				check_shares((*u)->name, &smp, &pl[0], 4);
+		}
+		assert_int_equal(sampler_replan(&smp, &pl[1], err, sizeof(err)), 0);
+		assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+		check_shares((*u)->name, &smp, &pl[1], 4);
+		/* Ctrl-Z, then SIGCONT: app/session.c's suspend() and resume(). */
+		assert_int_equal(pmu_restore(&p, err, sizeof(err)), 0);
+		assert_int_equal(pmu_resume(&p, err, sizeof(err)), 4);
+		assert_int_equal(sampler_replan(&smp, &pl[0], err, sizeof(err)), 0);
+		for (int k = 0; k < 2; k++)
+			assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+		check_shares((*u)->name, &smp, &pl[0], 4);
+		assert_int_equal(pmu_restore(&p, err, sizeof(err)), 0);
+
+		/* The load-latency counter went past 2^(width-8) and was brought back. */
+		for (int i = 0; i < 4; i++) {
+			uint64_t v;
+
+			assert_int_equal(sim_rdmsr(sim, i, watch_reg, &v), 0);
+			rezeroed |= watch_max[i] >= 1ull << (p.gp_width - 8);
+		}
+		assert_true(rezeroed);
+		sim_get_stats(sim, &st);
+		print_message("%s: %d slots, %llu writes to a counting PEBS counter\n", (*u)->name,
+			      pl[0].nslots, (unsigned long long)st.pebs_write_while_counting);
+		assert_int_equal(st.pebs_write_while_counting, 0);
+		sampler_free(&smp);
+		pmu_close(&p);
+		msrdev_close(dev);
+		sim_free(sim);
+		free(pl);
+		families++;
+	}
+	assert_true(families >= 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2263,6 +2430,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_changed_between_uses),
 		cmocka_unit_test(test_sibling_write_is_not_theft),
 		cmocka_unit_test(test_diff_is_what_apply_writes),
+		cmocka_unit_test(test_rotation_on_the_simulator),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
