@@ -27,20 +27,20 @@
  * for load-latency counting but provides no DS save area (IA32_DS_AREA is
  * the kernel's, or nothing), so a PEBS assist on overflow would write a
  * record into someone else's buffer or fault.  pmu_read_gp() therefore
- * writes the counter back to 0 once it reaches 2^(width-8): at the highest
- * possible rate (a few loads per cycle, ~1.2e10/s) that leaves 255/256 of
- * the range, over six hours at 48 bits, while reads happen every slot,
- * and slots are never longer than the longest interval (an hour).
+ * writes the counter back to 0 once it reaches 2^(width-8), stopped for the
+ * write (pebs_rezero()): at the highest possible rate (a few loads per
+ * cycle, ~1.2e10/s) that leaves 255/256 of the range, over six hours at 48
+ * bits, while reads happen every slot, and slots are never longer than the
+ * longest interval (an hour).
  */
 #define PEBS_REZERO_SHIFT 8
 
 /*
- * Is @reg one register for every CPU of a sharing group (pmu-facts 8.5):
- * MSR_OFFCORE_RSP_x where the uarch says so, and on Nehalem/Westmere (the
- * families with both the load-latency facility and a per-core scope) the
- * threshold register too (K-core shares all extra regs per core there).
+ * Shared: MSR_OFFCORE_RSP_x where the uarch says so, and on Nehalem/Westmere
+ * (the families with both the load-latency facility and a per-core scope)
+ * the threshold register too (K-core shares all extra regs per core there).
  */
-static bool reg_shared(const struct pmu *p, uint32_t reg)
+bool pmu_reg_shared(const struct pmu *p, uint32_t reg)
 {
 	if (p->uarch->offcore_scope == OFFCORE_THREAD)
 		return false;
@@ -166,7 +166,7 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg);
 		return -EINVAL;
 	}
-	if (!s->mask || (reg_shared(p, reg) && !c->group_ok)) {
+	if (!s->mask || (pmu_reg_shared(p, reg) && !c->group_ok)) {
 		/* Given up to another user, or shared with a CPU lattop could not probe. */
 		snprintf(err, errlen, "cpu %d: %s (0x%x) is not lattop's to write (%s); nothing written",
 			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg,
@@ -303,7 +303,7 @@ static bool is_measured(const struct pmu *p, int dev_index)
 static void probe_group(struct pmu *p, struct pmu_cpu *c)
 {
 	const struct msrdev_cpu *me = &p->dev->cpu[c->dev];
-	bool ldlat_shared = reg_shared(p, MSR_PEBS_LD_LAT);
+	bool ldlat_shared = pmu_reg_shared(p, MSR_PEBS_LD_LAT);
 	char name[40];
 
 	c->group_ok = true;
@@ -663,25 +663,86 @@ static struct pmu_diff diff_to(const struct pmu_cpu *c, const struct pmu_cfg *ne
 	return pmu_diff(&hw, next);
 }
 
-/* The counters a switch to @next must re-baseline (see pmu_changes()). */
-static uint8_t to_rebase(const struct pmu *p, const struct pmu_cpu *c, const struct pmu_cfg *next)
+/*
+ * The counters a switch to @next reprograms (@d: its pmu_diff()): a new
+ * event, or an offcore value or threshold that changes under it.
+ */
+static uint8_t reprogrammed(const struct pmu_cfg *next, const struct pmu_diff *d)
 {
-	struct pmu_diff d = diff_to(c, next);
-	uint8_t m = d.sel;
+	uint8_t m = d->sel;
 
 	for (unsigned j = 0; j < 2; j++)
-		if (d.rsp & (1u << j))
+		if (d->rsp & (1u << j))
 			m |= next->rsp_users[j] & next->gp_mask;
-	if (d.ldlat)
+	if (d->ldlat)
 		m |= (uint8_t)(1u << next->ldlat_ctr);
-	if (m && p->ctr_reset && (!(c->gp_taken & CTR_RESET_MASK) || p->force))
-		m |= next->gp_mask & CTR_RESET_MASK;    /* the reset clears PMC0-3 */
 	return m;
+}
+
+/* Does the Nehalem counter reset run before a switch of @c that reprograms @changed? */
+static bool reset_runs(const struct pmu *p, const struct pmu_cpu *c, uint8_t changed)
+{
+	return changed && p->ctr_reset && (!(c->gp_taken & CTR_RESET_MASK) || p->force);
+}
+
+/*
+ * A PEBS-enabled counter is written only while it does not count.  SDM16
+ * p.690 (Sandy Bridge) and p.701 (Haswell): "PEBS behavior is unpredictable
+ * if IA32_PERFEVTSELx or IA32_PMCx is changed for a PEBS-enabled counter
+ * while an event is being counted"; changes are made while the counter is
+ * disabled: its EN, its IA32_PERF_GLOBAL_CTRL bit or its PEBS_EN clear
+ * (pmu-facts 8.12).  MSR_PEBS_LD_LAT_THRESHOLD is part of the load-latency
+ * counter's programming (the audit's reading in 8.12), and the rule is kept
+ * on every family with the facility.
+ *
+ * pmu_apply() clears the PEBS bits of every counter a switch writes (step
+ * 1), but one's: the load-latency counter that keeps its event while its
+ * threshold changes, every slot switch of a rotation.  That one keeps
+ * PEBS_EN (clearing and setting it again costs the same two writes, and a
+ * zeroing before it is set) and is stopped by its IA32_PERF_GLOBAL_CTRL
+ * bit, which pmu_freeze() and pmu_apply()'s last step write anyway: under a
+ * freeze or the Nehalem reset it costs nothing, alone two writes (so
+ * pmu_changes() counts them, and the sampler freezes instead).
+ *
+ * The load-latency counter that keeps its event and PEBS bits through a
+ * switch of @c to @next (@d), or -1.
+ */
+static int pebs_kept(const struct pmu_cpu *c, const struct pmu_cfg *next, const struct pmu_diff *d)
+{
+	int k = next->ldlat_ctr;
+
+	return k >= 0 && k == c->cur.ldlat_ctr && !(d->sel & (1u << k)) ? k : -1;
+}
+
+/*
+ * The counter pmu_apply() stops on its own for a switch of @c to @next
+ * (@d, reprogramming @changed), or -1: the kept load-latency counter, when
+ * it is reprogrammed and still counts (neither a freeze nor the Nehalem
+ * reset stops it).
+ */
+static int pebs_to_stop(const struct pmu *p, const struct pmu_cpu *c, const struct pmu_cfg *next,
+			const struct pmu_diff *d, uint8_t changed)
+{
+	int k = pebs_kept(c, next, d);
+
+	if (k < 0 || !(changed & (1u << k)) || reset_runs(p, c, changed) ||
+	    !(c->hw_global & (1ull << k)))
+		return -1;
+	return k;
 }
 
 int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
 {
-	return __builtin_popcount(to_rebase(p, &p->cpu[i], next));
+	const struct pmu_cpu *c = &p->cpu[i];
+	struct pmu_diff d = diff_to(c, next);
+	uint8_t m = reprogrammed(next, &d);
+	int n;
+
+	if (reset_runs(p, c, m))
+		m |= next->gp_mask & CTR_RESET_MASK;    /* the reset clears PMC0-3 */
+	n = __builtin_popcount(m);
+	/* Stopping and starting the load-latency counter, which a freeze does for it. */
+	return pebs_to_stop(p, c, next, &d, m) >= 0 ? n + 2 : n;
 }
 
 /*
@@ -748,7 +809,7 @@ static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
 	for (int i = 0; i < p->ncpu; i++) {
 		struct pmu_cpu *d = &p->cpu[i];
 
-		if (d != c && !(reg_shared(p, reg) &&
+		if (d != c && !(pmu_reg_shared(p, reg) &&
 				same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[d->dev])))
 			continue;
 		if (reg == MSR_PEBS_LD_LAT)
@@ -758,14 +819,44 @@ static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
 	}
 }
 
+/*
+ * Where MSR_PEBS_LD_LAT_THRESHOLD is one register for both threads of a
+ * core (Nehalem, Westmere: pmu_reg_shared()), a new value written from @c
+ * changes the threshold of the sibling's load-latency counter too: stop
+ * that counter first (its IA32_PERF_GLOBAL_CTRL bit, on the sibling), when
+ * it is lattop's and counts.  Its own next pmu_apply() starts it again,
+ * with a new baseline (its threshold changed: pmu_diff()).  In a slot
+ * switch the sampler has frozen it already; this is for the other paths
+ * (a re-plan, a CPU back online).
+ */
+static int stop_sharers(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->ncpu; i++) {
+		struct pmu_cpu *o = &p->cpu[i];
+		int k = o->cur.ldlat_ctr;
+		int r;
+
+		if (o == c || k < 0 || !o->saved ||
+		    !same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[o->dev]) ||
+		    !(o->hw_pebs & pmu_pebs_bits(p, (unsigned)k)) || !(o->hw_global & (1ull << k)))
+			continue;
+		if ((r = wr(p, o, MSR_PERF_GLOBAL_CTRL, o->hw_global & ~(1ull << k), err, errlen)) < 0)
+			return r;
+		o->hw_global &= ~(1ull << k);
+	}
+	return 0;
+}
+
 int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen)
 {
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_cfg *cur = &c->cur;
 	struct pmu_diff d = diff_to(c, next);
-	uint8_t changed = d.sel, zeroed = 0;
+	uint8_t changed = reprogrammed(next, &d), zeroed = 0;
 	/* Counting now, and not stopped for the switch: what may count on through it. */
 	uint8_t running = c->frozen ? 0 : cur->gp_mask;
+	int keep = pebs_kept(c, next, &d), stop = pebs_to_stop(p, c, next, &d, changed);
+	bool reset = reset_runs(p, c, changed);
 	uint64_t want, global_back = 0;
 	int r;
 
@@ -777,25 +868,49 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 
 	/*
-	 * 1. PEBS off before its counter changes hands, and off for every
-	 * other counter lattop programs: a stale bit left by someone else
-	 * would arm a PEBS assist on an ordinary event.
+	 * 1. PEBS off on every counter lattop programs and on the one leaving
+	 * load latency, before anything of theirs is written (pebs_kept()): a
+	 * stale bit left by someone else would also arm a PEBS assist on an
+	 * ordinary event.  The load-latency counter keeping its event keeps
+	 * its bits.
 	 */
 	want = c->hw_pebs;
-	if (cur->ldlat_ctr >= 0 && (cur->ldlat_ctr != next->ldlat_ctr ||
-				    (changed & (1u << cur->ldlat_ctr))))
+	if (cur->ldlat_ctr >= 0 && cur->ldlat_ctr != keep)
 		want &= ~pmu_pebs_bits(p, (unsigned)cur->ldlat_ctr);
 	for (unsigned k = 0; k < p->ngp; k++)
-		if ((next->gp_mask & (1u << k)) && (int)k != next->ldlat_ctr)
+		if ((next->gp_mask & (1u << k)) && (int)k != keep)
 			want &= ~pmu_pebs_bits(p, k);
 	if (want != c->hw_pebs) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 			return r;
 		c->hw_pebs = want;
+	}
+	if (cur->ldlat_ctr != keep)
 		cur->ldlat_ctr = -1;
+
+	/*
+	 * 2. Stopped before written: the Nehalem reset (nhm_ctr_reset) stops
+	 * every counter first and clears PMC0-3, so it runs before anything
+	 * else is programmed (the kernel too writes the events' extra
+	 * registers after it); otherwise the kept load-latency counter, when
+	 * it still counts (pebs_to_stop()).  Step 8 starts it again.
+	 */
+	if (changed && p->ctr_reset && !reset)
+		p->ctr_reset_skipped = true;
+	if (reset) {
+		if ((r = nhm_ctr_reset(p, c, next->gp_mask, &global_back, err, errlen)) < 0)
+			return r;
+		/* PMC0-3 are zero now: their baselines are set. */
+		changed |= next->gp_mask & CTR_RESET_MASK;
+		zeroed = CTR_RESET_MASK;
+	} else if (stop >= 0) {
+		want = c->hw_global & ~(1ull << stop);
+		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+			return r;
+		c->hw_global = want;
 	}
 
-	/* 2. Counters leaving: back to their saved (idle) selection. */
+	/* 3. Counters leaving: back to their saved (idle) selection. */
 	for (unsigned k = 0; k < p->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
@@ -808,9 +923,12 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 
 	/*
-	 * 3. Offcore response and threshold before the events that use them.
+	 * 4. Offcore response and threshold before the events that use them.
 	 * A counter whose offcore value or threshold changes is reprogrammed
-	 * as surely as one whose event changes.
+	 * as surely as one whose event changes (reprogrammed()).  A shared
+	 * threshold is written on each thread all the same: that the register
+	 * is one per core is the kernel's view (pmu-facts 8.5), not verified,
+	 * and where it is, the second write changes nothing.
 	 */
 	for (unsigned j = 0; j < 2; j++) {
 		if (!(d.rsp & (1u << j)))
@@ -819,28 +937,18 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
 		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
-		changed |= next->rsp_users[j] & next->gp_mask;
 	}
 	if (d.ldlat) {
+		if (pmu_reg_shared(p, MSR_PEBS_LD_LAT) && next->ldlat != c->seen_ldlat &&
+		    (r = stop_sharers(p, c, err, errlen)) < 0)
+			return r;
 		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
 			return r;
 		c->hw_ldlat = next->ldlat;
 		written(p, c, MSR_PEBS_LD_LAT, next->ldlat);
-		changed |= (uint8_t)(1u << next->ldlat_ctr);
 	}
 
-	/* 4. Counters arriving or changing event. */
-	if (changed && p->ctr_reset) {
-		if ((c->gp_taken & CTR_RESET_MASK) && !p->force)
-			p->ctr_reset_skipped = true;
-		else if ((r = nhm_ctr_reset(p, c, next->gp_mask, &global_back, err, errlen)) < 0)
-			return r;
-		else {
-			/* PMC0-3 are zero now: their baselines are set. */
-			changed |= next->gp_mask & CTR_RESET_MASK;
-			zeroed = CTR_RESET_MASK;
-		}
-	}
+	/* 5. Counters arriving or changing event. */
 	for (unsigned k = 0; k < p->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
@@ -872,7 +980,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 
 	/*
-	 * 5. Fixed counters: IA32_FIXED_CTR_CTRL is one register for all three,
+	 * 6. Fixed counters: IA32_FIXED_CTR_CTRL is one register for all three,
 	 * so it is read-modify-written: a field someone else holds keeps the
 	 * value found; ours is OS|USR (never AnyThread or PMI) while used, and
 	 * its saved value otherwise.
@@ -906,10 +1014,11 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	cur->fixed_mask = next->fixed_mask;
 
 	/*
-	 * 6. PEBS for the load-latency counter, once it holds its event, and
-	 * only on a counter at zero whatever path led here (a frozen baseline,
-	 * a CPU back online): 2^48 counts from overflow, far beyond the
-	 * re-zeroing of pmu_read_gp().
+	 * 7. PEBS for the load-latency counter, once it holds its event and
+	 * threshold, and only on a counter at zero whatever path led here (a
+	 * frozen baseline, a CPU back online): 2^48 counts from overflow, far
+	 * beyond the re-zeroing of pmu_read_gp().  Setting PEBS_EN is what
+	 * makes the counter PEBS-enabled: everything of it is written by now.
 	 */
 	if (next->ldlat_ctr >= 0) {
 		unsigned k = (unsigned)next->ldlat_ctr;
@@ -933,7 +1042,10 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	cur->rsp[0] = next->rsp[0];
 	cur->rsp[1] = next->rsp[1];
 
-	/* 7. Global enables: Linux leaves them all set; write only if ours are not. */
+	/*
+	 * 8. Global enables: Linux leaves them all set; write only if ours are
+	 * not (a freeze, a counter stopped in step 2, the reset).
+	 */
 	want = c->hw_global | global_back | next->gp_mask;
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
@@ -966,11 +1078,43 @@ static int read_count(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t m
 	return 0;
 }
 
+/*
+ * Write the load-latency counter @k of @c back to 0 (PEBS_REZERO_SHIFT)
+ * while it does not count (pebs_kept(): SDM16 p.690, p.701; pmu-facts
+ * 8.12): its IA32_PERF_GLOBAL_CTRL bit cleared unless a freeze did it, what
+ * it counted since its read added to @delta, zeroed, started again.
+ */
+static int pebs_rezero(struct pmu *p, struct pmu_cpu *c, unsigned k, uint64_t mask, uint64_t *delta)
+{
+	uint64_t bit = 1ull << k, more = 0;
+	bool stop = (c->hw_global & bit) != 0;
+	char err[256];
+	int r = 0, r2;
+
+	if (stop) {
+		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, c->hw_global & ~bit, err, sizeof(err))) < 0)
+			return r;
+		c->hw_global &= ~bit;
+		if ((r = read_count(p, c, MSR_PMC(k), mask, &c->last_gp[k], &more)) == 0)
+			*delta = (*delta + more) & mask;
+	}
+	if (r == 0 && (r = wr(p, c, MSR_PMC(k), 0, err, sizeof(err))) == 0)
+		c->last_gp[k] = 0;
+	if (stop) {
+		/* Started again whatever failed: a counter left stopped would read as no loads. */
+		r2 = wr(p, c, MSR_PERF_GLOBAL_CTRL, c->hw_global | bit, err, sizeof(err));
+		if (r2 == 0)
+			c->hw_global |= bit;
+		if (r == 0)
+			r = r2;
+	}
+	return r;
+}
+
 int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 {
 	struct pmu_cpu *c = &p->cpu[i];
 	uint64_t mask = pmu_width_mask(p->gp_width);
-	char err[256];
 
 	for (unsigned k = 0; k < p->ngp; k++) {
 		int r;
@@ -981,11 +1125,9 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 		if ((r = read_count(p, c, MSR_PMC(k), mask, &c->last_gp[k], &delta[k])) < 0)
 			return r;
 		if ((int)k == c->cur.ldlat_ctr &&
-		    c->last_gp[k] >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT))) {
-			if ((r = wr(p, c, MSR_PMC(k), 0, err, sizeof(err))) < 0)
-				return r;
-			c->last_gp[k] = 0;
-		}
+		    c->last_gp[k] >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT)) &&
+		    (r = pebs_rezero(p, c, k, mask, &delta[k])) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -1192,7 +1334,7 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
 {
 	give_up_reg(c, reg);
-	if (!reg_shared(p, reg))
+	if (!pmu_reg_shared(p, reg))
 		return;
 	for (int i = 0; i < p->ncpu; i++)
 		if (same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[p->cpu[i].dev]))

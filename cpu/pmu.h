@@ -16,6 +16,13 @@
  *     Westmere) is written only when every CPU sharing it was probed and
  *     none has an event using it, measured or not;
  *   - PEBS_EN is set only on a counter just written to zero;
+ *   - a counter with PEBS_EN set is never written while it counts: its
+ *     select, its value and MSR_PEBS_LD_LAT_THRESHOLD change only while
+ *     its PEBS_EN or its IA32_PERF_GLOBAL_CTRL bit is clear, at a switch,
+ *     the re-zeroing, the first programming and the write-back (SDM16
+ *     p.690, p.701: "PEBS behavior is unpredictable" otherwise; pmu-facts
+ *     8.12), a sibling's counter under a shared threshold included, but in
+ *     `lattop --restore` (see pmu_writeback.c);
  *   - PERFEVTSEL.INT and the fixed counters' PMI bits are never set.
  * Knows nothing of time, metrics or output.
  */
@@ -194,8 +201,11 @@ int pmu_save(struct pmu *p, char *err, size_t errlen);
 int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_t errlen);
 
 /*
- * How many counters pmu_apply(@next) would have to re-baseline on CPU
- * index @i (a new event, offcore value or threshold).  No device access.
+ * The writes pmu_apply(@next) on CPU index @i spends because its counters
+ * run: one baseline (a zeroing) for each counter to re-baseline (a new
+ * event, offcore value or threshold), and two to stop and start again the
+ * load-latency counter whose threshold changes while it counts with PEBS.
+ * pmu_freeze() saves them all for two writes.  No device access.
  */
 int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next);
 
@@ -251,9 +261,10 @@ static inline int pmu_ctr_reset_writes(const struct uarch *u, unsigned ngp)
 /*
  * Stop lattop's general-purpose counters on CPU index @i (their bits of
  * IA32_PERF_GLOBAL_CTRL), before they are read for a switch: pmu_apply()
- * then keeps what they hold as baselines instead of zeroing each one, and
- * its GLOBAL_CTRL write starts them again.  Worth it from three counters to
- * re-baseline: two writes instead of three or more.
+ * then keeps what they hold as baselines instead of zeroing each one,
+ * writes the load-latency threshold to a counter already stopped, and its
+ * GLOBAL_CTRL write starts them again.  Worth it when pmu_changes() is
+ * three or more: two writes instead.
  */
 int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen);
 
@@ -269,7 +280,7 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
  * Read the programmed general-purpose counters of CPU index @i: delta[k]
  * is the count of counter k since the last read or reprogramming, modulo the
  * counter width.  A load-latency (PEBS-enabled) counter is re-zeroed long
- * before it could overflow (see pmu.c).
+ * before it could overflow, stopped meanwhile (see pmu.c).
  */
 int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP]);
 
@@ -404,10 +415,22 @@ int pmu_restore_emergency(struct pmu *p);
 /*
  * Restore order, 0 first: PEBS_ENABLE, then event selects and fixed
  * enables (counting stops), then counter values and the rest, and
- * GLOBAL_CTRL last.
+ * GLOBAL_CTRL last.  A PEBS_ENABLE saved with bits set in lattop's part
+ * has them cleared at its rank and set again at PMU_RANK_PEBS, after every
+ * select, counter and threshold: no PEBS-enabled counter is written while
+ * it counts (pmu-facts 8.12).
  */
-#define PMU_NRANK 4
+#define PMU_NRANK 5
+#define PMU_RANK_PEBS (PMU_NRANK - 2)
 int pmu_restore_rank(uint32_t reg);
+
+/*
+ * Is @reg one register for every CPU of a sharing group (pmu-facts 8.5,
+ * the kernel's view): MSR_OFFCORE_RSP_x, and MSR_PEBS_LD_LAT_THRESHOLD on
+ * Nehalem and Westmere, shared by the threads of a core (the Atoms' by the
+ * cores of a module)?
+ */
+bool pmu_reg_shared(const struct pmu *p, uint32_t reg);
 
 /* A short message for an MSR access error: what to do about it. */
 const char *pmu_strerror(int neg_errno, bool write);

@@ -33,7 +33,11 @@ static bool is_counter(uint32_t reg)
 /*
  * Restore order: stop PEBS, then the event selects and fixed enables (so
  * nothing counts any more), then the counter values, the offcore and
- * threshold registers, and the global enables last.
+ * threshold registers, PEBS_EN bits someone else had set (PMU_RANK_PEBS),
+ * and the global enables last.  No PEBS-enabled counter is written while it
+ * counts (SDM16 p.690, p.701; pmu-facts 8.12): lattop's PEBS bits are all
+ * cleared before any select, counter or threshold is written back, and
+ * saved ones set again only after.
  */
 int pmu_restore_rank(uint32_t reg)
 {
@@ -151,6 +155,28 @@ static void writeback_one(struct pmu_wb *w, int cpu, const struct pmu_reg *regs,
 	res->result = inexact ? PMU_WB_INEXACT : PMU_WB_WRITTEN;
 }
 
+/*
+ * IA32_PEBS_ENABLE @s, saved with bits set in lattop's part (another
+ * user's, or --force): first every owned bit is cleared, which stops PEBS
+ * on every counter lattop wrote before they are written back; the saved
+ * bits go back at PMU_RANK_PEBS, once the selects, counters and threshold
+ * they apply to are.  A read or write that fails here is met again there.
+ */
+static void pebs_disarm(struct pmu_wb *w, int cpu, const struct pmu_reg *s)
+{
+	uint64_t v;
+
+	if (msrdev_read(w->dev, cpu, s->reg, &v) < 0) {
+		w->reads++;
+		return;
+	}
+	w->reads++;
+	if (!(v & s->mask))
+		return;
+	msr_write(w->dev, cpu, s->reg, v & ~s->mask);
+	w->writes++;
+}
+
 int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb_fn *told,
 		  void *arg)
 {
@@ -159,9 +185,16 @@ int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb
 	for (int rank = 0; rank < PMU_NRANK; rank++)
 		for (int k = 0; k < n; k++) {
 			struct pmu_reg *s = &regs[k];
+			bool pebs_back = s->reg == MSR_PEBS_ENABLE && (s->saved & s->mask);
 			struct pmu_wb_res res;
 
-			if (!s->dirty || !s->mask || pmu_restore_rank(s->reg) != rank)
+			if (!s->dirty || !s->mask)
+				continue;
+			if (pebs_back && rank == pmu_restore_rank(s->reg)) {
+				pebs_disarm(w, cpu, s);
+				continue;
+			}
+			if (pebs_back ? rank != PMU_RANK_PEBS : pmu_restore_rank(s->reg) != rank)
 				continue;
 			writeback_one(w, cpu, regs, n, s, &res);
 			if (s->dirty)
@@ -238,12 +271,39 @@ static void restore_told(void *arg, int cpu, const struct pmu_reg *s, const stru
 	t->o = pmu_wb_describe(t->err, t->len, t->o, t->p->fw_write, cpu, s, res);
 }
 
+/*
+ * Where a thread's MSR_PEBS_LD_LAT_THRESHOLD is its sibling's too (Nehalem,
+ * Westmere: pmu_reg_shared()), writing it back on one CPU changes the
+ * threshold under the other's load-latency counter: before any CPU is
+ * written back, PEBS stops on every one (pebs_disarm()).  Elsewhere each
+ * CPU's write-back stops its own first, and nothing is added.
+ * journal_restore() (safety/journal.c) writes back CPU by CPU without this
+ * pass: after a crash on those two families the sibling's counter may
+ * still count while the first thread's threshold goes back.
+ */
+static void disarm_all(struct pmu *p)
+{
+	if (!pmu_reg_shared(p, MSR_PEBS_LD_LAT))
+		return;
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+		struct pmu_wb w = wb_of(p);
+
+		for (int k = 0; c->saved && k < c->nregs; k++)
+			if (c->regs[k].reg == MSR_PEBS_ENABLE && c->regs[k].dirty && c->regs[k].mask)
+				pebs_disarm(&w, c->id, &c->regs[k]);
+		p->reads += w.reads;
+		p->writes += w.writes;
+	}
+}
+
 int pmu_restore(struct pmu *p, char *err, size_t errlen)
 {
 	struct restore_note t = { .p = p, .err = err, .len = errlen };
 
 	if (errlen)
 		err[0] = 0;
+	disarm_all(p);
 	for (int i = 0; i < p->ncpu; i++) {
 		struct pmu_cpu *c = &p->cpu[i];
 		struct pmu_wb w = wb_of(p);
@@ -268,6 +328,7 @@ int pmu_restore_emergency(struct pmu *p)
 	/* Only the msr driver's files: the simulator dies with the process. */
 	if (!p->dev || !p->dev->path)
 		return 0;
+	disarm_all(p);
 	for (int i = 0; i < p->ncpu; i++) {
 		struct pmu_cpu *c = &p->cpu[i];
 		struct pmu_wb w = wb_of(p);

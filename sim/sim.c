@@ -16,8 +16,10 @@
  * below one event so that counts stay exact under a manual clock.
  * Errata that change what a counter counts are modelled where the hardware
  * table names them (the HT bug, sim_hw.ht_bug_*); so is version 4's
- * counter freeze (IA32_DEBUGCTL, IA32_PERF_GLOBAL_STATUS.CTR_Frz).  The machine's time runs
- * the profile's time_scale times faster than the clock.
+ * counter freeze (IA32_DEBUGCTL, IA32_PERF_GLOBAL_STATUS.CTR_Frz).  So is
+ * what the SDM leaves unpredictable: a load-latency counter reprogrammed
+ * while it counts (sim_pebs_garble), counted in struct sim_stats.  The
+ * machine's time runs the profile's time_scale times faster than the clock.
  */
 #include <errno.h>
 #include <math.h>
@@ -135,6 +137,7 @@ struct sim {
 	double (*now)(void *);
 	void *now_arg;
 	double epoch;
+	struct sim_stats stats;
 	pthread_mutex_t lock;
 };
 
@@ -641,6 +644,57 @@ static void sim_siblings(struct sim *sim, int c, double now, bool after)
 	}
 }
 
+/*
+ * A PEBS-enabled counter must not be reprogrammed while it counts.  SDM16
+ * p.690 (Sandy Bridge) and p.701 (Haswell): "PEBS behavior is unpredictable
+ * if IA32_PERFEVTSELx or IA32_PMCx is changed for a PEBS-enabled counter
+ * while an event is being counted"; changes belong to a disabled counter
+ * (facts §8 item 12).  The simulator reads "disabled" as any one of EN, the
+ * counter's IA32_PERF_GLOBAL_CTRL bit or its PEBS_EN clear, and, as the
+ * audit does, takes MSR_PEBS_LD_LAT_THRESHOLD for part of the programming
+ * of every counter with LL_EN set.  It applies the rule wherever the
+ * load-latency facility exists: the SDM says it for the PDIR parts, does
+ * not say the contrary for the others, and "unpredictable" is not a
+ * behaviour software may count on.  Writing EN clear and nothing else is
+ * the disabling itself, not a change.
+ *
+ * The counters of @cpu that count with PEBS and LL_EN: bit i, PMCi.
+ */
+static uint32_t sim_pebs_counting(const struct sim *sim, const struct sim_cpu *cpu)
+{
+	uint32_t m = 0;
+	unsigned i;
+
+	if (!sim->hw->has_ld_lat)
+		return 0;
+	for (i = 0; i < sim->ngp; i++)
+		if ((cpu->evtsel[i] & EVTSEL_EN) && (cpu->global_ctrl & B(i)) &&
+		    (cpu->pebs_enable & B(i)) && (cpu->pebs_enable & B(32 + i)))
+			m |= 1U << i;
+	return m;
+}
+
+/*
+ * What the simulator makes of "unpredictable": each counter in @hit holds
+ * garbage from here on, a random value anywhere in its width, whatever was
+ * just written, so that a count read across it is wrong by any amount
+ * (and a delta taken from it shows no sign of that but its size).  Each
+ * such write is counted in sim->stats.pebs_write_while_counting, for
+ * tests to assert it never happens.
+ */
+static void sim_pebs_garble(struct sim *sim, struct sim_cpu *cpu, uint32_t hit)
+{
+	unsigned i;
+
+	if (!hit)
+		return;
+	sim->stats.pebs_write_while_counting++;
+	for (i = 0; i < sim->ngp; i++)
+		if (hit & (1U << i))
+			cpu->gp[i].val = (uint64_t)(sim_uniform(sim) * ((double)sim->gp_mask + 1)) &
+					 sim->gp_mask;
+}
+
 enum { WHY_OK, WHY_MISSING, WHY_RESERVED, WHY_READONLY };
 
 /*
@@ -655,6 +709,9 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	struct sim_cpu *cpu = &sim->cpu[c];
 	bool v4 = sim_hw_version(hw) >= 4;
 
+	/* Load-latency counters counting now, before this write: a profile's presets are not writes. */
+	uint32_t pebs_on = preset ? 0 : sim_pebs_counting(sim, cpu);
+
 	*why = WHY_OK;
 	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->ngp) {
 		struct sim_ctr *ctr = &cpu->gp[reg - MSR_PMC0];
@@ -664,6 +721,7 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 			val = (uint64_t)(int64_t)(int32_t)(uint32_t)val;
 		ctr->val = val & sim->gp_mask;
 		ctr->acc = 0;
+		sim_pebs_garble(sim, cpu, pebs_on & (1U << (reg - MSR_PMC0)));
 		return 0;
 	}
 	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->ngp && sim_hw_fw_write(hw)) {
@@ -671,10 +729,12 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 
 		ctr->val = val & sim->gp_mask;
 		ctr->acc = 0;
+		sim_pebs_garble(sim, cpu, pebs_on & (1U << (reg - MSR_A_PMC0)));
 		return 0;
 	}
 	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->ngp) {
 		unsigned i = reg - MSR_EVTSEL0;
+		bool disable = val == (cpu->evtsel[i] & ~EVTSEL_EN);
 
 		if (val & ~hw->evtsel_valid)
 			goto reserved;
@@ -683,6 +743,7 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 		cpu->gp[i].acc = 0;
 		sim_decode(sim, c);
 		sim_siblings(sim, c, now, true);
+		sim_pebs_garble(sim, cpu, disable ? 0 : pebs_on & (1U << i));
 		return 0;
 	}
 	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->nfixed) {
@@ -762,6 +823,7 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 			goto reserved;
 		cpu->ld_lat = val;
 		sim_decode(sim, c);
+		sim_pebs_garble(sim, cpu, pebs_on);
 		return 0;
 	case MSR_DS_AREA:
 		cpu->ds_area = val;
@@ -824,6 +886,16 @@ int sim_wrmsr(struct sim *sim, int cpu, uint32_t reg, uint64_t val)
 	ret = sim_write(sim, cpu, reg, val, now, false, &why);
 	pthread_mutex_unlock(&sim->lock);
 	return ret;
+}
+
+void sim_get_stats(struct sim *sim, struct sim_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!sim)
+		return;
+	pthread_mutex_lock(&sim->lock);
+	*out = sim->stats;
+	pthread_mutex_unlock(&sim->lock);
 }
 
 void sim_set_clock(struct sim *sim, double (*now)(void *), void *arg)

@@ -72,6 +72,22 @@ int sim_rdmsr(struct sim *, int cpu, uint32_t reg, uint64_t *val);
 int sim_wrmsr(struct sim *, int cpu, uint32_t reg, uint64_t val);
 
 /*
+ * What the simulated machine saw software do that the hardware leaves
+ * undefined, counted since sim_new().  Tests assert these stay zero.
+ */
+struct sim_stats {
+	/*
+	 * Writes to IA32_PERFEVTSELx, IA32_PMCx (or IA32_A_PMCx) or
+	 * MSR_PEBS_LD_LAT_THRESHOLD of a counter counting with PEBS and
+	 * load latency (EN, its IA32_PERF_GLOBAL_CTRL bit, PEBS_EN and LL_EN
+	 * all set): its value is garbage from then on (sim.c).
+	 */
+	uint64_t pebs_write_while_counting;
+};
+
+void sim_get_stats(struct sim *, struct sim_stats *);
+
+/*
  * Time source, in seconds; CLOCK_MONOTONIC by default.  Tests install a
  * manual clock to make counts exact.
  */

@@ -3,7 +3,8 @@
 # tests/tools/msrpeek, which opens and reads as lattop does: 8-byte
 # semantics, EIO/ENXIO/EINVAL as the kernel's msr driver returns them,
 # counter aliases, every /control command, the /state and /log formats, and
-# the simulator backend.  TAP on stdout; every test skips without FUSE.
+# the simulator backend with its /stats.  TAP on stdout; every test skips
+# without FUSE.
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 
@@ -298,6 +299,25 @@ if msrfs_mount "$MS" --simulate haswell; then
 	check "sim: state lists neither TSC nor A_PMC" \
 		sh -c "! grep -q ' 0x10 \| 0x4c[1-8] ' '$MS/state'"
 	is "sim: a register the CPU lacks is EIO" "$(peek "$MS" 0 0x999)" "EIO"
+	# /stats: what the simulator saw that the hardware leaves unpredictable.
+	is "sim: /stats is listed" "$(ls "$MS" | grep -c '^stats$')" 1
+	is "sim: /stats, nothing yet" "$(cat "$MS/stats")" "pebs_write_while_counting 0"
+	# PMC3 counting MEM_TRANS_RETIRED.LOAD_LATENCY (0xcd/0x01) with PEBS_EN and
+	# LL_EN: a write to its counter is counted (pmu-facts 8.12), one to a
+	# counter stopped by its global enable is not.
+	peek "$MS" 0 0x3f6 16 >/dev/null
+	peek "$MS" 0 0x189 0x4301cd >/dev/null
+	peek "$MS" 0 0x3f1 0x800000008 >/dev/null
+	peek "$MS" 0 0x38f 0x8 >/dev/null
+	peek "$MS" 0 0xc4 0 >/dev/null
+	is "sim: a write to a counting PEBS counter is counted" "$(cat "$MS/stats")" \
+		"pebs_write_while_counting 1"
+	peek "$MS" 0 0x38f 0 >/dev/null
+	peek "$MS" 0 0xc4 0 >/dev/null
+	peek "$MS" 0 0x3f6 32 >/dev/null
+	is "sim: ... not when the counter is stopped" "$(cat "$MS/stats")" "pebs_write_while_counting 1"
+	peek "$MS" 0 0x3f1 0 >/dev/null
+	peek "$MS" 0 0x189 0 >/dev/null
 	msrfs_ctl "$MS" fail-read 0 0xc1 EIO 1
 	is "sim: faults apply to the simulator too" "$(peek "$MS" 0 0xc1)" "EIO"
 	peek "$MS" 0 0x38f 0 >/dev/null

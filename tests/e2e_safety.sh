@@ -183,6 +183,10 @@ kill -TERM $pid
 wait $pid
 is "SIGTSTP, SIGCONT, SIGTERM: exit 0" "$?" 0
 regs_unchanged "SIGTSTP, SIGCONT, SIGTERM: every register as it was" $M $LIB_TMP/before
+# Every run on this mount so far (refused writes, SIGKILL and --restore from
+# the journal, Ctrl-Z and SIGCONT): the simulator saw no write to a counter
+# counting with PEBS (pmu-facts 8.12).
+is "no write ever reached a counter counting with PEBS" "$(cat $M/stats)" "pebs_write_while_counting 0"
 msrfs_umount $M
 
 # ---- 5. a batch reader that stops reading: nothing stays armed ----

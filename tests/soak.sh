@@ -6,7 +6,9 @@
 # someone else, or none).  After each: every register as it was (a stolen
 # counter as its new owner left it) and no journal left; after SIGKILL once
 # --restore has run, and likewise when a refused write hit the restore
-# itself, which lattop must then say, naming the register the journal keeps.  Stops starting
+# itself, which lattop must then say, naming the register the journal keeps;
+# and no write reached a counter counting with PEBS (the stand-in's /stats;
+# but with a thief, whose writes the simulator cannot tell apart).  Stops starting
 # runs after SECONDS (default: no limit).  `make soak` runs 400;
 # tests/e2e_soak.sh a short one inside `make check`.  TAP, one line a run.
 cd "$(dirname "$0")/.." && . tests/lib.sh
@@ -64,6 +66,7 @@ for pair in $PAIRS; do
 		what="run $run: $uarch, -d $d --format $fmt, $fault on cpu $cpu, SIG$sig after ${when} ms"
 		skipre='^$'
 		msrfs_ctl $M log-reset
+		pw0=$(cat $M/stats)
 		./lattop --msr-dir $M --cpuid-file $DUMP --state-dir $S -b -d $d --format $fmt \
 			>$LIB_TMP/out 2>$LIB_TMP/err &
 		pid=$!
@@ -108,6 +111,9 @@ for pair in $PAIRS; do
 			not_ok "$what: every register as it was (exit $rc)"
 			diag "$(grep -v -E -- "$skipre" $LIB_TMP/before | diff - $LIB_TMP/now2 | head -8)"
 			diag "$(head -c 600 $LIB_TMP/err)"
+		elif [ $fault != steal ] && [ "$(cat $M/stats)" != "$pw0" ]; then
+			not_ok "$what: no write to a counter counting with PEBS (exit $rc)"
+			diag "before: $pw0; after: $(cat $M/stats)"
 		else
 			ok "$what"
 		fi

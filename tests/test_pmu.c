@@ -10,14 +10,19 @@
  * value; PERFEVTSEL.INT and the fixed PMI bits are never set; PEBS is on
  * only while the load-latency counter holds its event; deltas across
  * counter wraps and the PEBS counter's re-zeroing; the Nehalem counter
- * reset; apply writes only what changed; restore order; error paths.
+ * reset; apply writes only what changed; restore order; error paths; no
+ * counter counting with PEBS is written (its select, value or threshold),
+ * on the fake device by replaying the log, and on the simulator (sim/),
+ * whose own reading of the rule counts such writes, through the sampler.
  *
  * Configurations come from the real planner (engine/plan.c) where the check
  * is about real rotations, and are written by hand where one exact
  * situation is wanted.  Nothing here touches a real device.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +37,8 @@
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
 #include "engine/plan.h"
+#include "engine/sampler.h"
+#include "sim/sim.h"
 #include "tests/fakedev.h"
 
 #define EV_CYCLES   0x43003cull   /* 0x3C/0x00 USR|OS|EN: core cycles, every family */
@@ -245,6 +252,14 @@ static void cfg_gp(struct pmu_cfg *c, int k, uint64_t evtsel)
 {
 	c->gp_mask |= (uint8_t)(1u << k);
 	c->evtsel[k] = evtsel;
+}
+
+/* The load-latency event of @u's table on counter @k, with threshold @thr. */
+static void cfg_ldlat(struct pmu_cfg *c, const struct uarch *u, int k, unsigned thr)
+{
+	cfg_gp(c, k, pmu_event_evtsel(ldlat_row(u->table)));
+	c->ldlat_ctr = (int8_t)k;
+	c->ldlat = (uint16_t)thr;
 }
 
 static const unsigned thr4[] = { 16, 32, 64, 128 };
@@ -806,7 +821,129 @@ static int pebs_violations(struct rig *r, int from, bool verbose)
 	return bad;
 }
 
-/* PEBS is enabled for load latency at all, and then only while its counter holds the event. */
+/* Index in the log of the first write on @cpu to @reg with @val after @from, or -1. */
+static int find_write(const struct rig *r, int from, int cpu, uint32_t reg, uint64_t val)
+{
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+
+		if (x->op == FAKE_WRITE && x->cpu == cpu && x->reg == reg && x->val == val)
+			return w;
+	}
+	return -1;
+}
+
+/* The GLOBAL_CTRL writes on @cpu after @from, in order. */
+static int global_writes(const struct rig *r, int from, int to, int cpu, uint64_t *v, int max)
+{
+	int n = 0;
+
+	for (int w = from; w < to && n < max; w++)
+		if (r->f.log[w].op == FAKE_WRITE && r->f.log[w].cpu == cpu &&
+		    r->f.log[w].reg == MSR_PERF_GLOBAL_CTRL)
+			v[n++] = r->f.log[w].val;
+	return n;
+}
+
+/*
+ * Replay the writes from @from on (registers as at the snapshot) and count
+ * those made to a counter that counts with PEBS and load latency: EN,
+ * its IA32_PERF_GLOBAL_CTRL bit, PEBS_EN and LL_EN all set (SDM16 p.690,
+ * p.701; pmu-facts 8.12).  Such a counter's select (but for clearing EN
+ * alone, the disabling), IA32_PMCk or IA32_A_PMCk, and
+ * MSR_PEBS_LD_LAT_THRESHOLD may not be written.  @shared: the threshold is
+ * one register for both threads of a core (pmu-facts 8.5, Nehalem and
+ * Westmere; fake_init's cores are indexes 2k, 2k + 1), so a thread's write
+ * of a new value also reaches its sibling's counter.
+ */
+static int counting_writes(struct rig *r, int from, bool shared, bool verbose)
+{
+	uint64_t sel[FAKE_MAX_CPU][PMU_MAX_GP] = { { 0 } }, glob[FAKE_MAX_CPU] = { 0 };
+	uint64_t pebs[FAKE_MAX_CPU] = { 0 }, ldlat[FAKE_MAX_CPU] = { 0 };
+	int bad = 0;
+
+	for (int i = 0; i < r->n; i++)
+		for (int q = 0; q < r->nregs[i]; q++) {
+			uint32_t reg = r->orig[i][q].reg;
+			uint64_t v = r->orig[i][q].val;
+
+			if (reg == MSR_PEBS_ENABLE)
+				pebs[i] = v;
+			else if (reg == MSR_PERF_GLOBAL_CTRL)
+				glob[i] = v;
+			else if (reg == MSR_PEBS_LD_LAT)
+				ldlat[i] = v;
+			else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+				sel[i][reg - MSR_PERFEVTSEL(0)] = v;
+		}
+	for (int w = from; w < r->f.nlog; w++) {
+		const struct fake_rec *x = &r->f.log[w];
+		int i = fake_cpu_index(&r->f, x->cpu);
+		uint8_t on[FAKE_MAX_CPU] = { 0 }, hit = 0;
+		int sib = i ^ 1;
+
+		if (x->op != FAKE_WRITE || x->rc)
+			continue;
+		for (int c = 0; c < r->n; c++)
+			for (unsigned k = 0; k < r->p.ngp; k++)
+				if ((sel[c][k] & (1ull << 22)) && (glob[c] & (1ull << k)) &&
+				    (pebs[c] & (1ull << k)) && (pebs[c] & (1ull << (32 + k))))
+					on[c] |= (uint8_t)(1u << k);
+		if (fake_is_pmc(x->reg) || fake_is_apmc(x->reg)) {
+			hit = on[i] & (uint8_t)(1u << (fake_storage(x->reg) - MSR_PMC(0)));
+		} else if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+			unsigned k = x->reg - MSR_PERFEVTSEL(0);
+
+			if (x->val != (sel[i][k] & ~(1ull << 22)))
+				hit = on[i] & (uint8_t)(1u << k);
+			sel[i][k] = x->val;
+		} else if (x->reg == MSR_PEBS_LD_LAT) {
+			hit = on[i];
+			if (shared && sib < r->n && x->val != ldlat[sib] && on[sib]) {
+				if (verbose)
+					print_error("log %d cpu %d: threshold 0x%llx under the sibling's "
+						    "counting PEBS counters 0x%x\n", w, x->cpu,
+						    (unsigned long long)x->val, on[sib]);
+				bad++;
+			}
+			ldlat[i] = x->val;
+			if (shared && sib < r->n)
+				ldlat[sib] = x->val;
+		} else if (x->reg == MSR_PERF_GLOBAL_CTRL) {
+			glob[i] = x->val;
+		} else if (x->reg == MSR_PEBS_ENABLE) {
+			pebs[i] = x->val;
+		}
+		if (hit) {
+			if (verbose)
+				print_error("log %d cpu %d: MSR 0x%x = 0x%llx while PEBS counters 0x%x count\n",
+					    w, x->cpu, x->reg, (unsigned long long)x->val, hit);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* The threshold is one register per core (pmu-facts 8.5): Nehalem and Westmere. */
+static bool ldlat_shared(const struct uarch *u)
+{
+	return u->offcore_scope != OFFCORE_THREAD;
+}
+
+/* The end of a PEBS test: no counting counter written so far, nor by the restore, which is exact. */
+static void rig_end_pebs(struct rig *r, bool shared)
+{
+	assert_int_equal(counting_writes(r, r->save_to, shared, true), 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	assert_int_equal(counting_writes(r, r->save_to, shared, true), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * PEBS is enabled for load latency at all, and then only while its counter
+ * holds the event; no counter counting with PEBS is written.
+ */
 static void pebs_invariant(const char *uarch)
 {
 	struct rig *r = rig_new(uarch, 2, true);
@@ -818,9 +955,12 @@ static void pebs_invariant(const char *uarch)
 	assert_true(r->pl.nslots > 1);
 	rig_rotate(r, 3);
 	assert_true(fake_count(&r->f, r->save_to, FAKE_WRITE, 0, MSR_PEBS_ENABLE) > 0);
+	assert_true(fake_count(&r->f, r->save_to, FAKE_WRITE, 0, MSR_PEBS_LD_LAT) > 2);
 	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
 	bad = pebs_violations(r, r->save_to, true);
 	assert_int_equal(bad, 0);
+	/* Switch after switch, and the restore, without a freeze: never written while counting. */
+	assert_int_equal(counting_writes(r, r->save_to, ldlat_shared(r->u), true), 0);
 	rig_assert_restored(r);
 	rig_free(r);
 }
@@ -884,6 +1024,160 @@ static void test_pebs_cleared_before_event_change(void **state)
 	rig_free(r);
 }
 
+/*
+ * A switch that changes only the threshold under the load-latency counter
+ * (most switches of a rotation): the counter keeps its event and PEBS_EN
+ * and is stopped by its global enable while the threshold and its new
+ * baseline are written (pmu-facts 8.12).  pmu_changes() counts those two
+ * writes, so that the sampler freezes instead: then the threshold is the
+ * only write besides the freeze and the restart, and the frozen value is
+ * the baseline.
+ */
+static void test_threshold_switch_stops_pebs_counter(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	struct pmu_cfg a, b;
+	uint64_t d[PMU_MAX_GP], g[4];
+	int from;
+
+	(void)state;
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 0, EV_CYCLES);
+	cfg_ldlat(&a, r->u, 3, 16);
+	b = a;
+	b.ldlat = 64;
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(pmu_changes(&r->p, 0, &b), 3);
+
+	/* Without a freeze: stopped, threshold, zero, started; PEBS_ENABLE untouched. */
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_writes(&r->f, from), 4);
+	assert_int_equal(global_writes(r, from, r->f.nlog, 0, g, 4), 2);
+	assert_false(g[0] & (1ull << 3));
+	assert_true(g[1] & (1ull << 3));
+	assert_true(find_write(r, from, 0, MSR_PERF_GLOBAL_CTRL, g[0]) <
+		    find_write(r, from, 0, MSR_PEBS_LD_LAT, 64));
+	assert_int_equal(fake_count(&r->f, from, FAKE_WRITE, 0, MSR_PEBS_ENABLE), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
+
+	/* The sampler's way: frozen before the read, three writes, no zeroing. */
+	fake_set(&r->f, 0, MSR_PMC(3), 500);
+	assert_int_equal(pmu_changes(&r->p, 0, &a), 3);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_freeze(&r->p, 0, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], 500);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_writes(&r->f, from), 3);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 500);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_LD_LAT), 16);
+	fake_set(&r->f, 0, MSR_PMC(3), 507);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], 7);
+
+	/* The event itself changes: PEBS off first, the counter zeroed, PEBS on again. */
+	b.evtsel[3] &= ~(1ull << 17);
+	assert_int_equal(pmu_changes(&r->p, 0, &b), 1);
+	assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+	rig_end_pebs(r, false);
+}
+
+/*
+ * PEBS bits someone left in IA32_PEBS_ENABLE on counters whose EN is
+ * clear (so not in use, and free to lattop): cleared before the counter
+ * lattop gives the load-latency event is written, set again only once it
+ * is zeroed (pmu.h); and at restore they go back only after every select,
+ * counter and threshold lattop wrote is back (pmu_restore_rank()), so that
+ * no write lands on a counter counting with PEBS either way.
+ */
+static void test_stale_pebs_bits(void **state)
+{
+	struct rig *r = rig_new("haswell", 1, true);
+	const uint64_t stale = (1ull << 3) | (1ull << 35) | (1ull << 1) | (1ull << 33);
+	struct pmu_cfg cfg;
+	uint64_t d[PMU_MAX_GP];
+	int from, pebs_off, sel;
+
+	(void)state;
+	fake_set(&r->f, 0, MSR_PEBS_ENABLE, stale);
+	fake_set(&r->f, 0, MSR_PEBS_LD_LAT, 200);
+	rig_start(r, false);
+	assert_false(r->p.ldlat_taken);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 1, EV_CYCLES);
+	cfg_ldlat(&cfg, r->u, 3, 32);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	pebs_off = find_write(r, from, 0, MSR_PEBS_ENABLE, 0);
+	sel = find_write(r, from, 0, MSR_PERFEVTSEL(3), cfg.evtsel[3]);
+	assert_true(pebs_off >= 0 && sel > pebs_off);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), (1ull << 3) | (1ull << 35));
+	assert_int_equal(counting_writes(r, r->save_to, false, true), 0);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	/* Cleared first, back last but for the global enables. */
+	pebs_off = find_write(r, from, 0, MSR_PEBS_ENABLE, 0);
+	assert_true(pebs_off >= 0);
+	assert_int_equal(fake_writes(&r->f, from) - fake_writes(&r->f, pebs_off), 0);
+	assert_true(find_write(r, from, 0, MSR_PEBS_ENABLE, stale) >
+		    find_write(r, from, 0, MSR_PEBS_LD_LAT, 200));
+	assert_true(find_write(r, from, 0, MSR_PEBS_ENABLE, stale) >
+		    find_write(r, from, 0, MSR_PERFEVTSEL(3), 0));
+	assert_int_equal(counting_writes(r, r->save_to, false, true), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+}
+
+/*
+ * Nehalem and Westmere: MSR_PEBS_LD_LAT_THRESHOLD is one register for both
+ * threads of a core (pmu-facts 8.5), so a thread that changes it changes
+ * the threshold under its sibling's load-latency counter.  Outside a
+ * frozen slot switch (a re-plan, here), the sibling's counter is stopped
+ * first and started by its own switch; the second thread's write of the
+ * same value changes nothing.  At restore, PEBS stops on both threads
+ * before either threshold goes back.
+ */
+static void test_shared_threshold_stops_sibling(void **state)
+{
+	static const char *const u[] = { "nehalem", "westmere" };
+
+	(void)state;
+	for (int q = 0; q < 2; q++) {
+		struct rig *r = rig_new(u[q], 2, false);
+		struct pmu_cfg a, b;
+		uint64_t d[PMU_MAX_GP];
+		int from, stop, thr;
+
+		assert_true(ldlat_shared(r->u));
+		rig_start(r, false);
+		cfg_init(&a);
+		cfg_ldlat(&a, r->u, 3, 16);
+		cfg_gp(&a, 0, EV_CYCLES);
+		b = a;
+		b.ldlat = 100;
+		assert_int_equal(rig_apply_all(r, &a), 0);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(pmu_read_gp(&r->p, i, d), 0);
+		from = fake_mark(&r->f);
+		assert_int_equal(pmu_apply(&r->p, 0, &b, r->err, sizeof(r->err)), 0);
+		stop = find_write(r, from, rig_ids[1], MSR_PERF_GLOBAL_CTRL,
+				  fake_get(&r->f, rig_ids[1], MSR_PERF_GLOBAL_CTRL));
+		thr = find_write(r, from, rig_ids[0], MSR_PEBS_LD_LAT, 100);
+		assert_true(stop >= 0 && thr > stop);
+		assert_false(fake_get(&r->f, rig_ids[1], MSR_PERF_GLOBAL_CTRL) & (1ull << 3));
+		assert_int_equal(pmu_read_gp(&r->p, 1, d), 0);
+		assert_int_equal(pmu_apply(&r->p, 1, &b, r->err, sizeof(r->err)), 0);
+		assert_true(fake_get(&r->f, rig_ids[1], MSR_PERF_GLOBAL_CTRL) & (1ull << 3));
+		assert_int_equal(fake_get(&r->f, rig_ids[1], MSR_PMC(3)), 0);
+		rig_end_pebs(r, true);
+	}
+}
+
 /* The PEBS counter is written back to 0 once it reaches 2^(width-8); deltas stay right. */
 static void test_pebs_counter_rezeroed(void **state)
 {
@@ -891,7 +1185,7 @@ static void test_pebs_counter_rezeroed(void **state)
 	const struct pmu_event *ld = ldlat_row(r->u->table);
 	const uint64_t lim = 1ull << (48 - 8);
 	struct pmu_cfg cfg;
-	uint64_t d[PMU_MAX_GP];
+	uint64_t d[PMU_MAX_GP], g[4];
 	int from;
 
 	(void)state;
@@ -912,7 +1206,11 @@ static void test_pebs_counter_rezeroed(void **state)
 	assert_int_equal(d[0], lim + 5);
 	assert_int_equal(fake_writes(&r->f, from), 0);
 
-	/* At the limit: delta counted, then zeroed; the other counter is not. */
+	/*
+	 * At the limit: delta counted, then zeroed, stopped meanwhile by its
+	 * global enable (pmu-facts 8.12) and read again when stopped, so that
+	 * nothing it counted is lost; the other counter is not touched.
+	 */
 	fake_set(&r->f, 0, MSR_PMC(3), lim + 2);
 	fake_set(&r->f, 0, MSR_PMC(0), lim + 10);
 	from = fake_mark(&r->f);
@@ -921,15 +1219,29 @@ static void test_pebs_counter_rezeroed(void **state)
 	assert_int_equal(d[0], 5);
 	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
 	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(0)), lim + 10);
-	assert_int_equal(fake_writes(&r->f, from), 1);
+	assert_int_equal(fake_writes(&r->f, from), 3);
+	assert_int_equal(global_writes(r, from, r->f.nlog, 0, g, 4), 2);
+	assert_int_equal(g[0], fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL) & ~(1ull << 3));
+	assert_int_equal(g[1], fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL));
+	assert_true(g[1] & (1ull << 3));
+	assert_int_equal(counting_writes(r, r->save_to, false, true), 0);
 
 	/* Counting on from zero. */
 	fake_set(&r->f, 0, MSR_PMC(3), 7);
 	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
 	assert_int_equal(d[3], 7);
-	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
-	rig_assert_restored(r);
-	rig_free(r);
+
+	/* Frozen for a switch: stopped already, only the zeroing. */
+	assert_int_equal(pmu_freeze(&r->p, 0, r->err, sizeof(r->err)), 0);
+	fake_set(&r->f, 0, MSR_PMC(3), lim + 40);
+	from = fake_mark(&r->f);
+	assert_int_equal(pmu_read_gp(&r->p, 0, d), 0);
+	assert_int_equal(d[3], lim + 33);
+	assert_int_equal(fake_writes(&r->f, from), 1);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PMC(3)), 0);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	assert_true(fake_get(&r->f, 0, MSR_PERF_GLOBAL_CTRL) & (1ull << 3));
+	rig_end_pebs(r, false);
 }
 
 /* Deltas across a wrap of a @width-bit counter. */
@@ -1016,30 +1328,6 @@ static void test_idle_counter_back_under_freeze(void **state)
 	assert_int_equal(d[0], 7);
 	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
 	rig_free(r);
-}
-
-/* Index in the log of the first write on @cpu to @reg with @val after @from, or -1. */
-static int find_write(const struct rig *r, int from, int cpu, uint32_t reg, uint64_t val)
-{
-	for (int w = from; w < r->f.nlog; w++) {
-		const struct fake_rec *x = &r->f.log[w];
-
-		if (x->op == FAKE_WRITE && x->cpu == cpu && x->reg == reg && x->val == val)
-			return w;
-	}
-	return -1;
-}
-
-/* The GLOBAL_CTRL writes on @cpu after @from, in order. */
-static int global_writes(const struct rig *r, int from, int to, int cpu, uint64_t *v, int max)
-{
-	int n = 0;
-
-	for (int w = from; w < to && n < max; w++)
-		if (r->f.log[w].op == FAKE_WRITE && r->f.log[w].cpu == cpu &&
-		    r->f.log[w].reg == MSR_PERF_GLOBAL_CTRL)
-			v[n++] = r->f.log[w].val;
-	return n;
 }
 
 static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
@@ -1932,6 +2220,172 @@ static void test_diff_is_what_apply_writes(void **state)
 	rig_free(r);
 }
 
+/* ---- the rotation on the simulator ---- */
+
+/* The simulator's device, watched: the highest value read from each CPU's load-latency counter. */
+static const struct msrdev_ops *sim_ops;
+static struct msrdev_ops watch_ops;
+static uint32_t watch_reg;
+static uint64_t watch_max[FAKE_MAX_CPU];
+
+static int watch_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
+{
+	int r = sim_ops->read(d, cpu, reg, val);
+
+	if (r == 0 && reg == watch_reg && cpu < FAKE_MAX_CPU && *val > watch_max[cpu])
+		watch_max[cpu] = *val;
+	return r;
+}
+
+/* Share of the profile's loads above @t cycles: load_latency = 5:0.70 20:0.20 70:0.06 300:0.04. */
+static double truth_above(unsigned t)
+{
+	return (t < 5 ? 0.70 : 0) + (t < 20 ? 0.20 : 0) + (t < 70 ? 0.06 : 0) + (t < 300 ? 0.04 : 0);
+}
+
+/* Each CPU's share of loads above each threshold of @pl, from the interval just sampled. */
+static void check_shares(const char *uarch, const struct sampler *s, const struct plan *pl, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct sample_cpu *c = &s->cpu[i];
+		const struct unit_acc *tag = &c->acc[pl->ldlat_unit[pl->tagged]];
+
+		assert_true(c->ok);
+		assert_true(tag->run_s > 0 && tag->count[0] > 0);
+		for (int t = 0; t < pl->nthresh; t++) {
+			const struct unit_acc *a = &c->acc[pl->ldlat_unit[t]];
+			double got = a->count[0] / a->run_s / (tag->count[0] / tag->run_s);
+			double want = truth_above(pl->thresholds[t]);
+
+			if (!(a->run_s > 0) || fabs(got - want) > 0.1 * want)
+				fail_msg("%s cpu %d: share above %u is %g, want %g", uarch, i,
+					 pl->thresholds[t], got, want);
+		}
+	}
+}
+
+/*
+ * The whole rotation through lattop's sampler on the simulator, for every
+ * family with load latency: thresholds switched slot after slot over
+ * several intervals, a re-plan with other thresholds, everything written
+ * back and programmed again as at Ctrl-Z and SIGCONT (pmu_restore,
+ * pmu_resume, sampler_replan), and the load-latency counter re-zeroed at
+ * 2^(width-8) (the machine runs a million times faster than the clock, so
+ * it gets there within a slot).  The simulator's own reading of the rule
+ * (sim.c, sim_stats) counts every write to a counter counting with PEBS and
+ * load latency: none.  What it would do to a count (a random value of 48
+ * bits, where a slot counts some 2^41) shows in the share of loads above
+ * each threshold, which comes back within 10%: slots of 20 ms on a shared
+ * machine, a count that runs a million times faster than the clock, and a
+ * thread preempted between a counter's start and the sampler's clock
+ * reading make a few percent.
+ */
+static void test_rotation_on_the_simulator(void **state)
+{
+	static const unsigned thr_a[] = { 4, 16, 64 }, thr_b[] = { 8, 32, 128, 256 };
+	static const char text[] =
+		"cpus = 4\nghz = 2\ntsc_ghz = 2\nbusy = 1\nloads_per_sec = 1e8\n"
+		"load_latency = 5:0.70 20:0.20 70:0.06 300:0.04\nldlat_tagged_fraction = 1\n"
+		"time_scale = 1e6\n";
+	const int ids[4] = { 0, 1, 2, 3 };
+	int families = 0;
+
+	(void)state;
+	for (const struct uarch *const *u = uarch_supported; *u; u++) {
+		volatile sig_atomic_t stop = 0;
+		struct sim_profile *prof;
+		struct sim_stats st;
+		struct cpuid_raw raw;
+		struct cpuid_info id;
+		struct cpu_desc desc;
+		struct msrdev *dev;
+		struct sampler smp;
+		struct sim *sim;
+		struct pmu p;
+		struct plan *pl = calloc(2, sizeof(*pl));
+		char err[512];
+		bool rezeroed = false;
+
+		assert_non_null(pl);
+		if (!table_has_ldlat((*u)->table)) {
+			free(pl);
+			continue;
+		}
+		prof = sim_profile_parse(text, strlen(text), "rotation.prof", err, sizeof(err));
+		assert_non_null(prof);
+		sim = sim_new((*u)->name, prof, err, sizeof(err));
+		sim_profile_free(prof);
+		if (!sim)
+			fail_msg("%s: %s", (*u)->name, err);
+		memset(&raw, 0, sizeof(raw));
+		for (uint32_t leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
+			sim_cpuid(sim, leaf, 0, raw.basic[leaf]);
+		for (uint32_t leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
+			sim_cpuid(sim, 0x80000000u + leaf, 0, raw.ext[leaf]);
+		raw.basic_present = ~0u;
+		cpuid_decode(&raw, &id);
+		uarch_detect(&id, &desc);
+		assert_true(desc.supported);
+		assert_ptr_equal(desc.uarch, *u);
+		dev = msrdev_sim_open(sim, err, sizeof(err));
+		assert_non_null(dev);
+		sim_ops = dev->ops;
+		watch_ops = *dev->ops;
+		watch_ops.read = watch_read;
+		dev->ops = &watch_ops;
+		memset(watch_max, 0, sizeof(watch_max));
+
+		assert_int_equal(pmu_open(&p, dev, &desc, ids, 4, false, err, sizeof(err)), 0);
+		assert_int_equal(pmu_save(&p, err, sizeof(err)), 0);
+		{
+			struct plan_resources res;
+
+			plan_resources_from_pmu(&res, &p);
+			assert_int_equal(plan_build(&pl[0], *u, &res, thr_a, 3, err, sizeof(err)), 0);
+			assert_int_equal(plan_build(&pl[1], *u, &res, thr_b, 4, err, sizeof(err)), 0);
+		}
+		assert_true(pl[0].ldlat_ctr >= 0 && pl[0].nslots > 3);
+		watch_reg = MSR_PMC(pl[0].ldlat_ctr);
+		assert_int_equal(sampler_start(&smp, &p, &pl[0], err, sizeof(err)), 0);
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+			if (k)
+				check_shares((*u)->name, &smp, &pl[0], 4);
+		}
+		assert_int_equal(sampler_replan(&smp, &pl[1], err, sizeof(err)), 0);
+		assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+		check_shares((*u)->name, &smp, &pl[1], 4);
+		/* Ctrl-Z, then SIGCONT: app/session.c's suspend() and resume(). */
+		assert_int_equal(pmu_restore(&p, err, sizeof(err)), 0);
+		assert_int_equal(pmu_resume(&p, err, sizeof(err)), 4);
+		assert_int_equal(sampler_replan(&smp, &pl[0], err, sizeof(err)), 0);
+		for (int k = 0; k < 2; k++)
+			assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);
+		check_shares((*u)->name, &smp, &pl[0], 4);
+		assert_int_equal(pmu_restore(&p, err, sizeof(err)), 0);
+
+		/* The load-latency counter went past 2^(width-8) and was brought back. */
+		for (int i = 0; i < 4; i++) {
+			uint64_t v;
+
+			assert_int_equal(sim_rdmsr(sim, i, watch_reg, &v), 0);
+			rezeroed |= watch_max[i] >= 1ull << (p.gp_width - 8);
+		}
+		assert_true(rezeroed);
+		sim_get_stats(sim, &st);
+		print_message("%s: %d slots, %llu writes to a counting PEBS counter\n", (*u)->name,
+			      pl[0].nslots, (unsigned long long)st.pebs_write_while_counting);
+		assert_int_equal(st.pebs_write_while_counting, 0);
+		sampler_free(&smp);
+		pmu_close(&p);
+		msrdev_close(dev);
+		sim_free(sim);
+		free(pl);
+		families++;
+	}
+	assert_true(families >= 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1953,6 +2407,9 @@ int main(void)
 		cmocka_unit_test(test_pebs_only_with_event_nhm_reset),
 		cmocka_unit_test(test_pebs_cleared_before_event_change),
 		cmocka_unit_test(test_pebs_counter_rezeroed),
+		cmocka_unit_test(test_threshold_switch_stops_pebs_counter),
+		cmocka_unit_test(test_stale_pebs_bits),
+		cmocka_unit_test(test_shared_threshold_stops_sibling),
 		cmocka_unit_test(test_wrap_widths),
 		cmocka_unit_test(test_nhm_reset_sequence),
 		cmocka_unit_test(test_nhm_reset_starts_disabled),
@@ -1977,6 +2434,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_changed_between_uses),
 		cmocka_unit_test(test_sibling_write_is_not_theft),
 		cmocka_unit_test(test_diff_is_what_apply_writes),
+		cmocka_unit_test(test_rotation_on_the_simulator),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);

@@ -5,9 +5,10 @@
  * reserved and read-only bits, counter widths, wrap and overflow status,
  * sign extension of legacy counter writes, the counting conditions of GP
  * and fixed counters, load latency, offcore response decoding and sharing,
- * CPUID and topology, the profile format and its errors, and that ground
- * truth rates come back exactly.  Expected numbers are written out here,
- * not computed from the simulator's tables.
+ * CPUID and topology, the profile format and its errors, a PEBS counter
+ * reprogrammed while it counts, and that ground truth rates come back
+ * exactly.  Expected numbers are written out here, not computed from the
+ * simulator's tables.
  *
  * Owns nothing but these checks.
  */
@@ -1100,13 +1101,128 @@ static void test_load_latency(void **state)
 		wr(s, 0, LD_LAT, 10);
 		wr(s, 0, PEBS_ENABLE, B(b) | B(32 + b));
 		assert_int_equal(measure(s, &clk, 0, b, sel & ~OS, 1), 18750000ULL);
-		/* The threshold changing while counting: split exactly. */
+		/* The threshold changed with the counter stopped (its global enable): split exactly. */
 		wr(s, 0, PMC(b), 0);
 		wr(s, 0, EVTSEL(b), sel);
 		clk.t += 1;
+		wr(s, 0, GCTRL, rd(s, 0, GCTRL) & ~B(b));
 		wr(s, 0, LD_LAT, 50);
+		wr(s, 0, GCTRL, rd(s, 0, GCTRL) | B(b));
 		clk.t += 1;
 		assert_int_equal(rd(s, 0, PMC(b)), 25000000ULL + 12500000ULL);
+		sim_free(s);
+	}
+	assert_true(n > 0);
+}
+
+/* The simulator's count of writes to a counting PEBS counter. */
+static uint64_t pebs_bad(struct sim *s)
+{
+	struct sim_stats st;
+
+	sim_get_stats(s, &st);
+	return st.pebs_write_while_counting;
+}
+
+/*
+ * A load-latency counter reprogrammed while it counts (facts §8 item 12:
+ * SDM16 p.690, p.701, the threshold included as the audit reads it): each
+ * write to its select, its counter (IA32_PMCx or IA32_A_PMCx) or
+ * MSR_PEBS_LD_LAT_THRESHOLD while EN, its global enable, PEBS_EN and LL_EN
+ * are all set is counted, and its value is garbage (a random value of its
+ * width, here asked to be off by at least 2^24: a chance of 2^-24).  With any one of the four clear, the same writes are fine and
+ * counts exact; EN cleared alone is the disabling, not a change.  A
+ * family without the facility never counts one: Goldmont Plus's bits
+ * 32-34 are the fixed counters' PEBS, not LL_EN.
+ */
+static void test_pebs_write_while_counting(void **state)
+{
+	size_t u, n = 0;
+
+	(void)state;
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
+		uint64_t sel = hw_sel(hw, SIM_EV_LOAD_LAT), bad = 0, v, want;
+		struct clk clk;
+		struct sim *s;
+		int k;
+
+		if (!hw->has_ld_lat) {
+			/* Every PEBS bit the machine takes, a counter counting on each: never flagged. */
+			s = mk(hw->name, gt_text, &clk);
+			wr(s, 0, PEBS_ENABLE, hw->pebs_valid);
+			wr(s, 0, EVTSEL(0), SEL(0x3c, 0));
+			clk.t += 1;
+			wr(s, 0, PMC(0), 0);
+			wr(s, 0, EVTSEL(0), SEL(0xc0, 0));
+			assert_int_equal(pebs_bad(s), 0);
+			sim_free(s);
+			continue;
+		}
+		n++;
+		k = 31 - __builtin_clz(hw_ctrs(hw, SIM_EV_LOAD_LAT));
+		s = mk(hw->name, gt_text, &clk);
+		wr(s, 0, LD_LAT, 9);
+		wr(s, 0, PMC(k), 0);
+		wr(s, 0, EVTSEL(k), sel);
+		wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));        /* counting with PEBS from here */
+		assert_int_equal(pebs_bad(s), 0);
+
+		/* The threshold while it counts: flagged, and the count is garbage. */
+		clk.t += 1;
+		wr(s, 0, LD_LAT, 50);
+		assert_int_equal(pebs_bad(s), ++bad);
+		clk.t += 1;
+		v = rd(s, 0, PMC(k));
+		want = 50000000ULL + 12500000ULL;
+		assert_true((v > want ? v - want : want - v) >= 1ULL << 24);
+		/* The counter: flagged, garbage after the zero. */
+		wr(s, 0, PMC(k), 0);
+		assert_int_equal(pebs_bad(s), ++bad);
+		assert_true(rd(s, 0, PMC(k)) >= 1ULL << 24);
+		if (sim_hw_fw_write(hw)) {
+			wr(s, 0, A_PMC(k), 0);
+			assert_int_equal(pebs_bad(s), ++bad);
+		}
+		/* The select, with another umask or the same value: flagged. */
+		wr(s, 0, EVTSEL(k), sel & ~OS);
+		assert_int_equal(pebs_bad(s), ++bad);
+		wr(s, 0, EVTSEL(k), sel & ~OS);
+		assert_int_equal(pebs_bad(s), ++bad);
+		/* Another CPU's writes are its own business. */
+		wr(s, 1, LD_LAT, 10);
+		wr(s, 1, PMC(k), 0);
+		assert_int_equal(pebs_bad(s), bad);
+
+		/* EN cleared and nothing else: the disabling itself. */
+		wr(s, 0, EVTSEL(k), (sel & ~OS) & ~EN);
+		assert_int_equal(pebs_bad(s), bad);
+		/* Stopped by EN: every write is fine, and the count exact. */
+		wr(s, 0, PMC(k), 0);
+		wr(s, 0, LD_LAT, 10);
+		wr(s, 0, EVTSEL(k), sel);
+		clk.t += 1;
+		assert_int_equal(rd(s, 0, PMC(k)), 25000000ULL);
+		/* Stopped by its global enable. */
+		wr(s, 0, GCTRL, rd(s, 0, GCTRL) & ~B(k));
+		wr(s, 0, PMC(k), 0);
+		wr(s, 0, LD_LAT, 50);
+		wr(s, 0, EVTSEL(k), sel);
+		wr(s, 0, GCTRL, rd(s, 0, GCTRL) | B(k));
+		clk.t += 1;
+		assert_int_equal(rd(s, 0, PMC(k)), 12500000ULL);
+		/* Stopped by PEBS_EN (and with LL_EN alone, nothing counts). */
+		wr(s, 0, PEBS_ENABLE, B(32 + k));
+		wr(s, 0, PMC(k), 0);
+		wr(s, 0, LD_LAT, 9);
+		wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));
+		clk.t += 1;
+		assert_int_equal(rd(s, 0, PMC(k)), 50000000ULL);
+		/* PEBS_EN without LL_EN: not load latency, not this rule. */
+		wr(s, 0, PEBS_ENABLE, B(k));
+		wr(s, 0, PMC(k), 0);
+		wr(s, 0, LD_LAT, 10);
+		assert_int_equal(pebs_bad(s), bad);
 		sim_free(s);
 	}
 	assert_true(n > 0);
@@ -2250,6 +2366,7 @@ int main(void)
 		cmocka_unit_test(test_fractions_carried),
 		cmocka_unit_test(test_load_latency),
 		cmocka_unit_test(test_load_latency_tagged),
+		cmocka_unit_test(test_pebs_write_while_counting),
 		cmocka_unit_test(test_packages),
 		cmocka_unit_test(test_packages_errors),
 		cmocka_unit_test(test_offcore_nehalem),

@@ -10,7 +10,8 @@
  * offset = MSR address (the low 32 bits of it); another count is EINVAL, a
  * missing register or a refused write EIO, an offline CPU ENXIO.  Beside the
  * msr files: MNT/N/{core_id,physical_package_id,module_id}, and the test
- * interface MNT/state, MNT/log and MNT/control (formats below).  Files are
+ * interface MNT/state, MNT/log, MNT/control and, with the simulator,
+ * MNT/stats (formats below).  Files are
  * direct_io (every pread reaches this process) and requests are served one at
  * a time (single-threaded loop).
  *
@@ -20,6 +21,8 @@
  *	`E CPU 0xREG ERRNO` for every failed read or write, `E CPU open ENXIO`
  *	for a refused open, then `reads N writes M`: the read and write
  *	requests received on msr files, successful or not.
+ * /stats: the simulator's statistics (sim.h struct sim_stats), `NAME N` a
+ *	line: `pebs_write_while_counting N`.  Only with --simulate.
  * /control: one command a line, applied at once; a bad one fails the write
  *	with EINVAL (the lines before it are applied):
  *	fail-read CPU REG ERRNO [COUNT]   CPU, REG may be `*`; COUNT default forever
@@ -62,6 +65,7 @@ enum msrfs_node {
 	NODE_STATE,
 	NODE_LOG,
 	NODE_CONTROL,
+	NODE_STATS,
 	NODE_CPUDIR,
 	NODE_MSR,
 	NODE_CORE,
@@ -286,6 +290,8 @@ static enum msrfs_node msrfs_lookup(const char *path, int *cpu)
 		return NODE_LOG;
 	if (!strcmp(path, "/control"))
 		return NODE_CONTROL;
+	if (!strcmp(path, "/stats"))
+		return fs.b.stats ? NODE_STATS : NODE_NONE;
 	path++;
 	slash = strchr(path, '/');
 	if (!msrfs_parse_cpu(path, slash ? (size_t)(slash - path) : strlen(path), cpu))
@@ -312,6 +318,11 @@ static void msrfs_state_emit(void *arg, uint32_t reg, uint64_t val)
 	msrfs_text_printf(a->t, "%d 0x%x 0x%016llx\n", a->cpu, reg, (unsigned long long)val);
 }
 
+static void msrfs_stats_emit(void *arg, const char *name, unsigned long long v)
+{
+	msrfs_text_printf(arg, "%s %llu\n", name, v);
+}
+
 static void msrfs_render(enum msrfs_node node, int cpu, struct msrfs_text *t)
 {
 	int core, package, module;
@@ -331,6 +342,9 @@ static void msrfs_render(enum msrfs_node node, int cpu, struct msrfs_text *t)
 		if (fs.log_dropped)
 			msrfs_text_printf(t, "# %ld lines dropped\n", fs.log_dropped);
 		msrfs_text_printf(t, "reads %llu writes %llu\n", fs.reads, fs.writes);
+		break;
+	case NODE_STATS:
+		fs.b.stats(fs.b.priv, msrfs_stats_emit, t);
 		break;
 	case NODE_CORE:
 	case NODE_PACKAGE:
@@ -613,6 +627,8 @@ static int msrfs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_
 	fill(buf, "state", NULL, 0, 0);
 	fill(buf, "log", NULL, 0, 0);
 	fill(buf, "control", NULL, 0, 0);
+	if (fs.b.stats)
+		fill(buf, "stats", NULL, 0, 0);
 	return 0;
 }
 

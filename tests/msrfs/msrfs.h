@@ -23,6 +23,9 @@ struct msrfs_backend {
 	/* Every register /state lists for @cpu, in ascending address order. */
 	void (*state)(void *priv, int cpu,
 		      void (*emit)(void *arg, uint32_t reg, uint64_t val), void *arg);
+	/* What /stats lists (NULL: no /stats): one call of @emit a statistic. */
+	void (*stats)(void *priv, void (*emit)(void *arg, const char *name, unsigned long long v),
+		      void *arg);
 	void (*destroy)(void *priv);
 };
 

@@ -2,7 +2,8 @@
  * msrfs_sim.c: the simulator backend of msrfs (--simulate UARCH), the PMU
  * simulator of sim/sim.h behind the msr files.
  *
- * Owns: the list of registers /state shows for a simulated CPU.  Every
+ * Owns: the list of registers /state shows for a simulated CPU, and what
+ * /stats shows of the simulator's statistics.  Every
  * register semantic (which exist, which are read-only, counter widths) is the
  * simulator's; nothing here second-guesses it.
  */
@@ -55,6 +56,15 @@ static void simb_state(void *priv, int cpu,
 	}
 }
 
+static void simb_stats(void *priv, void (*emit)(void *arg, const char *name, unsigned long long v),
+		       void *arg)
+{
+	struct sim_stats st;
+
+	sim_get_stats(priv, &st);
+	emit(arg, "pebs_write_while_counting", (unsigned long long)st.pebs_write_while_counting);
+}
+
 static void simb_destroy(void *priv)
 {
 	sim_free(priv);
@@ -85,6 +95,7 @@ int msrfs_sim_open(struct msrfs_backend *b, const char *uarch, const char *profi
 		.set = simb_write,
 		.topology = simb_topology,
 		.state = simb_state,
+		.stats = simb_stats,
 		.destroy = simb_destroy,
 	};
 	return 0;
