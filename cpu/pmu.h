@@ -347,6 +347,14 @@ struct pmu_wb_res {
 	uint64_t want, got;     /* the value written back, and what was read */
 };
 
+/*
+ * Stop PEBS on every counter lattop wrote on Linux CPU @cpu: the owned
+ * bits of IA32_PEBS_ENABLE among @regs cleared, nothing else written.  The
+ * pass every CPU gets before any is written back where the threshold is
+ * shared between siblings.  Async-signal-safe.
+ */
+void pmu_wb_disarm(struct pmu_wb *w, int cpu, const struct pmu_reg *regs, int n);
+
 /* Told each register written back, in order, with what happened (never from a signal handler). */
 typedef void pmu_wb_fn(void *arg, int cpu, const struct pmu_reg *s, const struct pmu_wb_res *res);
 

@@ -177,6 +177,13 @@ static void pebs_disarm(struct pmu_wb *w, int cpu, const struct pmu_reg *s)
 	w->writes++;
 }
 
+void pmu_wb_disarm(struct pmu_wb *w, int cpu, const struct pmu_reg *regs, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (regs[k].reg == MSR_PEBS_ENABLE && regs[k].dirty && regs[k].mask)
+			pebs_disarm(w, cpu, &regs[k]);
+}
+
 int pmu_writeback(struct pmu_wb *w, int cpu, struct pmu_reg *regs, int n, pmu_wb_fn *told,
 		  void *arg)
 {
@@ -275,23 +282,19 @@ static void restore_told(void *arg, int cpu, const struct pmu_reg *s, const stru
  * Where a thread's MSR_PEBS_LD_LAT_THRESHOLD is its sibling's too (Nehalem,
  * Westmere: pmu_reg_shared()), writing it back on one CPU changes the
  * threshold under the other's load-latency counter: before any CPU is
- * written back, PEBS stops on every one (pebs_disarm()).  Elsewhere each
- * CPU's write-back stops its own first, and nothing is added.
- * journal_restore() (safety/journal.c) writes back CPU by CPU without this
- * pass: after a crash on those two families the sibling's counter may
- * still count while the first thread's threshold goes back.
+ * written back, PEBS stops on every one (pebs_disarm()).  The pass is made
+ * on every family, one read a CPU at exit, so that the exit, a crash and
+ * journal_restore() (safety/journal.c, which does not know the family)
+ * write back alike.
  */
 static void disarm_all(struct pmu *p)
 {
-	if (!pmu_reg_shared(p, MSR_PEBS_LD_LAT))
-		return;
 	for (int i = 0; i < p->ncpu; i++) {
 		const struct pmu_cpu *c = &p->cpu[i];
 		struct pmu_wb w = wb_of(p);
 
-		for (int k = 0; c->saved && k < c->nregs; k++)
-			if (c->regs[k].reg == MSR_PEBS_ENABLE && c->regs[k].dirty && c->regs[k].mask)
-				pebs_disarm(&w, c->id, &c->regs[k]);
+		if (c->saved)
+			pmu_wb_disarm(&w, c->id, c->regs, c->nregs);
 		p->reads += w.reads;
 		p->writes += w.writes;
 	}

@@ -567,6 +567,17 @@ static int replay(const struct jfile *jf, struct msrdev *dev, bool *keep, struct
 			group[ngroup++] = m;
 	}
 	qsort_r(group, ngroup, sizeof(*group), by_first, order);
+	/*
+	 * PEBS off on every CPU before any is written back: on Nehalem and
+	 * Westmere a thread's threshold is its sibling's too (pmu_wb_disarm).
+	 */
+	for (int g = 0; g < ngroup; g++) {
+		int m = group[g], end, cpu = jf->rec[order[m]].cpu;
+
+		for (end = m; end < jf->n && jf->rec[order[end]].cpu == cpu; end++)
+			;
+		pmu_wb_disarm(&w, cpu, regs + m, end - m);
+	}
 	for (int g = 0; g < ngroup; g++) {
 		int m = group[g], end, cpu = jf->rec[order[m]].cpu;
 
