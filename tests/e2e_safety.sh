@@ -84,8 +84,10 @@ check "--restore after the fault: the journal is empty" test ! -s $S/journal
 regs_unchanged "SIGKILL, --restore: every register as it was" $M $LIB_TMP/before
 
 # ---- 1. a write refused at exit: the exit names it, and the exact --restore ----
+# Long slots (3 s / 8): the refused select must meet the exit's write-back,
+# not a rotation switch in the moment between the fault and the signal.
 : >$LIB_TMP/out
-$L -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
+$L -b -d 3 >$LIB_TMP/out 2>$LIB_TMP/err &
 pid=$!
 wait_for $LIB_TMP/out '^total ' 20
 reg=$(regs_snapshot $M | grep '^0 0x18[6-9] ' | grep -v -x -F -f $LIB_TMP/before | awk '{ print $2 }' |
