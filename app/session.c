@@ -626,7 +626,7 @@ int session_measure(struct session *r)
 			status = EXIT_CANNOT;
 			break;
 		}
-		snapshot_compute(&r->snap, r->plan, &r->sampler, privs_dropped());
+		snapshot_compute(&r->snap, r->plan, r->sampler.cpu, r->sampler.tsc_hz, privs_dropped());
 		export_interval(r);
 		if (r->out && wait_for_reader(r, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;

@@ -15,6 +15,14 @@
 #include "cpu/pmu.h"
 #include "engine/plan.h"
 
+/*
+ * The seam under the engine: what a counter backend gives it each
+ * interval, per CPU and per plan unit, is the counts and the seconds they
+ * cover (struct unit_acc), with whether the CPU was read (ok, err,
+ * frozen, stopped, interval_s of struct sample_cpu).  The metrics and the
+ * snapshot read nothing else: this sampler, on the msr device, is one
+ * backend; one through perf_event_open(2) fills the same.
+ */
 struct unit_acc {
 	double count[2];   /* events counted by the unit's rows */
 	double run_s;      /* seconds the unit ran */

@@ -110,10 +110,9 @@ static double unit_share(const struct plan *pl, enum metric m)
 	return (double)pl->unit[ui].nslots / pl->nslots;
 }
 
-void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sampler *sm,
-		      bool root_dropped)
+void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sample_cpu *cpu,
+		      double tsc, bool root_dropped)
 {
-	double tsc = sm->tsc_hz;
 	struct rates total;
 	int ok = 0;
 
@@ -122,7 +121,7 @@ void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sa
 		s->core[k].ok = false;
 	}
 	for (int i = 0; i < s->ncpu; i++) {
-		const struct sample_cpu *sc = &sm->cpu[i];
+		const struct sample_cpu *sc = &cpu[i];
 		struct row *c = &s->cpu[i];
 
 		c->ok = sc->ok;
@@ -146,7 +145,7 @@ void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sa
 		metrics_compute(pl, &s->core_rates[k], tsc, &s->core[k].m);
 	metrics_sum(s->ok_rates, ok, &total);
 	metrics_compute(pl, &total, tsc, &s->total);
-	s->interval_s = s->ncpu ? sm->cpu[0].interval_s : 0;
+	s->interval_s = s->ncpu ? cpu[0].interval_s : 0;
 	s->share_lat = pl->ldlat_unit[0] >= 0 ?
 		(double)pl->unit[pl->ldlat_unit[0]].nslots / pl->nslots : 0;
 	s->share_snoop = fmin(unit_share(pl, M_SNOOP_HIT), unit_share(pl, M_SNOOP_HITM));

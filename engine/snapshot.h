@@ -22,7 +22,7 @@
 struct msrdev;
 struct pmu;
 struct plan;
-struct sampler;
+struct sample_cpu;
 
 /* One row: a logical CPU, or a core (the sum of its logical CPUs). */
 struct row {
@@ -59,12 +59,14 @@ struct snapshot {
 int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu *pmu);
 
 /*
- * The interval @sm just sampled with plan @pl: each CPU's rates and
- * metrics, each core's, and the total.  @root_dropped: lattop gave up
- * root after starting, so a permission error means "restart lattop".
+ * The interval just counted, @cpu[0..ncpu) (a backend's counts and run
+ * times per plan unit: the msr sampler's today), with plan @pl and the TSC
+ * rate @tsc_hz (0: unknown): each CPU's rates and metrics, each core's,
+ * and the total.  @root_dropped: lattop gave up root after starting, so a
+ * permission error means "restart lattop".
  */
-void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sampler *sm,
-		      bool root_dropped);
+void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sample_cpu *cpu,
+		      double tsc_hz, bool root_dropped);
 
 void snapshot_free(struct snapshot *s);
 
