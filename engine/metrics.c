@@ -109,21 +109,20 @@ void metrics_mean_bounds(const unsigned *t, const double *share, int n, double *
 	 * From one threshold to the next, [prev_t, t): the first term is the
 	 * known share at prev_t; each of the others lies between the two shares.
 	 */
-	for (int i = 0; i <= n; i++) {
-		double s = i < n ? share[i] : 0;
-		/* Past the top threshold: taken to end at twice it. */
-		unsigned next = i < n ? t[i] : 2 * prev_t;
-		double inner = (double)(next - prev_t - 1);
+	for (int i = 0; i < n; i++) {
+		double inner = (double)(t[i] - prev_t - 1);
 
-		l += prev_s + inner * s;
+		l += prev_s + inner * share[i];
 		h += prev_s + inner * prev_s;
-		if (i < n) {
-			prev_s = share[i];
-			prev_t = t[i];
-		}
+		prev_s = share[i];
+		prev_t = t[i];
 	}
-	*lo = l;
-	*hi = h;
+	/*
+	 * From the top threshold on: P(L > top) is its share; each later term
+	 * is at least 0 and, unless that share is 0, unbounded in sum.
+	 */
+	*lo = l + prev_s;
+	*hi = prev_s > 0 ? NAN : h + prev_s;
 }
 
 static const char *first_reason(const struct plan *pl, enum metric a, enum metric b)
@@ -181,6 +180,7 @@ static void compute_latency(const struct plan *pl, const struct rates *r, struct
 	for (int i = 0; i < pl->nthresh; i++)
 		out->lat.above_per_sec[i] = out->lat.above_share[i] * out->lat.loads_per_sec;
 	metrics_mean_bounds(t, share, n, &out->lat.mean_cycles_min, &out->lat.mean_cycles_max);
+	/* An open upper bound has no middle: NAN, and the outputs show the lower bound. */
 	out->lat.mean_cycles_est = (out->lat.mean_cycles_min + out->lat.mean_cycles_max) / 2;
 }
 

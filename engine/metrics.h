@@ -7,11 +7,13 @@
  * event counts the tagged ones above the threshold.  So every number here
  * is derived from shares of tagged loads: share(N) = above(N) / above(3),
  * made monotone; loads/s slower than N are estimated as share(N) times
- * the loads retired per second; the mean is bounded from the shares.
+ * the loads retired per second; the mean is bounded from the shares, and
+ * has no upper bound while some loads are slower than the top threshold.
  */
 #ifndef LATTOP_METRICS_H
 #define LATTOP_METRICS_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "cpu/events.h"
@@ -41,8 +43,13 @@ struct metrics {
 		double above_share[THRESH_MAX];     /* share of loads slower than each
 							  * threshold, from tagged loads */
 		double above_per_sec[THRESH_MAX];   /* estimated: share x loads_per_sec */
-		double mean_cycles_min, mean_cycles_max; /* bounds of the mean, from the shares */
-		double mean_cycles_est;  /* the middle of the bounds: off by at most half their gap */
+		/*
+		 * Bounds of the mean, from the shares; max NAN (open) while
+		 * some loads are slower than the top threshold.
+		 */
+		double mean_cycles_min, mean_cycles_max;
+		double mean_cycles_est;  /* the middle of the bounds: off by at most half their gap;
+					  * NAN when the upper bound is open */
 	} lat;
 	struct {
 		bool supported;
@@ -74,6 +81,16 @@ static inline bool metrics_mean_is_range(const struct metrics *m)
 	return m->lat.mean_cycles_max - m->lat.mean_cycles_min > 0.5 * m->lat.mean_cycles_est;
 }
 
+/*
+ * Has the mean a lower bound and no upper one (loads slower than the top
+ * threshold, by an amount nothing measures)?  Then there is no middle: the
+ * outputs show the lower bound alone, ">=513".
+ */
+static inline bool metrics_mean_open(const struct metrics *m)
+{
+	return !isnan(m->lat.mean_cycles_min) && isnan(m->lat.mean_cycles_max);
+}
+
 /* Rates of one CPU from its accumulations: counts over the time each unit ran. */
 void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rates *out);
 
@@ -103,9 +120,10 @@ void metrics_shares(const double *above, double tagged, int n, double *share);
  * thresholds @t[0..n) (ascending, above 3): E[L] = sum over t >= 0 of
  * P(L > t), where P(L > t) = 1 up to t = 3 (no load is faster than 4
  * cycles, SDM 18.8.1.2) and, between two thresholds, lies between their
- * shares.  Loads slower than the top threshold are taken to be at most
- * twice it: the one assumption, stated in the man page.  NAN when a share
- * is NAN.
+ * shares.  Past the top threshold P(L > t) is anything from its share down
+ * to 0: no measurement says how much slower those loads are (a load can
+ * take 100000 cycles), so *@hi is NAN, open, unless that share is 0.  No
+ * assumption is made.  Both NAN when a share is NAN, or with no threshold.
  */
 void metrics_mean_bounds(const unsigned *t, const double *share, int n, double *lo, double *hi);
 

@@ -39,6 +39,21 @@ static const char *why_above(const struct metrics *m)
 {
 	return m->lat.tagged_reason ? m->lat.tagged_reason : m->lat.loads_reason;
 }
+/* The mean's upper bound and middle: open while loads are slower than the top threshold. */
+static const char *why_mean_max(const struct metrics *m)
+{
+	if (m->lat.tagged_reason || !metrics_mean_open(m))
+		return m->lat.tagged_reason;
+	return "no upper bound: some tagged loads are slower than the highest threshold, and no "
+	       "count says how much slower (a threshold above the slowest loads bounds it)";
+}
+static const char *why_mean_est(const struct metrics *m)
+{
+	if (m->lat.tagged_reason || !metrics_mean_open(m))
+		return m->lat.tagged_reason;
+	return "no middle: the upper bound is open (see mean_cycles_max); mean_cycles_min is a "
+	       "lower bound";
+}
 static const char *why_hit(const struct metrics *m) { return m->snoop.hit_reason; }
 static const char *why_hitm(const struct metrics *m) { return m->snoop.hitm_reason; }
 static const char *why_off_latency(const struct metrics *m) { return m->off.latency_reason; }
@@ -98,15 +113,17 @@ const struct column columns[COL__COUNT] = {
 		"loads slower than N cycles per second, estimated: share of tagged loads "
 		"x Loads/s; bar: the share" },
 	[COL_MEAN] = { "mean", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_est",
-		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_est), NULL, why_tagged,
+		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_est), NULL, why_mean_est,
 		{ "~Mean", 9, CF_MEAN, 0, 0 }, { "~Mean", 9, CF_MEAN, 1, 10 },
-		"estimated mean load latency in core cycles: the middle of its bounds" },
+		"estimated mean load latency in core cycles: the middle of its bounds; with no "
+		"upper bound, the lower bound as >=N (csv: empty)" },
 	[COL_MEAN_MIN] = { "mean_min", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_min",
 		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_min), NULL, NULL, NOWHERE, NOWHERE,
 		"the lower bound of the mean load latency" },
 	[COL_MEAN_MAX] = { "mean_max", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_max",
-		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_max), NULL, NULL, NOWHERE, NOWHERE,
-		"the upper bound of the mean load latency" },
+		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_max), NULL, why_mean_max, NOWHERE, NOWHERE,
+		"the upper bound of the mean load latency, none (empty) while some loads are "
+		"slower than the highest threshold" },
 	[COL_HIT] = { "hit", "reads/s", CK_NUM, CS_SNOOP, "hit_per_sec", COL_F_CSV | COL_F_JSON,
 		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SCR_SI("Hit/s", 8),
 		"reads or loads served by a clean line in another core (Atoms: another module)" },
@@ -178,6 +195,9 @@ double columns_sort_value(const struct column *c, const struct metrics *m, int i
 
 	if (s->supported && !s->supported(m))
 		return NAN;
+	/* A mean with no upper bound sorts by the lower bound its cell shows, not last. */
+	if (c->screen.fmt == CF_MEAN && metrics_mean_open(m))
+		return m->lat.mean_cycles_min;
 	return columns_value(c, m, i);
 }
 
@@ -254,12 +274,23 @@ void columns_cell(const struct column *c, const struct col_style *s,
 		numfmt_si(buf, len, v, s->dec);
 		return;
 	case CF_MEAN:
-		/* The bounds far apart: their range, not a middle that means little. */
+		/*
+		 * No upper bound: the lower one alone, ">=513".  The bounds far
+		 * apart: their range, not a middle that means little.  Each bound
+		 * rounded outward, so that what is printed still holds the mean.
+		 */
+		if (metrics_mean_open(m)) {
+			char lo[32];
+
+			numfmt_si_bound(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec, false);
+			snprintf(buf, len, ">=%s", lo);
+			return;
+		}
 		if (!isnan(v) && metrics_mean_is_range(m)) {
 			char lo[32], hi[32];
 
-			numfmt_si(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec);
-			numfmt_si(hi, sizeof(hi), m->lat.mean_cycles_max, s->dec);
+			numfmt_si_bound(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec, false);
+			numfmt_si_bound(hi, sizeof(hi), m->lat.mean_cycles_max, s->dec, true);
 			snprintf(buf, len, "%s-%s", lo, hi);
 			return;
 		}

@@ -252,6 +252,45 @@ static void test_hidden(void **state)
 	assert_non_null(strstr(out, "\"avg_latency_ns\":75"));
 }
 
+/*
+ * The mean's cell: the middle, the range where the bounds are far apart,
+ * the lower bound alone where there is no upper one; bounds rounded
+ * outward, so that the cell never excludes a mean the bounds hold.
+ */
+static void test_mean_cell(void **state)
+{
+	const struct column *c = &columns[COL_MEAN];
+	struct metrics m;
+	char b[32];
+
+	(void)state;
+	fill(&m, 1);
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "21");
+	m.lat.mean_cycles_min = 7.9;
+	m.lat.mean_cycles_max = 20.2;
+	m.lat.mean_cycles_est = (7.9 + 20.2) / 2;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "7-21");
+	columns_cell(c, &c->screen, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "7.9-21");
+	/* Loads slower than the top threshold: no upper bound, no middle. */
+	m.lat.mean_cycles_max = m.lat.mean_cycles_est = NAN;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=7");
+	columns_cell(c, &c->screen, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=7.9");
+	m.lat.mean_cycles_min = 513;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=513");
+	/* The screen sorts it by that lower bound, not last as a number not measured. */
+	assert_true(columns_sort_value(c, &m, 0) == 513);
+	/* Nothing measured: "-" as ever. */
+	m.lat.mean_cycles_min = NAN;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "-");
+}
+
 /* Fold runs of white space to one blank. */
 static void fold(char *s)
 {
@@ -336,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_text_header),
 		cmocka_unit_test(test_json_keys),
 		cmocka_unit_test(test_hidden),
+		cmocka_unit_test(test_mean_cell),
 		cmocka_unit_test(test_man),
 		cmocka_unit_test(test_parse),
 	};

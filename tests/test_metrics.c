@@ -168,10 +168,22 @@ static void test_mean_bounds(void **state)
 	assert_close(hi, 3 + 13 + 0.3 + 65518 * 0.3);
 	assert_true(lo <= 23.7 && 23.7 <= hi);
 
-	/* Loads above the top threshold count up to twice it. */
+	/*
+	 * Loads above the top threshold: no upper bound at all.  Assuming them
+	 * at most twice it (lattop did, 3 + 7 + 10 x .5 = 15) excludes a mean
+	 * of 16 from loads that half take 4 cycles and half 28.
+	 */
 	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ 0.5 }, 1, &lo, &hi);
 	assert_close(lo, 3 + 1 + 6 * 0.5 + 0.5);
-	assert_close(hi, 3 + 7 + 10 * 0.5);
+	assert_nan(hi);
+	/* --thresholds 16 under tests/profiles/truth.prof (mean 23.7): at least 7.9, no more said. */
+	metrics_mean_bounds((const unsigned[]){ 16 }, (const double[]){ 0.3 }, 1, &lo, &hi);
+	assert_close(lo, 3 + 1 + 12 * 0.3 + 0.3);
+	assert_nan(hi);
+	/* Every load slower than 512 (they took 100000): at least 513, not "513-1024". */
+	metrics_mean_bounds(t, (const double[]){ 1, 1, 1, 1, 1, 1, 1 }, 7, &lo, &hi);
+	assert_close(lo, 513);
+	assert_nan(hi);
 
 	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ NAN }, 1, &lo, &hi);
 	assert_nan(lo);
@@ -182,30 +194,37 @@ static void test_mean_bounds(void **state)
 
 /*
  * The bounds hold for any distribution of whole-cycle latencies from 4 up
- * to twice the top threshold, and any ascending thresholds: exact shares
- * from random distributions, the true mean always inside.
+ * to a million cycles, and any ascending thresholds: exact shares from
+ * random distributions, the true mean always at least the lower bound, and
+ * at most the upper one where there is one.  There is one exactly when no
+ * load is slower than the top threshold.
  */
 static void test_mean_bounds_hold(void **state)
 {
 	uint64_t x = 88172645463325252ULL;
+	int open = 0;
 
 	(void)state;
 	for (int trial = 0; trial < 2000; trial++) {
 		unsigned t[8], lat[6];
 		double w[6], share[8], sum = 0, mean = 0, lo, hi;
 		int n = 1 + (int)(trial % 8);
-		unsigned prev = 3;
+		unsigned prev = 3, top;
+		bool slower = false;
 
 		for (int i = 0; i < n; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			prev += 1 + (unsigned)(x % 200);
 			t[i] = prev;
 		}
+		/* Half the trials up to the top threshold, half up to a million cycles. */
+		top = trial % 2 ? 1000000 : t[n - 1];
 		for (int j = 0; j < 6; j++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			lat[j] = 4 + (unsigned)(x % (2 * t[n - 1] - 4));
+			lat[j] = 4 + (unsigned)(x % (top - 3));
 			w[j] = (double)(1 + x % 1000);
 			sum += w[j];
+			slower |= lat[j] > t[n - 1];
 		}
 		for (int j = 0; j < 6; j++)
 			mean += lat[j] * w[j] / sum;
@@ -215,9 +234,15 @@ static void test_mean_bounds_hold(void **state)
 				share[i] += lat[j] > t[i] ? w[j] / sum : 0;
 		}
 		metrics_mean_bounds(t, share, n, &lo, &hi);
-		if (!(lo <= mean + 1e-9 && mean <= hi + 1e-9))
+		if (!(lo <= mean + 1e-9) || (!isnan(hi) && !(mean <= hi + 1e-9)))
 			fail_msg("trial %d: mean %g outside [%g, %g]", trial, mean, lo, hi);
+		if (isnan(hi) != slower)
+			fail_msg("trial %d: upper bound %g, loads slower than %u: %d", trial, hi,
+				 t[n - 1], slower);
+		open += isnan(hi);
 	}
+	/* Both kinds were tried. */
+	assert_true(open > 500 && open < 1500);
 }
 
 /* Rates: each metric's count over the time its own unit ran. */
@@ -356,6 +381,17 @@ static void test_compute(void **state)
 	assert_false(metrics_mean_is_range(&m));
 	assert_string_equal(m.snoop.hit_scope, "other_core");
 	assert_string_equal(m.snoop.hitm_scope, "other_core");
+	assert_false(metrics_mean_open(&m));
+
+	/* A fifth of the tagged loads slower than 64: no upper bound, so no middle. */
+	r.above[1] = 0.1;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_close(m.lat.mean_cycles_min, 3 + 1 + 12 * 0.5 + 0.5 + 47 * 0.2 + 0.2);
+	assert_nan(m.lat.mean_cycles_max);
+	assert_nan(m.lat.mean_cycles_est);
+	assert_true(metrics_mean_open(&m));
+	assert_false(metrics_mean_is_range(&m));
+	r.above[1] = 0;
 
 	/* TSC rate unknown: no GHz, so no ns; the cycles remain. */
 	metrics_compute(pl, &r, 0, &m);
