@@ -39,6 +39,19 @@ static const char *why_above(const struct metrics *m)
 {
 	return m->lat.tagged_reason ? m->lat.tagged_reason : m->lat.loads_reason;
 }
+/* The counts and standard errors: none in a recording that kept no counts. */
+static const char *why_counted(const struct metrics *m)
+{
+	if (m->lat.tagged_reason)
+		return m->lat.tagged_reason;
+	if (isnan(m->lat.tagged_count) && !isnan(m->lat.tagged_per_sec))
+		return "not in this recording: its format (version 1) keeps no counts of tagged loads";
+	return NULL;
+}
+static const char *why_above_se(const struct metrics *m)
+{
+	return why_above(m) ? why_above(m) : why_counted(m);
+}
 /* The mean's upper bound and middle: open while loads are slower than the top threshold. */
 static const char *why_mean_max(const struct metrics *m)
 {
@@ -100,18 +113,35 @@ const struct column columns[COL__COUNT] = {
 		COL_F_CSV | COL_F_JSON, AT(lat.tagged_per_sec), NULL, why_tagged,
 		NOWHERE, NOWHERE,
 		"loads the hardware tagged per second, the base of the estimates" },
+	[COL_TAGGED_COUNT] = { "tagged_count", "loads", CK_NUM, CS_LATENCY, "tagged_count",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.tagged_count), NULL, why_counted,
+		NOWHERE, NOWHERE,
+		"tagged loads counted at threshold 3, n3 of the standard errors; only with --show" },
 	[COL_THRESHOLDS] = { NULL, "cycles", CK_THRESH, CS_LATENCY, "thresholds", COL_F_JSON, 0,
 		NULL, NULL, NOWHERE, NOWHERE,
 		"the load-latency thresholds, in core cycles" },
+	[COL_TAGGED_N] = { "tagged_n", "loads", CK_LIST, CS_LATENCY, "tagged_n",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.tagged_n), NULL, why_counted,
+		NOWHERE, NOWHERE,
+		"tagged loads while each threshold was measured (tagged/s x its seconds), n of "
+		"its standard errors; only with --show" },
 	[COL_ABOVE_SHARE] = { "above_share", "share", CK_LIST, CS_LATENCY, "above_share",
 		COL_F_CSV | COL_F_JSON, AT(lat.above_share), NULL, why_tagged,
 		NOWHERE, NOWHERE,
 		"the share of tagged loads slower than each threshold" },
+	[COL_ABOVE_SHARE_SE] = { "above_share_stderr", "share", CK_LIST, CS_LATENCY,
+		"above_share_stderr", COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.above_share_se),
+		NULL, why_counted, NOWHERE, NOWHERE,
+		"the standard error of above_share, sqrt(p/n + p^2/n3); only with --show" },
 	[COL_ABOVE] = { "above", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.above_per_sec), NULL, why_above,
 		SI(">%u", 6), { ">%u", 5, CF_BAR, 1, 0 },
 		"loads slower than N cycles per second, estimated: share of tagged loads "
 		"x Loads/s; bar: the share" },
+	[COL_ABOVE_SE] = { "above_stderr", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec_stderr",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.above_per_sec_se), NULL, why_above_se,
+		SI("se>%u", 8), NOWHERE,
+		"the standard error of >N, Loads/s x that of above_share; only with --show" },
 	[COL_MEAN] = { "mean", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_est",
 		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_est), NULL, why_mean_est,
 		{ "~Mean", 9, CF_MEAN, 0, 0 }, { "~Mean", 9, CF_MEAN, 1, 10 },
@@ -223,6 +253,16 @@ bool columns_in(const struct column *c, enum col_out out)
 		return c->screen.head != NULL;
 	}
 	return false;
+}
+
+col_set columns_optional(void)
+{
+	col_set set = 0;
+
+	for (int i = 0; i < COL__COUNT; i++)
+		if (columns[i].flags & COL_F_OPT)
+			set |= COL_BIT(i);
+	return set;
 }
 
 const struct column *columns_absent(col_set set, enum col_out out)

@@ -1,8 +1,9 @@
 /*
  * test_metrics.c: what the numbers mean (engine/metrics.c).
  *
- * Hand-computed examples for the load-latency shares and the bounds of
- * the mean (and a randomised check that the bounds hold), rates (count over the
+ * Hand-computed examples for the load-latency shares, their standard
+ * errors and the bounds of the mean (and a randomised check that the bounds
+ * hold), the counts of tagged loads behind the shares, rates (count over the
  * time a unit ran), GHz (TSC rate x cycles / reference cycles), IPC and
  * offcore latency in cycles and ns; totals that sum rates and recompute
  * ratios from the sums; and NAN, "not measured", that never turns into 0.
@@ -267,7 +268,17 @@ static void test_rates(void **state)
 	c->acc[pl->ldlat_unit[0]].run_s = 0.5;
 	c->acc[pl->ldlat_unit[1]].count[0] = 2e5;
 	c->acc[pl->ldlat_unit[1]].run_s = 0.25;
+	c->acc[pl->ldlat_unit[pl->tagged]].count[0] = 1001;
+	c->acc[pl->ldlat_unit[pl->tagged]].run_s = 0.3;
 	metrics_rates(pl, c, &r);
+	/*
+	 * The tagged loads behind each share: a count, the tagged rate (1001 in
+	 * 0.3 s) times the time that threshold's unit ran, in whole loads;
+	 * threshold 3's own count.
+	 */
+	assert_close(r.tagged_n[0], 1668);      /* 1668.33 */
+	assert_close(r.tagged_n[1], 834);       /* 834.17 */
+	assert_close(r.tagged_n[pl->tagged], 1001);
 	assert_close(r.r[M_CYCLES], 3e9);
 	assert_close(r.r[M_INSTRUCTIONS], 4.5e9);
 	assert_close(r.r[M_REF_CYCLES], 2.4e9);
@@ -278,8 +289,10 @@ static void test_rates(void **state)
 	assert_close(r.r[M_OFFCORE_OUTSTANDING], 2e9);
 	assert_close(r.above[0], 1e7);
 	assert_close(r.above[1], 8e5);
+	assert_close(r.above[pl->tagged], 1001 / 0.3);
 	for (int i = 2; i < THRESH_MAX; i++)
-		assert_nan(r.above[i]);
+		if (i != pl->tagged)
+			assert_nan(r.above[i]);
 
 	/* A unit that never ran is not measured, not zero. */
 	c->acc[pl->unit_of[M_SNOOP_HIT]].run_s = 0;
@@ -291,8 +304,46 @@ static void test_rates(void **state)
 	for (int m = 0; m < M__COUNT; m++)
 		assert_nan(r.r[m]);
 	assert_nan(r.above[0]);
+	assert_nan(r.tagged_n[0]);
 	free(c);
 	free(pl);
+}
+
+/*
+ * Standard errors of the shares: se^2 = p / n + p^2 / n3, the binomial
+ * error among the n tagged loads of the threshold's slot and that of n,
+ * estimated from threshold 3's n3.  The binomial term alone, p (1 - p) / n,
+ * is what a naive reading gives.
+ */
+static void test_share_se(void **state)
+{
+	double se[4];
+
+	(void)state;
+	/* p .5 from n 100, n3 200: .5/100 + .25/200, not .25/100. */
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 100 }, 200, 1, se);
+	assert_close(se[0], sqrt(0.005 + 0.00125));
+	assert_true(se[0] > sqrt(0.5 * 0.5 / 100));
+	/* Every tagged load slower: still a ratio of two noisy counts, not 0. */
+	metrics_share_se((const double[]){ 1 }, (const double[]){ 400 }, 400, 1, se);
+	assert_close(se[0], sqrt(2.0 / 400));
+	/* Two shares pooled into their mean .3 (n 100 and 400), then one of 0. */
+	metrics_share_se((const double[]){ 0.3, 0.3, 0 }, (const double[]){ 100, 400, 50 }, 1000,
+			 3, se);
+	assert_close(se[0], sqrt(0.3 / 4 * (0.01 + 0.0025) + 0.09 / 1000));
+	assert_close(se[1], se[0]);
+	assert_close(se[2], 0);
+	/* No count (a recording without them), or none counted: not known. */
+	metrics_share_se((const double[]){ 0.5, 0.2 }, (const double[]){ 100, NAN }, 200, 2, se);
+	assert_close(se[0], sqrt(0.005 + 0.00125));
+	assert_nan(se[1]);
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 100 }, NAN, 1, se);
+	assert_nan(se[0]);
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 0 }, 200, 1, se);
+	assert_nan(se[0]);
+	metrics_share_se((const double[]){ NAN, 0.5 }, (const double[]){ 100, 100 }, 200, 2, se);
+	assert_nan(se[0]);
+	assert_close(se[1], sqrt(0.005 + 0.00125));
 }
 
 /* A metric the plan does not measure stays NAN in the rates, whatever the accumulations say. */
@@ -323,7 +374,7 @@ static struct rates rates_nan(void)
 	for (int m = 0; m < M__COUNT; m++)
 		r.r[m] = NAN;
 	for (int i = 0; i <= THRESH_MAX; i++)
-		r.above[i] = NAN;
+		r.above[i] = r.tagged_n[i] = NAN;
 	return r;
 }
 
@@ -382,6 +433,29 @@ static void test_compute(void **state)
 	assert_string_equal(m.snoop.hit_scope, "other_core");
 	assert_string_equal(m.snoop.hitm_scope, "other_core");
 	assert_false(metrics_mean_open(&m));
+	/* No counts given: the standard errors are not known, not 0. */
+	assert_nan(m.lat.tagged_count);
+	assert_nan(m.lat.above_share_se[0]);
+	/* 400 tagged loads counted at 3, 200 while 16 and 64 were measured. */
+	r.tagged_n[pl->tagged] = 400;
+	r.tagged_n[0] = r.tagged_n[1] = 200;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_close(m.lat.tagged_count, 400);
+	assert_close(m.lat.tagged_n[0], 200);
+	assert_close(m.lat.above_share_se[0], sqrt(0.5 / 200 + 0.25 / 400));
+	assert_close(m.lat.above_per_sec_se[0], 100 * sqrt(0.5 / 200 + 0.25 / 400));
+	assert_close(m.lat.above_share_se[1], 0);
+	/* 200 tagged loads, a standard error 14% of the share: marked on the screen. */
+	assert_true(metrics_above_unsure(&m, 0));
+	r.tagged_n[pl->tagged] = 4e4;
+	r.tagged_n[0] = r.tagged_n[1] = 2e4;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_false(metrics_above_unsure(&m, 0));
+	/* A share of 0 from 99 tagged loads says little: marked. */
+	assert_false(metrics_above_unsure(&m, 1));
+	r.tagged_n[1] = 99;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_true(metrics_above_unsure(&m, 1));
 
 	/* A fifth of the tagged loads slower than 64: no upper bound, so no middle. */
 	r.above[1] = 0.1;
@@ -511,6 +585,19 @@ static void test_totals(void **state)
 	assert_close(m.lat.above_share[0], 0.3);
 	assert_close(m.lat.above_per_sec[0], 0.3 * 400);
 	free(pl);
+
+	/* Counts add up over CPUs too: the total's errors are smaller than each CPU's. */
+	pl = plan_for("haswell", thr, 2);
+	in[0].tagged_n[pl->tagged] = 40;
+	in[0].tagged_n[0] = in[0].tagged_n[1] = 40;
+	in[1].tagged_n[pl->tagged] = 60;
+	in[1].tagged_n[0] = in[1].tagged_n[1] = 60;
+	metrics_sum(in, 2, &sum);
+	assert_close(sum.tagged_n[0], 100);
+	metrics_compute(pl, &sum, 1e9, &m);
+	assert_close(m.lat.tagged_count, 100);
+	assert_close(m.lat.above_share_se[0], sqrt(0.3 / 100 + 0.09 / 100));
+	free(pl);
 }
 
 /* A sum with an unmeasured input is unmeasured; a sum of nothing is not 0. */
@@ -542,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_mean_bounds_hold),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rates_unmeasured),
+		cmocka_unit_test(test_share_se),
 		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_compute_all_nan),
 		cmocka_unit_test(test_compute_unsupported),
