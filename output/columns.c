@@ -137,7 +137,7 @@ const struct column columns[COL__COUNT] = {
 		COL_F_CSV | COL_F_JSON, AT(lat.above_per_sec), NULL, why_above,
 		SI(">%u", 6), { ">%u", 5, CF_BAR, 1, 0 },
 		"loads slower than N cycles per second, estimated: share of tagged loads "
-		"x Loads/s; bar: the share" },
+		"x Loads/s; bar: the share; dim, with a ?, from few tagged loads" },
 	[COL_ABOVE_SE] = { "above_stderr", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec_stderr",
 		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.above_per_sec_se), NULL, why_above_se,
 		SI("se>%u", 8), NOWHERE,
