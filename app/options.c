@@ -103,7 +103,9 @@ const char options_help[] =
 	"      --show LIST         show only these columns in text, csv and on the screen:\n"
 	"                          names from COLUMNS in the man page, separated by\n"
 	"                          commas; refused with JSON, which keeps every field,\n"
-	"                          and for a name the output has no column for\n"
+	"                          and for a name the output has no column for; the\n"
+	"                          counts and standard errors of the estimates appear\n"
+	"                          only when named\n"
 	"      --hide LIST         leave out these columns, named and refused as for --show\n"
 	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
 	"                          YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] on the day of the\n"
@@ -345,7 +347,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	bool once = false, batch = false, detect = false, list = false;
 	const char *given[G__COUNT] = { NULL };
 	bool doctor = false, restore = false, uarchs = false;
-	col_set show = COL_ALL, hide = 0;
+	col_set show = COL_ALL & ~columns_optional(), hide = 0;
 	char *end;
 	int c;
 

@@ -88,7 +88,7 @@ cpu() {
 			callgrind_annotate --inclusive=yes $T/nb/cg.$k 2>/dev/null >$T/ann.$k
 		done
 		tot() { awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' $1; }
-		sim() { awk '/cpu\/sim\.c:sim_(rd|wr)msr \[/ && !/=>/ { gsub(",", "", $1); s += $1 } END { print s + 0 }' $1; }
+		sim() { awk '/sim\/sim\.c:sim_(rd|wr)msr \[/ && !/=>/ { gsub(",", "", $1); s += $1 } END { print s + 0 }' $1; }
 		t1=$(tot $T/ann.1) t11=$(tot $T/ann.11) s1=$(sim $T/ann.1) s11=$(sim $T/ann.11)
 		# CPU time (task-clock) of 101 ticks less 1 tick, per CPU per tick; RSS of the long run.
 		: >$T/c; : >$T/m1

@@ -18,7 +18,7 @@ static void rates_clear(struct rates *out)
 	for (int m = 0; m < M__COUNT; m++)
 		out->r[m] = NAN;
 	for (int i = 0; i <= THRESH_MAX; i++)
-		out->above[i] = NAN;
+		out->above[i] = out->tagged_n[i] = NAN;
 }
 
 void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rates *out)
@@ -38,14 +38,26 @@ void metrics_rates(const struct plan *pl, const struct sample_cpu *c, struct rat
 	for (int i = 0; i <= THRESH_MAX; i++)
 		if (pl->ldlat_unit[i] >= 0)
 			out->above[i] = rate(&c->acc[pl->ldlat_unit[i]], 0);
+	/*
+	 * The tagged loads behind each threshold's share: one threshold
+	 * register, so not counted in its own slot but estimated from the
+	 * tagged rate over the time its unit ran.  Whole loads: the totals
+	 * add up exactly, and a recording derives them.
+	 */
+	for (int i = 0; pl->tagged >= 0 && i <= THRESH_MAX; i++)
+		if (pl->ldlat_unit[i] >= 0)
+			out->tagged_n[i] = round(out->above[pl->tagged] *
+						 c->acc[pl->ldlat_unit[i]].run_s);
 }
 
 void metrics_add(struct rates *acc, const struct rates *r)
 {
 	for (int m = 0; m < M__COUNT; m++)
 		acc->r[m] += r->r[m];
-	for (int i = 0; i <= THRESH_MAX; i++)
+	for (int i = 0; i <= THRESH_MAX; i++) {
 		acc->above[i] += r->above[i];
+		acc->tagged_n[i] += r->tagged_n[i];
+	}
 }
 
 void metrics_sum(const struct rates *in, int n, struct rates *out)
@@ -109,21 +121,55 @@ void metrics_mean_bounds(const unsigned *t, const double *share, int n, double *
 	 * From one threshold to the next, [prev_t, t): the first term is the
 	 * known share at prev_t; each of the others lies between the two shares.
 	 */
-	for (int i = 0; i <= n; i++) {
-		double s = i < n ? share[i] : 0;
-		/* Past the top threshold: taken to end at twice it. */
-		unsigned next = i < n ? t[i] : 2 * prev_t;
-		double inner = (double)(next - prev_t - 1);
+	for (int i = 0; i < n; i++) {
+		double inner = (double)(t[i] - prev_t - 1);
 
-		l += prev_s + inner * s;
+		l += prev_s + inner * share[i];
 		h += prev_s + inner * prev_s;
-		if (i < n) {
-			prev_s = share[i];
-			prev_t = t[i];
-		}
+		prev_s = share[i];
+		prev_t = t[i];
 	}
-	*lo = l;
-	*hi = h;
+	/*
+	 * From the top threshold on: P(L > top) is its share; each later term
+	 * is at least 0 and, unless that share is 0, unbounded in sum.
+	 */
+	*lo = l + prev_s;
+	*hi = prev_s > 0 ? NAN : h + prev_s;
+}
+
+void metrics_share_se(const double *share, const double *tn, double n3, int n, double *se)
+{
+	for (int i = 0, j; i < n; i = j) {
+		double p = share[i], inv = 0;
+		int k;
+
+		for (j = i; j < n && share[j] == p; j++)
+			inv += 1 / tn[j];
+		if (j == i) {           /* a NAN share: a run of one */
+			se[i] = NAN;
+			j = i + 1;
+			continue;
+		}
+		k = j - i;
+		for (int q = i; q < j; q++)
+			se[q] = n3 >= 1 && isfinite(inv) && inv > 0 ?
+				sqrt(p * inv / ((double)k * k) + p * p / n3) : NAN;
+	}
+}
+
+void metrics_stderr(const struct metrics *m, double *share_se, double *rate_se)
+{
+	int first = 0, n = m->lat.nthresh;
+
+	/* Thresholds up to 3: every load is slower, exactly. */
+	while (first < n && m->lat.thresholds[first] <= THRESH_TAGGED) {
+		share_se[first] = isnan(m->lat.above_share[first]) ? NAN : 0;
+		first++;
+	}
+	metrics_share_se(m->lat.above_share + first, m->lat.tagged_n + first, m->lat.tagged_count,
+			 n - first, share_se + first);
+	for (int i = 0; i < n; i++)
+		rate_se[i] = share_se[i] * m->lat.loads_per_sec;
 }
 
 static const char *first_reason(const struct plan *pl, enum metric a, enum metric b)
@@ -160,8 +206,12 @@ static void compute_latency(const struct plan *pl, const struct rates *r, struct
 	out->lat.loads_per_sec = loads ? r->r[M_LOADS] : NAN;
 	out->lat.tagged_per_sec = ld ? r->above[pl->tagged] : NAN;
 	out->lat.mean_cycles_min = out->lat.mean_cycles_max = out->lat.mean_cycles_est = NAN;
-	for (int i = 0; i < THRESH_MAX; i++)
+	out->lat.tagged_count = ld ? r->tagged_n[pl->tagged] : NAN;
+	for (int i = 0; i < THRESH_MAX; i++) {
 		out->lat.above_share[i] = out->lat.above_per_sec[i] = NAN;
+		out->lat.tagged_n[i] = ld && i < pl->nthresh ? r->tagged_n[i] : NAN;
+		out->lat.above_share_se[i] = out->lat.above_per_sec_se[i] = NAN;
+	}
 	if (!ld)
 		return;
 	/* Thresholds are ascending (options.c); one equal to 3 is the base itself. */
@@ -181,7 +231,9 @@ static void compute_latency(const struct plan *pl, const struct rates *r, struct
 	for (int i = 0; i < pl->nthresh; i++)
 		out->lat.above_per_sec[i] = out->lat.above_share[i] * out->lat.loads_per_sec;
 	metrics_mean_bounds(t, share, n, &out->lat.mean_cycles_min, &out->lat.mean_cycles_max);
+	/* An open upper bound has no middle: NAN, and the outputs show the lower bound. */
 	out->lat.mean_cycles_est = (out->lat.mean_cycles_min + out->lat.mean_cycles_max) / 2;
+	metrics_stderr(out, out->lat.above_share_se, out->lat.above_per_sec_se);
 }
 
 void metrics_compute(const struct plan *pl, const struct rates *r, double tsc_hz,

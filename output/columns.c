@@ -39,6 +39,34 @@ static const char *why_above(const struct metrics *m)
 {
 	return m->lat.tagged_reason ? m->lat.tagged_reason : m->lat.loads_reason;
 }
+/* The counts and standard errors: none in a recording that kept no counts. */
+static const char *why_counted(const struct metrics *m)
+{
+	if (m->lat.tagged_reason)
+		return m->lat.tagged_reason;
+	if (isnan(m->lat.tagged_count) && !isnan(m->lat.tagged_per_sec))
+		return "not in this recording: its format (version 1) keeps no counts of tagged loads";
+	return NULL;
+}
+static const char *why_above_se(const struct metrics *m)
+{
+	return why_above(m) ? why_above(m) : why_counted(m);
+}
+/* The mean's upper bound and middle: open while loads are slower than the top threshold. */
+static const char *why_mean_max(const struct metrics *m)
+{
+	if (m->lat.tagged_reason || !metrics_mean_open(m))
+		return m->lat.tagged_reason;
+	return "no upper bound: some tagged loads are slower than the highest threshold, and no "
+	       "count says how much slower (a threshold above the slowest loads bounds it)";
+}
+static const char *why_mean_est(const struct metrics *m)
+{
+	if (m->lat.tagged_reason || !metrics_mean_open(m))
+		return m->lat.tagged_reason;
+	return "no middle: the upper bound is open (see mean_cycles_max); mean_cycles_min is a "
+	       "lower bound";
+}
 static const char *why_hit(const struct metrics *m) { return m->snoop.hit_reason; }
 static const char *why_hitm(const struct metrics *m) { return m->snoop.hitm_reason; }
 static const char *why_off_latency(const struct metrics *m) { return m->off.latency_reason; }
@@ -85,28 +113,47 @@ const struct column columns[COL__COUNT] = {
 		COL_F_CSV | COL_F_JSON, AT(lat.tagged_per_sec), NULL, why_tagged,
 		NOWHERE, NOWHERE,
 		"loads the hardware tagged per second, the base of the estimates" },
+	[COL_TAGGED_COUNT] = { "tagged_count", "loads", CK_NUM, CS_LATENCY, "tagged_count",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.tagged_count), NULL, why_counted,
+		NOWHERE, NOWHERE,
+		"tagged loads counted at threshold 3, n3 of the standard errors; only with --show" },
 	[COL_THRESHOLDS] = { NULL, "cycles", CK_THRESH, CS_LATENCY, "thresholds", COL_F_JSON, 0,
 		NULL, NULL, NOWHERE, NOWHERE,
 		"the load-latency thresholds, in core cycles" },
+	[COL_TAGGED_N] = { "tagged_n", "loads", CK_LIST, CS_LATENCY, "tagged_n",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.tagged_n), NULL, why_counted,
+		NOWHERE, NOWHERE,
+		"tagged loads while each threshold was measured (tagged/s x its seconds), n of "
+		"its standard errors; only with --show" },
 	[COL_ABOVE_SHARE] = { "above_share", "share", CK_LIST, CS_LATENCY, "above_share",
 		COL_F_CSV | COL_F_JSON, AT(lat.above_share), NULL, why_tagged,
 		NOWHERE, NOWHERE,
 		"the share of tagged loads slower than each threshold" },
+	[COL_ABOVE_SHARE_SE] = { "above_share_stderr", "share", CK_LIST, CS_LATENCY,
+		"above_share_stderr", COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.above_share_se),
+		NULL, why_counted, NOWHERE, NOWHERE,
+		"the standard error of above_share, sqrt(p/n + p^2/n3); only with --show" },
 	[COL_ABOVE] = { "above", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.above_per_sec), NULL, why_above,
 		SI(">%u", 6), { ">%u", 5, CF_BAR, 1, 0 },
 		"loads slower than N cycles per second, estimated: share of tagged loads "
-		"x Loads/s; bar: the share" },
+		"x Loads/s; bar: the share; dim, with a ?, from few tagged loads" },
+	[COL_ABOVE_SE] = { "above_stderr", "loads/s", CK_LIST, CS_LATENCY, "above_per_sec_stderr",
+		COL_F_CSV | COL_F_JSON | COL_F_OPT, AT(lat.above_per_sec_se), NULL, why_above_se,
+		SI("se>%u", 8), NOWHERE,
+		"the standard error of >N, Loads/s x that of above_share; only with --show" },
 	[COL_MEAN] = { "mean", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_est",
-		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_est), NULL, why_tagged,
+		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_est), NULL, why_mean_est,
 		{ "~Mean", 9, CF_MEAN, 0, 0 }, { "~Mean", 9, CF_MEAN, 1, 10 },
-		"estimated mean load latency in core cycles: the middle of its bounds" },
+		"estimated mean load latency in core cycles: the middle of its bounds; with no "
+		"upper bound, the lower bound as >=N (csv: empty)" },
 	[COL_MEAN_MIN] = { "mean_min", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_min",
 		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_min), NULL, NULL, NOWHERE, NOWHERE,
 		"the lower bound of the mean load latency" },
 	[COL_MEAN_MAX] = { "mean_max", "cycles", CK_NUM, CS_LATENCY, "mean_cycles_max",
-		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_max), NULL, NULL, NOWHERE, NOWHERE,
-		"the upper bound of the mean load latency" },
+		COL_F_CSV | COL_F_JSON, AT(lat.mean_cycles_max), NULL, why_mean_max, NOWHERE, NOWHERE,
+		"the upper bound of the mean load latency, none (empty) while some loads are "
+		"slower than the highest threshold" },
 	[COL_HIT] = { "hit", "reads/s", CK_NUM, CS_SNOOP, "hit_per_sec", COL_F_CSV | COL_F_JSON,
 		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SCR_SI("Hit/s", 8),
 		"reads or loads that found a clean copy in another core, the data from the L3, not forwarded (Atoms: a clean hit in another module)" },
@@ -178,6 +225,9 @@ double columns_sort_value(const struct column *c, const struct metrics *m, int i
 
 	if (s->supported && !s->supported(m))
 		return NAN;
+	/* A mean with no upper bound sorts by the lower bound its cell shows, not last. */
+	if (c->screen.fmt == CF_MEAN && metrics_mean_open(m))
+		return m->lat.mean_cycles_min;
 	return columns_value(c, m, i);
 }
 
@@ -203,6 +253,16 @@ bool columns_in(const struct column *c, enum col_out out)
 		return c->screen.head != NULL;
 	}
 	return false;
+}
+
+col_set columns_optional(void)
+{
+	col_set set = 0;
+
+	for (int i = 0; i < COL__COUNT; i++)
+		if (columns[i].flags & COL_F_OPT)
+			set |= COL_BIT(i);
+	return set;
 }
 
 const struct column *columns_absent(col_set set, enum col_out out)
@@ -254,12 +314,23 @@ void columns_cell(const struct column *c, const struct col_style *s,
 		numfmt_si(buf, len, v, s->dec);
 		return;
 	case CF_MEAN:
-		/* The bounds far apart: their range, not a middle that means little. */
+		/*
+		 * No upper bound: the lower one alone, ">=513".  The bounds far
+		 * apart: their range, not a middle that means little.  Each bound
+		 * rounded outward, so that what is printed still holds the mean.
+		 */
+		if (metrics_mean_open(m)) {
+			char lo[32];
+
+			numfmt_si_bound(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec, false);
+			snprintf(buf, len, ">=%s", lo);
+			return;
+		}
 		if (!isnan(v) && metrics_mean_is_range(m)) {
 			char lo[32], hi[32];
 
-			numfmt_si(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec);
-			numfmt_si(hi, sizeof(hi), m->lat.mean_cycles_max, s->dec);
+			numfmt_si_bound(lo, sizeof(lo), m->lat.mean_cycles_min, s->dec, false);
+			numfmt_si_bound(hi, sizeof(hi), m->lat.mean_cycles_max, s->dec, true);
 			snprintf(buf, len, "%s-%s", lo, hi);
 			return;
 		}

@@ -21,7 +21,8 @@
 enum col_id {
 	COL_TIME, COL_CPU, COL_CORE, COL_PACKAGE,
 	COL_GHZ, COL_IPC,
-	COL_LOADS, COL_TAGGED, COL_THRESHOLDS, COL_ABOVE_SHARE, COL_ABOVE, COL_MEAN,
+	COL_LOADS, COL_TAGGED, COL_TAGGED_COUNT, COL_THRESHOLDS, COL_TAGGED_N,
+	COL_ABOVE_SHARE, COL_ABOVE_SHARE_SE, COL_ABOVE, COL_ABOVE_SE, COL_MEAN,
 	COL_MEAN_MIN, COL_MEAN_MAX,
 	COL_HIT, COL_HITM, COL_HIT_SCOPE, COL_HITM_SCOPE, COL_HITM_SHARE,
 	COL_RMT_HIT, COL_RMT_HITM, COL_HISTORY,
@@ -75,6 +76,7 @@ struct col_style {
 #define COL_F_CSV       0x1
 #define COL_F_JSON      0x2
 #define COL_F_REMOTE    0x4     /* text and screen: only where another package is measured */
+#define COL_F_OPT       0x8     /* text and csv: left out unless --show names it */
 
 struct column {
 	const char *name;               /* --show, --hide; NULL: JSON only, not chosen */
@@ -137,6 +139,9 @@ enum col_out { COL_OUT_TEXT, COL_OUT_CSV, COL_OUT_SCREEN };
 
 /* Has output @out a column for field @c? */
 bool columns_in(const struct column *c, enum col_out out);
+
+/* The fields left out unless --show names them (COL_F_OPT). */
+col_set columns_optional(void);
 
 /*
  * The first field of @set output @out has no column for, or NULL: what

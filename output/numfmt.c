@@ -183,6 +183,28 @@ void numfmt_si(char *buf, size_t len, double v, int small)
 	snprintf(buf, len, "%s", tmp);
 }
 
+void numfmt_si_bound(char *buf, size_t len, double v, int small, bool up)
+{
+	double scale = 1, x;
+	int k = 0, dec;
+
+	if (!isfinite(v)) {
+		numfmt_si(buf, len, v, small);
+		return;
+	}
+	/* The suffix and decimals numfmt_si picks, then the digit below dropped toward @up. */
+	while (fabs(v) / scale >= 999.5 && k < 5) {
+		scale *= 1000;
+		k++;
+	}
+	x = v / scale;
+	dec = fabs(x) < 9.95 && (k > 0 || x != floor(x)) ? (k > 0 ? 1 : small) : 0;
+	x *= pow10_tab[dec];
+	/* A millionth of a digit of slack: 8 computed as 7.99999999 still prints 8. */
+	x = up ? ceil(x - 1e-6) : floor(x + 1e-6);
+	numfmt_si(buf, len, x / pow10_tab[dec] * scale, small);
+}
+
 void numfmt_cell(char *buf, size_t len, double v, int decimals)
 {
 	char tmp[32];

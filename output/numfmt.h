@@ -7,6 +7,7 @@
 #ifndef LATTOP_NUMFMT_H
 #define LATTOP_NUMFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -29,5 +30,12 @@ int numfmt_fixed(char *buf, double v, int decimals);
  */
 void numfmt_si(char *buf, size_t len, double v, int small);
 void numfmt_cell(char *buf, size_t len, double v, int decimals);
+
+/*
+ * numfmt_si rounded down (@up false) or up to the last digit it shows,
+ * not to the nearest: a bound printed still holds what it bounds (a lower
+ * bound of 7.9 prints "7", not "8", where no decimal is shown).
+ */
+void numfmt_si_bound(char *buf, size_t len, double v, int small, bool up);
 
 #endif

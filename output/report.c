@@ -621,10 +621,18 @@ static void text_line(FILE *f, const struct report *r, int wc, int wk, const cha
 /* Lines under the table: what is estimated, what is not measured and why. */
 static void text_notes(FILE *f, const struct metrics *t)
 {
-	if (t->lat.supported && !t->lat.tagged_reason && !isnan(t->lat.mean_cycles_min))
+	/* The bounds rounded outward: what is printed still holds the mean. */
+	if (t->lat.supported && !t->lat.tagged_reason && metrics_mean_open(t))
+		fprintf(f, "load latency: >N are estimates: the share of tagged loads slower than N "
+			"times Loads/s; ~Mean is at least %.0f cycles (total), with no upper bound: "
+			"%.3g%% of tagged loads are slower than %u cycles, by an amount not measured\n",
+			floor(t->lat.mean_cycles_min + 1e-6),
+			100 * t->lat.above_share[t->lat.nthresh - 1],
+			t->lat.thresholds[t->lat.nthresh - 1]);
+	else if (t->lat.supported && !t->lat.tagged_reason && !isnan(t->lat.mean_cycles_min))
 		fprintf(f, "load latency: >N are estimates: the share of tagged loads slower than N "
 			"times Loads/s; ~Mean lies in %.0f..%.0f cycles (total)\n",
-			t->lat.mean_cycles_min, t->lat.mean_cycles_max);
+			floor(t->lat.mean_cycles_min + 1e-6), ceil(t->lat.mean_cycles_max - 1e-6));
 	if (!t->lat.supported)
 		fprintf(f, "load latency: not measured: %s\n", t->lat.reason);
 	else if (t->lat.tagged_reason)

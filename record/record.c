@@ -41,11 +41,22 @@
  *           XOR the same number of the row before (of 0.0 on the first row),
  *           2 derived exactly from numbers before it (above_per_sec =
  *           share x loads, the bounds of the mean from the shares, the
- *           mean the middle of its bounds, ns = cycles / GHz, a share
- *           the same as the share before it, the total's
- *           rates the sum of the rates of the CPUs read), 3 the same
- *           as the row before, 4 zero.  The interval's time and measured
- *           length are the first two doubles.
+ *           mean the middle of its bounds, the standard errors from the
+ *           shares and counts, ns = cycles / GHz, a share the same as the
+ *           share before it, the total's rates and counts the sum of those
+ *           of the CPUs read), 3 the same as the row before, 4 zero.  The
+ *           numbers, in order: ghz, ipc, loads, tagged, the shares, the
+ *           loads above, the mean's min, max and middle, [version 2: the
+ *           tagged count and the tagged loads of each threshold (walk_count:
+ *           varints in the structure), u 1 when every standard error is
+ *           derived, else u 0 and the shares' and the loads' standard
+ *           errors, a pair per threshold,] snoop hit, HITM, remote hit,
+ *           HITM, offcore reads, latency in cycles and ns.  The interval's
+ *           time and measured length are the first two doubles.
+ *
+ * Version 1 has no counts of tagged loads: its frames replay without them,
+ * and so without standard errors.  A file is appended to only in its own
+ * version; a reader reads its version and the older ones.
  *
  * The writer uses code 2 only when the number derived is bit for bit the
  * one recorded, so a replay prints what the live run printed.
@@ -219,10 +230,12 @@ static double bitsd(uint64_t b)
 
 enum { F_GHZ, F_IPC, F_LOADS, F_TAGGED, F_SHARE, F_APS = F_SHARE + THRESH_MAX,
        F_MIN = F_APS + THRESH_MAX, F_MAX, F_EST, F_HIT, F_HITM, F_RHIT, F_RHITM, F_READS,
-       F_LAT, F_NS, F__N };
+       F_LAT, F_NS, F_TCOUNT, F_TN, F_SSE = F_TN + THRESH_MAX, F_ASE = F_SSE + THRESH_MAX,
+       F__N = F_ASE + THRESH_MAX };
 
 struct codec {
 	bool dec;
+	unsigned version;                /* of the file: what a frame holds */
 	struct record_buf *a, *d;        /* encoding: structure and doubles */
 	struct cur ca;                   /* decoding: structure */
 	const uint8_t *dp;               /* decoding: the shuffled doubles */
@@ -240,7 +253,10 @@ struct codec {
 	int nsum;
 };
 
-/* The rates a total is the sum of (metrics_sum()), in the order of the CPUs. */
+/*
+ * The rates a total is the sum of (metrics_sum()), in the order of the
+ * CPUs; and the counts of tagged loads, F_TCOUNT to F_TN + THRESH_MAX.
+ */
 static const int summed[] = { F_LOADS, F_TAGGED, F_HIT, F_HITM, F_RHIT, F_RHITM, F_READS };
 
 enum row_kind { ROW_UNREAD, ROW_READ, ROW_TOTAL };
@@ -390,12 +406,59 @@ static void walk_rate(struct codec *c, enum row_kind k, int id, double *v)
 	walk_dbl(c, id, v, k == ROW_TOTAL && c->nsum ? &c->sum[id] : NULL);
 }
 
+/*
+ * A count of whole loads (version 2): a varint in the structure, not a
+ * double: the difference from the row before, zigzagged, after a code
+ * (0 NAN, 1 the sum of the rows read on the total's row, 2 a whole
+ * number, 3 anything else, as the next double).  Three bytes where a
+ * double takes eight, and the compressor's time with them.
+ */
+#define COUNT_MAX 0x1p52
+
+static void walk_count(struct codec *c, enum row_kind k, int id, double *v)
+{
+	double prev = c->prev_ok && !isnan(c->prev[id]) ? c->prev[id] : 0;
+	const double *sum = k == ROW_TOTAL && c->nsum ? &c->sum[id] : NULL;
+
+	if (!c->dec) {
+		double d = *v - prev;
+		unsigned code = isnan(*v) ? 0 : sum && dbits(*sum) == dbits(*v) ? 1 :
+				*v == floor(*v) && fabs(*v) < COUNT_MAX && fabs(d) < COUNT_MAX ? 2 : 3;
+
+		buf_u(c->a, code);
+		if (code == 2)
+			buf_u(c->a, ((uint64_t)(int64_t)d << 1) ^ (uint64_t)((int64_t)d >> 63));
+		else if (code == 3)
+			enc_dbl(c, *v);
+	} else {
+		switch (cur_small(&c->ca, 3)) {
+		case 0: *v = NAN; break;
+		case 1:
+			if (!sum)
+				c->ca.bad = true;
+			*v = sum ? *sum : NAN;
+			break;
+		case 2: {
+			int64_t d = cur_z(&c->ca);
+
+			if (d <= -(int64_t)COUNT_MAX || d >= (int64_t)COUNT_MAX)
+				c->ca.bad = true;
+			*v = prev + (double)d;
+			break;
+		}
+		default: *v = dec_dbl(c); break;
+		}
+	}
+	c->cur[id] = isnan(*v) ? NAN : *v;
+}
+
 static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 {
 	unsigned bits = (m->lat.supported ? 1 : 0) | (m->snoop.supported ? 2 : 0) |
 			(m->snoop.remote.supported ? 4 : 0) | (m->off.supported ? 8 : 0);
 	unsigned nthresh = (unsigned)m->lat.nthresh;
-	double d, lo, hi;
+	double d, lo, hi, sse[THRESH_MAX], ase[THRESH_MAX];
+	unsigned all;
 	int first = 0, n;
 
 	walk_uint(c, &bits, 15);
@@ -422,9 +485,13 @@ static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 	m->lat.nthresh = (int)nthresh;
 	for (int i = 0; i < m->lat.nthresh; i++)
 		walk_uint(c, &m->lat.thresholds[i], 65535);
-	if (c->dec)
+	if (c->dec) {
+		m->lat.tagged_count = NAN;
+		for (int i = 0; i < THRESH_MAX; i++)
+			m->lat.tagged_n[i] = m->lat.above_share_se[i] = m->lat.above_per_sec_se[i] = NAN;
 		for (int i = m->lat.nthresh; i < THRESH_MAX; i++)
 			m->lat.above_share[i] = m->lat.above_per_sec[i] = NAN;
+	}
 
 	walk_dbl(c, F_GHZ, &m->ghz, NULL);
 	walk_dbl(c, F_IPC, &m->ipc, NULL);
@@ -446,6 +513,33 @@ static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 	walk_dbl(c, F_MAX, &m->lat.mean_cycles_max, &hi);
 	d = (m->lat.mean_cycles_min + m->lat.mean_cycles_max) / 2;
 	walk_dbl(c, F_EST, &m->lat.mean_cycles_est, &d);
+	/* Version 2: the counts of tagged loads, and the standard errors derived from them. */
+	if (c->version >= 2) {
+		walk_count(c, k, F_TCOUNT, &m->lat.tagged_count);
+		for (int i = 0; i < m->lat.nthresh; i++)
+			walk_count(c, k, F_TN + i, &m->lat.tagged_n[i]);
+		/*
+		 * The errors as metrics_compute() sets them: derived, one code for
+		 * them all; else each number coded on its own.
+		 */
+		metrics_stderr(m, sse, ase);
+		all = 1;
+		for (int i = 0; !c->dec && i < m->lat.nthresh; i++)
+			all &= dbits(sse[i]) == dbits(m->lat.above_share_se[i]) &&
+			       dbits(ase[i]) == dbits(m->lat.above_per_sec_se[i]);
+		walk_uint(c, &all, 1);
+		for (int i = 0; i < m->lat.nthresh; i++) {
+			if (all && c->dec) {
+				m->lat.above_share_se[i] = sse[i];
+				m->lat.above_per_sec_se[i] = ase[i];
+			} else if (!all) {
+				walk_dbl(c, F_SSE + i, &m->lat.above_share_se[i], &sse[i]);
+				walk_dbl(c, F_ASE + i, &m->lat.above_per_sec_se[i], &ase[i]);
+			}
+			c->cur[F_SSE + i] = m->lat.above_share_se[i];
+			c->cur[F_ASE + i] = m->lat.above_per_sec_se[i];
+		}
+	}
 	walk_rate(c, k, F_HIT, &m->snoop.hit_per_sec);
 	walk_rate(c, k, F_HITM, &m->snoop.hitm_per_sec);
 	walk_rate(c, k, F_RHIT, &m->snoop.remote.hit_per_sec);
@@ -460,6 +554,8 @@ static void walk_metrics(struct codec *c, struct metrics *m, enum row_kind k)
 		for (size_t i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
 			c->sum[summed[i]] = c->nsum ? c->sum[summed[i]] + c->cur[summed[i]]
 						    : c->cur[summed[i]];
+		for (int id = F_TCOUNT; id < F_TN + THRESH_MAX; id++)
+			c->sum[id] = c->nsum ? c->sum[id] + c->cur[id] : c->cur[id];
 		c->nsum++;
 	}
 }
@@ -675,7 +771,8 @@ out:
 static int frame_encode(struct record_writer *w, const struct report *r)
 {
 	struct record_buf a = { 0 };
-	struct codec c = { .dec = false, .a = &a, .d = &w->dbl, .hstr = w->str, .nhstr = w->nstr };
+	struct codec c = { .dec = false, .version = RECORD_VERSION, .a = &a, .d = &w->dbl,
+			   .hstr = w->str, .nhstr = w->nstr };
 	unsigned flags = r->note ? 1 : 0;
 	const char *note = r->note;
 	size_t nd;
@@ -892,12 +989,12 @@ static void frame_free(struct record_frame *f)
 	free(f->cpu);
 }
 
-static int frame_decode(const struct record_session *s, int si, const uint8_t *p, size_t n,
-			struct record_frame *f)
+static int frame_decode(const struct record_session *s, int si, unsigned version,
+			const uint8_t *p, size_t n, struct record_frame *f)
 {
 	struct cur top = { .p = p, .n = n };
 	uint64_t alen = cur_u(&top);
-	struct codec c = { .dec = true, .hstr = s->str, .nhstr = s->nstr };
+	struct codec c = { .dec = true, .version = version, .hstr = s->str, .nhstr = s->nstr };
 	unsigned flags, ncpu;
 
 	memset(f, 0, sizeof(*f));
@@ -1018,7 +1115,8 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 		} else if (out->ns) {
 			struct record_frame f;
 
-			if (frame_decode(out->s[out->ns - 1], out->ns - 1, raw, rlen, &f) == 0) {
+			if (frame_decode(out->s[out->ns - 1], out->ns - 1, out->version, raw, rlen,
+					 &f) == 0) {
 				if (out->each) {
 					out->stopped = out->each(&f, out->arg) != 0;
 					frame_free(&f);
@@ -1061,6 +1159,7 @@ int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
 			 "and older", get32(buf + 8), RECORD_VERSION);
 		return -1;
 	}
+	out->version = get32(buf + 8);
 	dctx = ZSTD_createDCtx();
 	if (!dctx)
 		oom = 1;

@@ -20,7 +20,7 @@
 #include "cpu/uarch.h"
 #include "output/report.h"
 
-#define RECORD_VERSION 1
+#define RECORD_VERSION 2        /* 2: the counts of tagged loads (record.c) */
 #define RECORD_KEEP 8          /* --record-max keeps FILE.1 .. FILE.8 */
 
 /* A growing byte buffer; @oom set when an allocation failed. */
@@ -107,6 +107,7 @@ struct record_file {
 	int nf;
 	size_t capf;
 	int skipped;                   /* torn or corrupt stretches skipped */
+	unsigned version;              /* the file's format version */
 	record_each_fn each;
 	void *arg;
 	bool stopped;                  /* @each asked to stop */

@@ -289,7 +289,7 @@ for name in $(echo "$names" | tr ',' ' '); do
 	[ -n "$desc" ] || { bad="$bad $name(not in COLUMNS)"; continue; }
 	csv=$(echo "$desc" | sed -n 's/.*csv \([^ :,]*\).*/\1/p')
 	case $csv in *.N) csv="${csv%.N}.16,${csv%.N}.128" ;; esac
-	text=$(echo "$desc" | sed -n 's/^ *text \([^ :,]*\).*/\1/p' | sed 's/^>N$/>16 >128/')
+	text=$(echo "$desc" | sed -n 's/^ *text \([^ :,]*\).*/\1/p' | sed 's/^\(.*\)N$/\116 \1128/')
 	# A name the output has no column for is refused, not printed empty.
 	for f in csv text; do
 		eval "want=\$$f"

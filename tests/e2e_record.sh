@@ -28,6 +28,33 @@ done
 is "round trip: 6 snapshots recorded" "$(wc -l <$T/live.json | tr -d ' ')" 6
 is "round trip: nothing on standard error" "$(cat $T/err)" ""
 
+# The standard errors, derived from the counts recorded, replay to the last digit too.
+rm -f $T/rt.lrec
+$L $SIM -b -n 4 -d 0.05 -c 0-2 --show cpu,above,above_stderr --record $T/rt.lrec >$T/live.se
+$L --replay $T/rt.lrec --show cpu,above,above_stderr >$T/replay.se
+check "round trip, text with se>N: the same" cmp -s $T/live.se $T/replay.se
+check "... and the se>N columns are there" grep -q 'se>512' $T/replay.se
+
+# ---- a recording of format version 1 ----
+# Written by the lattop before the counts of tagged loads, --thresholds 16
+# over truth.prof, when it printed "~Mean 8-21" for a mean of 23.7.  It
+# replays: the mean's bounds derived from the recorded shares (open), no
+# counts or standard errors, each null with the reason.
+V1=tests/fuzz/corpus/record/v1-thresholds16.lrec
+$L --replay $V1 --format json >$T/v1.json 2>$T/err
+is "version 1: replays, 2 snapshots" "$?/$(wc -l <$T/v1.json | tr -d ' ')" "0/2"
+check "version 1: the mean's upper bound open, the lower one below 23.7" \
+	jqe -s '[.[] | .total.load_latency | .mean_cycles_max == null and .mean_cycles_min <= 23.7] | all' $T/v1.json
+check "version 1: no counts or standard errors, and why" \
+	jqe -s '[.[] | .total.load_latency | .tagged_count == null and .above_share_stderr == [null] and (.unsupported.above_share_stderr | test("version 1"))] | all' $T/v1.json
+$L --replay $V1 >$T/v1.txt
+check "version 1, text: ~Mean >=7, not 8-21" sh -c "grep '^total' $T/v1.txt | grep -q ' >=7 ' && ! grep -q '8-21' $T/v1.txt"
+cp $V1 $T/v1.lrec
+$L $SIM -n 1 -d 0.05 --record $T/v1.lrec >/dev/null 2>$T/err
+is "version 1: not appended to (exit 2)" "$?" 2
+check "... saying so" grep -q 'a recording of format version 1, not 2: left alone' $T/err
+check "... and left alone" cmp -s $V1 $T/v1.lrec
+
 # ---- --begin, --end, -n ----
 rm -f $T/rt.lrec
 $L $SIM -b -n 6 -d 0.05 --format json --record $T/rt.lrec >$T/live.json
@@ -118,7 +145,8 @@ is "a torn last frame: said on standard error" "$(cat $T/err)" \
 # Rotation creates files after lattop gave up root (to nobody here): a directory it may write.
 chmod 711 $T
 mkdir -p $T/rot && chmod 777 $T/rot
-$L --simulate haswell -c 0-3 -b -n 40 -d 0.05 --format json --record $T/rot/r.lrec --record-max 4k \
+# 25 snapshots: about 7 files of 4k (a frame of version 2 holds the counts of tagged loads too).
+$L --simulate haswell -c 0-3 -b -n 25 -d 0.05 --format json --record $T/rot/r.lrec --record-max 4k \
 	>$T/live.json
 check "--record-max: FILE.1 started" test -f $T/rot/r.lrec.1
 total=0 big=0
@@ -130,7 +158,7 @@ is "--record-max: no file passes SIZE" "$big" 0
 if [ -f $T/rot/r.lrec.8 ]; then
 	skip "--record-max: every snapshot kept (more than 8 rotations happened)"
 else
-	is "--record-max: every snapshot kept, over the files" "$total" 40
+	is "--record-max: every snapshot kept, over the files" "$total" 25
 fi
 $L --replay $T/rot/r.lrec --format json | tail -1 >$T/last.json
 tail -1 $T/live.json >$T/want.json

@@ -505,6 +505,8 @@ P8=$(profile p8 "cpus = 8" "hitm_per_sec = 1e5" \
 	"cpu3.hitm_per_sec = 1e5" "cpu4.hitm_per_sec = 3e5" "cpu5.hitm_per_sec = 9e6" \
 	"cpu6.hitm_per_sec = 6e5" "cpu7.hitm_per_sec = 5e4")
 P64=$(profile p64 "cpus = 64" "hitm_per_sec = 1e5" "cpu40.hitm_per_sec = 4e6")
+# One load in a million tagged: about ten tagged loads behind each threshold's share.
+PFEW=$(profile few "cpus = 2" "loads_per_sec = 4e8" "ldlat_tagged_fraction = 1e-6")
 L="./lattop --simulate haswell"
 
 start b80 80 24 "$L -d 0.2"                     # builtin profile: numbers vary
@@ -525,6 +527,7 @@ start help12 80 12 "$L -d 0.2"
 start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
 start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
 start helpcols 200 80 "$L -d 0.2"
+start fewtag 120 30 "$L --sim-profile $PFEW -d 0.2"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
 start keep 80 24 "$L -n 3 -d 0.2"
 start nocolor0 80 24 "NO_COLOR= $L -d 0.2"
@@ -550,7 +553,24 @@ for t in 'Load latency' Snoop Offcore; do
 	is "200x50: '$t' shows all 8 CPUs" "$(rows_line b200 "$t")" "0 1 2 3 4 5 6 7 total"
 done
 check "200x50: the numbers change between refreshes" changes b200 5
+# An estimate from few tagged loads is marked, dim with a ? after its number
+# (fewer than 100 tagged loads, or a standard error over 10%); the builtin
+# profile tags thousands: nothing is marked there.
+hasnt "200x50: no estimate marked where thousands of loads are tagged" \
+	"$(pane b200 'Load latency')" '[0-9kMG]\?'
 quit b200 200x50
+expect fewtag "few tagged loads: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+settle fewtag
+is "few tagged loads: each of the 7 >N cells of the total is marked ?" \
+	"$(row fewtag 'Load latency' total | tr -cd '?' | wc -c)" 7
+has "few tagged loads: ... right after its number" "$(row fewtag 'Load latency' total)" \
+	'^ *total +[0-9.]+[kMG]? +[0-9.]+[kMG]?\?'
+dim_marked() {
+	tm capture-pane -p -e -t "$1" | grep total | head -n 1 |
+		LC_ALL=C grep -q "$ESC\\[2m[0-9.]*[kMG]\\{0,1\\}?"
+}
+check "few tagged loads: the marked numbers are dim (SGR 2)" dim_marked fewtag
+quit fewtag "few tagged loads"
 layout p8s "80x24, 8 CPUs" 80 24 8
 layout p8l "200x50, 8 CPUs" 200 50 8
 layout p64s "80x24, 64 CPUs" 80 24 64

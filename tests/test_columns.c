@@ -52,6 +52,19 @@ static void test_table(void **state)
 			assert_null(strchr(c->text.head, '%'));
 		if (c->kind == CK_LIST && c->text.head)
 			assert_non_null(strstr(c->text.head, "%u"));
+		/*
+		 * Left out of text and csv unless --show names them: csv and JSON
+		 * have them, the screen marks its estimates instead, and the help
+		 * says so.
+		 */
+		if (c->flags & COL_F_OPT) {
+			assert_true(columns_optional() & COL_BIT(i));
+			assert_true((c->flags & COL_F_CSV) && (c->flags & COL_F_JSON));
+			assert_null(c->screen.head);
+			assert_non_null(strstr(c->help, "only with --show"));
+		} else {
+			assert_false(columns_optional() & COL_BIT(i));
+		}
 	}
 }
 
@@ -148,7 +161,7 @@ static void test_csv_header(void **state)
 	assert_string_equal(out, want);
 }
 
-/* The text header: the text headers of the table in its order, >N once per threshold. */
+/* The text header: the text headers of the table in its order, lists once per threshold. */
 static void test_text_header(void **state)
 {
 	static char out[1 << 16];
@@ -162,10 +175,8 @@ static void test_text_header(void **state)
 		for (int k = 0; c->text.head && k < (c->kind == CK_LIST ? 2 : 1); k++) {
 			size_t n = strlen(want);
 
-			if (c->kind == CK_LIST)
-				snprintf(want + n, sizeof(want) - n, " >%u", thr[k]);
-			else
-				snprintf(want + n, sizeof(want) - n, " %s", c->text.head);
+			want[n++] = ' ';
+			snprintf(want + n, sizeof(want) - n, c->text.head, thr[k]);
 		}
 	}
 	line = strchr(out, '\n') + 1;
@@ -291,10 +302,14 @@ static void test_hidden(void **state)
 	*nl = 0;
 	for (char *p = out; *p; p++)
 		fields += *p == ',';
-	/* 22 fields, 2 thresholds: time, the two above_per_sec and avg_latency_ns left out. */
-	assert_int_equal(fields, 22 - 4);
+	/*
+	 * 29 fields, 2 thresholds: time, the two above_per_sec and avg_latency_ns
+	 * left out.  (The optional ones are there: their default is options.c's.)
+	 */
+	assert_int_equal(fields, 29 - 4);
 	assert_int_equal(strncmp(out, "cpu,core,package,ghz,", 21), 0);
-	assert_null(strstr(out, "above_per_sec"));
+	assert_null(strstr(out, "above_per_sec."));
+	assert_non_null(strstr(out, "above_per_sec_stderr.16"));
 	assert_null(strstr(out, "avg_latency_ns"));
 	assert_non_null(strstr(out, "above_share.128"));
 	/* Every row as many fields as the header. */
@@ -305,13 +320,53 @@ static void test_hidden(void **state)
 			commas += *p == ',';
 		assert_int_equal(commas, fields - 1);
 	}
-	write_report(FORMAT_TEXT, COL_BIT(COL_CPU) | COL_BIT(COL_MEAN), out, sizeof(out));
+	write_report(FORMAT_TEXT, COL_BIT(COL_CPU) | COL_BIT(COL_MEAN) | columns_optional(), out,
+		     sizeof(out));
 	assert_non_null(strstr(out, "\nCore    GHz"));
 	assert_null(strstr(out, "   ~Mean  SnpHit"));
 	assert_non_null(strstr(out, "  >128  SnpHit"));
 	assert_non_null(strstr(out, "\n       2.40  3.60"));     /* the total: no CPU cell */
 	write_report(FORMAT_JSON, COL_ALL, out, sizeof(out));
 	assert_non_null(strstr(out, "\"avg_latency_ns\":75"));
+}
+
+/*
+ * The mean's cell: the middle, the range where the bounds are far apart,
+ * the lower bound alone where there is no upper one; bounds rounded
+ * outward, so that the cell never excludes a mean the bounds hold.
+ */
+static void test_mean_cell(void **state)
+{
+	const struct column *c = &columns[COL_MEAN];
+	struct metrics m;
+	char b[32];
+
+	(void)state;
+	fill(&m, 1);
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "21");
+	m.lat.mean_cycles_min = 7.9;
+	m.lat.mean_cycles_max = 20.2;
+	m.lat.mean_cycles_est = (7.9 + 20.2) / 2;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "7-21");
+	columns_cell(c, &c->screen, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "7.9-21");
+	/* Loads slower than the top threshold: no upper bound, no middle. */
+	m.lat.mean_cycles_max = m.lat.mean_cycles_est = NAN;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=7");
+	columns_cell(c, &c->screen, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=7.9");
+	m.lat.mean_cycles_min = 513;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, ">=513");
+	/* The screen sorts it by that lower bound, not last as a number not measured. */
+	assert_true(columns_sort_value(c, &m, 0) == 513);
+	/* Nothing measured: "-" as ever. */
+	m.lat.mean_cycles_min = NAN;
+	columns_cell(c, &c->text, &m, 0, b, sizeof(b));
+	assert_string_equal(b, "-");
 }
 
 /* Fold runs of white space to one blank. */
@@ -350,7 +405,9 @@ static void test_man(void **state)
 			continue;
 		o = (size_t)snprintf(want, sizeof(want), ".It Cm %s ", c->name);
 		if (c->text.head) {
-			snprintf(h, sizeof(h), c->kind == CK_LIST ? ">N" : "%s", c->text.head);
+			snprintf(h, sizeof(h), "%s", c->text.head);
+			if (strstr(h, "%u"))
+				memcpy(strstr(h, "%u"), "N", 2);
 			o += (size_t)snprintf(want + o, sizeof(want) - o, "text %s, ", h);
 		}
 		if (c->screen.head) {
@@ -399,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_json_keys),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_hidden),
+		cmocka_unit_test(test_mean_cell),
 		cmocka_unit_test(test_man),
 		cmocka_unit_test(test_parse),
 	};

@@ -1,8 +1,9 @@
 /*
  * test_metrics.c: what the numbers mean (engine/metrics.c).
  *
- * Hand-computed examples for the load-latency shares and the bounds of
- * the mean (and a randomised check that the bounds hold), rates (count over the
+ * Hand-computed examples for the load-latency shares, their standard
+ * errors and the bounds of the mean (and a randomised check that the bounds
+ * hold), the counts of tagged loads behind the shares, rates (count over the
  * time a unit ran), GHz (TSC rate x cycles / reference cycles), IPC and
  * offcore latency in cycles and ns; totals that sum rates and recompute
  * ratios from the sums; and NAN, "not measured", that never turns into 0.
@@ -168,10 +169,22 @@ static void test_mean_bounds(void **state)
 	assert_close(hi, 3 + 13 + 0.3 + 65518 * 0.3);
 	assert_true(lo <= 23.7 && 23.7 <= hi);
 
-	/* Loads above the top threshold count up to twice it. */
+	/*
+	 * Loads above the top threshold: no upper bound at all.  Assuming them
+	 * at most twice it (lattop did, 3 + 7 + 10 x .5 = 15) excludes a mean
+	 * of 16 from loads that half take 4 cycles and half 28.
+	 */
 	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ 0.5 }, 1, &lo, &hi);
 	assert_close(lo, 3 + 1 + 6 * 0.5 + 0.5);
-	assert_close(hi, 3 + 7 + 10 * 0.5);
+	assert_nan(hi);
+	/* --thresholds 16 under tests/profiles/truth.prof (mean 23.7): at least 7.9, no more said. */
+	metrics_mean_bounds((const unsigned[]){ 16 }, (const double[]){ 0.3 }, 1, &lo, &hi);
+	assert_close(lo, 3 + 1 + 12 * 0.3 + 0.3);
+	assert_nan(hi);
+	/* Every load slower than 512 (they took 100000): at least 513, not "513-1024". */
+	metrics_mean_bounds(t, (const double[]){ 1, 1, 1, 1, 1, 1, 1 }, 7, &lo, &hi);
+	assert_close(lo, 513);
+	assert_nan(hi);
 
 	metrics_mean_bounds((const unsigned[]){ 10 }, (const double[]){ NAN }, 1, &lo, &hi);
 	assert_nan(lo);
@@ -182,30 +195,37 @@ static void test_mean_bounds(void **state)
 
 /*
  * The bounds hold for any distribution of whole-cycle latencies from 4 up
- * to twice the top threshold, and any ascending thresholds: exact shares
- * from random distributions, the true mean always inside.
+ * to a million cycles, and any ascending thresholds: exact shares from
+ * random distributions, the true mean always at least the lower bound, and
+ * at most the upper one where there is one.  There is one exactly when no
+ * load is slower than the top threshold.
  */
 static void test_mean_bounds_hold(void **state)
 {
 	uint64_t x = 88172645463325252ULL;
+	int open = 0;
 
 	(void)state;
 	for (int trial = 0; trial < 2000; trial++) {
 		unsigned t[8], lat[6];
 		double w[6], share[8], sum = 0, mean = 0, lo, hi;
 		int n = 1 + (int)(trial % 8);
-		unsigned prev = 3;
+		unsigned prev = 3, top;
+		bool slower = false;
 
 		for (int i = 0; i < n; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			prev += 1 + (unsigned)(x % 200);
 			t[i] = prev;
 		}
+		/* Half the trials up to the top threshold, half up to a million cycles. */
+		top = trial % 2 ? 1000000 : t[n - 1];
 		for (int j = 0; j < 6; j++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			lat[j] = 4 + (unsigned)(x % (2 * t[n - 1] - 4));
+			lat[j] = 4 + (unsigned)(x % (top - 3));
 			w[j] = (double)(1 + x % 1000);
 			sum += w[j];
+			slower |= lat[j] > t[n - 1];
 		}
 		for (int j = 0; j < 6; j++)
 			mean += lat[j] * w[j] / sum;
@@ -215,9 +235,15 @@ static void test_mean_bounds_hold(void **state)
 				share[i] += lat[j] > t[i] ? w[j] / sum : 0;
 		}
 		metrics_mean_bounds(t, share, n, &lo, &hi);
-		if (!(lo <= mean + 1e-9 && mean <= hi + 1e-9))
+		if (!(lo <= mean + 1e-9) || (!isnan(hi) && !(mean <= hi + 1e-9)))
 			fail_msg("trial %d: mean %g outside [%g, %g]", trial, mean, lo, hi);
+		if (isnan(hi) != slower)
+			fail_msg("trial %d: upper bound %g, loads slower than %u: %d", trial, hi,
+				 t[n - 1], slower);
+		open += isnan(hi);
 	}
+	/* Both kinds were tried. */
+	assert_true(open > 500 && open < 1500);
 }
 
 /* Rates: each metric's count over the time its own unit ran. */
@@ -242,7 +268,17 @@ static void test_rates(void **state)
 	c->acc[pl->ldlat_unit[0]].run_s = 0.5;
 	c->acc[pl->ldlat_unit[1]].count[0] = 2e5;
 	c->acc[pl->ldlat_unit[1]].run_s = 0.25;
+	c->acc[pl->ldlat_unit[pl->tagged]].count[0] = 1001;
+	c->acc[pl->ldlat_unit[pl->tagged]].run_s = 0.3;
 	metrics_rates(pl, c, &r);
+	/*
+	 * The tagged loads behind each share: a count, the tagged rate (1001 in
+	 * 0.3 s) times the time that threshold's unit ran, in whole loads;
+	 * threshold 3's own count.
+	 */
+	assert_close(r.tagged_n[0], 1668);      /* 1668.33 */
+	assert_close(r.tagged_n[1], 834);       /* 834.17 */
+	assert_close(r.tagged_n[pl->tagged], 1001);
 	assert_close(r.r[M_CYCLES], 3e9);
 	assert_close(r.r[M_INSTRUCTIONS], 4.5e9);
 	assert_close(r.r[M_REF_CYCLES], 2.4e9);
@@ -253,8 +289,10 @@ static void test_rates(void **state)
 	assert_close(r.r[M_OFFCORE_OUTSTANDING], 2e9);
 	assert_close(r.above[0], 1e7);
 	assert_close(r.above[1], 8e5);
+	assert_close(r.above[pl->tagged], 1001 / 0.3);
 	for (int i = 2; i < THRESH_MAX; i++)
-		assert_nan(r.above[i]);
+		if (i != pl->tagged)
+			assert_nan(r.above[i]);
 
 	/* A unit that never ran is not measured, not zero. */
 	c->acc[pl->unit_of[M_SNOOP_HIT]].run_s = 0;
@@ -266,8 +304,46 @@ static void test_rates(void **state)
 	for (int m = 0; m < M__COUNT; m++)
 		assert_nan(r.r[m]);
 	assert_nan(r.above[0]);
+	assert_nan(r.tagged_n[0]);
 	free(c);
 	free(pl);
+}
+
+/*
+ * Standard errors of the shares: se^2 = p / n + p^2 / n3, the binomial
+ * error among the n tagged loads of the threshold's slot and that of n,
+ * estimated from threshold 3's n3.  The binomial term alone, p (1 - p) / n,
+ * is what a naive reading gives.
+ */
+static void test_share_se(void **state)
+{
+	double se[4];
+
+	(void)state;
+	/* p .5 from n 100, n3 200: .5/100 + .25/200, not .25/100. */
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 100 }, 200, 1, se);
+	assert_close(se[0], sqrt(0.005 + 0.00125));
+	assert_true(se[0] > sqrt(0.5 * 0.5 / 100));
+	/* Every tagged load slower: still a ratio of two noisy counts, not 0. */
+	metrics_share_se((const double[]){ 1 }, (const double[]){ 400 }, 400, 1, se);
+	assert_close(se[0], sqrt(2.0 / 400));
+	/* Two shares pooled into their mean .3 (n 100 and 400), then one of 0. */
+	metrics_share_se((const double[]){ 0.3, 0.3, 0 }, (const double[]){ 100, 400, 50 }, 1000,
+			 3, se);
+	assert_close(se[0], sqrt(0.3 / 4 * (0.01 + 0.0025) + 0.09 / 1000));
+	assert_close(se[1], se[0]);
+	assert_close(se[2], 0);
+	/* No count (a recording without them), or none counted: not known. */
+	metrics_share_se((const double[]){ 0.5, 0.2 }, (const double[]){ 100, NAN }, 200, 2, se);
+	assert_close(se[0], sqrt(0.005 + 0.00125));
+	assert_nan(se[1]);
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 100 }, NAN, 1, se);
+	assert_nan(se[0]);
+	metrics_share_se((const double[]){ 0.5 }, (const double[]){ 0 }, 200, 1, se);
+	assert_nan(se[0]);
+	metrics_share_se((const double[]){ NAN, 0.5 }, (const double[]){ 100, 100 }, 200, 2, se);
+	assert_nan(se[0]);
+	assert_close(se[1], sqrt(0.005 + 0.00125));
 }
 
 /* A metric the plan does not measure stays NAN in the rates, whatever the accumulations say. */
@@ -298,7 +374,7 @@ static struct rates rates_nan(void)
 	for (int m = 0; m < M__COUNT; m++)
 		r.r[m] = NAN;
 	for (int i = 0; i <= THRESH_MAX; i++)
-		r.above[i] = NAN;
+		r.above[i] = r.tagged_n[i] = NAN;
 	return r;
 }
 
@@ -356,6 +432,40 @@ static void test_compute(void **state)
 	assert_false(metrics_mean_is_range(&m));
 	assert_string_equal(m.snoop.hit_scope, "other_core");
 	assert_string_equal(m.snoop.hitm_scope, "other_core");
+	assert_false(metrics_mean_open(&m));
+	/* No counts given: the standard errors are not known, not 0. */
+	assert_nan(m.lat.tagged_count);
+	assert_nan(m.lat.above_share_se[0]);
+	/* 400 tagged loads counted at 3, 200 while 16 and 64 were measured. */
+	r.tagged_n[pl->tagged] = 400;
+	r.tagged_n[0] = r.tagged_n[1] = 200;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_close(m.lat.tagged_count, 400);
+	assert_close(m.lat.tagged_n[0], 200);
+	assert_close(m.lat.above_share_se[0], sqrt(0.5 / 200 + 0.25 / 400));
+	assert_close(m.lat.above_per_sec_se[0], 100 * sqrt(0.5 / 200 + 0.25 / 400));
+	assert_close(m.lat.above_share_se[1], 0);
+	/* 200 tagged loads, a standard error 14% of the share: marked on the screen. */
+	assert_true(metrics_above_unsure(&m, 0));
+	r.tagged_n[pl->tagged] = 4e4;
+	r.tagged_n[0] = r.tagged_n[1] = 2e4;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_false(metrics_above_unsure(&m, 0));
+	/* A share of 0 from 99 tagged loads says little: marked. */
+	assert_false(metrics_above_unsure(&m, 1));
+	r.tagged_n[1] = 99;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_true(metrics_above_unsure(&m, 1));
+
+	/* A fifth of the tagged loads slower than 64: no upper bound, so no middle. */
+	r.above[1] = 0.1;
+	metrics_compute(pl, &r, 2.0e9, &m);
+	assert_close(m.lat.mean_cycles_min, 3 + 1 + 12 * 0.5 + 0.5 + 47 * 0.2 + 0.2);
+	assert_nan(m.lat.mean_cycles_max);
+	assert_nan(m.lat.mean_cycles_est);
+	assert_true(metrics_mean_open(&m));
+	assert_false(metrics_mean_is_range(&m));
+	r.above[1] = 0;
 
 	/* TSC rate unknown: no GHz, so no ns; the cycles remain. */
 	metrics_compute(pl, &r, 0, &m);
@@ -475,6 +585,19 @@ static void test_totals(void **state)
 	assert_close(m.lat.above_share[0], 0.3);
 	assert_close(m.lat.above_per_sec[0], 0.3 * 400);
 	free(pl);
+
+	/* Counts add up over CPUs too: the total's errors are smaller than each CPU's. */
+	pl = plan_for("haswell", thr, 2);
+	in[0].tagged_n[pl->tagged] = 40;
+	in[0].tagged_n[0] = in[0].tagged_n[1] = 40;
+	in[1].tagged_n[pl->tagged] = 60;
+	in[1].tagged_n[0] = in[1].tagged_n[1] = 60;
+	metrics_sum(in, 2, &sum);
+	assert_close(sum.tagged_n[0], 100);
+	metrics_compute(pl, &sum, 1e9, &m);
+	assert_close(m.lat.tagged_count, 100);
+	assert_close(m.lat.above_share_se[0], sqrt(0.3 / 100 + 0.09 / 100));
+	free(pl);
 }
 
 /* A sum with an unmeasured input is unmeasured; a sum of nothing is not 0. */
@@ -506,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_mean_bounds_hold),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rates_unmeasured),
+		cmocka_unit_test(test_share_se),
 		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_compute_all_nan),
 		cmocka_unit_test(test_compute_unsupported),

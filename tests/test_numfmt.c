@@ -163,6 +163,41 @@ static void test_si(void **state)
 	assert_string_equal(small, "2.4");
 }
 
+static void si_bound(double v, int small, bool up, const char *want)
+{
+	char buf[32];
+
+	numfmt_si_bound(buf, sizeof(buf), v, small, up);
+	if (strcmp(buf, want))
+		print_error("numfmt_si_bound(%.17g, %d, %d) = \"%s\", want \"%s\"\n", v, small, up,
+			    buf, want);
+	assert_string_equal(buf, want);
+}
+
+/*
+ * Bounds print rounded away from what they bound: a lower bound of 7.9
+ * rounded to the nearest, "8", would exclude a mean of 7.95.
+ */
+static void test_si_bound(void **state)
+{
+	(void)state;
+	si_bound(7.9, 0, false, "7");
+	si_bound(7.9, 1, false, "7.9");
+	si_bound(7.96, 1, false, "7.9");
+	si_bound(7.96, 1, true, "8");
+	si_bound(20.6, 0, true, "21");
+	si_bound(20.1, 0, true, "21");
+	si_bound(21, 0, true, "21");
+	si_bound(513, 0, false, "513");
+	si_bound(1549, 0, false, "1.5k");
+	si_bound(1549, 0, true, "1.6k");
+	si_bound(999.4, 0, true, "1.0k");       /* up past 999: the next suffix */
+	si_bound(9.96e3, 0, false, "9.0k");     /* no decimal from 9.95k: down to the whole k */
+	si_bound(9.96e3, 0, true, "10k");
+	si_bound(8 - 1e-12, 0, false, "8");     /* 8 computed a hair low is still 8 */
+	si_bound(NAN, 0, false, "-");
+}
+
 static void test_cell(void **state)
 {
 	char buf[32];
@@ -187,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_si),
+		cmocka_unit_test(test_si_bound),
 		cmocka_unit_test(test_cell),
 	};
 

@@ -4,7 +4,9 @@
  * loads, one cell per threshold of the frame) and the estimated mean.
  * The hardware counts tagged loads only (pmu-facts 8.1): the bar is the
  * share of tagged loads slower than N, the number that share times
- * Loads/s, an estimate; ~Mean is the middle of the mean's bounds.
+ * Loads/s, an estimate; ~Mean is the middle of the mean's bounds.  An
+ * estimate from few tagged loads (metrics_above_unsure) is drawn dim, with
+ * a "?" after its number where the cell has room.
  *
  * Draws only inside the box it is given; the thresholds come from the
  * frame.  Knows nothing of the other panes or of the layout.
@@ -163,20 +165,26 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 	pane_cells(ui, &latency_ids[0], 1, y, x, m, ok, base, NULL);
 	for (int i = 0; i < n; i++) {
 		int cx = x + wl + i * c;
+		bool unsure;
+		enum ui_attr bar;
 
 		if (!ok) {
 			draw_na(ui, y, cx, c >= CELL_MIN ? CELL_MIN : c);
 			continue;
 		}
+		unsure = metrics_above_unsure(m, i);
+		bar = unsure ? UA_DIM : latency_bar_attr(i, n);
 		if (c >= CELL_MIN) {
 			pane_format(COL_ABOVE, m, i, b, sizeof(b));
-			draw_right(ui, y, cx, CELL_MIN, base, b);
+			draw_right(ui, y, cx, CELL_MIN, unsure ? UA_DIM : base, b);
 		}
+		/* In the blank between the number and its bar: dim alone may not show. */
+		if (unsure && c > CELL_MIN)
+			draw_text(ui, y, cx + CELL_MIN, 1, UA_DIM, "?");
 		if (c >= CELL_BAR)
-			draw_bar(ui, y, cx + CELL_MIN + 1, c - CELL_MIN - 1, m->lat.above_share[i],
-				 latency_bar_attr(i, n));
+			draw_bar(ui, y, cx + CELL_MIN + 1, c - CELL_MIN - 1, m->lat.above_share[i], bar);
 		else if (c < CELL_MIN)
-			draw_bar(ui, y, cx + 1, c - 1, m->lat.above_share[i], latency_bar_attr(i, n));
+			draw_bar(ui, y, cx + 1, c - 1, m->lat.above_share[i], bar);
 	}
 	if (xm + wm <= x + w)
 		pane_cells(ui, &latency_ids[2], 1, y, xm, m, ok, base, NULL);
@@ -184,6 +192,7 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 
 const struct pane pane_latency = {
 	.name = "Load latency", .what = "load latency", .toggle = '1',
-	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share",
+	.about = "loads/s slower than N core cycles, estimated from tagged loads; bar: share; "
+		 "?: few tagged loads",
 	PANE_OF(latency), .section = CS_LATENCY,
 };
