@@ -79,6 +79,19 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 				      r->lost);
 	if (p->shared_note[0] && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p->shared_note);
+	/* The HT bug: a sibling's count lattop would spoil (plan_resources_from_pmu). */
+	for (int i = 0; i < p->ncpu && o < len; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+
+		if (!c->sib_excl)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%scpu %d, the hyperthread sibling of cpu %d, "
+				      "counts an event the HT erratum (%s) covers on IA32_PMC%d%s: lattop "
+				      "leaves that counter idle", o ? "; " : "", c->sib_cpu, c->id,
+				      r->desc.uarch->ht_erratum, __builtin_ctz(c->sib_excl),
+				      c->sib_excl & (c->sib_excl - 1) ? " and others" : "");
+		break;
+	}
 	if (p->ctr_reset_skipped && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "

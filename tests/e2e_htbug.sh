@@ -129,6 +129,9 @@ if msrfs_mount $M --simulate haswell --sim-profile $P; then
 			grep -q '^W 0 0x186 ' $M/log
 		within "sibling counting 0xD1 on PMC1: loads/s (10%: the stand-in's timing)" \
 			"$(jq '.cpus[0].load_latency.loads_per_sec' $LIB_TMP/d1.json)" "$want0" 10
+		check "sibling counting 0xD1 on PMC1: the note says why PMC1 stays idle" \
+			jqe '.note | contains("cpu 4, the hyperthread sibling of cpu 0, counts an event the HT erratum (HSD29) covers on IA32_PMC1: lattop leaves that counter idle")' \
+			$LIB_TMP/d1.json
 		is "sibling counting 0xD1 on PMC1: its select left as it was" \
 			"$(grep '^4 0x187 ' $M/state)" "4 0x187 0x00000000004301d1"
 	else
