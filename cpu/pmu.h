@@ -15,6 +15,8 @@
  *     Westmere and the Atoms; MSR_PEBS_LD_LAT_THRESHOLD on Nehalem and
  *     Westmere) is written only when every CPU sharing it was probed and
  *     none has an event using it, measured or not;
+ *   - the event selects of hyperthread siblings lattop does not measure are
+ *     read for the HT bug (pmu_check_siblings), never written;
  *   - PEBS_EN is set only on a counter just written to zero;
  *   - a counter with PEBS_EN set is never written while it counts: its
  *     select, its value and MSR_PEBS_LD_LAT_THRESHOLD change only while
