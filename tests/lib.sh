@@ -277,16 +277,15 @@ sim_uarchs_version() {
 
 # ---- ground truth (tests/e2e_sim.sh, e2e_wrap.sh, e2e_htbug.sh) ----
 
-# within NAME GOT WANT [PERCENT]: ok when |GOT - WANT| <= PERCENT (default 2) % of
-# WANT (exactly 0 when WANT is 0)
+# within NAME GOT WANT: ok when |GOT - WANT| <= 2% of WANT (exactly 0 when WANT is 0)
 within() {
-	if awk -v g="$2" -v w="$3" -v p="${4:-2}" 'BEGIN { if (g == "null" || g == "") exit 1;
+	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
 		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
-		exit !(a == 0 ? d == 0 : d <= p / 100 * a) }'; then
+		exit !(a == 0 ? d == 0 : d <= 0.02 * a) }'; then
 		ok "$1"
 	else
 		not_ok "$1"
-		diag "got $2, want $3 (within ${4:-2}%)"
+		diag "got $2, want $3 (within 2%)"
 	fi
 }
 
