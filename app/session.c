@@ -79,6 +79,19 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 				      r->lost);
 	if (p->shared_note[0] && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p->shared_note);
+	/* The HT bug: a sibling's count lattop would spoil (plan_resources_from_pmu). */
+	for (int i = 0; i < p->ncpu && o < len; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+
+		if (!c->sib_excl)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%scpu %d, the hyperthread sibling of cpu %d, "
+				      "counts an event the HT erratum (%s) covers on IA32_PMC%d%s: lattop "
+				      "leaves that counter idle", o ? "; " : "", c->sib_cpu, c->id,
+				      r->desc.uarch->ht_erratum, __builtin_ctz(c->sib_excl),
+				      c->sib_excl & (c->sib_excl - 1) ? " and others" : "");
+		break;
+	}
 	if (p->ctr_reset_skipped && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
@@ -314,6 +327,42 @@ static int record_start(struct session *r, char *err, size_t errlen)
 	free(plan);
 	r->recording = rc == 0;
 	return rc;
+}
+
+/*
+ * The HT bug beside hyperthreads lattop does not measure (pmu-facts 8.9):
+ * their selects read again after each interval.  A sibling that started
+ * using a counter where an ht_excl row counted spoilt that count some time
+ * in the interval: the CPU has no numbers for it, and why is said.  True
+ * when a sibling changed at all: the caller re-plans (nothing saved
+ * changed, so the journal stays).
+ */
+static bool siblings_changed(struct session *r)
+{
+	bool changed = false;
+
+	for (int i = 0; i < r->nids; i++) {
+		const struct pmu_cpu *c = &r->pmu.cpu[i];
+		const struct pmu_event *e;
+		uint8_t newly;
+		char why[256];
+
+		if (!r->sampler.cpu[i].ok || !pmu_check_siblings(&r->pmu, i, &newly))
+			continue;
+		changed = true;
+		if (!(e = plan_excl_row(r->plan, newly)))
+			continue;
+		if (c->sib_err)
+			snprintf(why, sizeof(why), "cpu %d, its hyperthread sibling, can no longer be read (%s) "
+				 "and may use the counter lattop counted %s on", c->sib_cpu, c->sib_err, e->name);
+		else
+			snprintf(why, sizeof(why), "cpu %d, its hyperthread sibling, started using the counter "
+				 "lattop counted %s on", c->sib_cpu, e->name);
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), ": the HT erratum (%s) spoils that "
+			 "count; not measured this interval, planned again", r->desc.uarch->ht_erratum);
+		sampler_spoil(&r->sampler, i, why);
+	}
+	return changed;
 }
 
 /* ---- every register back, and again: stops and stalled readers ---- */
@@ -567,7 +616,7 @@ int session_measure(struct session *r)
 	 */
 	for (n = 0; !(stop_ending()) &&
 		    (r->opt.count == 0 || n < r->opt.count); ) {
-		bool replan = r->new_thresholds;
+		bool replan = r->new_thresholds, resplan = false;
 		double len = r->opt.interval;
 
 		/* On the screen, the first numbers (and the first after a change) within a second. */
@@ -621,6 +670,7 @@ int session_measure(struct session *r)
 					fprintf(stderr, "lattop: %s; lattop gives it up\n", lost);
 			}
 		}
+		resplan = siblings_changed(r);
 		if (replan && r->journaled &&
 		    journal_write(&r->journal, &r->pmu, r->dev_path, false, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;
@@ -647,7 +697,7 @@ int session_measure(struct session *r)
 		}
 		first = false;
 		n++;
-		if (replan && replan_now(r, err, sizeof(err)) < 0) {
+		if ((replan || resplan) && replan_now(r, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;
 			break;
 		}

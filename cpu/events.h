@@ -47,6 +47,17 @@ const char *metric_name(enum metric);
  * a core at a time, when two threads of a core are measured.
  */
 #define UARCH_F_HT_EXCL        (1u << 3)
+/*
+ * The events that HT bug covers, by event code, whatever the umask: K612
+ * INTEL_EXCLEVT_CONSTRAINT(0xd0 .. 0xd3, 0xf) in intel_snb, ivb and
+ * hsw_event_constraints, exclusive once intel_ht_bug() applies.  K612
+ * intel_get_excl_constraints (pmu-facts 8.9): counter k is unusable for
+ * one of them while the sibling's counter k holds any event, and for any
+ * event while the sibling's counter k holds one of them.  A row's ht_excl
+ * says the same of the rows (tests/test_events.c).
+ */
+#define PMU_HT_EXCL_FIRST      0xD0
+#define PMU_HT_EXCL_LAST       0xD3
 #define UARCH_F__COUNT         4         /* flags defined above: bits 0..3 */
 
 /* A flag's name in listings ("remote_events" for UARCH_F_REMOTE_EVENTS), or NULL. */

@@ -283,7 +283,7 @@ static void shared_note(struct pmu *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool is_measured(const struct pmu *p, int dev_index)
+bool pmu_measures(const struct pmu *p, int dev_index)
 {
 	for (int i = 0; i < p->ncpu; i++)
 		if (p->cpu[i].dev == dev_index)
@@ -312,7 +312,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 		uint64_t sel, pebs;
 		int r = 0;
 
-		if (d == c->dev || !same_group(p, me, o) || is_measured(p, d))
+		if (d == c->dev || !same_group(p, me, o) || pmu_measures(p, d))
 			continue;
 		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
 			int j;
@@ -434,8 +434,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 			return -1;
 	}
 	/* Then the CPUs sharing registers with them (all measured CPUs are known by now). */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		probe_group(p, &p->cpu[i]);
+		pmu_check_siblings(p, i, NULL);
+	}
 	return 0;
 }
 
@@ -1494,6 +1496,8 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 	 * hold now: the next pmu_apply() zeroes what it reprograms.
 	 */
 	c->frozen = false;
+	/* Its siblings may have changed meanwhile too: the caller re-plans. */
+	pmu_check_siblings(p, i, NULL);
 	/* Registers that still hold what lattop programmed were not reset: go on. */
 	if (c->programmed && c->cur.gp_mask) {
 		bool same = true;
@@ -1541,7 +1545,9 @@ int pmu_resume(struct pmu *p, char *err, size_t errlen)
 			c->saved = false;
 	}
 	for (int i = 0; i < p->ncpu; i++)
-		if (p->cpu[i].saved)
+		if (p->cpu[i].saved) {
 			probe_group(p, &p->cpu[i]);
+			pmu_check_siblings(p, i, NULL);
+		}
 	return nsaved;
 }

@@ -15,6 +15,8 @@
  *     Westmere and the Atoms; MSR_PEBS_LD_LAT_THRESHOLD on Nehalem and
  *     Westmere) is written only when every CPU sharing it was probed and
  *     none has an event using it, measured or not;
+ *   - the event selects of hyperthread siblings lattop does not measure are
+ *     read for the HT bug (pmu_check_siblings), never written;
  *   - PEBS_EN is set only on a counter just written to zero;
  *   - a counter with PEBS_EN set is never written while it counts: its
  *     select, its value and MSR_PEBS_LD_LAT_THRESHOLD change only while
@@ -87,6 +89,18 @@ struct pmu_cpu {
 	int8_t ix_pmc[PMU_MAX_GP], ix_evtsel[PMU_MAX_GP];   /* regs[] index, -1: not saved */
 	bool saved;
 	bool group_ok;                  /* every CPU sharing its MSR_OFFCORE_RSP_x was probed */
+	/*
+	 * The HT bug (UARCH_F_HT_EXCL), from its hyperthread siblings that
+	 * lattop does not measure, read at each probe and check (never
+	 * written): sib_busy, the counters one of them uses (all of them when
+	 * one cannot be read); sib_excl, those where one counts an event the
+	 * bug covers (PMU_HT_EXCL_FIRST..LAST).  sib_cpu: the first such
+	 * sibling (one that uses a counter, else any), -1 when none is
+	 * unmeasured; sib_err: why it cannot be read (pmu_strerror()), or NULL.
+	 */
+	uint8_t sib_busy, sib_excl;
+	int sib_cpu;
+	const char *sib_err;
 	/* now */
 	struct pmu_cfg cur;
 	bool programmed;
@@ -394,6 +408,21 @@ bool pmu_pending(const struct pmu *p);
  * when all is as lattop left it), or a negative errno.
  */
 int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len);
+
+/*
+ * Read, never writing, the event selects of the hyperthread siblings of
+ * CPU index @i that lattop does not measure, where the HT bug applies
+ * (UARCH_F_HT_EXCL; pmu-facts 8.9): at every probe (pmu_open, pmu_reprobe,
+ * pmu_resume) and after every interval, since a counter a sibling started
+ * using spoils an ht_excl row that counted on it.  Updates sib_busy,
+ * sib_excl, sib_cpu and sib_err; @newly (may be NULL) gets the counters
+ * busy now that were not.  1 when sib_busy or sib_excl changed (the caller
+ * re-plans), else 0.  Nothing is read where the bug does not apply.
+ */
+int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly);
+
+/* Does @p measure the CPU at index @dev_index of its msrdev.cpu[]? */
+bool pmu_measures(const struct pmu *p, int dev_index);
 
 /*
  * CPU index @i is back online: the kernel reinitialised its PMU, so it is

@@ -5,7 +5,9 @@
  * named and left alone; another lattop is told apart: a running one by
  * the lock on the msr files it measures (msrdev_lock), a dead one by its
  * own events left in the selects; --restore --reset clears those.  The
- * probe that finds them is pmu.c's.
+ * probe that finds them is pmu.c's.  Where the HT bug applies, the
+ * counters of the hyperthread siblings lattop does not measure are read
+ * here too (pmu_check_siblings), never written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -203,4 +205,61 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 			 "left to it", pid, busy);
 	}
 	return n;
+}
+
+/*
+ * The HT bug (UARCH_F_HT_EXCL; pmu-facts 6 and 8.9): the siblings measured
+ * too are the planner's twin slots (plan.h); the others are read here.
+ * K612 intel_get_excl_constraints: a counter whose twin on the sibling
+ * holds any event (EN) is unusable for an ht_excl row, and one whose twin
+ * holds an event the bug covers (PMU_HT_EXCL_FIRST..LAST) is unusable for
+ * any row.  These parts are version 3, with no IA32_PERF_GLOBAL_INUSE: EN
+ * tells.  A sibling that cannot be read may use any counter: all are busy.
+ */
+int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
+{
+	struct pmu_cpu *c = &p->cpu[i];
+	const struct msrdev_cpu *me = &p->dev->cpu[c->dev];
+	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << p->ngp) - 1);
+	const char *err = NULL;
+	int who = -1, changed;
+
+	for (int d = 0; d < p->dev->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); d++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[d];
+		uint8_t b = 0;
+		int r = 0;
+
+		if (d == c->dev || o->package != me->package || o->core != me->core ||
+		    pmu_measures(p, d))
+			continue;
+		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
+			uint64_t sel;
+			unsigned ev;
+
+			r = msrdev_read(p->dev, o->id, MSR_PERFEVTSEL(k), &sel);
+			p->reads++;
+			if (r < 0 || !(sel & EVTSEL_EN))
+				continue;
+			b |= (uint8_t)(1u << k);
+			ev = (unsigned)(sel & 0xff);
+			if (ev >= PMU_HT_EXCL_FIRST && ev <= PMU_HT_EXCL_LAST)
+				excl |= (uint8_t)(1u << k);
+		}
+		if (r < 0)
+			b = all;
+		/* The sibling to name: the first that uses a counter, else the first. */
+		if (who < 0 || (b && !busy)) {
+			who = o->id;
+			err = r < 0 ? pmu_strerror(r, false) : NULL;
+		}
+		busy |= b;
+	}
+	if (newly)
+		*newly = busy & (uint8_t)~c->sib_busy;
+	changed = busy != c->sib_busy || excl != c->sib_excl;
+	c->sib_busy = busy;
+	c->sib_excl = excl;
+	c->sib_cpu = who;
+	c->sib_err = err;
+	return changed;
 }

@@ -130,6 +130,7 @@ static const struct uarch uarch_haswell = {
 	 * case has no such quirk.
 	 */
 	.flags = UARCH_F_HT_EXCL,
+	.ht_erratum = "HSD29",
 };
 
 static const struct uarch uarch_broadwell = {
@@ -168,6 +169,7 @@ static const struct uarch uarch_sandybridge = {
 	 * SANDYBRIDGE and SANDYBRIDGE_X: 0xd0-0xd3 need the sibling's counter idle.
 	 */
 	.flags = UARCH_F_HT_EXCL,
+	.ht_erratum = "BJ122",
 };
 
 static const struct uarch uarch_ivybridge = {
@@ -180,6 +182,7 @@ static const struct uarch uarch_ivybridge = {
 	.offcore_msrs = 2,              /* K-core intel_snb(ep)_extra_regs */
 	.offcore_scope = OFFCORE_THREAD, /* K-core PMU_FL_NO_HT_SHARING */
 	.flags = UARCH_F_HT_EXCL,       /* BV98: K-core intel_ht_bug on IVYBRIDGE, IVYBRIDGE_X */
+	.ht_erratum = "BV98",
 };
 
 extern const struct pmu_table pmu_table_skylake;   /* cpu/events/skylake.c */

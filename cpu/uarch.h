@@ -63,6 +63,7 @@ struct uarch {
 	unsigned offcore_msrs;   /* how many MSR_OFFCORE_RSP_x exist (1 on Nehalem, else 2) */
 	enum offcore_scope offcore_scope;
 	unsigned flags;          /* UARCH_F_* (events.h) */
+	const char *ht_erratum;  /* UARCH_F_HT_EXCL: the erratum's name in Intel's list ("HSD29") */
 	const char *why_not;     /* for unsupported microarchitectures: the reason */
 };
 

@@ -29,6 +29,21 @@ static int highest_bit(unsigned m)
 }
 
 /*
+ * The counters row @e may use: usable() and its own, less, for a row the
+ * HT bug covers, those whose twin an unmeasured sibling uses (K612
+ * intel_get_excl_constraints; pmu-facts 8.9).
+ */
+static uint8_t row_usable(const struct plan *pl, const struct plan_resources *res,
+			  const struct pmu_event *e)
+{
+	uint8_t m = (uint8_t)(e->counters & usable(pl, res));
+
+	if (pl->ht_bug && e->ht_excl)
+		m &= (uint8_t)~res->excl_busy;
+	return m;
+}
+
+/*
  * Can @rows (n of them) run in slot @s?  On success @ctr gets their counters.
  * Counters go to the most constrained row first, highest counter first, so
  * PMC0 (the only home of some Westmere events) stays free longest.
@@ -36,7 +51,7 @@ static int highest_bit(unsigned m)
 static bool fit(const struct plan *pl, const struct plan_slot *s, const struct plan_resources *res,
 		const struct pmu_event *const *rows, int n, bool ldlat, int8_t ctr[2])
 {
-	uint8_t all = usable(pl, res), used = s->cfg.gp_mask, rsp_mask = s->cfg.rsp_mask;
+	uint8_t used = s->cfg.gp_mask, rsp_mask = s->cfg.rsp_mask;
 	uint64_t rsp[2] = { s->cfg.rsp[0], s->cfg.rsp[1] };
 	int order[2] = { 0, 1 };
 
@@ -58,14 +73,14 @@ static bool fit(const struct plan *pl, const struct plan_slot *s, const struct p
 		ctr[0] = (int8_t)pl->ldlat_ctr;
 		return true;
 	}
-	if (n == 2 && __builtin_popcount(rows[1]->counters & all & ~used) <
-		      __builtin_popcount(rows[0]->counters & all & ~used)) {
+	if (n == 2 && __builtin_popcount(row_usable(pl, res, rows[1]) & ~used) <
+		      __builtin_popcount(row_usable(pl, res, rows[0]) & ~used)) {
 		order[0] = 1;
 		order[1] = 0;
 	}
 	for (int k = 0; k < n; k++) {
 		int i = order[k];
-		int c = highest_bit(rows[i]->counters & all & ~used);
+		int c = highest_bit(row_usable(pl, res, rows[i]) & ~used);
 
 		if (c < 0)
 			return false;
@@ -209,6 +224,16 @@ static void why_not_placed(char *buf, size_t len, const struct plan *pl,
 			snprintf(buf, len, "%s needs %s, which another user holds", e->name, list);
 			return;
 		}
+		if (pl->ht_bug && e->ht_excl && (free_ & res->excl_busy)) {
+			uint8_t idle = free_ & (uint8_t)~res->excl_busy;
+
+			if (!idle || (pl->ldlat_reserved && idle == (1u << pl->ldlat_ctr))) {
+				snprintf(buf, len, "%s: the HT erratum (%s) spoils %s on a counter the "
+					 "sibling uses%s", res->sib_why, pl->ht_erratum, e->name,
+					 idle ? "; the one it leaves idle counts load latency" : "");
+				return;
+			}
+		}
 		if (pl->ldlat_reserved && free_ == (1u << pl->ldlat_ctr)) {
 			snprintf(buf, len, "%s needs %s; the free one, IA32_PMC%d, counts load latency",
 				 e->name, list, pl->ldlat_ctr);
@@ -239,6 +264,46 @@ static int add_unit(struct plan *pl)
 	return pl->nunits++;
 }
 
+/*
+ * The HT bug beside unmeasured hyperthreads (struct pmu_cpu.sib_*): the
+ * counters an ht_excl row may not use, and who uses them, for the reason:
+ * the first measured CPU whose sibling does, and how many more.
+ */
+static void sibling_resources(struct plan_resources *res, const struct pmu *p)
+{
+	int more = 0;
+	char list[48];
+
+	res->excl_busy = 0;
+	res->sib_why[0] = 0;
+	for (int i = 0; i < p->ncpu; i++) {
+		const struct pmu_cpu *c = &p->cpu[i];
+
+		if (!c->sib_busy)
+			continue;
+		res->excl_busy |= c->sib_busy;
+		if (res->sib_why[0]) {
+			more++;
+			continue;
+		}
+		ctr_list(list, sizeof(list), c->sib_busy);
+		if (c->sib_err)
+			snprintf(res->sib_why, sizeof(res->sib_why), "cpu %d, the hyperthread sibling of "
+				 "cpu %d, cannot be read (%s), so it may use any counter", c->sib_cpu, c->id,
+				 c->sib_err);
+		else
+			snprintf(res->sib_why, sizeof(res->sib_why), "cpu %d, the hyperthread sibling of "
+				 "cpu %d, uses %s", c->sib_cpu, c->id, list);
+	}
+	if (more) {
+		size_t o = strlen(res->sib_why);
+
+		ctr_list(list, sizeof(list), res->excl_busy);
+		snprintf(res->sib_why + o, sizeof(res->sib_why) - o, " (with the siblings of %d more "
+			 "CPU%s: %s)", more, more > 1 ? "s" : "", list);
+	}
+}
+
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 {
 	uint8_t gp_taken = 0, fixed_taken = 0;
@@ -247,6 +312,10 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 		gp_taken |= p->cpu[i].gp_taken;
 		fixed_taken |= p->cpu[i].fixed_taken;
 	}
+	/* A sibling's event the HT bug covers: its count is spoilt by any of ours, --force or not. */
+	for (int i = 0; i < p->ncpu; i++)
+		gp_taken |= p->cpu[i].sib_excl;
+	sibling_resources(res, p);
 	res->ngp = p->ngp;
 	res->nfixed = p->nfixed;
 	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
@@ -257,6 +326,19 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->ht_excl = false;
 	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
 		res->ht_excl |= plan_thread_parity(p, i) == 1;
+}
+
+const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
+{
+	for (int si = 0; si < pl->nslots && pl->ht_bug; si++)
+		for (int k = 0; k < pl->slot[si].nplace; k++) {
+			const struct plan_place *pp = &pl->slot[si].place[k];
+
+			for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+				if (pp->row[j]->ht_excl && (ctrs & (1u << pp->ctr[j])))
+					return pp->row[j];
+		}
+	return NULL;
 }
 
 int plan_thread_parity(const struct pmu *p, int i)
@@ -338,7 +420,6 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 	struct plan_slot tmp[PLAN_MAX_SLOTS];
 	bool done[PLAN_MAX_SLOTS] = { false };
 	int order[PLAN_MAX_SLOTS], n = pl->nslots;
-	uint8_t usable_mask = usable(pl, res);
 
 	if (n < 2)
 		return;
@@ -377,7 +458,7 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 
 				if (e->ldlat)
 					continue;
-				rows[nr] = (struct relabel){ p, j, (uint8_t)(e->counters & usable_mask),
+				rows[nr] = (struct relabel){ p, j, row_usable(pl, res, e),
 							     pmu_event_evtsel(e) };
 				cur[nr] = s->place[p].ctr[j];
 				before += (pl->slot[si - 1].cfg.gp_mask & (1u << cur[nr])) &&
@@ -493,11 +574,13 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 {
 	const struct pmu_table *t = ua->table;
 	const struct pmu_event *ld = NULL;
-	char why[192];
+	char why[PLAN_REASON_MAX];
 
 	memset(pl, 0, sizeof(*pl));
 	pl->ldlat_ctr = -1;
 	pl->tagged = -1;
+	pl->ht_bug = ua->flags & UARCH_F_HT_EXCL;
+	pl->ht_erratum = ua->ht_erratum;
 	for (int m = 0; m < M__COUNT; m++)
 		pl->unit_of[m] = -1;
 	for (int i = 0; i <= THRESH_MAX; i++)

@@ -29,6 +29,7 @@
 
 #define PLAN_MAX_UNITS  40
 #define PLAN_MAX_SLOTS  40
+#define PLAN_REASON_MAX 320     /* a reason, with its NUL: a sibling's (sib_why) and the erratum fit */
 
 struct plan_unit {
 	int nrows;
@@ -69,6 +70,16 @@ struct plan_resources {
 	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
 	unsigned packages;          /* packages in the machine; 0 counts as 1 */
 	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
+	/*
+	 * The HT bug beside hyperthreads lattop does not measure (pmu.h,
+	 * struct pmu_cpu.sib_*): the counters an ht_excl row may not use, since
+	 * a sibling's same counter holds an event, and who, for the reason
+	 * ("cpu 4, the hyperthread sibling of cpu 0, uses IA32_PMC0/1").
+	 * Counters where a sibling counts an event the bug covers are not in
+	 * gp_free: no row may use them.
+	 */
+	uint8_t excl_busy;
+	char sib_why[160];
 };
 
 struct plan {
@@ -85,8 +96,10 @@ struct plan {
 	int ldlat_ctr;                  /* counter for load latency, or -1 */
 	bool ldlat_reserved;            /* ... kept for it in every slot */
 	uint8_t fixed_mask;
+	bool ht_bug;                    /* the uarch has the HT bug (UARCH_F_HT_EXCL): ht_excl rows matter */
+	const char *ht_erratum;         /* ... and its name ("HSD29"), for reasons */
 	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
-	char reason_buf[M__COUNT][192];
+	char reason_buf[M__COUNT][PLAN_REASON_MAX];
 };
 
 /*
@@ -117,6 +130,13 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
  * the measured CPUs of its core (same package and core id), modulo 2.
  */
 int plan_thread_parity(const struct pmu *p, int i);
+
+/*
+ * The first ht_excl row the plan places on one of counters @ctrs where the
+ * HT bug applies, or NULL: what a sibling that starts using one of them
+ * spoils.
+ */
+const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs);
 
 /* What slot @si programs on a CPU of thread parity @parity. */
 static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si, int parity)

@@ -355,6 +355,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		c->err = 0;
 		c->frozen = false;
 		c->stopped = false;
+		c->spoiled[0] = 0;
 		/* The fixed counters' counts run from their last read: so does the interval. */
 		c->t_start = c->t_fixed;
 	}
@@ -499,6 +500,15 @@ void sampler_set_wait(struct sampler *s, bool (*wait)(void *arg, double deadline
 {
 	s->wait = wait;
 	s->wait_arg = arg;
+}
+
+void sampler_spoil(struct sampler *s, int i, const char *why)
+{
+	struct sample_cpu *c = &s->cpu[i];
+
+	c->ok = false;
+	c->err = -ESTALE;
+	snprintf(c->spoiled, sizeof(c->spoiled), "%s", why);
 }
 
 void sampler_retry(struct sampler *s, int i)

@@ -55,6 +55,11 @@ struct sample_cpu {
 	 * not a measurement either, and ok is false when it ends.
 	 */
 	bool stopped;
+	/*
+	 * Not a measurement for a reason the caller found once the interval
+	 * was read (sampler_spoil), told as the CPU's error; "" otherwise.
+	 */
+	char spoiled[256];
 	struct unit_acc acc[PLAN_MAX_UNITS];
 };
 
@@ -104,6 +109,14 @@ void sampler_set_wait(struct sampler *s, bool (*wait)(void *arg, double deadline
  * as offline, and so retried each interval, as a CPU gone offline.
  */
 void sampler_retry(struct sampler *s, int i);
+
+/*
+ * The interval just sampled is not a measurement on CPU index @i, for
+ * @why, found after its reads (a hyperthread sibling that started using a
+ * counter the HT bug needs idle): the CPU has no numbers for it, @why
+ * says why, and it is measured again from the next interval.
+ */
+void sampler_spoil(struct sampler *s, int i, const char *why);
 
 /*
  * Did a CPU come back or a counter change hands since the last call (the

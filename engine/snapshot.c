@@ -84,6 +84,8 @@ static const char *cpu_error(const struct sample_cpu *sc, bool root_dropped)
 {
 	if ((sc->err == -EACCES || sc->err == -EPERM) && root_dropped)
 		return "back online, but lattop gave up root after starting: restart lattop to measure it";
+	if (sc->spoiled[0])
+		return sc->spoiled;
 	if (sc->offline)
 		return "offline";
 	if (sc->err == -EBUSY)

@@ -146,11 +146,29 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 		snprintf(c[EV_SLOT], 64, "%d of %d", u->nslots, pl->nslots);
 }
 
+/*
+ * --list-events probes nothing: on a part with the HT bug (plan.h) what it
+ * prints holds for idle hyperthread siblings, and this says so; NULL
+ * elsewhere.
+ */
+static const char *events_assume(const struct cpu_desc *d, char *buf, size_t len)
+{
+	if (!(d->uarch->flags & UARCH_F_HT_EXCL))
+		return NULL;
+	snprintf(buf, len, "the HT erratum (%s): this plan assumes idle hyperthread siblings; "
+		 "measuring, lattop reads the siblings' event selects and keeps the events 0xD0 to "
+		 "0xD3 off the counters a sibling uses (twin slots when it measures the sibling too)",
+		 d->uarch->ht_erratum);
+	return buf;
+}
+
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
 	bool first = true;
 	int w[EV__N];
+	char abuf[320];
+	const char *assume = events_assume(d, abuf, sizeof(abuf));
 
 	/* Text: each column as wide as its widest cell, so that long names stay in line. */
 	for (int k = 0; k < EV__N; k++)
@@ -233,6 +251,11 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 
 		plan_floor(pl, pmu_ctr_reset_writes(d->uarch, d->id.pmu.gp_counters), &rd, &wr);
 		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
+		fputs(",\"assumes\":", f);
+		if (assume)
+			report_json_str(f, assume);
+		else
+			fputs("null", f);
 		fputs(",\"unsupported\":{", f);
 		first = true;
 		for (int m = 0; m < M__COUNT; m++) {
@@ -249,6 +272,8 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		for (int m = 0; m < M__COUNT; m++)
 			if (pl->reason[m])
 				fprintf(f, "# %s: not measured: %s\n", metric_name(m), pl->reason[m]);
+		if (assume)
+			fprintf(f, "# %s\n", assume);
 	}
 }
 

@@ -221,10 +221,11 @@ static bool sim_sibling_on(const struct sim *sim, int c, unsigned i)
 /*
  * The HT bug (sim_hw.ht_bug_first..last, HSD29): what share of its own
  * thread's events an affected event still counts on counter i while the
- * sibling's counter i is enabled.  The erratum says only that the counts
- * are wrong; J. McCalpin's measurements (facts §6, MCC) saw events dropped
- * or attributed to the sibling.  The simulator drops half of them: a plan
- * that lets siblings share the counter reads half the loads.
+ * sibling's counter i is enabled, whoever enabled it (a profile's preset,
+ * another agent, the tool on either thread).  The erratum says only that
+ * the counts are wrong; J. McCalpin's measurements (facts §6, MCC) saw
+ * events dropped or attributed to the sibling.  The simulator drops half of
+ * them: a plan that lets siblings share the counter reads half the loads.
  */
 #define SIM_HT_BUG_KEEP 0.5
 

@@ -504,6 +504,33 @@ static void test_table_alternatives(void **state)
 	}
 }
 
+/*
+ * The HT bug's events are one fact in two places: a row's ht_excl, and the
+ * event codes the sibling probe recognises (PMU_HT_EXCL_FIRST..LAST, K612
+ * INTEL_EXCLEVT_CONSTRAINT).  On every uarch with the bug they agree row
+ * by row, and the uarch names its erratum; no other uarch names one.
+ */
+static void test_ht_excl_rows(void **state)
+{
+	int with = 0;
+
+	(void)state;
+	for (int i = 0; uarch_supported[i]; i++) {
+		const struct uarch *u = uarch_supported[i];
+		bool bug = u->flags & UARCH_F_HT_EXCL;
+
+		assert_int_equal(bug, u->ht_erratum != NULL);
+		if (!bug)
+			continue;
+		with++;
+		for (const struct pmu_event *e = u->table->events; e->name; e++)
+			if (e->fixed == PMU_FIXED_NONE)
+				assert_int_equal(e->ht_excl, e->event >= PMU_HT_EXCL_FIRST &&
+							     e->event <= PMU_HT_EXCL_LAST);
+	}
+	assert_int_equal(with, 3);      /* Sandy Bridge, Ivy Bridge, Haswell (K612 intel_ht_bug) */
+}
+
 static void test_table_facts(void **state)
 {
 	const struct pfm_pmu nhm = uarch_parts(uarch_by_name("nehalem"));
@@ -848,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_table_sanity),
 		cmocka_unit_test(test_table_alternatives),
 		cmocka_unit_test(test_table_facts),
+		cmocka_unit_test(test_ht_excl_rows),
 		cmocka_unit_test(test_rows_pfm),
 		cmocka_unit_test(test_oracle_switches_pmu),
 	};

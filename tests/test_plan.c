@@ -128,6 +128,9 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 				/* Within the row's counters and the free ones, once per slot. */
 				assert_true(e->counters & (1u << c));
 				assert_true(gp_ok & (1u << c));
+				/* Never the HT bug's events where an unmeasured sibling counts. */
+				if ((u->flags & UARCH_F_HT_EXCL) && e->ht_excl)
+					assert_false(res->excl_busy & (1u << c));
 				assert_false(used & (1u << c));
 				used |= (uint8_t)(1u << c);
 				assert_int_equal(s->cfg.evtsel[c], pmu_event_evtsel(e));
@@ -743,6 +746,78 @@ static void test_ht_excl(void **state)
 	free(pl);
 }
 
+/*
+ * The HT bug beside a sibling lattop does not measure (res.excl_busy,
+ * pmu-facts 8.9): on every uarch with it, for every set of counters the
+ * sibling uses, the ht_excl rows go only where it leaves the counter idle
+ * (check_plan), loads retired are measured whenever such a counter is left
+ * beside load latency, and otherwise their reason names the sibling and the
+ * uarch's erratum.  Broadwell ignores the mask.
+ */
+static void test_ht_excl_busy_sibling(void **state)
+{
+	struct plan *pl = plan_new();
+	struct plan_resources res;
+	char err[256], want[PLAN_REASON_MAX];
+	int tried = 0;
+
+	(void)state;
+	for (int i = 0; uarch_supported[i]; i++) {
+		const struct uarch *u = uarch_supported[i];
+
+		if (!(u->flags & UARCH_F_HT_EXCL))
+			continue;
+		tried++;
+		assert_non_null(u->ht_erratum);
+		for (unsigned busy = 0; busy < 16; busy++) {
+			const struct pmu_event *ld;
+			uint8_t idle;
+			int ui;
+
+			res_all_free(&res, u, true);
+			res.excl_busy = (uint8_t)busy;
+			snprintf(res.sib_why, sizeof(res.sib_why), "cpu 4, the hyperthread sibling of cpu 0, "
+				 "uses mask 0x%x", busy);
+			assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+			check_plan(pl, u, &res, thr5, 5);
+			ui = pl->unit_of[M_LOADS];
+			ld = NULL;
+			for (const struct pmu_event *e = u->table->events; e->name; e++)
+				if (e->metric == M_LOADS && e->fixed == PMU_FIXED_NONE)
+					ld = e;
+			assert_non_null(ld);
+			assert_true(ld->ht_excl);
+			idle = (uint8_t)(ld->counters & ~busy & ~(1u << pl->ldlat_ctr));
+			if (idle) {
+				assert_true(ui >= 0);
+				assert_null(pl->reason[M_LOADS]);
+				assert_ptr_equal(plan_excl_row(pl, (uint8_t)(1u << pl->unit[ui].ctr[0])),
+						 pl->unit[ui].row[0]);
+				continue;
+			}
+			assert_int_equal(ui, -1);
+			assert_non_null(pl->reason[M_LOADS]);
+			snprintf(want, sizeof(want), "%s: the HT erratum (%s) spoils %s on a counter the "
+				 "sibling uses", res.sib_why, u->ht_erratum, ld->name);
+			assert_non_null(strstr(pl->reason[M_LOADS], want));
+		}
+		/* A sibling that starts on a counter with no HT-bug event spoils nothing. */
+		res_all_free(&res, u, true);
+		assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+		assert_null(plan_excl_row(pl, 0));
+		assert_null(plan_excl_row(pl, (uint8_t)(1u << pl->ldlat_ctr)));
+	}
+	assert_true(tried >= 3);
+
+	/* Broadwell (the Haswell table, no erratum): the mask does not apply. */
+	res_all_free(&res, uarch_by_name("broadwell"), true);
+	res.excl_busy = 0xf;
+	assert_int_equal(plan_build(pl, uarch_by_name("broadwell"), &res, thr5, 5, err, sizeof(err)), 0);
+	assert_null(pl->reason[M_LOADS]);
+	assert_null(plan_excl_row(pl, 0xff));
+	free(pl);
+}
+
 static void test_resources_from_pmu(void **state)
 {
 	struct pmu_cpu cpu[3];
@@ -804,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_reasons_blame_truthfully),
 		cmocka_unit_test(test_resources_from_pmu),
 		cmocka_unit_test(test_ht_excl),
+		cmocka_unit_test(test_ht_excl_busy_sibling),
 	};
 
 	return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

@@ -2001,6 +2001,106 @@ static void test_sharing_group_probed(void **state)
 }
 
 /*
+ * The HT bug beside a sibling lattop does not measure (pmu-facts 8.9, K612
+ * intel_get_excl_constraints): on Haswell, cpu 2 is cpu 0's hyperthread
+ * (core 0 in the fake's topology).  Its selects are read, never written:
+ * a counter with EN is busy for the events 0xD0-0xD3, one with such an
+ * event is busy for every event, and a sibling that cannot be read is busy
+ * everywhere.  A measured sibling is the twin slots' business, and where
+ * the bug does not apply (Broadwell) nothing is read.
+ */
+static void test_ht_sibling_probed(void **state)
+{
+	struct rig *r = rig_new("haswell", 2, false);
+	const int one[1] = { 0 }, both[2] = { 0, 2 };
+	struct plan_resources res;
+	struct pmu_cfg cfg;
+	uint8_t newly = 0;
+
+	(void)state;
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, one, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	r->opened = true;
+	assert_int_equal(r->p.cpu[0].sib_cpu, 2);
+	assert_int_equal(r->p.cpu[0].sib_busy, 0);
+	assert_null(r->p.cpu[0].sib_err);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_READ, 2, MSR_PERFEVTSEL(3)), 1);
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(res.excl_busy, 0);
+	assert_string_equal(res.sib_why, "");
+	pmu_close(&r->p);
+
+	/* Plain events on PMC0 and PMC1: busy for the HT-bug events only. */
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(0), EV_CYCLES);
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(1), EV_INST);
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(3), EV_OTHER & ~EVTSEL_EN);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, one, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_int_equal(r->p.cpu[0].sib_busy, 0x3);
+	assert_int_equal(r->p.cpu[0].sib_excl, 0);
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(res.excl_busy, 0x3);
+	assert_int_equal(res.gp_free, 0xf);
+	assert_string_equal(res.sib_why, "cpu 2, the hyperthread sibling of cpu 0, uses IA32_PMC0/1");
+
+	/* It starts counting MEM_LOAD_UOPS_RETIRED (0xD1) on PMC2: no event of lattop's there. */
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(2), 0x4301d1);
+	assert_int_equal(pmu_check_siblings(&r->p, 0, &newly), 1);
+	assert_int_equal(newly, 0x4);
+	assert_int_equal(r->p.cpu[0].sib_excl, 0x4);
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(res.excl_busy, 0x7);
+	assert_int_equal(res.gp_free, 0xb);
+	assert_int_equal(pmu_check_siblings(&r->p, 0, &newly), 0);
+	assert_int_equal(newly, 0);
+
+	/* Programming and restoring cpu 0 never writes its sibling. */
+	assert_int_equal(pmu_save(&r->p, r->err, sizeof(r->err)), 0);
+	cfg_init(&cfg);
+	cfg_gp(&cfg, 3, EV_CYCLES);
+	assert_int_equal(pmu_apply(&r->p, 0, &cfg, r->err, sizeof(r->err)), 0);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_WRITE, 2, 0), 0);
+	pmu_close(&r->p);
+
+	/* A sibling that cannot be read may use any counter. */
+	fake_fail_at(&r->f, FAKE_READ, 2, MSR_PERFEVTSEL(1), -ENXIO, 0, -1);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, one, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_int_equal(r->p.cpu[0].sib_busy, 0xf);
+	assert_string_equal(r->p.cpu[0].sib_err, pmu_strerror(-ENXIO, false));
+	plan_resources_from_pmu(&res, &r->p);
+	assert_int_equal(res.excl_busy, 0xf);
+	assert_non_null(strstr(res.sib_why, "cpu 2, the hyperthread sibling of cpu 0, cannot be read"));
+	fake_fail_clear(&r->f);
+	assert_int_equal(pmu_check_siblings(&r->p, 0, &newly), 1);
+	assert_int_equal(r->p.cpu[0].sib_busy, 0x7);
+	assert_null(r->p.cpu[0].sib_err);
+	pmu_close(&r->p);
+
+	/* Both threads measured: no sibling left to read. */
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, both, 2, false, r->err,
+				  sizeof(r->err)), 0);
+	assert_int_equal(r->p.cpu[0].sib_cpu, -1);
+	assert_int_equal(r->p.cpu[0].sib_busy | r->p.cpu[1].sib_busy, 0);
+	pmu_close(&r->p);
+	r->opened = false;
+	rig_free(r);
+
+	/* Broadwell has no such erratum: the sibling is not read at all. */
+	r = rig_new("broadwell", 2, false);
+	fake_set(&r->f, 2, MSR_PERFEVTSEL(0), EV_CYCLES);
+	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, one, 1, false, r->err,
+				  sizeof(r->err)), 0);
+	r->opened = true;
+	assert_int_equal(fake_count(&r->f, 0, FAKE_READ, 2, 0), 0);
+	assert_int_equal(r->p.cpu[0].sib_busy, 0);
+	assert_int_equal(pmu_check_siblings(&r->p, 0, &newly), 0);
+	assert_int_equal(fake_count(&r->f, 0, FAKE_READ, 2, 0), 0);
+	rig_free(r);
+}
+
+/*
  * Registers changed under lattop (item 4): MSR_OFFCORE_RSP_0, the
  * threshold and IA32_PEBS_ENABLE are read back each check; a value lattop
  * did not write is given up: reported, never written again, not at restore.
@@ -2428,6 +2528,7 @@ int main(void)
 		cmocka_unit_test(test_pebs_zeroed_after_reprobe),
 		cmocka_unit_test(test_glp_pebs_high_bits),
 		cmocka_unit_test(test_sharing_group_probed),
+		cmocka_unit_test(test_ht_sibling_probed),
 		cmocka_unit_test(test_check_owned_shared_registers),
 		cmocka_unit_test(test_stolen_while_frozen_gets_its_enable_back),
 		cmocka_unit_test(test_nhm_reset_failure_gives_enables_back),
