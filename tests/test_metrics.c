@@ -52,7 +52,7 @@ static struct plan *plan_for(const char *uarch, const unsigned *thr, int nthr)
 {
 	const struct uarch *u = uarch_by_name(uarch);
 	struct plan *pl = calloc(1, sizeof(*pl));
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256];
 
 	assert_non_null(u);

@@ -264,7 +264,7 @@ static void test_all_free_every_uarch(void **state)
 		const struct uarch *u = *up;
 		unsigned measured = expected_metrics(u, u->flags, 1);
 		struct plan *pl = plan_new();
-		struct plan_resources res;
+		struct plan_resources res = { 0 };
 		char err[256];
 
 		res_all_free(&res, u, has_ldlat(u));
@@ -314,7 +314,7 @@ static void test_every_resource_combination(void **state)
 				for (unsigned rsp = 0; rsp < (1u << u->offcore_msrs); rsp++)
 					for (int ld = 0; ld < 2; ld++)
 						for (int nthr = 0; nthr <= 3; nthr++) {
-							struct plan_resources res;
+							struct plan_resources res = { 0 };
 							char err[256];
 
 							res.ngp = ngp;
@@ -346,7 +346,7 @@ static void test_westmere_pmc0_taken(void **state)
 {
 	const struct uarch *u = uarch_by_name("westmere");
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	const struct pmu_event *e;
 	char err[256];
 
@@ -374,7 +374,7 @@ static void test_haswell_pmc3_taken(void **state)
 {
 	const struct uarch *u = uarch_by_name("haswell");
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256];
 
 	(void)state;
@@ -400,7 +400,7 @@ static void test_haswell_pmc3_taken(void **state)
 static void test_remote(void **state)
 {
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256];
 	int flagged = 0;
 
@@ -457,7 +457,7 @@ static void test_fixed1_taken(void **state)
 	(void)state;
 	for (const struct uarch *const *up = uarch_supported; *up; up++) {
 		const struct uarch *u = *up;
-		struct plan_resources res;
+		struct plan_resources res = { 0 };
 		const struct plan_unit *un;
 
 		res_all_free(&res, u, has_ldlat(u));
@@ -483,7 +483,7 @@ static void test_fixed2_taken(void **state)
 {
 	const struct uarch *u = uarch_by_name("goldmont");
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256];
 
 	(void)state;
@@ -505,7 +505,7 @@ static void test_ldlat_facility_taken(void **state)
 	(void)state;
 	for (const struct uarch *const *up = uarch_supported; *up; up++) {
 		const struct uarch *u = *up;
-		struct plan_resources res;
+		struct plan_resources res = { 0 };
 
 		if (!has_ldlat(u))
 			continue;
@@ -530,7 +530,7 @@ static void test_rsp0_taken(void **state)
 	(void)state;
 	for (const struct uarch *const *up = uarch_supported; *up; up++) {
 		const struct uarch *u = *up;
-		struct plan_resources res;
+		struct plan_resources res = { 0 };
 
 		if (u->offcore_msrs < 2)
 			continue;
@@ -558,7 +558,7 @@ static void test_16_thresholds(void **state)
 		thr[i] = 4 + 8 * (unsigned)i;
 	for (const struct uarch *const *up = uarch_supported; *up; up++) {
 		const struct uarch *u = *up;
-		struct plan_resources res;
+		struct plan_resources res = { 0 };
 		int seen[16] = { 0 };
 
 		if (!has_ldlat(u))
@@ -667,7 +667,7 @@ static void test_ht_excl(void **state)
 {
 	const struct uarch *hsw = uarch_by_name("haswell"), *bdw = uarch_by_name("broadwell");
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256];
 	int twins = 0, loads = -1;
 
@@ -757,7 +757,7 @@ static void test_ht_excl(void **state)
 static void test_ht_excl_busy_sibling(void **state)
 {
 	struct plan *pl = plan_new();
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 	char err[256], want[PLAN_REASON_MAX];
 	int tried = 0;
 
@@ -822,7 +822,7 @@ static void test_resources_from_pmu(void **state)
 {
 	struct pmu_cpu cpu[3];
 	struct pmu p;
-	struct plan_resources res;
+	struct plan_resources res = { 0 };
 
 	(void)state;
 	memset(&p, 0, sizeof(p));
