@@ -96,11 +96,16 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
 				      "counts may be affected", o ? "; " : "");
+	/* What runs only where the counters it needs are free (plan.h, part units). */
+	if (o < len) {
+		char part[512];
+
+		if (plan_part_note(r->plan, p, part, sizeof(part)))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", part);
+	}
 	return buf[0] ? buf : NULL;
 }
 
-
-/* Packages of the machine (all of them, measured or not): where reads can come from. */
 /* Packages of the machine (all of them, measured or not): where reads can come from. */
 static unsigned count_packages(const struct msrdev *d)
 {
