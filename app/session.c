@@ -47,7 +47,7 @@ static void session_crash(void *arg)
 /* ---- what the plan may use, and what others hold ---- */
 
 /* A note on the counters others hold, as one line, or NULL. */
-static const char *taken_note(const struct session *r, char *buf, size_t len)
+static const char *taken_note(const struct session *r, bool caveat, char *buf, size_t len)
 {
 	const struct pmu *p = &r->pmu;
 	size_t o = 0;
@@ -103,6 +103,8 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 		if (plan_part_note(r->plan, p, part, sizeof(part)))
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", part);
 	}
+	if (caveat && r->plan->ht_caveat && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", r->plan->ht_caveat);
 	return buf[0] ? buf : NULL;
 }
 
@@ -191,7 +193,7 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 {
 	struct timeval tv;
 	const struct snapshot *sn = &r->snap;
-	const char *n = taken_note(r, note, notelen);
+	const char *n = taken_note(r, true, note, notelen);
 	struct report rep = {
 		.source = r->sim ? "simulator" : "msr",
 		.desc = &r->desc,
@@ -209,6 +211,7 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
 		return -2;
 	if (r->ui) {
+		char ui_note[1024];
 		struct ui_frame f = {
 			.desc = &r->desc,
 			.simulated = r->sim != NULL,
@@ -224,7 +227,8 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 			.share_lat = sn->share_lat,
 			.share_snoop = sn->share_snoop,
 			.share_offcore = sn->share_offcore,
-			.note = n,
+			.note = taken_note(r, false, ui_note, sizeof(ui_note)),
+			.off_caveat = r->plan->ht_caveat,
 		};
 
 		ui_frame(r->ui, &f);

@@ -389,6 +389,16 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->ht_excl = false;
 	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
 		res->ht_excl |= plan_thread_parity(p, i) == 1;
+	res->ht_on = false;
+	for (int i = 0; i < p->ncpu && !res->ht_on && p->dev; i++) {
+		const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
+
+		for (int j = 0; j < p->dev->ncpu && !res->ht_on; j++) {
+			const struct msrdev_cpu *o = &p->dev->cpu[j];
+
+			res->ht_on = o != me && o->package == me->package && o->core == me->core;
+		}
+	}
 }
 
 const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
@@ -916,6 +926,10 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	if (res->ht_excl && (ua->flags & UARCH_F_HT_EXCL) && split_excl(pl, err, errlen) < 0)
 		return -1;
 	part_reasons(pl, res);
+	for (int ui = 0; ui < pl->nunits && res->ht_on && !pl->ht_caveat; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++)
+			if (pl->unit[ui].nslots && pl->unit[ui].row[j]->ht_caveat)
+				pl->ht_caveat = pl->unit[ui].row[j]->ht_caveat;
 	return 0;
 }
 

@@ -76,6 +76,7 @@ struct plan_resources {
 	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
 	unsigned packages;          /* packages in the machine; 0 counts as 1 */
 	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
+	bool ht_on;                 /* a measured CPU's core has another logical CPU online */
 	/*
 	 * The HT bug beside hyperthreads lattop does not measure (pmu.h,
 	 * struct pmu_cpu.sib_*): the counters an ht_excl row may not use, since
@@ -104,6 +105,8 @@ struct plan {
 	uint8_t fixed_mask;
 	bool ht_bug;                    /* the uarch has the HT bug (UARCH_F_HT_EXCL): ht_excl rows matter */
 	const char *ht_erratum;         /* ... and its name ("HSD29"), for reasons */
+	const char *ht_caveat;          /* HT is on and a planned row's count is in doubt with it
+					 * (struct pmu_event.ht_caveat), for the notes; or NULL */
 	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
 	/*
 	 * Why a metric of a part unit is not measured on a CPU where it does

@@ -162,13 +162,23 @@ static const char *events_assume(const struct cpu_desc *d, char *buf, size_t len
 	return buf;
 }
 
+/* What a source doubts of a planned row's count with HT on (struct pmu_event.ht_caveat), or NULL. */
+static const char *events_ht_caveat(const struct plan *pl)
+{
+	for (int ui = 0; ui < pl->nunits; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++)
+			if (pl->unit[ui].row[j]->ht_caveat)
+				return pl->unit[ui].row[j]->ht_caveat;
+	return NULL;
+}
+
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
 	bool first = true;
 	int w[EV__N];
 	char abuf[320];
-	const char *assume = events_assume(d, abuf, sizeof(abuf));
+	const char *assume = events_assume(d, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
 
 	/* Text: each column as wide as its widest cell, so that long names stay in line. */
 	for (int k = 0; k < EV__N; k++)
@@ -256,6 +266,11 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 			report_json_str(f, assume);
 		else
 			fputs("null", f);
+		fputs(",\"ht_caveat\":", f);
+		if (caveat)
+			report_json_str(f, caveat);
+		else
+			fputs("null", f);
 		fputs(",\"unsupported\":{", f);
 		first = true;
 		for (int m = 0; m < M__COUNT; m++) {
@@ -274,6 +289,8 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 				fprintf(f, "# %s: not measured: %s\n", metric_name(m), pl->reason[m]);
 		if (assume)
 			fprintf(f, "# %s\n", assume);
+		if (caveat)
+			fprintf(f, "# %s\n", caveat);
 	}
 }
 

@@ -7,6 +7,10 @@
 # counter free there, never touches cpu 3's, says on cpu 3 why not, names
 # cpu 3 in the note, and totals the CPUs it measured.  On the FUSE stand-in
 # every write to cpu 3's PMC1/2 fails, so a write there ends the run.
+# Then the label of the offcore numbers with HT on (pmu-facts 8.14): on
+# Haswell to Skylake libpfm4 marks both events "use with HT off only", so
+# with both threads of a core online the note says they are unverified;
+# with HT off, and on Sandy Bridge, it does not.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 HSW=tests/dumps/haswell_core-i7-4500u.raw
@@ -54,4 +58,24 @@ P2=$(sim_profile all 'msr.0x187 = 0x53003c' 'msr.0x188 = 0x5300c0')
 ./lattop --simulate haswell --sim-profile "$P2" --once -d 0.2 --format json >$LIB_TMP/all.json 2>/dev/null
 check "every CPU busy: offcore not measured, 2 counters at once" \
 	jqe '.total.offcore.reason | test("need 2 counters at once")' $LIB_TMP/all.json
+
+# ---- the offcore label with HT on ----
+caveat='use with HT off only'
+for u in haswell broadwell skylake; do
+	./lattop --simulate $u --once -d 0.2 --format json >$LIB_TMP/ht.json 2>/dev/null
+	check "$u, HT on: the note says the offcore numbers are unverified" \
+		jqe --arg c "$caveat" '.note | contains($c)' $LIB_TMP/ht.json
+	P3=$(sim_profile noht 'threads_per_core = 1')
+	./lattop --simulate $u --sim-profile "$P3" --once -d 0.2 --format json >$LIB_TMP/noht.json 2>/dev/null
+	check "$u, HT off: no such note" \
+		jqe --arg c "$caveat" '(.note // "") | contains($c) | not' $LIB_TMP/noht.json
+	check "$u, HT off: offcore measured" jqe '.total.offcore.reads_per_sec > 0' $LIB_TMP/noht.json
+done
+./lattop --simulate sandybridge --once -d 0.2 --format json >$LIB_TMP/snb.json 2>/dev/null
+check "sandybridge, HT on: no such note (libpfm4 has none there)" \
+	jqe --arg c "$caveat" '(.note // "") | contains($c) | not' $LIB_TMP/snb.json
+# -c 0 on a part with HT on: the sibling is not measured, but runs.
+./lattop --simulate skylake -c 0 --once -d 0.2 --format json >$LIB_TMP/c0.json 2>/dev/null
+check "skylake -c 0: the sibling runs, so the note is there" \
+	jqe --arg c "$caveat" '.note | contains($c)' $LIB_TMP/c0.json
 tap_done

@@ -38,6 +38,12 @@ struct ui_frame {
 	double share_snoop;
 	double share_offcore;
 	const char *note;               /* counters taken by someone else, etc., or NULL */
+	/*
+	 * A standing doubt about the offcore numbers (struct plan.ht_caveat; a
+	 * static string), or NULL: marked on the Offcore pane's title, not in
+	 * the status line, which it would hold for good.
+	 */
+	const char *off_caveat;
 	/* --replay on the screen: a recorded frame, labelled REPLAY with its time. */
 	bool replay;
 	bool replay_paused;
