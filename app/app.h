@@ -96,6 +96,7 @@ struct session {
 	struct record_writer rec;       /* --record */
 	bool recording;
 	char rec_err[1024];
+	long rec_lost;                  /* snapshots not recorded since the recording paused */
 };
 
 /* Ready @s for main to fill: no descriptor open. */

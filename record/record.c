@@ -67,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -661,6 +662,28 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * @n bytes at the end of the file, in one write.  On failure (a full disk)
+ * the part written is cut off again, so that the next block follows the
+ * last intact one; should that fail too, a reader skips the torn block.
+ */
+static int put(struct record_writer *w, const void *p, size_t n, char *err, size_t errlen)
+{
+	int e;
+
+	if (write_all(w->fd, p, n) == 0) {
+		w->size += (long long)n;
+		return 0;
+	}
+	e = errno ? errno : EIO;
+	if (ftruncate(w->fd, w->size) < 0) {
+		/* Left torn: skipped on replay. */
+	}
+	snprintf(err, errlen, "--record %s: %s", w->path, strerror(e));
+	errno = e;
+	return -1;
+}
+
 /* The file head, at the start of a new file. */
 static int start_file(struct record_writer *w, char *err, size_t errlen)
 {
@@ -668,14 +691,13 @@ static int start_file(struct record_writer *w, char *err, size_t errlen)
 
 	memcpy(fh, FILE_MAGIC, 8);
 	put32(fh + 8, RECORD_VERSION);
-	if (write_all(w->fd, fh, sizeof(fh)) < 0) {
-		snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	w->size += FILE_HEAD;
-	w->frames = 0;
-	w->headed = false;
-	return 0;
+	return put(w, fh, sizeof(fh), err, errlen);
+}
+
+/* -2 for an error of the path itself (the caller's usage error), -1 for any other. */
+static int open_error(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == EISDIR || e == ENAMETOOLONG || e == ELOOP ? -2 : -1;
 }
 
 int record_open(struct record_writer *w, const char *path, long long max,
@@ -683,10 +705,11 @@ int record_open(struct record_writer *w, const char *path, long long max,
 {
 	uint8_t fh[FILE_HEAD];
 	struct stat st;
-	int fd;
+	int fd, rc = -1;
 
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
+	w->rot.sock = -1;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);     /* a FIFO must not block */
 	if (fd >= 0) {
 		ssize_t k = fstat(fd, &st) == 0 && st.st_size > 0 ? read(fd, fh, sizeof(fh)) : 0;
@@ -695,12 +718,12 @@ int record_open(struct record_writer *w, const char *path, long long max,
 		if (k != 0 && (k != FILE_HEAD || memcmp(fh, FILE_MAGIC, 8))) {
 			snprintf(err, errlen, "--record %s: exists and is not a lattop recording: "
 				 "left alone", path);
-			return -1;
+			return -2;
 		}
 		if (k && get32(fh + 8) != RECORD_VERSION) {
 			snprintf(err, errlen, "--record %s: a recording of format version %u, not %d: "
 				 "left alone", path, get32(fh + 8), RECORD_VERSION);
-			return -1;
+			return -2;
 		}
 	}
 	w->path = strdup(path);
@@ -720,51 +743,51 @@ int record_open(struct record_writer *w, const char *path, long long max,
 	w->max = max;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (w->fd < 0 || fstat(w->fd, &st) < 0) {
+		rc = open_error(errno);
 		snprintf(err, errlen, "--record %s: %s", path, strerror(errno));
 		goto fail;
 	}
+	/* Two recorders appending to one file would each spoil the other's frames. */
+	if (flock(w->fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			snprintf(err, errlen, "--record %s: another lattop is recording to it: two "
+				 "recorders would spoil each other's frames", path);
+		else
+			snprintf(err, errlen, "--record %s: locking it: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (max && (rotate_check(path, err, errlen) < 0 ||
+		    rotator_start(&w->rot, path, err, errlen) < 0))
+		goto fail;
 	w->size = st.st_size;
 	if (st.st_size == 0 && start_file(w, err, errlen) < 0)
 		goto fail;
 	return 0;
 fail:
 	record_close(w);
-	return -1;
+	return rc;
 }
 
 /* FILE -> FILE.1 -> ... -> FILE.RECORD_KEEP (the oldest dropped), then a new FILE. */
 static int rotate(struct record_writer *w, char *err, size_t errlen)
 {
-	size_t len = strlen(w->path) + 16;
-	char *from = malloc(len), *to = malloc(len);
-	int rc = -1;
+	int fd = rotator_rotate(&w->rot, w->path);
 
-	if (!from || !to) {
-		snprintf(err, errlen, "recording: out of memory");
-		goto out;
+	if (fd < 0) {
+		if (errno == ECHILD)
+			snprintf(err, errlen, "--record %s: rotating: the helper that renames as root "
+				 "has ended", w->path);
+		else
+			snprintf(err, errlen, "--record %s: rotating: %s", w->path, strerror(errno));
+		return -1;
 	}
-	for (int k = RECORD_KEEP - 1; k >= 1; k--) {
-		snprintf(from, len, "%s.%d", w->path, k);
-		snprintf(to, len, "%s.%d", w->path, k + 1);
-		if (rename(from, to) < 0 && errno != ENOENT)
-			goto fail;
-	}
-	snprintf(to, len, "%s.1", w->path);
-	if (rename(w->path, to) < 0)
-		goto fail;
 	close(w->fd);
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (w->fd < 0)
-		goto fail;
+	w->fd = fd;
+	flock(w->fd, LOCK_EX | LOCK_NB);
 	w->size = 0;
-	rc = start_file(w, err, errlen);
-	goto out;
-fail:
-	snprintf(err, errlen, "--record %s: rotating: %s", w->path, strerror(errno));
-out:
-	free(from);
-	free(to);
-	return rc;
+	w->frames = 0;
+	w->headed = false;
+	return start_file(w, err, errlen);
 }
 
 /* The raw frame of @r into @raw: structure, then the shuffled doubles. */
@@ -847,19 +870,16 @@ int record_write(struct record_writer *w, const struct report *r, char *err, siz
 	if (w->max && w->size + (long long)(w->out.n + (w->headed ? 0 : w->headlen)) > w->max &&
 	    w->size > FILE_HEAD && rotate(w, err, errlen) < 0)
 		return -1;
+	/* A file head or header that a full disk refused is written before the next frame. */
+	if (w->size == 0 && start_file(w, err, errlen) < 0)
+		return -1;
 	if (!w->headed) {
-		if (write_all(w->fd, w->head, w->headlen) < 0) {
-			snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
+		if (put(w, w->head, w->headlen, err, errlen) < 0)
 			return -1;
-		}
-		w->size += (long long)w->headlen;
 		w->headed = true;
 	}
-	if (write_all(w->fd, w->out.p, w->out.n) < 0) {
-		snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
+	if (put(w, w->out.p, w->out.n, err, errlen) < 0)
 		return -1;
-	}
-	w->size += (long long)w->out.n;
 	w->frames++;
 	return 0;
 }
@@ -869,6 +889,7 @@ void record_close(struct record_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	rotator_stop(&w->rot);
 	for (int i = 0; i < w->nstr; i++)
 		free(w->str[i]);
 	free(w->str);
@@ -882,6 +903,7 @@ void record_close(struct record_writer *w)
 	buf_free(&w->out);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
+	w->rot.sock = -1;
 }
 
 /* ---- reading ---- */

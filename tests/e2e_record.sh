@@ -164,6 +164,80 @@ $L --replay $T/rot/r.lrec --format json | tail -1 >$T/last.json
 tail -1 $T/live.json >$T/want.json
 check "--record-max: FILE holds the newest snapshot" cmp -s $T/last.json $T/want.json
 
+# ---- --record-max as root into a root-owned directory: the README's example ----
+# Root gives root up before the first rotation; a helper that stays root renames.
+mkdir -p $T/var && chmod 755 $T/var
+$L --simulate haswell -c 0-3 -b -n 25 -d 0.05 --format json --record $T/var/r.lrec --record-max 4k \
+	>$T/live.json 2>$T/err
+is "--record-max into a root-owned directory: runs to its end" "$?:$(grep -c 'record' $T/err)" "0:0"
+check "... rotating there (FILE.1, owned by root)" sh -c "test \"\$(stat -c %u $T/var/r.lrec.1)\" = 0"
+total=0
+for f in $T/var/r.lrec*; do
+	total=$((total + $($L --replay $f --format json | wc -l)))
+done
+if [ -f $T/var/r.lrec.8 ]; then
+	skip "--record-max into a root-owned directory: every snapshot kept (more than 8 rotations)"
+else
+	is "... keeping every snapshot, over the files" "$total" 25
+fi
+# Not root: what the first rotation would need is checked at the start.
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	mkdir -p $T/ro && chmod 755 $T/ro
+	: >$T/ro/r.lrec && chown nobody $T/ro/r.lrec
+	setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+		$L --simulate haswell -n 1 -d 0.05 --record $T/ro/r.lrec --record-max 4k >$T/out 2>$T/err
+	is "--record-max where the user cannot rename: refused at once (exit 1)" "$?" 1
+	check "... naming the user and the directory" \
+		grep -q "renames files in $T/ro, which nobody cannot write" $T/err
+	is "... one line" "$(wc -l <$T/err | tr -d ' ')" 1
+	is "... and nothing recorded" "$(wc -c <$T/ro/r.lrec | tr -d ' ')" 0
+else
+	skip "no setpriv or no user nobody here"
+fi
+
+# ---- two recorders on one file: the second is refused, the first keeps every frame ----
+rm -f $T/two.lrec
+$L --simulate haswell -c 0-3 -b -n 15 -d 0.1 --format json --record $T/two.lrec >$T/two.json 2>$T/err1 &
+pid=$!
+wait_for $T/two.json . 5
+$L --simulate haswell -c 0-1 -b -n 3 -d 0.05 --format json --record $T/two.lrec >$T/out 2>$T/err
+is "a second recorder on the same file: refused (exit 1)" "$?" 1
+check "... saying another lattop records to it" grep -q "another lattop is recording to it" $T/err
+wait $pid
+$L --replay $T/two.lrec --format json >$T/two.replay 2>$T/err
+is "... and the first one's snapshots replay, all of them, nothing skipped" \
+	"$(wc -l <$T/two.replay | tr -d ' '):$(cat $T/err)" "15:"
+check "... as it printed them" cmp -s $T/two.json $T/two.replay
+
+# ---- a full disk pauses the recording, and the run goes on ----
+mkdir -p $T/full
+if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
+	trap 'umount $T/full 2>/dev/null; lib_cleanup' EXIT
+	$L --simulate haswell -c 0-3 -b -n 40 -d 0.1 --format json --record $T/full/r.lrec \
+		>$T/full.json 2>$T/full.err &
+	pid=$!
+	wait_for $T/full.json . 5
+	dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+	check "the disk full: the recording pauses, said on standard error" \
+		wait_for $T/full.err "recording paused" 5
+	rm -f $T/full/fill
+	check "room again: the recording goes on, said" wait_for $T/full.err "recording again" 5
+	wait $pid
+	is "a full disk does not end --batch: exit 0, every snapshot printed" \
+		"$?:$(wc -l <$T/full.json | tr -d ' ')" "0:40"
+	is "... told once each: paused, then again" "$(grep -c 'recording paused' $T/full.err):$(grep -c 'recording again' $T/full.err)" "1:1"
+	check "... and the pause says why" grep -q "No space left on device" $T/full.err
+	$L --replay $T/full/r.lrec --format json >$T/full.replay 2>$T/err
+	n=$(wc -l <$T/full.replay | tr -d ' ')
+	is "the recording replays" "$?" 0
+	check "... with what was recorded before and after the pause ($n of 40)" test "$n" -gt 2 -a "$n" -lt 40
+	check "... each snapshot as printed live" sh -c "grep -vxFf $T/full.json $T/full.replay | wc -l | grep -qx 0"
+	check "... the last one included" cmp -s "$(tail -1 $T/full.json >$T/a; echo $T/a)" "$(tail -1 $T/full.replay >$T/b; echo $T/b)"
+	umount $T/full
+else
+	skip "cannot mount a small tmpfs here (not root?): the full disk"
+fi
+
 # ---- bad input: one line, status 2, nothing changed ----
 # refused ARGS... : exit 2 and one line (plus the --help hint) on stderr
 refused() {
