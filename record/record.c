@@ -85,6 +85,7 @@
 #define BLOCK_MAGIC "LTBK"
 #define BLOCK_HEAD 17
 #define RAW_MAX (64u << 20)     /* no block decompresses to more */
+#define CLEN_MAX ZSTD_COMPRESSBOUND(RAW_MAX)    /* nor is compressed to more */
 #define NCPU_MAX 65536
 #define ZSTD_LEVEL 3
 #define TIME_MAX 253402300800.0  /* 10000-01-01 */
@@ -1107,7 +1108,7 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 		return 0;
 	clen = get32(p + 5);
 	rlen = get32(p + 9);
-	if (clen > n - BLOCK_HEAD || rlen > RAW_MAX ||
+	if (clen > n - BLOCK_HEAD || clen > CLEN_MAX || rlen > RAW_MAX ||
 	    block_crc(p, p + BLOCK_HEAD, clen) != get32(p + 13))
 		return 0;
 	/* An intact block of a kind a later version added: passed over, not counted. */
@@ -1155,21 +1156,34 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 	return ok == 0 ? BLOCK_HEAD + clen : 0;
 }
 
-int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
-		  char *err, size_t errlen)
+/*
+ * Could @p (@n bytes, the last read so far) begin an intact block that is
+ * not all there yet?  A stream is read on before deciding.
+ */
+static bool block_partial(const uint8_t *p, size_t n)
 {
-	return record_decode_each(buf, len, out, NULL, NULL, err, errlen);
+	if (n < BLOCK_HEAD)
+		return !memcmp(p, BLOCK_MAGIC, n < 4 ? n : 4);
+	return !memcmp(p, BLOCK_MAGIC, 4) && get32(p + 5) <= CLEN_MAX &&
+	       get32(p + 5) > n - BLOCK_HEAD;
 }
 
-int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
-		       record_each_fn each, void *arg, char *err, size_t errlen)
-{
-	size_t pos = FILE_HEAD;
-	bool garbage = false;
-	int oom = 0;
+/* A decoding under way: of a whole file in memory, or of a stream read piece by piece. */
+struct decoding {
+	struct record_file *out;
 	ZSTD_DCtx *dctx;
+	bool garbage;                   /* in a torn or corrupt stretch */
+	int oom;
+};
 
+/* The file head in @buf (@len bytes, FILE_HEAD of them when it is one).  0, or -1 with a message. */
+static int decoding_start(struct decoding *d, const uint8_t *buf, size_t len,
+			  struct record_file *out, record_each_fn each, void *arg,
+			  char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
 	memset(out, 0, sizeof(*out));
+	d->out = out;
 	out->each = each;
 	out->arg = arg;
 	if (len < FILE_HEAD || memcmp(buf, FILE_MAGIC, 8) || get32(buf + 8) == 0) {
@@ -1182,36 +1196,127 @@ int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
 		return -1;
 	}
 	out->version = get32(buf + 8);
-	dctx = ZSTD_createDCtx();
-	if (!dctx)
-		oom = 1;
-	while (pos < len && !oom && !out->stopped) {
-		size_t k = block_at(out, dctx, buf + pos, len - pos, &oom);
+	d->dctx = ZSTD_createDCtx();
+	d->oom = !d->dctx;
+	return 0;
+}
+
+/*
+ * The blocks in @buf[0..@len): how many bytes were used.  With more to
+ * come (!@eof), a block cut short at the end is left for the next call, as
+ * are the last 3 bytes of a corrupt stretch (they may begin a block).
+ */
+static size_t decode_blocks(struct decoding *d, const uint8_t *buf, size_t len, bool eof)
+{
+	size_t pos = 0;
+
+	while (pos < len && !d->oom && !d->out->stopped) {
+		size_t n = len - pos, k;
 		const uint8_t *next;
 
+		if (!eof && block_partial(buf + pos, n))
+			break;
+		k = block_at(d->out, d->dctx, buf + pos, n, &d->oom);
 		if (k) {
 			pos += k;
-			garbage = false;
+			d->garbage = false;
 			continue;
 		}
-		if (!garbage)
-			out->skipped++;
-		garbage = true;
-		next = memmem(buf + pos + 1, len - pos - 1, BLOCK_MAGIC, 4);
-		pos = next ? (size_t)(next - buf) : len;
+		if (!d->garbage)
+			d->out->skipped++;
+		d->garbage = true;
+		next = n > 1 ? memmem(buf + pos + 1, n - 1, BLOCK_MAGIC, 4) : NULL;
+		if (next) {
+			pos = (size_t)(next - buf);
+		} else if (eof) {
+			pos = len;
+		} else {
+			if (n > 3)
+				pos = len - 3;
+			break;
+		}
 	}
-	ZSTD_freeDCtx(dctx);
-	if (oom) {
-		record_file_free(out);
+	return pos;
+}
+
+static int decoding_end(struct decoding *d, char *err, size_t errlen)
+{
+	ZSTD_freeDCtx(d->dctx);
+	if (d->oom) {
+		record_file_free(d->out);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (!out->ns) {
-		record_file_free(out);
+	if (!d->out->ns) {
+		record_file_free(d->out);
 		snprintf(err, errlen, "a lattop recording without an intact header");
 		return -1;
 	}
 	return 0;
+}
+
+int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
+		  char *err, size_t errlen)
+{
+	return record_decode_each(buf, len, out, NULL, NULL, err, errlen);
+}
+
+int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
+		       record_each_fn each, void *arg, char *err, size_t errlen)
+{
+	struct decoding d;
+
+	if (decoding_start(&d, buf, len, out, each, arg, err, errlen) < 0)
+		return -1;
+	decode_blocks(&d, buf + FILE_HEAD, len - FILE_HEAD, true);
+	return decoding_end(&d, err, errlen);
+}
+
+/*
+ * A pipe or a device, read as it comes: the file head first, so that what
+ * is not a recording (/dev/zero) is refused after 12 bytes, then block by
+ * block, holding at most one block and what is being read.
+ */
+static int load_stream(FILE *f, struct record_file *out, record_each_fn each, void *arg,
+		       char *err, size_t errlen)
+{
+	uint8_t head[FILE_HEAD];
+	struct record_buf b = { 0 };
+	struct decoding d;
+	size_t k = fread(head, 1, sizeof(head), f);
+	bool eof = false;
+
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s", strerror(EIO));
+		return -1;
+	}
+	if (decoding_start(&d, head, k, out, each, arg, err, errlen) < 0)
+		return -1;
+	while (!eof && !d.oom && !out->stopped) {
+		uint8_t chunk[65536];
+		size_t used;
+
+		k = fread(chunk, 1, sizeof(chunk), f);
+		eof = k < sizeof(chunk);
+		buf_put(&b, chunk, k);
+		if (b.oom) {
+			d.oom = 1;
+			break;
+		}
+		if (!b.n)
+			continue;
+		used = decode_blocks(&d, b.p, b.n, eof);
+		memmove(b.p, b.p + used, b.n - used);
+		b.n -= used;
+	}
+	buf_free(&b);
+	if (ferror(f) && !d.oom) {
+		ZSTD_freeDCtx(d.dctx);
+		record_file_free(out);
+		snprintf(err, errlen, "%s", strerror(EIO));
+		return -1;
+	}
+	return decoding_end(&d, err, errlen);
 }
 
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen)
@@ -1222,7 +1327,6 @@ int record_load(const char *path, struct record_file *out, char *err, size_t err
 int record_load_each(const char *path, struct record_file *out, record_each_fn each, void *arg,
 		     char *err, size_t errlen)
 {
-	struct record_buf b = { 0 };
 	char m[200];
 	FILE *f = fopen(path, "rb");
 	struct stat st;
@@ -1233,7 +1337,7 @@ int record_load_each(const char *path, struct record_file *out, record_each_fn e
 		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* A file is mapped, not copied; a pipe is read. */
+	/* A file is mapped, not copied; a pipe is read as it comes. */
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
 
@@ -1246,25 +1350,10 @@ int record_load_each(const char *path, struct record_file *out, record_each_fn e
 			return rc;
 		}
 	}
-	for (;;) {
-		uint8_t chunk[65536];
-		size_t k = fread(chunk, 1, sizeof(chunk), f);
-
-		buf_put(&b, chunk, k);
-		if (k < sizeof(chunk))
-			break;
-	}
-	if (ferror(f) || b.oom) {
-		snprintf(err, errlen, "--replay %s: %s", path, b.oom ? "out of memory" : strerror(EIO));
-		fclose(f);
-		buf_free(&b);
-		return -1;
-	}
+	rc = load_stream(f, out, each, arg, m, sizeof(m));
 	fclose(f);
-	rc = record_decode_each(b.p ? b.p : (const uint8_t *)"", b.n, out, each, arg, m, sizeof(m));
 	if (rc < 0)
 		snprintf(err, errlen, "--replay %s: %s", path, m);
-	buf_free(&b);
 	return rc;
 }
 

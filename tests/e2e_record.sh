@@ -238,6 +238,27 @@ else
 	skip "cannot mount a small tmpfs here (not root?): the full disk"
 fi
 
+# ---- streams: the file head first, and what is read bounded ----
+timeout 10 $L --replay /dev/zero >$T/out 2>$T/err
+is "--replay /dev/zero: refused at once (exit 2), not read on" "$?" 2
+check "... as not a recording" grep -q "/dev/zero: not a lattop recording" $T/err
+rm -f $T/s.lrec
+$L --simulate haswell -c 0-3 -b -n 5 -d 0.05 --format json --record $T/s.lrec >$T/s.json
+cat $T/s.lrec | $L --replay /dev/stdin --format json >$T/out
+check "a recording through a pipe replays as printed" cmp -s $T/s.json $T/out
+(cat $T/s.lrec; cat /dev/zero) | timeout 10 $L --replay /dev/stdin --format json -n 3 >$T/out
+is "a pipe that never ends: -n 3 stops the reading" "$?:$(wc -l <$T/out | tr -d ' ')" "0:3"
+if [ -x /usr/bin/time ] && [ -z "$LATTOP_SANITIZED" ]; then
+	(cat $T/s.lrec; head -c 300M /dev/zero) |
+		/usr/bin/time -f %M -o $T/rss $L --replay /dev/stdin --format json >$T/out 2>$T/err
+	is "a recording and 300 MB of zeros through a pipe: every snapshot, the rest skipped" \
+		"$(wc -l <$T/out | tr -d ' '):$(grep -c 'skipped 1 torn' $T/err)" "5:1"
+	check "... holding a bounded part of it in memory ($(cat $T/rss) KiB, under 64 MiB)" \
+		test "$(tail -1 $T/rss)" -lt 65536
+else
+	skip "no /usr/bin/time, or sanitized: the memory a pipe takes"
+fi
+
 # ---- bad input: one line, status 2, nothing changed ----
 # refused ARGS... : exit 2 and one line (plus the --help hint) on stderr
 refused() {
