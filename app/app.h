@@ -92,6 +92,7 @@ struct session {
 	bool quiet;                     /* serving without a terminal: no snapshots */
 	struct outq *out;               /* batch output, written by its own thread */
 	bool note_told;                 /* the note went to stderr (csv, json) */
+	char *csv_head;                 /* the csv header printed last */
 	char lost[1024];                /* counters given up to a new owner, for the note */
 	struct record_writer rec;       /* --record */
 	bool recording;

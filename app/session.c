@@ -173,6 +173,9 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 
 	if (!m)
 		return -1;
+	/* csv: a header again where the columns change, as in a replay. */
+	if (r->opt.format == FORMAT_CSV && report_csv_new_head(rep, &r->csv_head))
+		first = true;
 	res = report_write(m, r->opt.format, rep, first);
 	if (fclose(m) != 0)
 		res = -1;
@@ -779,6 +782,8 @@ out:
 	journal_close(&r->journal);
 	if (r->recording)
 		record_close(&r->rec);
+	free(r->csv_head);
+	r->csv_head = NULL;
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
 	snapshot_free(&r->snap);

@@ -116,6 +116,21 @@ $L --simulate haswell -n 2 -d 0.05 --record $T/q.lrec </dev/null >/dev/null 2>&1
 is "--record to an existing recording: appends" \
 	"$($L --replay $T/q.lrec --format json | wc -l | tr -d ' ')" 5
 
+# ---- csv: a header again where the columns change ----
+# Appended sessions with other thresholds (or 't' on the screen) change the columns.
+rm -f $T/th.lrec
+$L --simulate haswell -c 0-1 -n 2 -d 0.05 --thresholds 16,32 --record $T/th.lrec </dev/null
+$L --simulate haswell -c 0-1 -n 2 -d 0.05 --thresholds 8,64,128 --record $T/th.lrec </dev/null
+$L --replay $T/th.lrec --format csv >$T/th.csv
+is "csv replay of sessions with other thresholds: a header for each set of columns" \
+	"$(grep -c '^time,' $T/th.csv)" 2
+is "... and every row as many fields as the header above it" \
+	"$(awk -F, '/^time,/ { h = NF; next } NF != h { bad++ } END { print bad + 0 }' $T/th.csv)" 0
+check "... the second header names the new thresholds" \
+	sh -c "grep '^time,' $T/th.csv | tail -1 | grep -q 'above_share.128'"
+$L --replay $T/th.lrec --format csv --begin +0 -n 2 >$T/th2.csv
+is "... a single session: a single header" "$(grep -c '^time,' $T/th2.csv)" 1
+
 # ---- killed, torn ----
 rm -f $T/k.lrec
 $L --simulate haswell -b -d 0.05 --format csv --record $T/k.lrec >/dev/null 2>&1 &
