@@ -258,7 +258,7 @@ timeout 10 $L --replay /dev/zero >$T/out 2>$T/err
 is "--replay /dev/zero: refused at once (exit 2), not read on" "$?" 2
 check "... as not a recording" grep -q "/dev/zero: not a lattop recording" $T/err
 rm -f $T/s.lrec
-$L --simulate haswell -c 0-3 -b -n 5 -d 0.05 --format json --record $T/s.lrec >$T/s.json
+$L --simulate haswell -c 0-3 -b -n 5 -d 0.05 --format json --record $T/s.lrec >$T/s.json 2>/dev/null
 cat $T/s.lrec | $L --replay /dev/stdin --format json >$T/out
 check "a recording through a pipe replays as printed" cmp -s $T/s.json $T/out
 (cat $T/s.lrec; cat /dev/zero) | timeout 10 $L --replay /dev/stdin --format json -n 3 >$T/out
