@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,20 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 			return -1;
 		}
 		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+			/* Root could; the user lattop gave root up to cannot: say who, and what to do. */
+			int e = errno;
+			struct passwd *pw = getpwuid(geteuid());
+			char who[64], dir[4096];
+
+			snprintf(who, sizeof(who), "%s", pw ? pw->pw_name : "this user");
+			snprintf(dir, sizeof(dir), "%s", path);
+			snprintf(err, errlen, "--textfile %s: %s, the user lattop writes it as (after "
+				 "giving up root: SUDO_UID, or nobody), cannot create files in %s (%s): "
+				 "make that directory writable by %s", path, who, dirname(dir),
+				 strerror(e), who);
+			return -1;
+		}
 		if (fd < 0) {
 			snprintf(err, errlen, "--textfile %s: cannot create a file beside it: %s", path,
 				 strerror(errno));
