@@ -103,7 +103,7 @@ within5() {
 }
 
 # ---- bad values: refused, nothing written ----
-for bad in "localhost:10123" "127.0.0.1:70000" "1.2.3:80" "::1:80" "[::1]80" "" "12a"; do
+for bad in "localhost6:10123" "127.0.0.1:70000" "1.2.3:80" "::1:80" "[::1]80" "" "12a" ":"; do
 	./lattop --simulate haswell --once --listen "$bad" >$LIB_TMP/o 2>$LIB_TMP/e
 	rc=$?
 	is "--listen '$bad': exit 2, one line naming --listen" "$rc $(wc -l <$LIB_TMP/e | tr -d ' ') $(grep -c -- "--listen" $LIB_TMP/e)" "2 2 1"
@@ -112,6 +112,28 @@ done
 is "--textfile in a missing directory: exit 2" "$? $(grep -c -- '--textfile /nonexistent/dir/x.prom' $LIB_TMP/e)" "2 1"
 ./lattop --simulate haswell --detect --listen 0 >$LIB_TMP/o 2>$LIB_TMP/e
 is "--listen with --detect: exit 2" "$?" 2
+
+# node_exporter's forms: ":PORT", every address (IPv4 too), and "localhost:PORT", 127.0.0.1.
+for form in :0 localhost:0; do
+	./lattop --simulate haswell -d 0.1 --listen $form </dev/null >/dev/null 2>$LIB_TMP/form.err &
+	fp=$!
+	PIDS="$PIDS $fp"
+	wait_until 10 grep -q 'serving' $LIB_TMP/form.err
+	fport=$(sed -n 's|^lattop: serving http://.*:\([0-9]*\)/metrics$|\1|p' $LIB_TMP/form.err)
+	check "--listen $form: served, and answers on 127.0.0.1 ($(cat $LIB_TMP/form.err))" \
+		wait_until 10 sh -c "curl -sf http://127.0.0.1:$fport/metrics | grep -q '^lattop_up 1'"
+	case $form in
+	:*)	if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
+			check "--listen $form: and on ::1 (every address)" sh -c "curl -sf 'http://[::1]:$fport/metrics' | grep -q '^lattop_up'"
+		else
+			skip "--listen $form: no IPv6 loopback here"
+		fi
+		check "... said as every address" grep -q 'serving http://\[::\]:\|serving http://0.0.0.0:' $LIB_TMP/form.err ;;
+	*)	check "... said as 127.0.0.1" grep -q 'serving http://127.0.0.1:' $LIB_TMP/form.err ;;
+	esac
+	kill $fp
+	wait $fp
+done
 
 if have_fuse; then
 	M=$LIB_TMP/m
