@@ -65,8 +65,8 @@ int replay_screen(const struct options *o)
 	bool playing = true, ended = false, reanchor = false;
 	int lo, hi, i;
 
-	if (record_load(o->replay, &rf, err, sizeof(err)) < 0)
-		return fail(EXIT_USAGE, err);
+	if ((lo = record_load(o->replay, &rf, err, sizeof(err))) < 0)
+		return fail(lo == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 	first = rf.nf ? rf.f[0].rep.time : 0;
 	if ((o->begin && record_parse_time(o->begin, first, &begin, err, sizeof(err)) < 0) ||
 	    (o->end && record_parse_time(o->end, first, &end, err, sizeof(err)) < 0)) {

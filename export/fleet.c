@@ -28,9 +28,12 @@ int fleet_open(struct fleet *f, const char *listen, const char *textfile, bool *
 			return -1;
 		f->listening = true;
 	}
-	if (textfile && textfile_resolve(textfile, f->path, sizeof(f->path), err, errlen) < 0) {
-		*usage = true;
-		return -1;
+	if (textfile) {
+		int rc = textfile_resolve(textfile, f->path, sizeof(f->path), err, errlen);
+
+		*usage = rc == -2;
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }

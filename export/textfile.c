@@ -89,7 +89,7 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 
 	if (!*arg) {
 		snprintf(err, errlen, "--textfile '': an empty path");
-		return -1;
+		return -2;
 	}
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 		n = snprintf(path, pathlen, "%s%slattop.prom", arg,
@@ -98,11 +98,11 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 		n = snprintf(path, pathlen, "%s", arg);
 	if (n < 0 || (size_t)n >= pathlen) {
 		snprintf(err, errlen, "--textfile %.64s...: the name is too long", arg);
-		return -1;
+		return -2;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "--textfile %s: not a regular file", path);
-		return -1;
+		return -2;
 	}
 	/* Can a file be made there?  Made and removed: nothing is left behind. */
 	{
@@ -111,7 +111,7 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 
 		if (temp_name(path, tmp, sizeof(tmp)) < 0) {
 			snprintf(err, errlen, "--textfile %s: the name is too long", path);
-			return -1;
+			return -2;
 		}
 		fd = mkostemp(tmp, O_CLOEXEC);
 		if (fd < 0 && (errno == EACCES || errno == EPERM)) {
@@ -129,9 +129,12 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 			return -1;
 		}
 		if (fd < 0) {
+			int e = errno;
+
 			snprintf(err, errlen, "--textfile %s: cannot create a file beside it: %s", path,
-				 strerror(errno));
-			return -1;
+				 strerror(e));
+			/* No such directory is the value's fault; a full or read-only disk is not. */
+			return e == ENOENT || e == ENOTDIR ? -2 : -1;
 		}
 		close(fd);
 		unlink(tmp);

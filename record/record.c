@@ -1176,7 +1176,10 @@ struct decoding {
 	int oom;
 };
 
-/* The file head in @buf (@len bytes, FILE_HEAD of them when it is one).  0, or -1 with a message. */
+/*
+ * The file head in @buf (@len bytes, FILE_HEAD of them when it is one).  0,
+ * or -2 with a message: not a recording this lattop reads.
+ */
 static int decoding_start(struct decoding *d, const uint8_t *buf, size_t len,
 			  struct record_file *out, record_each_fn each, void *arg,
 			  char *err, size_t errlen)
@@ -1188,12 +1191,12 @@ static int decoding_start(struct decoding *d, const uint8_t *buf, size_t len,
 	out->arg = arg;
 	if (len < FILE_HEAD || memcmp(buf, FILE_MAGIC, 8) || get32(buf + 8) == 0) {
 		snprintf(err, errlen, "not a lattop recording");
-		return -1;
+		return -2;
 	}
 	if (get32(buf + 8) > RECORD_VERSION) {
 		snprintf(err, errlen, "a recording of format version %u: this lattop reads version %d "
 			 "and older", get32(buf + 8), RECORD_VERSION);
-		return -1;
+		return -2;
 	}
 	out->version = get32(buf + 8);
 	d->dctx = ZSTD_createDCtx();
@@ -1239,6 +1242,7 @@ static size_t decode_blocks(struct decoding *d, const uint8_t *buf, size_t len, 
 	return pos;
 }
 
+/* 0; -1 with a message (out of memory), or -2 (no intact header: not a recording to read). */
 static int decoding_end(struct decoding *d, char *err, size_t errlen)
 {
 	ZSTD_freeDCtx(d->dctx);
@@ -1250,7 +1254,7 @@ static int decoding_end(struct decoding *d, char *err, size_t errlen)
 	if (!d->out->ns) {
 		record_file_free(d->out);
 		snprintf(err, errlen, "a lattop recording without an intact header");
-		return -1;
+		return -2;
 	}
 	return 0;
 }
@@ -1261,15 +1265,23 @@ int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 	return record_decode_each(buf, len, out, NULL, NULL, err, errlen);
 }
 
+/* A whole file in memory: 0, -1 (out of memory) or -2 (not a recording to read). */
+static int decode_whole(const uint8_t *buf, size_t len, struct record_file *out,
+			record_each_fn each, void *arg, char *err, size_t errlen)
+{
+	struct decoding d;
+	int rc = decoding_start(&d, buf, len, out, each, arg, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	decode_blocks(&d, buf + FILE_HEAD, len - FILE_HEAD, true);
+	return decoding_end(&d, err, errlen);
+}
+
 int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
 		       record_each_fn each, void *arg, char *err, size_t errlen)
 {
-	struct decoding d;
-
-	if (decoding_start(&d, buf, len, out, each, arg, err, errlen) < 0)
-		return -1;
-	decode_blocks(&d, buf + FILE_HEAD, len - FILE_HEAD, true);
-	return decoding_end(&d, err, errlen);
+	return decode_whole(buf, len, out, each, arg, err, errlen) < 0 ? -1 : 0;
 }
 
 /*
@@ -1283,15 +1295,18 @@ static int load_stream(FILE *f, struct record_file *out, record_each_fn each, vo
 	uint8_t head[FILE_HEAD];
 	struct record_buf b = { 0 };
 	struct decoding d;
-	size_t k = fread(head, 1, sizeof(head), f);
+	size_t k;
 	bool eof = false;
+	int rc;
 
+	errno = 0;
+	k = fread(head, 1, sizeof(head), f);
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s", strerror(EIO));
-		return -1;
+		snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
+		return open_error(errno);
 	}
-	if (decoding_start(&d, head, k, out, each, arg, err, errlen) < 0)
-		return -1;
+	if ((rc = decoding_start(&d, head, k, out, each, arg, err, errlen)) < 0)
+		return rc;
 	while (!eof && !d.oom && !out->stopped) {
 		uint8_t chunk[65536];
 		size_t used;
@@ -1335,7 +1350,7 @@ int record_load_each(const char *path, struct record_file *out, record_each_fn e
 	memset(out, 0, sizeof(*out));
 	if (!f) {
 		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
-		return -1;
+		return open_error(errno);
 	}
 	/* A file is mapped, not copied; a pipe is read as it comes. */
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
@@ -1343,7 +1358,7 @@ int record_load_each(const char *path, struct record_file *out, record_each_fn e
 
 		if (p != MAP_FAILED) {
 			fclose(f);
-			rc = record_decode_each(p, (size_t)st.st_size, out, each, arg, m, sizeof(m));
+			rc = decode_whole(p, (size_t)st.st_size, out, each, arg, m, sizeof(m));
 			munmap(p, (size_t)st.st_size);
 			if (rc < 0)
 				snprintf(err, errlen, "--replay %s: %s", path, m);
@@ -1451,9 +1466,9 @@ int record_parse_size(const char *s, long long *out, char *err, size_t errlen)
 	v = strtoull(s, &e, 10);
 	if (*e == 'k' || *e == 'K')
 		shift = 10;
-	else if (*e == 'M')
+	else if (*e == 'm' || *e == 'M')
 		shift = 20;
-	else if (*e == 'G')
+	else if (*e == 'g' || *e == 'G')
 		shift = 30;
 	if (shift)
 		e++;
@@ -1466,6 +1481,6 @@ int record_parse_size(const char *s, long long *out, char *err, size_t errlen)
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "not a size: bytes, or a number with k, M or G");
+	snprintf(err, errlen, "not a size: bytes, or a number with k, M or G (either case)");
 	return -1;
 }

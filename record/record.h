@@ -134,7 +134,11 @@ struct record_file {
 int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 		  char *err, size_t errlen);
 
-/* Read and decode @path.  0, or -1 with a message naming the file. */
+/*
+ * Read and decode @path.  0; -2 with a message naming the file when it is
+ * not a recording this lattop reads (or there is no such file); -1 when it
+ * could not be read (permissions, an I/O error, out of memory).
+ */
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen);
 
 /*
@@ -156,7 +160,7 @@ void record_file_free(struct record_file *f);
  */
 int record_parse_time(const char *s, double first, double *out, char *err, size_t errlen);
 
-/* --record-max SIZE: bytes, with an optional k, M or G (powers of 1024). */
+/* --record-max SIZE: bytes, with an optional k, M or G in either case (powers of 1024). */
 int record_parse_size(const char *s, long long *out, char *err, size_t errlen);
 
 #endif

@@ -67,14 +67,15 @@ int replay_print(const struct replay_opts *o, FILE *out, struct replay_result *r
 		.err = err, .errlen = errlen,
 	};
 	struct record_file rf;
+	int rc;
 
 	res->printed = 0;
 	res->skipped = 0;
 	res->frames = 0;
 	res->write_errno = 0;
-	if (record_load_each(o->path, &rf, replay_one, &w, err, errlen) < 0) {
+	if ((rc = record_load_each(o->path, &rf, replay_one, &w, err, errlen)) < 0) {
 		free(w.csv_head);
-		return REPLAY_BAD_INPUT;
+		return rc == -2 ? REPLAY_BAD_INPUT : REPLAY_CANNOT;
 	}
 	res->skipped = rf.skipped;
 	record_file_free(&rf);

@@ -248,9 +248,25 @@ if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
 	check "... with what was recorded before and after the pause ($n of 40)" test "$n" -gt 2 -a "$n" -lt 40
 	check "... each snapshot as printed live" sh -c "grep -vxFf $T/full.json $T/full.replay | wc -l | grep -qx 0"
 	check "... the last one included" cmp -s "$(tail -1 $T/full.json >$T/a; echo $T/a)" "$(tail -1 $T/full.replay >$T/b; echo $T/b)"
+	# A recording that cannot start on a full disk: a runtime error (1), not bad usage (2).
+	dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+	$L --simulate haswell -n 1 -d 0.05 --record $T/full/new.lrec </dev/null >$T/out 2>$T/err
+	is "--record on a full disk: exit 1, not a usage error" "$?:$(grep -c 'Try' $T/err)" "1:0"
+	check "... saying why" grep -q "No space left on device" $T/err
 	umount $T/full
 else
 	skip "cannot mount a small tmpfs here (not root?): the full disk"
+fi
+# A recording nobody may read: a runtime error (1), not bad usage (2).
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	cp $T/two.lrec $T/secret.lrec && chmod 600 $T/secret.lrec
+	setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+		$L --replay $T/secret.lrec --format json >$T/out 2>$T/err
+	is "--replay of a file nobody may read, as nobody: exit 1, not a usage error" \
+		"$?:$(grep -c 'Try' $T/err)" "1:0"
+	check "... saying why" grep -q "secret.lrec: Permission denied" $T/err
+else
+	skip "no setpriv or no user nobody here"
 fi
 
 # ---- streams: the file head first, and what is read bounded ----
