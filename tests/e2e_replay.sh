@@ -56,6 +56,13 @@ wait_for() {
 	return 1
 }
 
+# jump TIME: g, then TIME typed at its prompt.
+jump() {
+	tm send-keys -t rp g
+	wait_for "jump to: " >/dev/null
+	tm send-keys -t rp "$1" Enter
+}
+
 for geom in 80x24 200x50; do
 	w=${geom%x*} h=${geom#*x}
 	start $geom $w $h "TZ=UTC $L --replay $T/r.lrec; echo lattop-exited; sleep 30"
@@ -66,9 +73,7 @@ for geom in 80x24 200x50; do
 	check "$geom: the time shown is a recorded snapshot's ($k)" test "$k" -gt 0
 	# Somewhere inside, so that both steps have a snapshot to go to.
 	if [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; then
-		tm send-keys -t rp g
-		wait_for "jump to: " >/dev/null
-		tm send-keys -t rp '+1' Enter
+		jump +1
 		sleep 0.3
 		k=$(index_shown)
 	fi
@@ -83,9 +88,7 @@ for geom in 80x24 200x50; do
 	tm send-keys -t rp '+2' Enter
 	sleep 0.3
 	is "$geom: g +2: the first snapshot 2 s in" "$(index_shown)" 11
-	tm send-keys -t rp g
-	wait_for "jump to: " >/dev/null
-	tm send-keys -t rp 'yesterday' Enter
+	jump yesterday
 	check "$geom: g with a bad time: said" wait_for "not a time"
 	is "$geom: g with a bad time: stays" "$(index_shown)" 11
 	tm send-keys -t rp +
@@ -111,9 +114,7 @@ check "played to the end: said as the end, with the position" \
 	wait_for "the end of the recording: frame 20 of 20, "
 is "played to the end: the last snapshot" "$(index_shown)" 20
 is "... not said as a pause" "$(tm capture-pane -p -t rp | head -1 | grep -c PAUSED)" 0
-tm send-keys -t rp g
-wait_for "jump to: " >/dev/null
-tm send-keys -t rp '+3600' Enter
+jump +3600
 check "g past the end: said" wait_for "past the end: the recording ends at "
 is "... the last snapshot shown" "$(index_shown)" 20
 tm send-keys -t rp Left
