@@ -206,15 +206,15 @@ static void record_interval(struct session *r, const struct report *rep)
 
 	if (record_write(&r->rec, rep, r->rec_err, sizeof(r->rec_err)) < 0) {
 		if (r->rec_lost++ == 0) {
-			snprintf(msg, sizeof(msg), "%s: recording paused until it can write again",
+			snprintf(msg, sizeof(msg), "recording paused until it can write again: %s",
 				 r->rec_err);
 			say(r, msg);
 		}
 		return;
 	}
 	if (r->rec_lost) {
-		snprintf(msg, sizeof(msg), "--record %s: recording again, %ld snapshot%s not recorded",
-			 r->opt.record, r->rec_lost, r->rec_lost > 1 ? "s" : "");
+		snprintf(msg, sizeof(msg), "recording again, %ld snapshot%s not recorded: --record %s",
+			 r->rec_lost, r->rec_lost > 1 ? "s" : "", r->opt.record);
 		say(r, msg);
 		r->rec_lost = 0;
 	}

@@ -248,6 +248,32 @@ if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
 	check "... with what was recorded before and after the pause ($n of 40)" test "$n" -gt 2 -a "$n" -lt 40
 	check "... each snapshot as printed live" sh -c "grep -vxFf $T/full.json $T/full.replay | wc -l | grep -qx 0"
 	check "... the last one included" cmp -s "$(tail -1 $T/full.json >$T/a; echo $T/a)" "$(tail -1 $T/full.replay >$T/b; echo $T/b)"
+	# On the screen, beside --listen: the status line says so, /metrics goes on.
+	if command -v tmux >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+		rm -f $T/full/*
+		FS=lattop-full-$$
+		env -u TMUX tmux -L $FS -f /dev/null new-session -d -x 100 -y 30 \
+			"./lattop --simulate haswell -c 0-3 -d 0.1 --listen 127.0.0.1:0 --record $T/full/s.lrec 2>$T/scr.err; sleep 30"
+		wait_for $T/scr.err serving 5
+		port=$(sed -n 's|^lattop: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' $T/scr.err)
+		sleep 0.5
+		dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+		i=0
+		while [ $i -lt 50 ] && ! env -u TMUX tmux -L $FS capture-pane -p | grep -q "recording paused"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		check "the screen, the disk full: the status line says the recording paused" \
+			sh -c "env -u TMUX tmux -L $FS capture-pane -p | grep -q 'recording paused'"
+		up1=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
+		sleep 0.5
+		up2=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
+		check "... and --listen goes on serving new numbers" test -n "$up1" -a "$up1" != "$up2"
+		env -u TMUX tmux -L $FS kill-server 2>/dev/null
+		rm -f $T/full/*
+	else
+		skip "no tmux or curl here: the full disk on the screen"
+	fi
 	# A recording that cannot start on a full disk: a runtime error (1), not bad usage (2).
 	dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
 	$L --simulate haswell -n 1 -d 0.05 --record $T/full/new.lrec </dev/null >$T/out 2>$T/err
