@@ -270,6 +270,12 @@ if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
 		up2=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
 		check "... and --listen goes on serving new numbers" test -n "$up1" -a "$up1" != "$up2"
 		env -u TMUX tmux -L $FS kill-server 2>/dev/null
+		# Until that lattop is gone, its open file keeps its room.
+		i=0
+		while [ $i -lt 50 ] && pgrep -f "record $T/full/s.lrec" >/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
 		rm -f $T/full/*
 	else
 		skip "no tmux or curl here: the full disk on the screen"
