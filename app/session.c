@@ -180,6 +180,9 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 
 	if (!m)
 		return -1;
+	/* csv: a header again where the columns change, as in a replay. */
+	if (r->opt.format == FORMAT_CSV && report_csv_new_head(rep, &r->csv_head))
+		first = true;
 	res = report_write(m, r->opt.format, rep, first);
 	if (fclose(m) != 0)
 		res = -1;
@@ -187,6 +190,41 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 		res = -1;
 	free(text);
 	return res;
+}
+
+/* A message of the run: on the screen's status line, else on standard error. */
+static void say(struct session *r, const char *msg)
+{
+	if (r->ui)
+		ui_message(r->ui, msg);
+	else
+		fprintf(stderr, "lattop: %s\n", msg);
+}
+
+/*
+ * The snapshot to the recording.  A write that fails (a full disk) pauses
+ * the recording, said once; each interval tries again, and the first that
+ * succeeds says how many snapshots are missing.  The screen, the exporter
+ * and --batch go on meanwhile.
+ */
+static void record_interval(struct session *r, const struct report *rep)
+{
+	char msg[1200];
+
+	if (record_write(&r->rec, rep, r->rec_err, sizeof(r->rec_err)) < 0) {
+		if (r->rec_lost++ == 0) {
+			snprintf(msg, sizeof(msg), "recording paused until it can write again: %s",
+				 r->rec_err);
+			say(r, msg);
+		}
+		return;
+	}
+	if (r->rec_lost) {
+		snprintf(msg, sizeof(msg), "recording again, %ld snapshot%s not recorded: --record %s",
+			 r->rec_lost, r->rec_lost > 1 ? "s" : "", r->opt.record);
+		say(r, msg);
+		r->rec_lost = 0;
+	}
 }
 
 static int show(struct session *r, bool first, char *note, size_t notelen)
@@ -208,8 +246,8 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 	gettimeofday(&tv, NULL);
 	rep.time = tv.tv_sec + tv.tv_usec / 1e6;
 	/* The recording first: what it holds is what --batch prints from it. */
-	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
-		return -2;
+	if (r->recording)
+		record_interval(r, &rep);
 	if (r->ui) {
 		char ui_note[1024];
 		struct ui_frame f = {
@@ -284,12 +322,8 @@ static void export_interval(struct session *r)
 		return;
 	gettimeofday(&tv, NULL);
 	if (fleet_tick(&r->fleet, r->plan, r->snap.cpu, tv.tv_sec + tv.tv_usec / 1e6, err,
-		       sizeof(err)) < 0) {
-		if (r->ui)
-			ui_message(r->ui, err);
-		else
-			fprintf(stderr, "lattop: %s\n", err);
-	}
+		       sizeof(err)) < 0)
+		say(r, err);
 }
 
 /* After root is dropped: the exporter's server, serving as the user lattop runs as. */
@@ -552,8 +586,8 @@ int session_measure(struct session *r)
 		snapshot_free(&r->snap);
 		return fail(EXIT_CANNOT, "out of memory");
 	}
-	if (r->opt.record && record_start(r, err, sizeof(err)) < 0) {
-		status = fail(EXIT_USAGE, err);
+	if (r->opt.record && (res = record_start(r, err, sizeof(err))) < 0) {
+		status = fail(res == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;               /* nothing written yet: only closed */
 	}
 	if (options_screen(&r->opt)) {
@@ -693,11 +727,8 @@ int session_measure(struct session *r)
 		}
 		if (stop_ending())
 			break;
-		if ((res = show(r, first, note, sizeof(note))) < 0) {
-			if (res == -2) {
-				snprintf(err, sizeof(err), "%s", r->rec_err);
-				status = EXIT_CANNOT;
-			} else if (errno != EPIPE) {
+		if (show(r, first, note, sizeof(note)) < 0) {
+			if (errno != EPIPE) {
 				snprintf(err, sizeof(err), "writing the report failed: %s",
 					 strerror(errno ? errno : EIO));
 				status = EXIT_CANNOT;
@@ -760,6 +791,8 @@ out:
 	journal_close(&r->journal);
 	if (r->recording)
 		record_close(&r->rec);
+	free(r->csv_head);
+	r->csv_head = NULL;
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
 	snapshot_free(&r->snap);
