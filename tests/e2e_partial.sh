@@ -24,7 +24,7 @@ regs_snapshot $M $LIB_TMP/before
 for reg in 0x187 0x188 0xc2 0xc3; do
 	msrfs_ctl $M fail-write 3 $reg EIO
 done
-$L --once -d 0.4 --format json >$LIB_TMP/out.json 2>$LIB_TMP/err
+$L --once -d 1 --format json >$LIB_TMP/out.json 2>$LIB_TMP/err
 is "exit 0: nothing written to cpu 3's PMC1/2" "$?" 0
 [ -s $LIB_TMP/err ] && diag "$(cat $LIB_TMP/err)"
 for c in 0 1 2; do
