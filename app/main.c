@@ -233,7 +233,8 @@ int main(int argc, char **argv)
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
-		report_events(stdout, r.opt.format, &r.desc, &r.plans[0]);
+		report_events_backend(stdout, r.opt.format, &r.desc, &r.plans[0],
+				      r.opt.backend == BACKEND_PERF);
 		status = out_done(EXIT_OK);
 		goto out;
 	}

@@ -41,6 +41,12 @@ void report_detect_json(FILE *f, const struct cpu_desc *d);
 /* --list-events: what would be programmed, slot by slot. */
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl);
+/*
+ * The same for a backend: @perf, the perf_event_attr each event is opened
+ * with (text: in place of the registers; JSON: "attr" beside them).
+ */
+void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+			   const struct plan *pl, bool perf);
 
 /* JSON string literal, escaped as the snapshots' strings are. */
 void report_json_str(FILE *f, const char *s);
