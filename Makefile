@@ -7,7 +7,7 @@ CC      ?= cc
 PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev libzstd-dev \
 	     zlib1g-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
-	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl \
+	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl linux-perf \
 	     systemd
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
