@@ -25,6 +25,7 @@ const char options_usage[] =
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
 	"              [--record FILE [--record-max SIZE]] [--show LIST] [--hide LIST]\n"
+	"              [--backend auto|msr|perf]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
 	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
 	"                            [--show LIST] [--hide LIST]\n"
@@ -88,10 +89,11 @@ const char options_help[] =
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
 	"      --backend NAME      how the counters are reached: msr (the registers,\n"
-	"                          through /dev/cpu/N/msr) or perf (perf_event_open(2));\n"
-	"                          auto, the default, is msr; --list-events --backend\n"
-	"                          perf shows the perf_event_attr of each event (lattop\n"
-	"                          does not measure through perf yet)\n"
+	"                          through /dev/cpu/N/msr) or perf (perf_event_open(2):\n"
+	"                          the kernel schedules the events, beside other perf\n"
+	"                          users, and multiplexes what does not fit); auto,\n"
+	"                          the default, is msr; --list-events --backend perf\n"
+	"                          shows the perf_event_attr of each event\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
@@ -550,10 +552,6 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return bad(err, errlen, "--record-max", given[G_RECORD_MAX], "needs --record FILE");
 	if (once && given[G_N])
 		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
-	if (o->backend == BACKEND_PERF && o->mode != MODE_LIST_EVENTS)
-		return bad(err, errlen, "--backend", "perf", "lattop does not measure through "
-			   "perf_event_open(2) yet: --list-events --backend perf shows the "
-			   "perf_event_attr of each event");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)

@@ -91,7 +91,7 @@ int replay_screen(const struct options *o)
 		rep = &rf.f[i].rep;
 		f = (struct ui_frame){
 			.desc = rep->desc,
-			.simulated = !strcmp(rep->source, "simulator"),
+			.simulated = report_simulated(rep->source),
 			.interval_s = rep->interval_s,
 			.measured_s = rep->interval_s,
 			.time = rep->time,

@@ -312,6 +312,18 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 	}
 }
 
+const char *report_backend(const char *source)
+{
+	size_t n = strlen(source);
+
+	return n >= 4 && !strcmp(source + n - 4, "perf") ? "perf" : "msr";
+}
+
+bool report_simulated(const char *source)
+{
+	return !strncmp(source, "simulator", 9);
+}
+
 /* ---- snapshots ---- */
 
 /*
@@ -503,6 +515,8 @@ static void write_json(FILE *f, const struct report *r)
 
 	fputs("{\"source\":", f);
 	report_json_str(f, r->source);
+	fputs(",\"backend\":", f);
+	report_json_str(f, report_backend(r->source));
 	fputs(",\"cpu\":", f);
 	report_detect_json(f, r->desc);
 	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
@@ -733,9 +747,10 @@ static void write_text(FILE *f, const struct report *r)
 	}
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
-		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
-		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
+	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s%s\n",
+		report_simulated(r->source) ? "SIMULATED " : "", r->desc->uarch->pretty,
+		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when,
+		strcmp(report_backend(r->source), "perf") ? "" : ", through perf_event_open(2)");
 	text_line(f, r, wc, wk, columns[COL_CPU].text.head, columns[COL_CORE].text.head, NULL, NULL);
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];

@@ -64,6 +64,15 @@
 #define EVTSEL_EN       B(22)
 #define RAW_EVENT_MASK  0xff84ffffULL   /* X86_RAW_EVENT_MASK: event, umask, edge, inv, cmask */
 
+#define MSR_TSC                 0x10
+
+/*
+ * The msr PMU (arch/x86/events/msr.c), for its TSC event msr/tsc/ (config
+ * 0): a type the kernel gives at boot, beyond the fixed ones; it counts
+ * without a counter, never multiplexed.
+ */
+#define SK_MSR_PMU_TYPE 9
+
 /* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
 #define SK_MUX_S        0.004
 
@@ -236,6 +245,7 @@ enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
 struct sk_event {
 	bool used;
 	bool internal;                  /* the watchdog's or another user's: no descriptor */
+	bool tsc;                       /* msr/tsc/: the TSC, no counter */
 	struct perf_event_attr attr;
 	int cpu;
 	int leader;                     /* index of the group leader (itself for one) */
@@ -270,6 +280,7 @@ struct sk {
 	unsigned ngp, nfixed;
 	uint64_t gp_mask, fx_mask;
 	int ncpus, ncores, tpc;
+	int *group;                     /* per CPU: its module's first CPU (sk_catch_up) */
 	struct sk_cpu *cpu;
 	struct sk_event *ev;
 	int nev, cap;
@@ -472,6 +483,13 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	uint64_t v = 0, mask;
 	uint32_t reg;
 
+	if (e->tsc && e->state == SK_ACTIVE) {
+		if (sim_rdmsr(k->sim, e->cpu, MSR_TSC, &v) == 0) {
+			e->count += v - e->raw;
+			e->raw = v;
+		}
+		return;
+	}
 	if (e->state != SK_ACTIVE || e->ctr < 0)
 		return;
 	reg = e->ctr >= 32 ? MSR_FIXED_CTR0 + (uint32_t)(e->ctr - 32) : MSR_PMC0 + (uint32_t)e->ctr;
@@ -581,7 +599,7 @@ static void sk_schedule(struct sk *k, int cpu)
 	struct sk_cpu *c = &k->cpu[cpu];
 	struct sk_try t = { .n = 0 };
 	int *groups, ng = 0;
-	bool can_add = true;
+	bool can_add = true, was;
 
 	groups = malloc(sizeof(*groups) * (size_t)(k->nev ? k->nev : 1));
 	if (!groups)
@@ -589,7 +607,7 @@ static void sk_schedule(struct sk *k, int cpu)
 	for (int i = 0; i < k->nev; i++) {
 		struct sk_event *e = &k->ev[i];
 
-		if (!e->used || e->cpu != cpu)
+		if (!e->used || e->cpu != cpu || e->tsc)
 			continue;
 		sk_er_put(k, e);
 		e->ctr = -1;
@@ -599,6 +617,7 @@ static void sk_schedule(struct sk *k, int cpu)
 			groups[ng++] = i;
 	}
 	qsort_r(groups, (size_t)ng, sizeof(*groups), sk_cmp_seq, k);
+	was = c->rotate;
 	c->rotate = false;
 	for (int g = 0; g < ng; g++) {
 		struct sk_event *lead = &k->ev[groups[g]];
@@ -615,6 +634,13 @@ static void sk_schedule(struct sk *k, int cpu)
 		}
 	}
 	free(groups);
+	/*
+	 * The CPU's mux timer starts when rotation becomes necessary there
+	 * (perf_mux_hrtimer_restart), at this CPU's instant: the siblings'
+	 * timers are not in step, as on a real machine.
+	 */
+	if (c->rotate && !was)
+		c->next_rot = c->t + SK_MUX_S;
 	for (unsigned i = 0; i < SIM_MAX_GP; i++)
 		c->gp[i] = -1;
 	for (unsigned n = 0; n < SIM_MAX_FIXED; n++)
@@ -649,39 +675,35 @@ static void sk_rotate(struct sk *k, int cpu)
 }
 
 /*
- * Bring the core of @cpu (its HT siblings together) to the clock's now,
- * rotating at each mux boundary on the CPUs that need it.
+ * Bring the CPUs that share hardware with @cpu (its module: the HT
+ * siblings, and on the Atoms the other core behind the L2, whose offcore
+ * registers the simulator shares) to the clock's now together, rotating
+ * at each mux boundary, in time order, on the CPUs that need it.  Together,
+ * so that no simulated register a partner shares is written at an instant
+ * earlier than one the partner has already counted to.
  */
 static void sk_catch_up(struct sk *k, int cpu)
 {
 	double now = k->clock(k->clock_arg);
-	int core = cpu % k->ncores;
+	int g = k->group[cpu];
 
 	for (;;) {
 		double next = now;
 		int who = -1;
 
-		for (int j = 0; j < k->tpc; j++) {
-			int c = core + j * k->ncores;
-
-			if (k->cpu[c].rotate && k->cpu[c].next_rot < next) {
+		for (int c = 0; c < k->ncpus; c++)
+			if (k->group[c] == g && k->cpu[c].rotate && k->cpu[c].next_rot < next) {
 				next = k->cpu[c].next_rot;
 				who = c;
 			}
-		}
-		for (int j = 0; j < k->tpc; j++)
-			sk_step(k, core + j * k->ncores, next);
+		for (int c = 0; c < k->ncpus; c++)
+			if (k->group[c] == g)
+				sk_step(k, c, next);
 		if (who < 0)
 			break;
 		k->cpu[who].next_rot = next + SK_MUX_S;
 		sk_rotate(k, who);
 		sk_schedule(k, who);
-	}
-	for (int j = 0; j < k->tpc; j++) {
-		struct sk_cpu *c = &k->cpu[core + j * k->ncores];
-
-		if (!c->rotate)
-			c->next_rot = now + SK_MUX_S;   /* the timer starts when rotation is needed */
 	}
 	k->now = now;
 }
@@ -726,6 +748,8 @@ static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, in
 	bool sampling = a->sample_period != 0;
 
 	*er = -1;
+	if (a->type == SK_MSR_PMU_TYPE)
+		return a->config == 0 && !a->sample_period && !a->precise_ip ? 0 : -EINVAL;
 	/* the core PMU is PERF_TYPE_RAW here: no hybrid, no other PMU modelled */
 	if (a->type != PERF_TYPE_RAW)
 		return -ENOENT;
@@ -775,6 +799,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	rc = sk_check_attr(k, attr, &er);
 	if (rc < 0)
 		return rc;
+	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
+		return -EINVAL;         /* the TSC in a group is not modelled */
 	if (pid != -1)
 		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
 	if (k->paranoid > 0 && !k->perfmon)
@@ -803,6 +829,15 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	e->leader = lead ? (int)(lead - k->ev) : i;
 	e->seq = k->cpu[cpu].seq++;
 	e->state = (lead ? lead->state == SK_OFF : attr->disabled) ? SK_OFF : SK_INACTIVE;
+	e->tsc = attr->type == SK_MSR_PMU_TYPE;
+	if (e->tsc) {
+		k->now = k->cpu[cpu].t;
+		if (e->state == SK_INACTIVE)
+			e->state = SK_ACTIVE;
+		sim_rdmsr(k->sim, cpu, MSR_TSC, &e->raw);
+		k->nfds++;
+		return SK_FD_BASE + i;
+	}
 	if (lead)
 		lead->sib[lead->nsib++] = i;
 	k->nfds++;
@@ -872,7 +907,10 @@ static void sk_set_state(struct sk *k, struct sk_event *e, bool group, bool on)
 		for (int i = 0; i < e->nsib; i++)
 			one[n++] = &k->ev[e->sib[i]];
 	for (int i = 0; i < n; i++) {
-		if (on && (one[i]->state == SK_OFF || one[i]->state == SK_ERROR))
+		if (on && one[i]->tsc && one[i]->state == SK_OFF) {
+			one[i]->state = SK_ACTIVE;
+			sim_rdmsr(k->sim, one[i]->cpu, MSR_TSC, &one[i]->raw);
+		} else if (on && (one[i]->state == SK_OFF || one[i]->state == SK_ERROR))
 			one[i]->state = SK_INACTIVE;
 		else if (!on && one[i]->state != SK_OFF) {
 			sk_read_ctr(k, one[i]);
@@ -974,6 +1012,8 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 			n = snprintf(buf, len, "config1:0-15\n");
 		else if (!strcmp(rest, "perf_event_mux_interval_ms"))
 			n = snprintf(buf, len, "%d\n", (int)(SK_MUX_S * 1000));
+	} else if (!strcmp(path, "/sys/bus/event_source/devices/msr/type")) {
+		n = snprintf(buf, len, "%d\n", SK_MSR_PMU_TYPE);
 	}
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }
@@ -985,6 +1025,7 @@ static void sk_destroy(struct perfdev *d)
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
 	free(k->ev);
 	free(k->cpu);
+	free(k->group);
 	free(k);
 }
 
@@ -1111,10 +1152,26 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	k->ncores = k->ncpus / k->tpc;
 	k->paranoid = prof->perf_event_paranoid;
 	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
-	if (!k->cpu) {
+	k->group = calloc((size_t)k->ncpus, sizeof(*k->group));
+	if (!k->cpu || !k->group) {
+		free(k->cpu);
+		free(k->group);
 		free(k);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
+	}
+	for (int c = 0; c < k->ncpus; c++) {
+		int pkg, mod, p2, m2;
+
+		sim_topology(sim, c, NULL, &pkg, &mod);
+		k->group[c] = c;
+		for (int o = 0; o < c; o++) {
+			sim_topology(sim, o, NULL, &p2, &m2);
+			if (p2 == pkg && m2 == mod) {
+				k->group[c] = k->group[o];
+				break;
+			}
+		}
 	}
 	sk_caps(k);
 	k->fd_limit = sk_fd_room();

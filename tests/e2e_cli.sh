@@ -55,7 +55,6 @@ bad "17 thresholds" "at most 16" $D --thresholds 3,4,5,6,7,8,9,10,11,12,13,14,15
 bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
 bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
-bad "--backend perf measuring" "does not measure through perf_event_open(2) yet" $D --backend perf
 bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra

@@ -35,9 +35,9 @@
 #include <cmocka.h>
 
 #include "cpu/perfdev.h"
+#include "tests/nobody.h"
 
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define NOBODY 65534
 
 static struct perfdev *dev;
 static const char *self;           /* this binary, for the perf stat oracle */
@@ -315,35 +315,14 @@ static void test_kernel_files(void **state)
 		assert_false(pmu.ldlat || pmu.offcore_rsp);
 }
 
-/* Run @fn in a child that became nobody; its exit status is the test's. */
-static void as_nobody(void (*fn)(void))
-{
-	int status;
-	pid_t pid;
-
-	if (geteuid() != 0)
-		skip();
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (setgid(NOBODY) || setuid(NOBODY))
-			_exit(3);
-		fn();
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
-}
-
 #define CHILD_CHECK(cond, code) do { if (!(cond)) _exit(code); } while (0)
 
-static void nobody_opens(void)
+static void nobody_opens(void *arg)
 {
 	struct perf_event_attr a = sw(PERF_COUNT_SW_CPU_CLOCK, TIMES);
 	int level, fd;
 
+	(void)arg;
 	CHILD_CHECK(perfdev_paranoid(dev, &level) == 0, 10);
 	/* pmu-facts 10.7: a CPU event needs paranoid <= 0; the kernel's counts need <= 1 */
 	fd = perfdev_open_event(dev, &a, -1, 0, -1, 0);
@@ -361,7 +340,7 @@ static void nobody_opens(void)
 static void test_permissions_as_nobody(void **state)
 {
 	(void)state;
-	as_nobody(nobody_opens);
+	as_nobody(nobody_opens, NULL);
 }
 
 /* Each event is a descriptor: RLIMIT_NOFILE bounds them, EMFILE past it. */

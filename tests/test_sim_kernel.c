@@ -31,9 +31,9 @@
 
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
+#include "tests/nobody.h"
 
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define NOBODY 65534
 
 /* Haswell, HT on: 2 cores x 2 threads, CPU c's sibling is c + 2; every load tagged. */
 static const char hsw_prof[] =
@@ -491,36 +491,32 @@ static bool as_wanted(int fd, int want)
 	return want == 0 ? fd >= 0 : fd == want;
 }
 
-/*
- * In a child that became nobody: what the paranoid level lets it open, a
- * CPU event counting the kernel too, then one of user space only.
- */
-static void nobody(const char *prof, int want_cpu, int want_user)
+/* What the paranoid level of profile @prof lets nobody open (struct paranoid_case). */
+struct paranoid_case {
+	const char *prof;
+	int want_cpu;           /* a CPU event counting the kernel too */
+	int want_user;          /* one of user space only */
+};
+
+static void nobody_opens(void *arg)
 {
+	const struct paranoid_case *pc = arg;
 	struct perf_event_attr a = raw(0x3c, 0);
 	struct kern k;
-	int status;
-	pid_t pid;
 
-	if (geteuid() != 0)
-		skip();
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (setgid(NOBODY) || setuid(NOBODY))
-			_exit(3);
-		kern_up(&k, "haswell", prof);
-		if (!as_wanted(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), want_cpu))
-			_exit(4);
-		a.exclude_kernel = 1;
-		if (!as_wanted(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), want_user))
-			_exit(5);
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	kern_up(&k, "haswell", pc->prof);
+	if (!as_wanted(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), pc->want_cpu))
+		_exit(4);
+	a.exclude_kernel = 1;
+	if (!as_wanted(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), pc->want_user))
+		_exit(5);
+}
+
+static void nobody(const char *prof, int want_cpu, int want_user)
+{
+	struct paranoid_case pc = { prof, want_cpu, want_user };
+
+	as_nobody(nobody_opens, &pc);
 }
 
 static void test_paranoid(void **state)
