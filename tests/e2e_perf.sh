@@ -129,4 +129,22 @@ else
 	is "nobody, paranoid 0: measures, exit 0" "$?" 0
 	check "nobody, paranoid 0: numbers" jqe '.total.ghz > 0' $LIB_TMP/out
 fi
+# ---- the systemd unit without root (contrib/lattop-perf.service) ----
+U=contrib/lattop-perf.service
+check "$U: runs --backend perf with CAP_PERFMON alone, as a user of its own" \
+	sh -c "grep -q '^ExecStart=.*--backend perf' $U && grep -q '^AmbientCapabilities=CAP_PERFMON$' $U &&
+	       grep -q '^CapabilityBoundingSet=CAP_PERFMON$' $U && grep -q '^DynamicUser=yes$' $U &&
+	       grep -q '^SystemCallFilter=.*perf_event_open' $U"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	sed "s|/usr/local/bin/lattop|$(pwd)/lattop|" $U >$LIB_TMP/lattop-perf.service
+	is "$U: systemd-analyze verify is clean" \
+		"$(systemd-analyze verify --man=no $LIB_TMP/lattop-perf.service 2>&1)" ""
+	check "$U: exposure 3.0 or less (systemd-analyze security)" \
+		sh -c "systemd-analyze security --offline=yes --threshold=30 $LIB_TMP/lattop-perf.service >/dev/null 2>&1"
+else
+	skip "no systemd-analyze"
+fi
+awk '/^[A-Z][A-Za-z]*=/ && prev !~ /^#/ && prev !~ /^[A-Z][A-Za-z]*=/ { bad = bad " " $0 } { prev = $0 }
+     END { if (bad) { print bad; exit 1 } }' $U >$LIB_TMP/uncommented
+is "$U: every setting under a comment saying why" "$(cat $LIB_TMP/uncommented)" ""
 tap_done
