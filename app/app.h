@@ -104,6 +104,7 @@ struct session {
 	/* --backend perf (session_perf.c) */
 	struct perfdev *perfdev;
 	struct perf_sampler perf;
+	int cgroup_fd;                  /* --cgroup's directory, when given */
 };
 
 /*

@@ -25,7 +25,7 @@ const char options_usage[] =
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
 	"              [--record FILE [--record-max SIZE]] [--show LIST] [--hide LIST]\n"
-	"              [--backend auto|msr|perf]\n"
+	"              [--backend auto|msr|perf [--cgroup PATH]]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
 	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
 	"                            [--show LIST] [--hide LIST]\n"
@@ -94,6 +94,10 @@ const char options_help[] =
 	"                          users, and multiplexes what does not fit); auto,\n"
 	"                          the default, is msr; --list-events --backend perf\n"
 	"                          shows the perf_event_attr of each event\n"
+	"      --cgroup PATH       with --backend perf: count only what the tasks of the\n"
+	"                          cgroup PATH (a directory of the cgroup v2 tree, such\n"
+	"                          as a container's or a service's) do, on every CPU;\n"
+	"                          rates are per second of the interval\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
@@ -147,7 +151,7 @@ enum {
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
 	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS, OPT_SHOW, OPT_HIDE,
-	OPT_RESET, OPT_YES, OPT_BACKEND,
+	OPT_RESET, OPT_YES, OPT_BACKEND, OPT_CGROUP,
 };
 
 static const struct option longopts[] = {
@@ -185,18 +189,19 @@ static const struct option longopts[] = {
 	{ "show", required_argument, NULL, OPT_SHOW },
 	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
        G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G_RECORD,
-       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G_BACKEND, G__COUNT };
+       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G_BACKEND, G_CGROUP, G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
 	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
-	"--record", "--record-max", "--begin", "--end", "--show", "--hide", "--backend",
+	"--record", "--record-max", "--begin", "--end", "--show", "--hide", "--backend", "--cgroup",
 };
 
 #define GB(x) (1u << G_##x)
@@ -486,6 +491,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			else
 				return bad(err, errlen, "--backend", optarg, "must be auto, msr or perf");
 			break;
+		case OPT_CGROUP: o->cgroup = given[G_CGROUP] = optarg; break;
 		case OPT_SHOW:
 		case OPT_HIDE: {
 			char why[768];
@@ -552,6 +558,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return bad(err, errlen, "--record-max", given[G_RECORD_MAX], "needs --record FILE");
 	if (once && given[G_N])
 		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
+	if (o->cgroup && o->backend != BACKEND_PERF)
+		return bad(err, errlen, "--cgroup", o->cgroup, "needs --backend perf: the msr backend "
+			   "counts whole CPUs");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)

@@ -52,6 +52,7 @@ struct options {
 	const char *begin, *end;    /* --begin, --end TIME, checked by record_parse_time() */
 	col_set hidden;             /* columns --show and --hide leave out (output/columns.h) */
 	enum backend backend;       /* --backend */
+	const char *cgroup;         /* --cgroup PATH (with --backend perf) */
 };
 
 extern const char options_usage[];

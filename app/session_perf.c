@@ -11,6 +11,7 @@
  * the simulated kernel over the simulated PMU.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,9 +341,21 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
+	if (r->opt.cgroup) {
+		r->cgroup_fd = open(r->opt.cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (r->cgroup_fd < 0) {
+			snprintf(err, sizeof(err), "--cgroup '%s': %s", r->opt.cgroup, strerror(errno));
+			status = fail(EXIT_USAGE, err);
+			goto out;
+		}
+	}
 	/* Opened before anything is shown: a refusal is said at once, nothing changed. */
-	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->nids, err, sizeof(err));
+	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->nids,
+				r->opt.cgroup ? r->cgroup_fd : -1, err, sizeof(err));
 	if (rc < 0) {
+		if (rc == -EOPNOTSUPP && r->opt.cgroup && r->sim)
+			snprintf(err, sizeof(err), "--cgroup: the simulated kernel counts whole CPUs "
+				 "only: it has no tasks and no cgroups");
 		perf_refused(r, rc, err, sizeof(err));
 		status = fail(EXIT_CANNOT, err);
 		goto out;
@@ -416,6 +429,8 @@ out:
 	perf_sampler_free(&r->perf);
 	perfdev_close(r->perfdev);
 	r->perfdev = NULL;
+	if (r->opt.cgroup && r->cgroup_fd >= 0)
+		close(r->cgroup_fd);
 	snapshot_free(&r->snap);
 	return status;
 }

@@ -69,7 +69,8 @@ static int open_unit(struct perf_sampler *s, int i, int u, char *err, size_t err
 			return -EINVAL;
 		}
 		a.read_format = PERF_READ_FORMAT;
-		fd = perfdev_open_event(s->dev, &a, -1, s->cpus[i], j ? g->fd[0] : -1, 0);
+		fd = perfdev_open_event(s->dev, &a, s->cgroup_fd >= 0 ? s->cgroup_fd : -1, s->cpus[i],
+					j ? g->fd[0] : -1, s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
 		if (fd < 0) {
 			snprintf(err, errlen, "perf_event_open(2) of %s (config 0x%llx, config1 "
 				 "0x%llx) on cpu %d: %s", pu->row[j]->name,
@@ -162,10 +163,11 @@ static int open_all(struct perf_sampler *s, char *err, size_t errlen)
 }
 
 int perf_sampler_start(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
-		       const int *cpus, int ncpu, char *err, size_t errlen)
+		       const int *cpus, int ncpu, int cgroup_fd, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->dev = dev;
+	s->cgroup_fd = cgroup_fd;
 	s->plan = pl;
 	s->cpus = cpus;
 	s->ncpu = ncpu;
@@ -232,10 +234,24 @@ static void collect_cpu(struct perf_sampler *s, int i, double now, double *share
 		}
 		for (int j = 0; j < g->n; j++)
 			a->count[j] = (double)(k.value[j] - g->value[j]);
-		a->run_s = (double)(k.running - g->running) / 1e9;
 		if (k.enabled > g->enabled) {
-			share[u] += (double)(k.running - g->running) / (double)(k.enabled - g->enabled);
+			double ran = (double)(k.running - g->running) / (double)(k.enabled - g->enabled);
+
+			/*
+			 * A CPU's events: the kernel's own running time, over the
+			 * span its counts cover (a read lags sampler_now() a little).
+			 * A cgroup's: its enabled time is only its tasks', so the
+			 * share it ran, of the interval.
+			 */
+			if (s->cgroup_fd >= 0)
+				a->run_s = c->interval_s * ran;
+			else
+				a->run_s = (double)(k.running - g->running) / 1e9;
+			share[u] += ran;
 			nshare[u]++;
+		} else {
+			/* Not enabled at all: a cgroup that never ran here did nothing here. */
+			a->run_s = s->cgroup_fd >= 0 ? c->interval_s : 0;
 		}
 		g->value[0] = k.value[0];
 		g->value[1] = k.value[1];

@@ -7,10 +7,12 @@
  * multiplex them, and at the end of each interval reads each group once
  * and fills the same seam the msr sampler fills (struct sample_cpu,
  * engine/sampler.h): per CPU and per unit, the counts of the interval and
- * the seconds the unit ran (time_running's delta; the kernel never resets
- * the times, so deltas of both).  A rate is then count / running, the
- * kernel's scaling, and the share of the interval a unit ran is running /
- * enabled.  Knows nothing of the msr device, the journal or the write-back:
+ * the seconds the unit ran (deltas: the kernel never resets the times).
+ * For a CPU's events that is time_running, so a rate is count / running,
+ * the kernel's scaling; for a cgroup's, whose time_enabled is only the
+ * time its tasks were on the CPU, the interval times running / enabled, so
+ * that rates are per second of the interval.  The share of the interval a
+ * unit ran is running / enabled.  Knows nothing of the msr device, the journal or the write-back:
  * the kernel owns the registers.
  */
 #ifndef LATTOP_PERF_SAMPLER_H
@@ -37,6 +39,7 @@ struct perf_sampler {
 	const struct plan *plan;
 	int ncpu;
 	const int *cpus;                /* Linux CPU numbers, [ncpu] */
+	int cgroup_fd;                  /* count a cgroup's tasks only (its directory); -1: all */
 	struct perf_group *grp;         /* [ncpu][plan->nunits] */
 	int tsc_fd;                     /* msr/tsc on the first CPU, for the TSC rate; -1 */
 	uint64_t tsc_last;
@@ -51,11 +54,13 @@ struct perf_sampler {
 
 /*
  * Open the plan's units on @cpus[0..@ncpu) through @dev and start
- * counting.  0, or a negative errno (the first open's: -EACCES, -ENOENT,
- * ...) with a message naming the event and the CPU; nothing stays open.
+ * counting, everything on them, or with @cgroup_fd >= 0 (an open cgroup
+ * directory) what that cgroup's tasks do.  0, or a negative errno (the
+ * first open's: -EACCES, -ENOENT, ...) with a message naming the event and
+ * the CPU; nothing stays open.
  */
 int perf_sampler_start(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
-		       const int *cpus, int ncpu, char *err, size_t errlen);
+		       const int *cpus, int ncpu, int cgroup_fd, char *err, size_t errlen);
 
 /*
  * Wait @seconds (or until *@stop), then read every group: s->cpu[] holds

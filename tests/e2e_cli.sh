@@ -55,6 +55,7 @@ bad "17 thresholds" "at most 16" $D --thresholds 3,4,5,6,7,8,9,10,11,12,13,14,15
 bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
 bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
+bad "--cgroup without --backend perf" "needs --backend perf" $D --cgroup /sys/fs/cgroup
 bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra

@@ -129,6 +129,15 @@ else
 	is "nobody, paranoid 0: measures, exit 0" "$?" 0
 	check "nobody, paranoid 0: numbers" jqe '.total.ghz > 0' $LIB_TMP/out
 fi
+# ---- --cgroup ----
+./lattop --simulate haswell --backend perf --cgroup $LIB_TMP/none --once >$LIB_TMP/out 2>$LIB_TMP/err
+is "--cgroup, no such directory: exit 2" "$?" 2
+check "--cgroup, no such directory: named" grep -q "^lattop: --cgroup '$LIB_TMP/none': No such file or directory" $LIB_TMP/err
+./lattop --simulate haswell --backend perf --cgroup $LIB_TMP --once >$LIB_TMP/out 2>$LIB_TMP/err
+is "--cgroup on the simulated kernel: exit 1" "$?" 1
+check "--cgroup on the simulated kernel: it counts whole CPUs only, said" \
+	grep -q "the simulated kernel counts whole CPUs only" $LIB_TMP/err
+
 # ---- the systemd unit without root (contrib/lattop-perf.service) ----
 U=contrib/lattop-perf.service
 check "$U: runs --backend perf with CAP_PERFMON alone, as a user of its own" \
