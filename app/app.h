@@ -120,6 +120,11 @@ int session_record_start(struct session *r, char *err, size_t errlen);
 const char *session_source(const struct session *r);
 /* The screen, for options_screen(): 0, or -1 with a message. */
 int session_ui_open(struct session *r, char *err, size_t errlen);
+/*
+ * The registers are back: the output may take its time now (not for ever
+ * after a signal).  @status, or EXIT_CANNOT when writing it failed.
+ */
+int session_drain(struct session *r, int status);
 
 /* ---- session_perf.c ---- */
 

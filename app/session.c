@@ -496,6 +496,20 @@ int session_reset(struct session *r)
 
 /* ---- the session ---- */
 
+int session_drain(struct session *r, int status)
+{
+	if (!r->out)
+		return status;
+	for (int t = 0; !outq_wait(r->out, 0.2); t++)
+		if (stop_ending() && t >= 5)
+			break;
+	if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
+		fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
+		status = EXIT_CANNOT;
+	}
+	return status;
+}
+
 int session_ui_open(struct session *r, char *err, size_t errlen)
 {
 	struct ui_opts uo = {
@@ -745,15 +759,7 @@ restore:
 	}
 	install_crash_handlers(NULL, NULL);     /* the registers are back: the terminal only */
 	/* Registers are back: the output may take its time now (not for ever after a signal). */
-	if (r->out) {
-		for (int t = 0; !outq_wait(r->out, 0.2); t++)
-			if (stop_ending() && t >= 5)
-				break;
-		if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
-			fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
-			status = EXIT_CANNOT;
-		}
-	}
+	status = session_drain(r, status);
 out:
 	if (r->ui)
 		ui_close(r->ui);

@@ -408,16 +408,7 @@ int session_perf(struct session *r)
 			ui_close(r->ui);
 		r->ui = NULL;
 	}
-	if (r->out) {
-		for (int t = 0; !outq_wait(r->out, 0.2); t++)
-			if (stop_ending() && t >= 5)
-				break;
-		if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
-			fprintf(stderr, "lattop: writing the report failed: %s\n",
-				strerror(outq_error(r->out)));
-			status = EXIT_CANNOT;
-		}
-	}
+	status = session_drain(r, status);
 out:
 	if (r->ui)
 		ui_close(r->ui);

@@ -344,12 +344,13 @@ static void test_permissions_as_nobody(void **state)
 }
 
 /* Each event is a descriptor: RLIMIT_NOFILE bounds them, EMFILE past it. */
-static void emfile(void)
+static void emfile(void *arg)
 {
 	struct perf_event_attr a = sw(PERF_COUNT_SW_CPU_CLOCK, TIMES);
 	struct rlimit rl = { 16, 16 };
 	int fd = 0, n = 0;
 
+	(void)arg;
 	a.exclude_kernel = 1;
 	CHILD_CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0, 20);
 	while (n < 64 && (fd = perfdev_open_event(dev, &a, 0, -1, -1, 0)) >= 0)
@@ -360,20 +361,8 @@ static void emfile(void)
 
 static void test_emfile(void **state)
 {
-	int status;
-	pid_t pid;
-
 	(void)state;
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		emfile();
-		_exit(0);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	in_child(emfile, NULL, false);
 }
 
 /* The cgroup v2 hierarchy's mount point, or NULL. */

@@ -533,31 +533,26 @@ static void test_paranoid(void **state)
 }
 
 /* RLIMIT_NOFILE bounds the events: EMFILE past it. */
+static void emfile(void *arg)
+{
+	struct rlimit rl = { 24, 24 };
+	struct perf_event_attr a = raw(0x3c, 0);
+	struct kern k;
+	int fd = 0, n = 0;
+
+	(void)arg;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		_exit(3);
+	kern_up(&k, "haswell", "cpus = 2\n");
+	while (n < 100 && (fd = perfdev_open_event(k.dev, &a, -1, n % 2, -1, 0)) >= 0)
+		n++;
+	_exit(fd == -EMFILE && n > 0 && n < 24 ? 0 : 4);
+}
+
 static void test_emfile(void **state)
 {
-	int status;
-	pid_t pid;
-
 	(void)state;
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct rlimit rl = { 24, 24 };
-		struct perf_event_attr a = raw(0x3c, 0);
-		struct kern k;
-		int fd = 0, n = 0;
-
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			_exit(3);
-		kern_up(&k, "haswell", "cpus = 2\n");
-		while (n < 100 && (fd = perfdev_open_event(k.dev, &a, -1, n % 2, -1, 0)) >= 0)
-			n++;
-		_exit(fd == -EMFILE && n > 0 && n < 24 ? 0 : 4);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	in_child(emfile, NULL, false);
 }
 
 /* What the kernel's files say: the PMU, its formats, the paranoid level. */
