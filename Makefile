@@ -7,7 +7,7 @@ CC      ?= cc
 PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev libzstd-dev \
 	     zlib1g-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
-	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl \
+	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl linux-perf \
 	     systemd
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -156,7 +156,7 @@ FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
 FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c engine/metrics.c \
-		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c \
+		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/perf_attr.c \
 		    $(sort cpu/events.c $(wildcard cpu/events/*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.

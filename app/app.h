@@ -18,6 +18,8 @@
 #include "cpu/msrdev.h"
 #include "cpu/pmu.h"
 #include "cpu/uarch.h"
+#include "cpu/perfdev.h"
+#include "engine/perf_sampler.h"
 #include "engine/plan.h"
 #include "engine/sampler.h"
 #include "engine/snapshot.h"
@@ -65,6 +67,9 @@ void crash_save_tty(void);
 
 /* ---- session.c ---- */
 
+/* The screen's first interval, and the first after a change, are at most this long. */
+#define FIRST_INTERVAL_S 1.0
+
 struct ui;
 
 /* One measuring session: what main found, then what measuring keeps. */
@@ -98,7 +103,56 @@ struct session {
 	bool recording;
 	char rec_err[1024];
 	long rec_lost;                  /* snapshots not recorded since the recording paused */
+	/* --backend perf (session_perf.c) */
+	struct perfdev *perfdev;
+	struct perf_sampler perf;
+	int cgroup_fd;                  /* --cgroup's directory, when given */
 };
+
+/*
+ * What session_perf.c shares with the msr session: the screen's wait, the
+ * outputs of an interval, the exporter and the recorder, and the source
+ * the reports name ("simulator", "msr", "perf").
+ */
+bool session_ui_waiter(void *arg, double deadline);
+int session_show(struct session *r, bool first, char *note, size_t notelen);
+void session_export_interval(struct session *r);
+int session_export_start(struct session *r, char *err, size_t errlen);
+int session_record_start(struct session *r, char *err, size_t errlen);
+const char *session_source(const struct session *r);
+/* The screen, for options_screen(): 0, or -1 with a message. */
+int session_ui_open(struct session *r, char *err, size_t errlen);
+/*
+ * The registers are back: the output may take its time now (not for ever
+ * after a signal).  @status, or EXIT_CANNOT when writing it failed.
+ */
+int session_drain(struct session *r, int status);
+
+/* ---- session_perf.c ---- */
+
+/* The measuring session through perf_event_open(2) (--backend perf).  The exit status. */
+int session_perf(struct session *s);
+
+/*
+ * Can this kernel's perf_event_open(2) count lattop's events at all: 0,
+ * or -1 with why not (no core PMU) in @err.
+ */
+int session_perf_usable(char *err, size_t errlen);
+
+/*
+ * What the planner may use through the kernel: every counter, offcore
+ * register and the threshold (the kernel arbitrates them), the model, the
+ * packages of @s->dev (or of the simulator).
+ */
+void session_perf_resources(const struct session *s, struct plan_resources *res);
+
+/*
+ * @pl as the perf backend measures it: where the kernel cannot keep
+ * partners that share an offcore register (or Nehalem's threshold) from
+ * disturbing each other, and partners are measured, the metrics on it are
+ * not measured, with why.
+ */
+void session_perf_plan(const struct session *s, struct plan *pl);
 
 /* Ready @s for main to fill: no descriptor open. */
 void session_init(struct session *s);

@@ -198,6 +198,12 @@ int main(int argc, char **argv)
 		status = out_done(r.desc.supported ? EXIT_OK : EXIT_CANNOT);
 		goto out;
 	}
+	/* Through the kernel, its PMU is what decides first (the simulator brings its own). */
+	if (r.opt.backend == BACKEND_PERF && !r.sim && r.opt.mode != MODE_LIST_EVENTS &&
+	    session_perf_usable(err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
 	if (!r.desc.supported) {
 		snprintf(err, sizeof(err), "cannot measure this CPU (%s): %s\n"
 			 "lattop: to see it work, run it on the simulator: lattop --simulate haswell",
@@ -206,36 +212,19 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (r.opt.mode == MODE_LIST_EVENTS) {
-		const struct pmu_caps *c = &r.desc.id.pmu;
-		struct plan_resources res = {
-			.ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP,
-			.nfixed = c->fixed_counters < PMU_MAX_FIXED ? c->fixed_counters : PMU_MAX_FIXED,
-			.rsp_free = (uint8_t)((1u << r.desc.uarch->offcore_msrs) - 1),
-			.ldlat_free = !r.desc.ldlat_why[0],
-			.ldlat_why = r.desc.ldlat_why[0] ? r.desc.ldlat_why : NULL,
-			.flags = r.desc.flags,
-			.packages = 1,
-		};
+		struct plan_resources res;
 
-		/* The simulator knows its machine; a CPUID dump says nothing of packages. */
-		if (r.sim) {
-			int pkg = 0;
-
-			for (int i = 0; i < sim_ncpus(r.sim); i++) {
-				sim_topology(r.sim, i, NULL, &pkg, NULL);
-				if ((unsigned)pkg + 1 > res.packages)
-					res.packages = (unsigned)pkg + 1;
-			}
-		}
-
-		res.gp_free = (uint8_t)((1u << res.ngp) - 1);
-		res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);
+		/* Nothing probed: every counter free, as the kernel would arbitrate them. */
+		session_perf_resources(&r, &res);
 		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
 			       err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
-		report_events(stdout, r.opt.format, &r.desc, &r.plans[0]);
+		if (r.opt.backend == BACKEND_PERF)
+			session_perf_plan(&r, &r.plans[0]);
+		report_events_backend(stdout, r.opt.format, &r.desc, &r.plans[0],
+				      r.opt.backend == BACKEND_PERF);
 		status = out_done(EXIT_OK);
 		goto out;
 	}

@@ -26,13 +26,14 @@ const char options_usage[] =
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
 	"              [--record FILE [--record-max SIZE]] [--show LIST] [--hide LIST]\n"
+	"              [--backend auto|msr|perf [--cgroup PATH]]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
 	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
 	"                            [--show LIST] [--hide LIST]\n"
 	"       lattop --detect [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
 	"                       [--format text|json]\n"
 	"       lattop --list-events [--cpuid-file FILE | --simulate UARCH [--sim-profile FILE]]\n"
-	"                            [--thresholds LIST] [--format text|json]\n"
+	"                            [--thresholds LIST] [--backend msr|perf] [--format text|json]\n"
 	"       lattop --list-uarchs [--format text|json]\n"
 	"       lattop --doctor [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR]\n"
 	"                       [--format text|json] [--no-color]\n"
@@ -89,6 +90,16 @@ const char options_help[] =
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
 	"                          (cpuid_tool --save=FILE makes one)\n"
+	"      --backend NAME      how the counters are reached: msr (the registers,\n"
+	"                          through /dev/cpu/N/msr) or perf (perf_event_open(2):\n"
+	"                          the kernel schedules the events, beside other perf\n"
+	"                          users, and multiplexes what does not fit); auto,\n"
+	"                          the default, is msr; --list-events --backend perf\n"
+	"                          shows the perf_event_attr of each event\n"
+	"      --cgroup PATH       with --backend perf: count only what the tasks of the\n"
+	"                          cgroup PATH (a directory of the cgroup v2 tree, such\n"
+	"                          as a container's or a service's) do, on every CPU;\n"
+	"                          rates are per second of the interval\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
@@ -144,7 +155,7 @@ enum {
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
 	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS, OPT_SHOW, OPT_HIDE,
-	OPT_RESET, OPT_YES,
+	OPT_RESET, OPT_YES, OPT_BACKEND, OPT_CGROUP,
 };
 
 static const struct option longopts[] = {
@@ -181,18 +192,20 @@ static const struct option longopts[] = {
 	{ "end", required_argument, NULL, OPT_END },
 	{ "show", required_argument, NULL, OPT_SHOW },
 	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
        G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G_RECORD,
-       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G__COUNT };
+       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G_BACKEND, G_CGROUP, G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
 	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
-	"--record", "--record-max", "--begin", "--end", "--show", "--hide",
+	"--record", "--record-max", "--begin", "--end", "--show", "--hide", "--backend", "--cgroup",
 };
 
 #define GB(x) (1u << G_##x)
@@ -206,8 +219,8 @@ static const struct {
 	{ MODE_DETECT, "--detect", GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT),
 	  "--cpuid-file, --simulate, --sim-profile and --format" },
 	{ MODE_LIST_EVENTS, "--list-events",
-	  GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT) | GB(THRESHOLDS),
-	  "--cpuid-file, --simulate, --sim-profile, --thresholds and --format" },
+	  GB(CPUID_FILE) | GB(SIMULATE) | GB(SIM_PROFILE) | GB(FORMAT) | GB(THRESHOLDS) | GB(BACKEND),
+	  "--cpuid-file, --simulate, --sim-profile, --thresholds, --backend and --format" },
 	{ MODE_LIST_UARCHS, "--list-uarchs", GB(FORMAT), "--format" },
 	{ MODE_DOCTOR, "--doctor", GB(MSR_DIR) | GB(CPUID_FILE) | GB(STATE_DIR) | GB(FORMAT) | GB(NO_COLOR),
 	  "--msr-dir, --cpuid-file, --state-dir, --format and --no-color" },
@@ -492,6 +505,18 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return bad(err, errlen, c == OPT_BEGIN ? "--begin" : "--end", optarg, why);
 			break;
 		}
+		case OPT_BACKEND:
+			given[G_BACKEND] = optarg;
+			if (!strcmp(optarg, "auto"))
+				o->backend = BACKEND_AUTO;
+			else if (!strcmp(optarg, "msr"))
+				o->backend = BACKEND_MSR;
+			else if (!strcmp(optarg, "perf"))
+				o->backend = BACKEND_PERF;
+			else
+				return bad(err, errlen, "--backend", optarg, "must be auto, msr or perf");
+			break;
+		case OPT_CGROUP: o->cgroup = given[G_CGROUP] = optarg; break;
 		case OPT_SHOW:
 		case OPT_HIDE: {
 			char why[768];
@@ -558,6 +583,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return bad(err, errlen, "--record-max", given[G_RECORD_MAX], "needs --record FILE");
 	if (once && given[G_N])
 		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
+	if (o->cgroup && o->backend != BACKEND_PERF)
+		return bad(err, errlen, "--cgroup", o->cgroup, "needs --backend perf: the msr backend "
+			   "counts whole CPUs");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)

@@ -16,6 +16,12 @@
 enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, MODE_RESTORE,
 	    MODE_DOCTOR, MODE_HELP, MODE_VERSION, MODE_REPLAY, MODE_LIST_UARCHS };
 
+/*
+ * --backend: how the counters are reached.  auto picks msr, the one
+ * backend that measures yet; perf lists each event's perf_event_attr.
+ */
+enum backend { BACKEND_AUTO, BACKEND_MSR, BACKEND_PERF };
+
 #define INTERVAL_MIN 0.05
 #define INTERVAL_MAX 3600.0    /* see PEBS_REZERO_SHIFT in cpu/pmu.c */
 
@@ -45,6 +51,8 @@ struct options {
 	bool replay_batch;          /* with -b or --format: printed, not on the screen */
 	const char *begin, *end;    /* --begin, --end TIME, checked by record_parse_time() */
 	col_set hidden;             /* columns --show and --hide leave out (output/columns.h) */
+	enum backend backend;       /* --backend */
+	const char *cgroup;         /* --cgroup PATH (with --backend perf) */
 };
 
 extern const char options_usage[];

@@ -22,9 +22,6 @@
 #include "safety/privs.h"
 #include "ui/ui.h"
 
-/* The screen's first interval, and the first after a change, are at most this long. */
-#define FIRST_INTERVAL_S 1.0
-
 void session_init(struct session *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -133,7 +130,7 @@ static void resources(const struct session *r, struct plan_resources *res)
 }
 
 /* Core rows: one per (package, core), in order; computed once. */
-static bool ui_waiter(void *arg, double deadline)
+bool session_ui_waiter(void *arg, double deadline)
 {
 	struct session *r = arg;
 
@@ -227,13 +224,13 @@ static void record_interval(struct session *r, const struct report *rep)
 	}
 }
 
-static int show(struct session *r, bool first, char *note, size_t notelen)
+int session_show(struct session *r, bool first, char *note, size_t notelen)
 {
 	struct timeval tv;
 	const struct snapshot *sn = &r->snap;
 	const char *n = taken_note(r, true, note, notelen);
 	struct report rep = {
-		.source = r->sim ? "simulator" : "msr",
+		.source = session_source(r),
 		.desc = &r->desc,
 		.interval_s = sn->interval_s,
 		.ncpu = sn->ncpu,
@@ -313,7 +310,7 @@ static int replan_now(struct session *r, char *err, size_t errlen)
 }
 
 /* The interval just computed, to Prometheus (--listen, --textfile). */
-static void export_interval(struct session *r)
+void session_export_interval(struct session *r)
 {
 	struct timeval tv;
 	char err[512];
@@ -327,12 +324,12 @@ static void export_interval(struct session *r)
 }
 
 /* After root is dropped: the exporter's server, serving as the user lattop runs as. */
-static int export_start(struct session *r, char *err, size_t errlen)
+int session_export_start(struct session *r, char *err, size_t errlen)
 {
 	struct fleet_info info = {
 		.microarch = r->desc.uarch->name,
 		.pmu_table = r->desc.uarch->table ? r->desc.uarch->table->name : "",
-		.source = r->sim ? "simulator" : "msr",
+		.source = session_source(r),
 		.version = LATTOP_VERSION,
 		.interval_s = r->opt.interval,
 	};
@@ -341,11 +338,11 @@ static int export_start(struct session *r, char *err, size_t errlen)
 }
 
 /* --record: the header from the CPU and the plan in use, before any register changes. */
-static int record_start(struct session *r, char *err, size_t errlen)
+int session_record_start(struct session *r, char *err, size_t errlen)
 {
 	const char *strs[M__COUNT + 2];
 	struct record_head h = {
-		.source = r->sim ? "simulator" : "msr",
+		.source = session_source(r),
 		.desc = &r->desc,
 		.thresholds = r->opt.thresholds,
 		.nthresh = r->opt.nthresh,
@@ -357,7 +354,8 @@ static int record_start(struct session *r, char *err, size_t errlen)
 	int rc;
 
 	if (f) {
-		report_events(f, FORMAT_TEXT, &r->desc, r->plan);
+		report_events_backend(f, FORMAT_TEXT, &r->desc, r->plan,
+				      r->opt.backend == BACKEND_PERF);
 		fclose(f);
 	}
 	h.plan = plan;
@@ -541,12 +539,53 @@ int session_reset(struct session *r)
 
 /* ---- the session ---- */
 
+int session_drain(struct session *r, int status)
+{
+	if (!r->out)
+		return status;
+	for (int t = 0; !outq_wait(r->out, 0.2); t++)
+		if (stop_ending() && t >= 5)
+			break;
+	if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
+		fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
+		status = EXIT_CANNOT;
+	}
+	return status;
+}
+
+int session_ui_open(struct session *r, char *err, size_t errlen)
+{
+	struct ui_opts uo = {
+		.no_color = r->opt.no_color || no_color_env(),
+		.ascii = r->opt.ascii,
+		.hidden = r->opt.hidden,
+		.interval_s = r->opt.interval,
+		.parse_thresholds = options_parse_thresholds,
+	};
+
+	/* The terminal as it is now, for a crash to put back: before ncurses changes it. */
+	crash_save_tty();
+	r->ui = ui_open(&uo, err, errlen);
+	return r->ui ? 0 : -1;
+}
+
+const char *session_source(const struct session *r)
+{
+	bool perf = r->opt.backend == BACKEND_PERF;
+
+	/* The backend rides in the source, so that a recording says it too. */
+	return r->sim ? (perf ? "simulator/perf" : "simulator") : perf ? "perf" : "msr";
+}
+
 int session_measure(struct session *r)
 {
 	char err[1024], note[1024];
 	int status = EXIT_OK, res;
 	bool first = true, short_next;
 	long n = 0;
+
+	if (r->opt.backend == BACKEND_PERF)
+		return session_perf(r);         /* session_perf.c: no registers of lattop's */
 
 	/*
 	 * The journal's lock first: another lattop running, or one killed
@@ -586,26 +625,13 @@ int session_measure(struct session *r)
 		snapshot_free(&r->snap);
 		return fail(EXIT_CANNOT, "out of memory");
 	}
-	if (r->opt.record && (res = record_start(r, err, sizeof(err))) < 0) {
+	if (r->opt.record && (res = session_record_start(r, err, sizeof(err))) < 0) {
 		status = fail(res == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;               /* nothing written yet: only closed */
 	}
-	if (options_screen(&r->opt)) {
-		struct ui_opts uo = {
-			.no_color = r->opt.no_color || no_color_env(),
-			.ascii = r->opt.ascii,
-			.hidden = r->opt.hidden,
-			.interval_s = r->opt.interval,
-			.parse_thresholds = options_parse_thresholds,
-		};
-
-		/* The terminal as it is now, for a crash to put back: before ncurses changes it. */
-		crash_save_tty();
-		r->ui = ui_open(&uo, err, sizeof(err));
-		if (!r->ui) {
-			snapshot_free(&r->snap);
-			return fail(EXIT_CANNOT, err);
-		}
+	if (options_screen(&r->opt) && session_ui_open(r, err, sizeof(err)) < 0) {
+		snapshot_free(&r->snap);
+		return fail(EXIT_CANNOT, err);
 	}
 	r->quiet = r->fleet.active && r->opt.mode == MODE_SCREEN && !r->ui;
 
@@ -639,7 +665,7 @@ int session_measure(struct session *r)
 			goto out;
 		}
 	}
-	if (export_start(r, err, sizeof(err)) < 0) {
+	if (session_export_start(r, err, sizeof(err)) < 0) {
 		status = EXIT_CANNOT;
 		goto restore;
 	}
@@ -650,7 +676,7 @@ int session_measure(struct session *r)
 	}
 	err[0] = 0;
 	if (r->ui) {
-		sampler_set_wait(&r->sampler, ui_waiter, r);
+		sampler_set_wait(&r->sampler, session_ui_waiter, r);
 	}
 	short_next = r->ui != NULL;
 	/*
@@ -720,14 +746,14 @@ int session_measure(struct session *r)
 			break;
 		}
 		snapshot_compute(&r->snap, r->plan, r->sampler.cpu, r->sampler.tsc_hz, privs_dropped());
-		export_interval(r);
+		session_export_interval(r);
 		if (r->out && wait_for_reader(r, err, sizeof(err)) < 0) {
 			status = EXIT_CANNOT;
 			break;
 		}
 		if (stop_ending())
 			break;
-		if (show(r, first, note, sizeof(note)) < 0) {
+		if (session_show(r, first, note, sizeof(note)) < 0) {
 			if (errno != EPIPE) {
 				snprintf(err, sizeof(err), "writing the report failed: %s",
 					 strerror(errno ? errno : EIO));
@@ -773,15 +799,7 @@ restore:
 	}
 	install_crash_handlers(NULL, NULL);     /* the registers are back: the terminal only */
 	/* Registers are back: the output may take its time now (not for ever after a signal). */
-	if (r->out) {
-		for (int t = 0; !outq_wait(r->out, 0.2); t++)
-			if (stop_ending() && t >= 5)
-				break;
-		if (outq_error(r->out) && outq_error(r->out) != EPIPE && status == EXIT_OK) {
-			fprintf(stderr, "lattop: writing the report failed: %s\n", strerror(outq_error(r->out)));
-			status = EXIT_CANNOT;
-		}
-	}
+	status = session_drain(r, status);
 out:
 	if (r->ui)
 		ui_close(r->ui);

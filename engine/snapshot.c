@@ -23,9 +23,9 @@ static int cmp_core(const void *a, const void *b)
 	return (x->core > y->core) - (x->core < y->core);
 }
 
-int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu *pmu)
+/* Rows for the CPUs of @dev at indices @at[0..@n): what both initialisers share. */
+static int snapshot_init_at(struct snapshot *s, const struct msrdev *dev, const int *at, int n)
 {
-	int n = pmu->ncpu;
 	const struct msrdev_cpu **by = calloc(n ? n : 1, sizeof(*by));
 
 	s->ncpu = n;
@@ -41,7 +41,7 @@ int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct msrdev_cpu *dc = &dev->cpu[pmu->cpu[i].dev];
+		const struct msrdev_cpu *dc = &dev->cpu[at[i]];
 
 		by[i] = dc;
 		s->cpu[i] = (struct row){ .cpu = dc->id, .core = dc->core, .package = dc->package,
@@ -63,6 +63,35 @@ int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu
 		s->core[k].rates = &s->core_rates[k];
 	free(by);
 	return 0;
+}
+
+int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu *pmu)
+{
+	int *at = calloc(pmu->ncpu ? pmu->ncpu : 1, sizeof(*at)), rc;
+
+	if (!at)
+		return -1;
+	for (int i = 0; i < pmu->ncpu; i++)
+		at[i] = pmu->cpu[i].dev;
+	rc = snapshot_init_at(s, dev, at, pmu->ncpu);
+	free(at);
+	return rc;
+}
+
+int snapshot_init_ids(struct snapshot *s, const struct msrdev *dev, const int *ids, int n)
+{
+	int *at = calloc(n ? n : 1, sizeof(*at)), rc;
+
+	if (!at)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if ((at[i] = msrdev_index(dev, ids[i])) < 0) {
+			free(at);
+			return -1;
+		}
+	rc = snapshot_init_at(s, dev, at, n);
+	free(at);
+	return rc;
 }
 
 void snapshot_free(struct snapshot *s)

@@ -58,6 +58,9 @@ struct snapshot {
  */
 int snapshot_init(struct snapshot *s, const struct msrdev *dev, const struct pmu *pmu);
 
+/* The same for Linux CPUs @ids[0..@n) of @dev, without a PMU (the perf backend). */
+int snapshot_init_ids(struct snapshot *s, const struct msrdev *dev, const int *ids, int n);
+
 /*
  * The interval just counted, @cpu[0..ncpu) (a backend's counts and run
  * times per plan unit: the msr sampler's today), with plan @pl and the TSC

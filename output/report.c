@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu/perf_attr.h"
 #include "output/columns.h"
 #include "output/numfmt.h"
 #include "output/report.h"
@@ -107,11 +108,22 @@ static const char *counter_name(const struct pmu_event *e, int ctr, char *buf, s
 	return buf;
 }
 
-/* The text columns of --list-events, in order. */
-enum { EV_NAME, EV_METRIC, EV_CTR, EV_SEL, EV_MSR, EV_RSP, EV_LDLAT, EV_PEBS, EV_SLOT, EV__N };
+/*
+ * The text columns of --list-events: the registers the msr backend writes,
+ * or the perf_event_attr the perf backend opens (cpu/perf_attr.h).
+ */
+enum { EV_NAME, EV_METRIC, EV_CTR, EV_SEL, EV_MSR, EV_RSP, EV_LDLAT, EV_PEBS, EV_SLOT,
+       EV_TYPE, EV_CONFIG, EV_CONFIG1, EV_PRECISE, EV__N };
 static const char *const ev_head[EV__N] = {
 	"event", "metric", "counter", "perfevtsel", "rsp", "offcore_rsp", "ldlat", "pebs_enable",
-	"slot",
+	"slot", "type", "config", "config1", "precise_ip",
+};
+#define EV_COLS 9
+static const int ev_msr_cols[EV_COLS] = {
+	EV_NAME, EV_METRIC, EV_CTR, EV_SEL, EV_MSR, EV_RSP, EV_LDLAT, EV_PEBS, EV_SLOT,
+};
+static const int ev_perf_cols[EV_COLS] = {
+	EV_NAME, EV_METRIC, EV_TYPE, EV_CONFIG, EV_CONFIG1, EV_PRECISE, EV_LDLAT, EV_SLOT, -1,
 };
 
 /* One event's cells as text: "-" where a register is not used. */
@@ -145,6 +157,15 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 		snprintf(c[EV_SLOT], 64, "all");
 	else
 		snprintf(c[EV_SLOT], 64, "%d of %d", u->nslots, pl->nslots);
+	{
+		struct perf_event_attr a;
+
+		perf_attr_of(e, e->ldlat ? pl->thresholds[u->thresh] : 0, &a);
+		snprintf(c[EV_TYPE], 64, "%u", a.type);
+		snprintf(c[EV_CONFIG], 64, "0x%llx", (unsigned long long)a.config);
+		snprintf(c[EV_CONFIG1], 64, "0x%llx", (unsigned long long)a.config1);
+		snprintf(c[EV_PRECISE], 64, "%u", a.precise_ip);
+	}
 }
 
 /*
@@ -176,6 +197,14 @@ static const char *events_ht_caveat(const struct plan *pl)
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
+	report_events_backend(f, fmt, d, pl, false);
+}
+
+void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+			   const struct plan *pl, bool perf)
+{
+	const int *cols = perf ? ev_perf_cols : ev_msr_cols;
+	int ncols = perf ? EV_COLS - 1 : EV_COLS;
 	bool first = true;
 	int w[EV__N];
 	char abuf[320];
@@ -198,13 +227,14 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		report_json_str(f, d->uarch->name);
 		fputs(",\"pmu_table\":", f);
 		report_json_str(f, d->uarch->table->name);
-		fputs(",\"events\":[", f);
+		fprintf(f, ",\"backend\":\"%s\",\"events\":[", perf ? "perf" : "msr");
 	} else {
-		fprintf(f, "# %s (%s table): %d rotation slot%s\n", d->uarch->pretty,
-			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s");
-		for (int k = 0; k < EV__N - 1; k++)
-			fprintf(f, "%-*s ", w[k], ev_head[k]);
-		fprintf(f, "%s\n", ev_head[EV__N - 1]);
+		fprintf(f, "# %s (%s table): %d rotation slot%s%s\n", d->uarch->pretty,
+			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s",
+			perf ? ", opened with perf_event_open(2)" : "");
+		for (int k = 0; k < ncols - 1; k++)
+			fprintf(f, "%-*s ", w[cols[k]], ev_head[cols[k]]);
+		fprintf(f, "%s\n", ev_head[cols[ncols - 1]]);
 	}
 	for (int ui = 0; ui < pl->nunits; ui++) {
 		const struct plan_unit *u = &pl->unit[ui];
@@ -249,11 +279,16 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 					fputs("null", f);
 				fputs(",\"counter\":", f);
 				report_json_str(f, c[EV_CTR]);
-				fprintf(f, ",\"slots\":%d}", u->fixed ? pl->nslots : u->nslots);
+				fprintf(f, ",\"slots\":%d", u->fixed ? pl->nslots : u->nslots);
+				if (perf)
+					fprintf(f, ",\"attr\":{\"type\":%s,\"config\":\"%s\","
+						"\"config1\":\"%s\",\"precise_ip\":%s}", c[EV_TYPE],
+						c[EV_CONFIG], c[EV_CONFIG1], c[EV_PRECISE]);
+				fputc('}', f);
 			} else {
-				for (int k = 0; k < EV__N - 1; k++)
-					fprintf(f, "%-*s ", w[k], c[k]);
-				fprintf(f, "%s\n", c[EV__N - 1]);
+				for (int k = 0; k < ncols - 1; k++)
+					fprintf(f, "%-*s ", w[cols[k]], c[cols[k]]);
+				fprintf(f, "%s\n", c[cols[ncols - 1]]);
 			}
 		}
 	}
@@ -293,6 +328,18 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		if (caveat)
 			fprintf(f, "# %s\n", caveat);
 	}
+}
+
+const char *report_backend(const char *source)
+{
+	size_t n = strlen(source);
+
+	return n >= 4 && !strcmp(source + n - 4, "perf") ? "perf" : "msr";
+}
+
+bool report_simulated(const char *source)
+{
+	return !strncmp(source, "simulator", 9);
 }
 
 /* ---- snapshots ---- */
@@ -486,6 +533,8 @@ static void write_json(FILE *f, const struct report *r)
 
 	fputs("{\"source\":", f);
 	report_json_str(f, r->source);
+	fputs(",\"backend\":", f);
+	report_json_str(f, report_backend(r->source));
 	fputs(",\"cpu\":", f);
 	report_detect_json(f, r->desc);
 	fprintf(f, ",\"interval_s\":%.6g,\"time\":%.3f,\"cpus\":[", r->interval_s, r->time);
@@ -742,9 +791,10 @@ static void write_text(FILE *f, const struct report *r)
 	}
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s\n",
-		strcmp(r->source, "simulator") ? "" : "SIMULATED ", r->desc->uarch->pretty,
-		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when);
+	fprintf(f, "lattop: %s%s, %s, interval %.2f s, %s%s\n",
+		report_simulated(r->source) ? "SIMULATED " : "", r->desc->uarch->pretty,
+		r->desc->id.brand[0] ? r->desc->id.brand : "?", r->interval_s, when,
+		strcmp(report_backend(r->source), "perf") ? "" : ", through perf_event_open(2)");
 	text_line(f, r, wc, wk, columns[COL_CPU].text.head, columns[COL_CORE].text.head, NULL, NULL);
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];

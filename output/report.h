@@ -19,7 +19,11 @@
 enum report_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 
 struct report {
-	const char *source;            /* "msr" or "simulator" */
+	/*
+	 * "msr", "perf", or on the simulator "simulator" (the msr backend) or
+	 * "simulator/perf": the device, and the backend (report_backend()).
+	 */
+	const char *source;
 	const struct cpu_desc *desc;
 	double interval_s;
 	double time;                   /* seconds since the epoch */
@@ -50,6 +54,18 @@ void report_detect_json(FILE *f, const struct cpu_desc *d);
 /* --list-events: what would be programmed, slot by slot. */
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl);
+/*
+ * The same for a backend: @perf, the perf_event_attr each event is opened
+ * with (text: in place of the registers; JSON: "attr" beside them).
+ */
+void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_desc *d,
+			   const struct plan *pl, bool perf);
+
+/* The backend a report's @source names: "perf" or "msr". */
+const char *report_backend(const char *source);
+
+/* Was a report's @source the simulator? */
+bool report_simulated(const char *source);
 
 /* JSON string literal, escaped as the snapshots' strings are. */
 void report_json_str(FILE *f, const char *s);

@@ -772,6 +772,95 @@ static void check_journal(struct ctx *c, struct doctor_check *k)
 	}
 }
 
+/*
+ * --backend perf: the kernel's core PMU, and the format attributes the
+ * events use (pmu-facts 10.1).  A kernel without perf events at all (no
+ * event_source) is skipped; one without a core PMU cannot measure through
+ * perf (this is a warning: the msr backend may still).
+ */
+static void check_perf_pmu(struct ctx *c, struct doctor_check *k)
+{
+	const struct cpu_desc *d = c->env->desc;
+	char path[PATH_MAX], name[64];
+	bool ldlat_needed = d && d->supported && d->uarch->table &&
+			    !d->uarch->table->unsupported[M_LOAD_LATENCY];
+
+	k->name = "perf: core PMU";
+	if (!exists(rpath(c->env, "/sys/bus/event_source/devices", path, sizeof(path)))) {
+		set(k, DOC_SKIP, "%s: no perf events in this kernel", path);
+		return;
+	}
+	if (!exists(rpath(c->env, "/sys/bus/event_source/devices/cpu/type", path, sizeof(path)))) {
+		set(k, DOC_WARN, "no core PMU in the kernel (%s is missing): --backend perf cannot "
+		    "measure here", path);
+		fix(k, "none on this CPU or hypervisor: a virtual machine needs a virtual PMU "
+		    "(KVM: -cpu host,pmu=on)");
+		return;
+	}
+	if (read_text(rpath(c->env, "/sys/bus/event_source/devices/cpu/caps/pmu_name", path,
+			    sizeof(path)), name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "core");
+	if (ldlat_needed &&
+	    !exists(rpath(c->env, "/sys/bus/event_source/devices/cpu/format/ldlat", path, sizeof(path)))) {
+		set(k, DOC_WARN, "the kernel's %s PMU has no ldlat format: --backend perf cannot "
+		    "measure load latency", name);
+		fix(k, "a kernel that knows this CPU's load-latency facility (intel_pmu_init)");
+		return;
+	}
+	set(k, DOC_OK, "%s%s", name, exists(rpath(c->env, "/sys/bus/event_source/devices/cpu/format/"
+						  "offcore_rsp", path, sizeof(path))) ?
+	    ", with the offcore_rsp format" : "");
+}
+
+/* The effective capability set of ROOT/proc/self/status (this process's): 0 when unknown. */
+static unsigned long long cap_eff(const struct doctor_env *e)
+{
+	char path[PATH_MAX], line[256];
+	unsigned long long v = 0;
+	FILE *f = fopen(rpath(e, "/proc/self/status", path, sizeof(path)), "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * --backend perf: what kernel.perf_event_paranoid and the capabilities
+ * allow CPU-wide events (pmu-facts 10.7): 0 or less, or CAP_PERFMON (38)
+ * or CAP_SYS_ADMIN (21); at 3 and above (Debian's and Ubuntu's patch)
+ * CAP_SYS_ADMIN only.
+ */
+static void check_perf_access(struct ctx *c, struct doctor_check *k)
+{
+	char path[PATH_MAX], v[32];
+	unsigned long long caps = cap_eff(c->env);
+	bool admin = caps & (1ULL << 21), perfmon = admin || (caps & (1ULL << 38));
+	int level;
+
+	k->name = "perf: permission";
+	if (read_text(rpath(c->env, "/proc/sys/kernel/perf_event_paranoid", path, sizeof(path)),
+		      v, sizeof(v)) < 0) {
+		set(k, DOC_SKIP, "%s: not readable", path);
+		return;
+	}
+	level = atoi(v);
+	if (level > 2 ? admin : level <= 0 || perfmon) {
+		set(k, DOC_OK, "perf_event_paranoid %d%s", level,
+		    admin ? ", CAP_SYS_ADMIN" : perfmon ? ", CAP_PERFMON" : "");
+		return;
+	}
+	set(k, DOC_WARN, "perf_event_paranoid %d without %s: --backend perf is refused CPU-wide "
+	    "events", level, level > 2 ? "CAP_SYS_ADMIN" : "CAP_PERFMON or CAP_SYS_ADMIN");
+	if (level > 2)
+		fix(k, "run as root, or sysctl kernel.perf_event_paranoid=0");
+	else
+		fix(k, "run as root, or setcap cap_perfmon+ep on lattop, or sysctl "
+		    "kernel.perf_event_paranoid=0");
+}
+
 int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max)
 {
 	struct doctor_check all[DOCTOR__COUNT];
@@ -792,6 +881,8 @@ int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max)
 	check_nmi(&c, &all[DOCTOR_NMI_WATCHDOG]);
 	check_counters(&c, &all[DOCTOR_COUNTERS]);
 	check_journal(&c, &all[DOCTOR_JOURNAL]);
+	check_perf_pmu(&c, &all[DOCTOR_PERF_PMU]);
+	check_perf_access(&c, &all[DOCTOR_PERF_ACCESS]);
 	free(c.ids);
 	if (n > 0)
 		memcpy(out, all, n * sizeof(*out));

@@ -5,7 +5,9 @@
  * Every file is read under env->root ("/" normally, a fake tree in tests):
  * ROOT/dev/cpu/N/msr, ROOT/sys/module/msr, ROOT/sys/kernel/security/lockdown,
  * ROOT/sys/module/msr/parameters/allow_writes, ROOT/proc/sys/kernel/{tainted,
- * nmi_watchdog,osrelease}, ROOT/proc/cmdline, ROOT/run/lattop/journal.
+ * nmi_watchdog,osrelease,perf_event_paranoid}, ROOT/proc/cmdline, ROOT/run/lattop/journal,
+ * and for the perf backend ROOT/sys/bus/event_source/devices/cpu/ and
+ * ROOT/proc/self/status (the capabilities).
  * Nothing is written, anywhere: the msr files are opened read-write only to
  * learn whether lattop could, and MSRs are read only through pmu_open().
  */
@@ -46,6 +48,9 @@ enum doctor_id {
 	DOCTOR_NMI_WATCHDOG,    /* holds a fixed counter */
 	DOCTOR_COUNTERS,        /* counters in use by someone else */
 	DOCTOR_JOURNAL,         /* a stale state journal */
+	/* --backend perf: informational, never a failure of the msr backend's verdict */
+	DOCTOR_PERF_PMU,        /* the kernel's core PMU and the formats lattop needs */
+	DOCTOR_PERF_ACCESS,     /* perf_event_paranoid and the capabilities */
 	DOCTOR__COUNT
 };
 

@@ -917,6 +917,17 @@ void sim_set_clock(struct sim *sim, double (*now)(void *), void *arg)
 	pthread_mutex_unlock(&sim->lock);
 }
 
+void sim_get_clock(const struct sim *sim, double (**now)(void *), void **arg)
+{
+	*now = sim->now;
+	*arg = sim->now_arg;
+}
+
+const struct sim_profile *sim_profile_of(const struct sim *sim)
+{
+	return sim->prof;
+}
+
 int sim_ncpus(const struct sim *sim)
 {
 	return sim ? sim->ncpus : 0;

@@ -50,6 +50,15 @@ struct msrdev;
  */
 struct msrdev *msrdev_sim_open(struct sim *, char *err, size_t errlen);
 
+struct perfdev;
+/*
+ * A simulated Linux kernel's perf_event_open(2) over the simulated PMU,
+ * behind the perf device interface (cpu/perfdev.h): its own tables of
+ * what the kernel knows (sim_kernel.c), the ground truth from @sim.  The
+ * device does not own @sim, and takes over its clock.
+ */
+struct perfdev *sim_kernel_open(struct sim *, char *err, size_t errlen);
+
 /* The names sim_new accepts: the @i-th, or NULL past the last. */
 const char *sim_uarch_name(size_t i);
 

@@ -153,6 +153,13 @@ struct sim_hw {
 struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profile,
 		       char *err, size_t errlen);
 
+/*
+ * sim.c, for the simulated kernel (sim_kernel.c): the clock the machine
+ * runs on (to put another in front of it), and its profile.
+ */
+void sim_get_clock(const struct sim *, double (**now)(void *), void **arg);
+const struct sim_profile *sim_profile_of(const struct sim *);
+
 /* sim_hw.c */
 extern const struct sim_hw *const sim_hw_all[];        /* NULL-ended */
 const struct sim_hw *sim_hw_lookup(const char *name);
@@ -184,7 +191,13 @@ struct sim_params {
 	double same_module_hitm_fraction;       /* share of hitm_per_sec from the module partner */
 	double l2_hit_per_sec;                  /* demand data reads the L2 serves */
 	double remote_hit_per_sec, remote_hitm_per_sec;
+	/* The simulated kernel (sim_kernel.c): another perf user's events, the NMI watchdog. */
+	int perf_other_events;
+	bool perf_nmi_watchdog;
 };
+
+#define SIM_MAX_OTHER_EVENTS 16
+#define SIM_DEFAULT_PARANOID 2          /* upstream's default (pmu-facts 10.7) */
 
 struct sim_preset {
 	int cpu;                /* -1: every CPU */
@@ -221,6 +234,7 @@ struct sim_profile {
 	 * test's way to make 40-bit counters wrap often without waiting).
 	 */
 	double time_scale;
+	int perf_event_paranoid;        /* the simulated kernel's level */
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

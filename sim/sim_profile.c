@@ -37,6 +37,11 @@
  *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
  *   time_scale              1           simulated seconds per second of wall time (0..1e6]
+ *   perf_event_paranoid     2           the simulated kernel's kernel.perf_event_paranoid
+ *                                       (-1..4; 3 and 4 as Debian's patch: CAP_SYS_ADMIN)
+ *   perf_other_events       0           events another perf user keeps counting on the
+ *                                       CPU (0..16), so that the kernel multiplexes
+ *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -59,7 +64,7 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_STEPPING, K_MSR, K_N
+	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_MSR, K_N
 };
 
 enum key_kind {
@@ -75,6 +80,9 @@ enum key_kind {
 	KIND_DIST,      /* load_latency points */
 	KIND_MSR,       /* 64-bit register value */
 	KIND_SCALE,     /* time_scale: > 0, at most SIM_MAX_TIME_SCALE */
+	KIND_PARANOID,  /* integer -1..4 */
+	KIND_OTHER,     /* integer 0..SIM_MAX_OTHER_EVENTS */
+	KIND_BOOL,      /* 0 or 1 */
 };
 
 /* A million: an hour of a 40-bit counter wrapping every minute in 3.6 ms. */
@@ -108,6 +116,9 @@ static const struct key_def keys[K_N] = {
 	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
 	[K_TIME_SCALE] = { "time_scale", KIND_SCALE, false },
 	[K_STEPPING] = { "stepping", KIND_STEPPING, false },
+	[K_PARANOID] = { "perf_event_paranoid", KIND_PARANOID, false },
+	[K_OTHER_EVENTS] = { "perf_other_events", KIND_OTHER, true },
+	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -322,6 +333,19 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 		if (v != floor(v) || v < 0 || v > 15)
 			return perr(p, e->line, e->text, "must be an integer 0..15");
 		break;
+	case KIND_PARANOID:
+		if (v != floor(v) || v < -1 || v > 4)
+			return perr(p, e->line, e->text, "must be an integer -1..4");
+		break;
+	case KIND_OTHER:
+		if (v != floor(v) || v < 0 || v > SIM_MAX_OTHER_EVENTS)
+			return perr(p, e->line, e->text, "must be an integer 0..%d",
+				    SIM_MAX_OTHER_EVENTS);
+		break;
+	case KIND_BOOL:
+		if (v != 0 && v != 1)
+			return perr(p, e->line, e->text, "must be 0 or 1");
+		break;
 	default:
 		break;
 	}
@@ -498,6 +522,8 @@ static void apply(struct sim_params *prm, const struct entry *e)
 	case K_L2_HIT: prm->l2_hit_per_sec = e->num; break;
 	case K_REMOTE_HIT: prm->remote_hit_per_sec = e->num; break;
 	case K_REMOTE_HITM: prm->remote_hitm_per_sec = e->num; break;
+	case K_OTHER_EVENTS: prm->perf_other_events = (int)e->num; break;
+	case K_WATCHDOG: prm->perf_nmi_watchdog = e->num != 0; break;
 	default: break;
 	}
 }
@@ -613,9 +639,12 @@ static struct sim_profile *resolve(struct parser *p)
 	}
 	prof->time_scale = 1;
 	prof->stepping = -1;
+	prof->perf_event_paranoid = SIM_DEFAULT_PARANOID;
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].key == K_TIME_SCALE)
 			prof->time_scale = p->e[i].num;
+		if (p->e[i].key == K_PARANOID)
+			prof->perf_event_paranoid = (int)p->e[i].num;
 		if (p->e[i].key == K_STEPPING)
 			prof->stepping = (int)p->e[i].num;
 	}

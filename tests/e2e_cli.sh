@@ -54,6 +54,9 @@ bad "threshold repeated" "--thresholds '8,8'" $D --thresholds 8,8
 bad "17 thresholds" "at most 16" $D --thresholds 3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19
 bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
+bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
+bad "--cgroup without --backend perf" "needs --backend perf" $D --cgroup /sys/fs/cgroup
+bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra
 bad "--msr-dir not a directory" "--msr-dir /nonexistent" --msr-dir /nonexistent --cpuid-file $HSW --once
@@ -241,6 +244,32 @@ for u in $UARCHS; do
 done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
 is "--list-events on an unsupported CPU: exit 1" "$?" 1
+# --list-events --backend perf: each event's perf_event_attr is the register
+# values of the msr listing in the kernel's fields (pmu-facts 10.1): config
+# the event select without USR, OS and EN (0x430000), config1 the offcore
+# response or the threshold, precise_ip on the load-latency event alone,
+# the fixed counters as the kernel's codes for them.
+for u in $UARCHS; do
+	./lattop --list-events --simulate $u --backend perf --format json >$LIB_TMP/p.json
+	is "$u --list-events --backend perf: exit 0" "$?" 0
+	is "$u --list-events --backend perf: the backend is named" "$(jq -r .backend $LIB_TMP/p.json)" perf
+	is "$u --list-events: the msr listing names its backend, and has no attr" \
+		"$(./lattop --list-events --simulate $u --format json | jq -c '[.backend, ([.events[] | select(has("attr"))] | length)]')" \
+		'["msr",0]'
+	is "$u --list-events --backend perf: every attr agrees with the registers" \
+		"$(jq -c 'def hex: ltrimstr("0x") | explode | reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end));
+			[.events[] | select(
+				.attr.type != 4 or
+				(.perfevtsel != null and (.perfevtsel | hex) - 4390912 != (.attr.config | hex)) or
+				(.perfevtsel == null and (.attr.config | hex) != ({"FIXED_CTR0": 192, "FIXED_CTR1": 60, "FIXED_CTR2": 768}[.counter])) or
+				(.offcore_rsp != null and (.offcore_rsp | hex) != (.attr.config1 | hex)) or
+				(.ld_lat_threshold != null and (.ld_lat_threshold != (.attr.config1 | hex) or .attr.precise_ip < 1)) or
+				(.ld_lat_threshold == null and .attr.precise_ip != 0) or
+				(.ld_lat_threshold == null and .offcore_rsp == null and .attr.config1 != "0x0")) | .name]' $LIB_TMP/p.json)" '[]'
+	jq -r '.events[] | .name + " " + .attr.config + " " + .attr.config1' $LIB_TMP/p.json >$LIB_TMP/pj
+	./lattop --list-events --simulate $u --backend perf | awk '!/^#/ && $1 != "event" { print $1, $4, $5 }' >$LIB_TMP/pt
+	is "$u --list-events --backend perf text: config and config1 as in the JSON" "$(cat $LIB_TMP/pt)" "$(cat $LIB_TMP/pj)"
+done
 
 # --detect's exit status says whether lattop can measure: `lattop --detect && ...`.
 ./lattop --detect --cpuid-file $HSW >/dev/null

@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 rules='
 lib:
 cpu: lib
-sim: cpu/msrdev.h
+sim: cpu/msrdev.h cpu/perfdev.h
 engine: cpu lib
 output: engine cpu lib
 export: output engine cpu lib

@@ -11,7 +11,9 @@
 # from the profile's own numbers (tests/profiles/truth.prof and the lines
 # added below), not from anything lattop or the simulator share.  Which
 # microarchitectures there are, and what each measures, is what
-# `lattop --list-uarchs` says: this file names none.
+# `lattop --list-uarchs` says: this file names none.  Every family runs
+# through both backends: the msr one, and perf_event_open(2) on the
+# simulated kernel (--backend perf), which multiplexes what does not fit.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 ./lattop --list-uarchs --format json >$LIB_TMP/uarchs.json
@@ -31,7 +33,11 @@ above_frac() {
 		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
 }
 
+for be in msr perf; do
 for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
+	# The test's name: the microarchitecture, and the backend when not the msr one.
+	U=$u${be#msr}
+	[ $be = perf ] && U="$u (perf)"
 	P=$LIB_TMP/$u.prof
 	cp tests/profiles/truth.prof $P
 	# Snoop hits seen in other modules only: the partner core shares the L2.
@@ -44,96 +50,130 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	# Two packages: the server part, with reads another package served.
 	[ "$remote" = true ] &&
 		printf 'packages = 2\nremote_hit_per_sec = 3e5\nremote_hitm_per_sec = 1.5e5\ncpu6.remote_hitm_per_sec = 1e6\n' >>$P
-	out=$LIB_TMP/$u.json
-	if ! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --thresholds $THR \
+	# Through the kernel, what partners sharing an offcore register cannot
+	# measure (e2e_perf.sh checks why); Nehalem and Westmere's hyperthreads
+	# share them, so those run with one thread per core here, as do the
+	# parts with the HT erratum, whose events the kernel may keep off every
+	# counter while the sibling's are busy (e2e_perf.sh: no wrong number).
+	drop=
+	if [ $be = perf ]; then
+		{ ./lattop --list-events --simulate $u --sim-profile $P --backend perf --format json |
+			jq -e '[.unsupported[] | select(test("hyperthreads of a core"))] | length > 0' ||
+		  ./lattop --list-events --simulate $u --format json | jq -e '.assumes != null'; } \
+			>/dev/null && echo "threads_per_core = 1" >>$P
+		drop=" $(./lattop --list-events --simulate $u --sim-profile $P --backend perf --format json |
+			jq -r '.unsupported | to_entries[] | select(.value | test("perf_event_open")) | .key' |
+			tr '\n' ' ')"
+	fi
+	out=$LIB_TMP/$u$be.json
+	if ! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --thresholds $THR --backend $be \
 		--format json >"$out" 2>"$LIB_TMP/$u.err"; then
-		not_ok "$u: lattop --once ran"
+		not_ok "$U: lattop --once ran"
 		diag "$(cat "$LIB_TMP/$u.err")"
 		continue
 	fi
-	ok "$u: lattop --once ran"
-	is "$u: source" "$(jq -r .source "$out")" simulator
-	is "$u: microarch" "$(jq -r .cpu.microarch "$out")" "$u"
-	is "$u: 8 CPUs" "$(jq '.cpus | length' "$out")" 8
+	ok "$U: lattop --once ran"
+	src=simulator
+	[ $be = perf ] && src=simulator/perf
+	is "$U: source and backend" "$(jq -r '.source + " " + .backend' "$out")" "$src $be"
+	is "$U: microarch" "$(jq -r .cpu.microarch "$out")" "$u"
+	is "$U: 8 CPUs" "$(jq '.cpus | length' "$out")" 8
 
 	for c in 0 3 5 6; do
 		j=".cpus[] | select(.cpu == $c)"
-		within "$u cpu$c: ghz" "$(jq "$j.ghz" "$out")" 2.4
-		within "$u cpu$c: ipc" "$(jq "$j.ipc" "$out")" 1.2
-		within "$u cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)"
+		within "$U cpu$c: ghz" "$(jq "$j.ghz" "$out")" 2.4
+		within "$U cpu$c: ipc" "$(jq "$j.ipc" "$out")" 1.2
+		case "$drop" in
+		*" snoop_hit "*)
+			is "$U cpu$c: snoop hit/s not measured through perf, with why" \
+				"$(jq -r "$j.snoop | [.hit_per_sec, (.unsupported.hit_per_sec | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
+				"null true" ;;
+		*) within "$U cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)" ;;
+		esac
 		# HITM of every other core: the module partner's share included on the Atoms.
-		within "$u cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
-		within "$u cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
+		within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
+		case "$drop" in
+		*" offcore_reads "*)
+			is "$U cpu$c: offcore not measured through perf, with why" \
+				"$(jq -r "$j.offcore | [.reads_per_sec, (.reason | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
+				"null true"
+			continue ;;
+		esac
+		within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
 			"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
 		case $outstanding in
 		false)
 			# Reads measured and shown; the latency not, with its reason.
-			is "$u cpu$c: offcore reads supported, latency not, with a reason" \
+			is "$U cpu$c: offcore reads supported, latency not, with a reason" \
 				"$(jq -r "$j | .offcore | [.supported, (.avg_latency_cycles == null), (.unsupported.avg_latency_cycles | length > 10)] | map(tostring) | join(\" \")" "$out")" \
 				"true true true"
 			;;
 		*)
 			lat=$(truth offcore_latency $c)
-			within "$u cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
-			within "$u cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
+			within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
+			within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
 				"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
 			;;
 		esac
 		if [ $module = 1 ]; then
-			is "$u cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
+			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
 				"other_module other_core"
 		else
-			is "$u cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
+			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
 				"other_core other_core"
 		fi
 		if [ "$remote" = true ]; then
-			within "$u cpu$c: other package, clean/s" "$(jq "$j.snoop.remote.hit_per_sec" "$out")" \
+			within "$U cpu$c: other package, clean/s" "$(jq "$j.snoop.remote.hit_per_sec" "$out")" \
 				"$(truth remote_hit_per_sec $c)"
-			within "$u cpu$c: other package, HITM/s" "$(jq "$j.snoop.remote.hitm_per_sec" "$out")" \
+			within "$U cpu$c: other package, HITM/s" "$(jq "$j.snoop.remote.hitm_per_sec" "$out")" \
 				"$(truth remote_hitm_per_sec $c)"
 		else
-			is "$u cpu$c: no other package, with a reason" \
+			is "$U cpu$c: no other package, with a reason" \
 				"$(jq -r "$j.snoop.remote | [.supported, (.reason | length > 10), .hitm_per_sec] | map(tostring) | join(\" \")" "$out")" \
 				"false true null"
 		fi
 		if [ "$ldlat" = false ]; then
-			is "$u cpu$c: load latency unsupported, with a reason, no numbers" \
+			is "$U cpu$c: load latency unsupported, with a reason, no numbers" \
 				"$(jq -r "$j.load_latency | [.supported, (.reason | length > 10), .loads_per_sec, (.above_per_sec | map(select(. != null)) | length)] | map(tostring) | join(\" \")" "$out")" \
 				"false true null 0"
 		else
 			loads=$(truth loads_per_sec $c)
-			within "$u cpu$c: loads/s" "$(jq "$j.load_latency.loads_per_sec" "$out")" "$loads"
+			within "$U cpu$c: loads/s" "$(jq "$j.load_latency.loads_per_sec" "$out")" "$loads"
 			# Every load is slower than 3: the tagged rate is the tagging rate.
-			within "$u cpu$c: tagged loads/s" "$(jq "$j.load_latency.tagged_per_sec" "$out")" \
+			within "$U cpu$c: tagged loads/s" "$(jq "$j.load_latency.tagged_per_sec" "$out")" \
 				"$(awk -v l="$loads" -v f="$(truth ldlat_tagged_fraction $c)" 'BEGIN { printf "%.10g", l * f }')"
 			i=0
 			for t in $(echo $THR | tr , ' '); do
-				within "$u cpu$c: share above $t" "$(jq "$j.load_latency.above_share[$i]" "$out")" \
+				within "$U cpu$c: share above $t" "$(jq "$j.load_latency.above_share[$i]" "$out")" \
 					"$(above_frac $t)"
-				within "$u cpu$c: loads above $t/s (estimated)" "$(jq "$j.load_latency.above_per_sec[$i]" "$out")" \
+				within "$U cpu$c: loads above $t/s (estimated)" "$(jq "$j.load_latency.above_per_sec[$i]" "$out")" \
 					"$(awk -v l="$loads" -v f="$(above_frac $t)" 'BEGIN { printf "%.10g", l * f }')"
 				i=$((i + 1))
 			done
-			check "$u cpu$c: shares never rise with the threshold" \
+			check "$U cpu$c: shares never rise with the threshold" \
 				jqe "$j.load_latency.above_share | . as \$s | [range(1; length) | \$s[.] <= \$s[. - 1]] | all" "$out"
 			# 4% of the loads take 300 cycles, above the top threshold 256: the mean
 			# has a lower bound and no upper one (no middle either), each null said why.
-			check "$u cpu$c: the mean's lower bound holds the truth ($MEAN), the upper is open" \
+			check "$U cpu$c: the mean's lower bound holds the truth ($MEAN), the upper is open" \
 				jqe "$j.load_latency | .mean_cycles_min <= $MEAN and .mean_cycles_max == null and .mean_cycles_est == null and (.unsupported.mean_cycles_max | length > 10) and (.unsupported.mean_cycles_est | length > 10)" "$out"
 		fi
 	done
 	# Totals are sums over the 8 CPUs.
 	tot_hitm=$(awk -v d="$(truth hitm_per_sec 0)" -v o="$(truth hitm_per_sec 3)" 'BEGIN { print 7 * d + o }')
-	within "$u total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
+	within "$U total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
 	tot_reads=$(awk -v d="$(truth offcore_reads_per_sec 0)" -v o="$(truth offcore_reads_per_sec 3)" \
 		'BEGIN { print 7 * d + o }')
-	within "$u total: offcore reads/s" "$(jq .total.offcore.reads_per_sec "$out")" "$tot_reads"
-	within "$u total: ghz" "$(jq .total.ghz "$out")" 2.4
+	case "$drop" in
+	*" offcore_reads "*) ;;
+	*) within "$U total: offcore reads/s" "$(jq .total.offcore.reads_per_sec "$out")" "$tot_reads" ;;
+	esac
+	within "$U total: ghz" "$(jq .total.ghz "$out")" 2.4
 	[ "$remote" = true ] &&
-		within "$u total: other package, HITM/s" "$(jq .total.snoop.remote.hitm_per_sec "$out")" \
+		within "$U total: other package, HITM/s" "$(jq .total.snoop.remote.hitm_per_sec "$out")" \
 			"$(awk -v d="$(truth remote_hitm_per_sec 0)" -v o="$(truth remote_hitm_per_sec 6)" 'BEGIN { print 7 * d + o }')"
 	[ "$ldlat" = true ] &&
-		within "$u total: share above 64" "$(jq '.total.load_latency.above_share[2]' "$out")" "$(above_frac 64)"
+		within "$U total: share above 64" "$(jq '.total.load_latency.above_share[2]' "$out")" "$(above_frac 64)"
+done
 done
 
 # Bounds that hold the truth.  Past the highest threshold nothing is
@@ -195,7 +235,7 @@ done
 # The naive readings, shown to fail here: on Haswell, the load-latency
 # count divided by all loads (what lattop did before) is the tagging rate
 # times the share; on Silvermont, ANY_RESPONSE would count the L2 hits.
-out=$LIB_TMP/haswell.json
+out=$LIB_TMP/haswellmsr.json
 naive=$(jq '.cpus[0].load_latency | .tagged_per_sec * .above_share[2] / .loads_per_sec' "$out")
 if awk -v g="$naive" -v w="$(above_frac 64)" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d > 0.02 * w) }'; then
 	ok "haswell: tagged count over all loads is not the share (the naive reading fails)"

@@ -265,6 +265,7 @@ static void test_order_and_max(void **state)
 	static const char *const names[] = {
 		"CPU supported", "PMU", "msr driver", "device permissions", "kernel lockdown",
 		"msr.allow_writes", "kernel taint", "NMI watchdog", "counters in use", "state journal",
+		"perf: core PMU", "perf: permission",
 	};
 
 	run(r);
@@ -438,6 +439,58 @@ static void test_nmi_watchdog(void **state)
 	rm(r, "proc/sys/kernel/nmi_watchdog");
 	run(r);
 	assert_status(r, DOCTOR_NMI_WATCHDOG, DOC_SKIP);
+}
+
+/*
+ * --backend perf: the core PMU and its ldlat format, the paranoid level
+ * against the capabilities; warnings, never a failure of the msr verdict.
+ */
+static void test_perf(void **state)
+{
+	struct rig *r = *state;
+
+	/* a tree without perf events, and without the files: skipped */
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_SKIP);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_SKIP);
+	put(r, "sys/bus/event_source/devices/software/type", "1\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_WARN);
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "no core PMU in the kernel");
+	assert_true(doctor_can_measure(r->c, r->n));
+	put(r, "sys/bus/event_source/devices/cpu/type", "4\n");
+	put(r, "sys/bus/event_source/devices/cpu/caps/pmu_name", "haswell\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_WARN);   /* Haswell's load latency needs ldlat */
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "haswell PMU has no ldlat format");
+	put(r, "sys/bus/event_source/devices/cpu/format/ldlat", "config1:0-15\n");
+	put(r, "sys/bus/event_source/devices/cpu/format/offcore_rsp", "config1:0-63\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "haswell, with the offcore_rsp format");
+
+	/* paranoid 2: CAP_PERFMON (38) or CAP_SYS_ADMIN (21); 3: CAP_SYS_ADMIN alone */
+	put(r, "proc/sys/kernel/perf_event_paranoid", "2\n");
+	put(r, "proc/self/status", "Name:\tlattop\nCapEff:\t0000000000000000\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_WARN);
+	assert_has(chk(r, DOCTOR_PERF_ACCESS)->fix, "setcap cap_perfmon+ep");
+	put(r, "proc/self/status", "CapEff:\t0000004000000000\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_ACCESS)->detail, "CAP_PERFMON");
+	put(r, "proc/sys/kernel/perf_event_paranoid", "3\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_WARN);
+	assert_has(chk(r, DOCTOR_PERF_ACCESS)->detail, "without CAP_SYS_ADMIN");
+	put(r, "proc/self/status", "CapEff:\t0000000000200000\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_OK);
+	put(r, "proc/sys/kernel/perf_event_paranoid", "0\n");
+	put(r, "proc/self/status", "CapEff:\t0\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_OK);
+	assert_true(doctor_can_measure(r->c, r->n));
 }
 
 static void test_no_driver(void **state)
@@ -838,6 +891,7 @@ int main(void)
 		T(test_allow_writes),
 		T(test_taint),
 		T(test_nmi_watchdog),
+		T(test_perf),
 		T(test_no_driver),
 		T(test_permissions),
 		T(test_counters_on_plain_files),

@@ -33,9 +33,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/perf_event.h>   /* before libpfm4's copy, which then steps aside */
 #include <perfmon/pfmlib.h>
+#include <perfmon/pfmlib_perf_event.h>
 
 #include "cpu/events.h"
+#include "cpu/perf_attr.h"
 #include "cpu/uarch.h"
 #include "engine/plan.h"
 
@@ -111,6 +114,7 @@ struct pfm_answer {
 	uint64_t codes[2];
 	char pmu[16];            /* the PMU that answered ("wsm" of "wsm::EVENT:...") */
 	bool ht_off;             /* its event or umask description says "HT off" */
+	struct perf_event_attr attr;   /* asked with PFM_OS_PERF_EVENT_EXT: the perf encoding */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -192,7 +196,7 @@ static bool pfm_ht_off(const char *ev)
 	return false;
 }
 
-static void pfm_child(int fd, const char *pmu, const char *const *events, int n)
+static void pfm_child(int fd, const char *pmu, pfm_os_t os, const char *const *events, int n)
 {
 	int init;
 
@@ -201,16 +205,21 @@ static void pfm_child(int fd, const char *pmu, const char *const *events, int n)
 	for (int i = 0; i < n; i++) {
 		struct pfm_answer a;
 		pfm_pmu_encode_arg_t arg;
+		pfm_perf_encode_arg_t parg;
 		char *fstr = NULL;
 
 		memset(&a, 0, sizeof(a));
 		memset(&arg, 0, sizeof(arg));
+		memset(&parg, 0, sizeof(parg));
 		arg.size = sizeof(arg);
 		arg.fstr = &fstr;
+		parg.size = sizeof(parg);
+		parg.fstr = &fstr;
+		parg.attr = &a.attr;
 		a.rc = init;
 		if (init == PFM_SUCCESS)
-			a.rc = pfm_get_os_event_encoding(events[i], PFM_PLM0 | PFM_PLM3,
-							 PFM_OS_NONE, &arg);
+			a.rc = pfm_get_os_event_encoding(events[i], PFM_PLM0 | PFM_PLM3, os,
+							 os == PFM_OS_NONE ? (void *)&arg : (void *)&parg);
 		if (a.rc == PFM_SUCCESS) {
 			const char *sep = fstr ? strstr(fstr, "::") : NULL;
 
@@ -230,10 +239,12 @@ static void pfm_child(int fd, const char *pmu, const char *const *events, int n)
 }
 
 /*
- * Encode @events with libpfm4 forced to @pmu, in a child process.
+ * Encode @events with libpfm4 forced to @pmu, in a child process, for @os
+ * (PFM_OS_NONE: the raw codes; PFM_OS_PERF_EVENT_EXT: a perf_event_attr).
  * 0, or -1 when the child could not be run or did not answer.
  */
-static int pfm_ask(const char *pmu, const char *const *events, int n, struct pfm_answer *ans)
+static int pfm_ask_os(const char *pmu, pfm_os_t os, const char *const *events, int n,
+		      struct pfm_answer *ans)
 {
 	int fd[2], status, rc = 0;
 	pid_t pid;
@@ -249,7 +260,7 @@ static int pfm_ask(const char *pmu, const char *const *events, int n, struct pfm
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		pfm_child(fd[1], pmu, events, n);
+		pfm_child(fd[1], pmu, os, events, n);
 	}
 	close(fd[1]);
 	if (read_all(fd[0], ans, sizeof(*ans) * (size_t)n))
@@ -258,6 +269,11 @@ static int pfm_ask(const char *pmu, const char *const *events, int n, struct pfm
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		rc = -1;
 	return rc;
+}
+
+static int pfm_ask(const char *pmu, const char *const *events, int n, struct pfm_answer *ans)
+{
+	return pfm_ask_os(pmu, PFM_OS_NONE, events, n, ans);
 }
 
 /* ---------- tests that need no oracle ---------- */
@@ -904,17 +920,163 @@ static void check_oracle(const struct pmu_table *t)
 	assert_true(checked > 0);
 }
 
-/* One test per table: every row on every libpfm4 PMU the table names. */
-static void test_oracle_table(void **state)
+/*
+ * The threshold the perf encoding is checked with: not libpfm4's default
+ * (3), so that a config1 that ignored it would show.
+ */
+#define ATTR_LDLAT 37
+
+/*
+ * @e's libpfm4 string for the perf encoding of perf_attr_of(@e): the
+ * threshold ATTR_LDLAT for a load-latency row, and the precise level the
+ * attr asks for, which libpfm4 refuses on an event that is not a PEBS one.
+ */
+static void attr_pfm_string(const struct pmu_event *e, const struct perf_event_attr *a,
+			    char *buf, size_t len)
+{
+	const char *dflt = strstr(e->pfm, ":ldlat=3");
+	int n = dflt ? (int)(dflt - e->pfm) : (int)strlen(e->pfm);
+
+	assert_true(!e->ldlat || dflt);
+	if (e->ldlat)
+		snprintf(buf, len, "%.*s:ldlat=%d", n, e->pfm, ATTR_LDLAT);
+	else
+		snprintf(buf, len, "%s", e->pfm);
+	if (a->precise_ip)
+		snprintf(buf + strlen(buf), len - strlen(buf), ":precise=%u", a->precise_ip);
+}
+
+/*
+ * Every row's perf_event_attr (cpu/perf_attr.c) against libpfm4's own
+ * perf encoding (PFM_OS_PERF_EVENT_EXT) on every libpfm4 PMU of its table:
+ * the type, config and config1 agree, but where the row records that
+ * libpfm4 differs (.pfm_diff), which must then still differ as recorded.
+ */
+static void check_attr_oracle(const struct pmu_table *t)
+{
+	int n = table_len(t), checked = 0;
+
+	for (size_t p = 0; p < table_npfm(t); p++) {
+		const struct pfm_pmu *op = &t->pfm[p];
+		const struct pmu_event *rows[MAX_ROWS];
+		struct perf_event_attr attr[MAX_ROWS];
+		static char bufs[MAX_ROWS][256];
+		const char *strs[MAX_ROWS];
+		struct pfm_answer ans[MAX_ROWS];
+		int q = 0;
+
+		for (int i = 0; i < n; i++) {
+			const struct pmu_event *e = &t->events[i];
+
+			if (!row_applies(e, op))
+				continue;
+			assert_int_equal(perf_attr_of(e, ATTR_LDLAT, &attr[q]), 0);
+			attr_pfm_string(e, &attr[q], bufs[q], sizeof(bufs[q]));
+			rows[q] = e;
+			strs[q] = bufs[q];
+			q++;
+		}
+		assert_int_equal(pfm_ask_os(op->name, PFM_OS_PERF_EVENT_EXT, strs, q, ans), 0);
+		for (int i = 0; i < q; i++) {
+			const struct pmu_event *e = rows[i];
+			const struct pfm_diff *d = row_diff(e, op->name);
+			const struct perf_event_attr *a = &attr[i], *o = &ans[i].attr;
+			uint64_t want_config = a->config, want_config1 = a->config1;
+
+			if (ans[i].rc != PFM_SUCCESS)
+				fail_msg("%s/%s: libpfm4 cannot encode \"%s\" for perf: %s", t->name,
+					 op->name, strs[i], pfm_strerror(ans[i].rc));
+			if (d && d->evtsel) {
+				want_config = d->evtsel & PERF_ATTR_RAW_MASK;
+				assert_int_not_equal(want_config, a->config);
+			}
+			if (d && d->rsp) {
+				want_config1 = d->rsp;
+				assert_int_not_equal(want_config1, a->config1);
+			}
+			if (o->type != a->type || o->config != want_config ||
+			    o->config1 != want_config1 || o->precise_ip != a->precise_ip)
+				fail_msg("%s/%s %s: libpfm4 \"%s\" gives type %u config 0x%llx "
+					 "config1 0x%llx precise_ip %u; perf_attr_of: type %u "
+					 "config 0x%llx config1 0x%llx precise_ip %u (expected from "
+					 "libpfm4 0x%llx, 0x%llx)", t->name, op->name, e->name, strs[i],
+					 o->type, (unsigned long long)o->config,
+					 (unsigned long long)o->config1, o->precise_ip, a->type,
+					 (unsigned long long)a->config, (unsigned long long)a->config1,
+					 a->precise_ip, (unsigned long long)want_config,
+					 (unsigned long long)want_config1);
+			/* the kernel's rules, beyond libpfm4 (pmu-facts 10.1, 10.2) */
+			assert_int_equal(a->type, PERF_TYPE_RAW);
+			assert_int_equal(a->size, sizeof(*a));
+			assert_int_equal(a->config & ~PERF_ATTR_RAW_MASK, 0);
+			assert_false(a->exclude_user || a->exclude_kernel || a->freq || a->disabled);
+			if (e->ldlat) {
+				assert_int_equal(a->config1, ATTR_LDLAT);
+				assert_true(a->precise_ip >= 1);
+				assert_int_equal(a->sample_period, PERF_ATTR_LDLAT_PERIOD);
+			} else {
+				assert_int_equal(a->precise_ip, 0);
+				assert_int_equal(a->sample_period, 0);
+				assert_int_equal(a->config1, e->offcore_rsp);
+			}
+			checked++;
+		}
+	}
+	assert_true(checked > 0);
+}
+
+/* The thresholds a load-latency row's attr takes: those of the sysfs format ldlat. */
+static void test_attr_ldlat_range(void **state)
+{
+	const struct pmu_table *t;
+	struct perf_event_attr a;
+	int rows = 0;
+
+	(void)state;
+	for (size_t k = 0; (t = uarch_pmu_table(k)); k++)
+		for (const struct pmu_event *e = t->events; e->name; e++) {
+			int bad = e->ldlat ? -EINVAL : 0;
+
+			assert_int_equal(perf_attr_of(e, 0, &a), bad);
+			assert_int_equal(perf_attr_of(e, 65536, &a), bad);
+			assert_int_equal(perf_attr_of(e, 65535, &a), 0);
+			assert_int_equal(a.config1, e->ldlat ? 65535 : e->offcore_rsp);
+			assert_int_equal(perf_attr_of(e, 1, &a), 0);
+			rows += e->ldlat;
+		}
+	assert_true(rows > 0);
+}
+
+/* Are all of @t's libpfm4 PMUs in this libpfm4? */
+static bool have_pmus(const struct pmu_table *t)
 {
 	static const char *const probe[] = { "INST_RETIRED:ANY_P" };
-	const struct pmu_table *t = *state;
 	struct pfm_answer a;
 
 	for (size_t p = 0; p < table_npfm(t); p++)
 		if (pfm_ask(t->pfm[p].name, probe, 1, &a) || a.rc != PFM_SUCCESS)
-			skip();      /* this libpfm4 lacks the PMU */
+			return false;
+	return true;
+}
+
+/* One test per table: every row on every libpfm4 PMU the table names. */
+static void test_oracle_table(void **state)
+{
+	const struct pmu_table *t = *state;
+
+	if (!have_pmus(t))
+		skip();      /* this libpfm4 lacks the PMU */
 	check_oracle(t);
+}
+
+/* The same for the rows' perf_event_attr. */
+static void test_attr_table(void **state)
+{
+	const struct pmu_table *t = *state;
+
+	if (!have_pmus(t))
+		skip();
+	check_attr_oracle(t);
 }
 
 #define MAX_TESTS 64
@@ -932,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_ht_excl_rows),
 		cmocka_unit_test(test_rows_pfm),
 		cmocka_unit_test(test_oracle_switches_pmu),
+		cmocka_unit_test(test_attr_ldlat_range),
 	};
 	static struct CMUnitTest tests[MAX_TESTS];
 	static char names[MAX_TESTS][48];
@@ -944,6 +1107,14 @@ int main(void)
 	for (size_t i = 0; (t = uarch_pmu_table(i)) && n < MAX_TESTS; i++) {
 		snprintf(names[n], sizeof(names[n]), "test_oracle_%s", t->name);
 		tests[n] = (struct CMUnitTest)cmocka_unit_test(test_oracle_table);
+		tests[n].name = names[n];
+		tests[n].initial_state = (void *)t;
+		n++;
+	}
+	/* the perf encoding, one test per table */
+	for (size_t i = 0; (t = uarch_pmu_table(i)) && n < MAX_TESTS; i++) {
+		snprintf(names[n], sizeof(names[n]), "test_attr_%s", t->name);
+		tests[n] = (struct CMUnitTest)cmocka_unit_test(test_attr_table);
 		tests[n].name = names[n];
 		tests[n].initial_state = (void *)t;
 		n++;

@@ -1921,6 +1921,12 @@ struct bad {
 
 static const struct bad bads[] = {
 	{ "foo = 1\n", "t.prof:1: foo: unknown key" },
+	{ "perf_event_paranoid = 5\n", "t.prof:1: perf_event_paranoid: must be an integer -1..4" },
+	{ "perf_event_paranoid = 1.5\n", "t.prof:1: perf_event_paranoid: must be an integer -1..4" },
+	{ "cpus = 2\ncpu1.perf_event_paranoid = 1\n",
+	  "t.prof:2: cpu1.perf_event_paranoid: not a per-CPU key" },
+	{ "perf_other_events = 17\n", "t.prof:1: perf_other_events: must be an integer 0..16" },
+	{ "perf_nmi_watchdog = 2\n", "t.prof:1: perf_nmi_watchdog: must be 0 or 1" },
 	{ "cpus = 2\ncpu1.foo = 1\n", "t.prof:2: cpu1.foo: unknown key" },
 	{ "cpu.ghz = 1\n", "t.prof:1: cpu.ghz: unknown key" },
 	{ "ghz = abc\n", "t.prof:1: ghz: bad number 'abc'" },

@@ -1,0 +1,435 @@
+/*
+ * session_perf.c: one measuring session through perf_event_open(2)
+ * (--backend perf).
+ *
+ * The kernel owns the registers: nothing of lattop's is written, saved,
+ * journaled or put back, and no other user is fought over (the kernel
+ * multiplexes, and the shares say how long each measurement ran).  What
+ * stays the same is everything after the counts: the plan's units, the
+ * snapshot, the screen, the reports, the exporter and the recorder
+ * (session.c's, shared).  The device is the kernel's, or with --simulate
+ * the simulated kernel over the simulated PMU.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/app.h"
+#include "ui/ui.h"
+
+/*
+ * Packages of the machine: where reads can come from (plan_resources.packages),
+ * from the simulator, or the device's topology; 1 when neither is known.
+ */
+static unsigned perf_packages(const struct session *r)
+{
+	int top = -1, pkg;
+
+	for (int i = 0; r->sim && i < sim_ncpus(r->sim); i++) {
+		sim_topology(r->sim, i, NULL, &pkg, NULL);
+		top = pkg > top ? pkg : top;
+	}
+	for (int i = 0; !r->sim && r->dev && i < r->dev->ncpu; i++)
+		top = r->dev->cpu[i].package > top ? r->dev->cpu[i].package : top;
+	return top >= 0 ? (unsigned)top + 1 : 1;
+}
+
+void session_perf_resources(const struct session *r, struct plan_resources *res)
+{
+	const struct pmu_caps *c = &r->desc.id.pmu;
+
+	memset(res, 0, sizeof(*res));
+	res->ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
+	res->nfixed = c->fixed_counters < PMU_MAX_FIXED ? c->fixed_counters : PMU_MAX_FIXED;
+	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
+	res->rsp_free = (uint8_t)((1u << r->desc.uarch->offcore_msrs) - 1);
+	res->ldlat_free = !r->desc.ldlat_why[0];
+	res->ldlat_why = r->desc.ldlat_why[0] ? r->desc.ldlat_why : NULL;
+	res->flags = r->desc.flags;
+	res->packages = perf_packages(r);
+	/* HT on, for the caveat of the rows a source doubts then (plan.h ht_caveat). */
+	for (int i = 0; r->dev && i < r->nids && !res->ht_on; i++) {
+		const struct msrdev_cpu *me = &r->dev->cpu[msrdev_index(r->dev, r->ids[i])];
+
+		for (int j = 0; j < r->dev->ncpu && !res->ht_on; j++)
+			res->ht_on = r->dev->cpu[j].id != me->id && r->dev->cpu[j].package == me->package &&
+				     r->dev->cpu[j].core == me->core;
+	}
+}
+
+/* Topology of the @i-th CPU measured: from the device, or (--list-events) the simulator's @i-th. */
+static bool perf_topo(const struct session *r, int i, int *core, int *package, int *module)
+{
+	if (r->dev) {
+		const struct msrdev_cpu *c;
+
+		if (i >= r->nids)
+			return false;
+		c = &r->dev->cpu[msrdev_index(r->dev, r->ids[i])];
+		*core = c->core, *package = c->package, *module = c->module;
+		return true;
+	}
+	if (!r->sim || i >= sim_ncpus(r->sim))
+		return false;
+	sim_topology(r->sim, i, core, package, module);
+	return true;
+}
+
+/*
+ * Do two CPUs measured share the offcore registers (the uarch's
+ * offcore_scope)?  --list-events on a CPUID dump knows no topology: yes.
+ */
+static bool perf_partners_measured(const struct session *r)
+{
+	enum offcore_scope sc = r->desc.uarch->offcore_scope;
+	int ci, pi, mi, cj, pj, mj;
+
+	if (sc == OFFCORE_THREAD)
+		return false;
+	if (!r->dev && !r->sim)
+		return true;
+	for (int i = 0; perf_topo(r, i, &ci, &pi, &mi); i++)
+		for (int j = i + 1; perf_topo(r, j, &cj, &pj, &mj); j++)
+			if (pi == pj && (sc == OFFCORE_CORE ? ci == cj : mi == mj))
+				return true;
+	return false;
+}
+
+/* Why a metric on a register shared with a partner is not measured through the kernel. */
+#define PERF_WHY_CORE "through perf_event_open(2): the hyperthreads of a core share " \
+	"MSR_OFFCORE_RSP_x and the threshold, and the kernel rotates each thread alone, so one " \
+	"can wait a whole interval (pmu-facts 10.3); use --backend msr, or one thread per core (-c)"
+#define PERF_WHY_MODULE "through perf_event_open(2): the cores of a module share " \
+	"MSR_OFFCORE_RSP_x, and the kernel does not know it, so a partner's events can change it " \
+	"under these counts unseen (pmu-facts 10.3); use --backend msr, or one core per module (-c)"
+
+static void perf_drop(struct plan *pl, int m, const char *why)
+{
+	snprintf(pl->reason_buf[m], sizeof(pl->reason_buf[m]), "%s", why);
+	pl->reason[m] = pl->reason_buf[m];
+	pl->unit_of[m] = -1;
+}
+
+void session_perf_plan(const struct session *r, struct plan *pl)
+{
+	bool core = r->desc.uarch->offcore_scope == OFFCORE_CORE;
+	const char *why = core ? PERF_WHY_CORE : PERF_WHY_MODULE;
+
+	if (!perf_partners_measured(r))
+		return;
+	for (int m = 0; m < M__COUNT; m++) {
+		int u = pl->unit_of[m];
+
+		for (int j = 0; u >= 0 && j < pl->unit[u].nrows; j++)
+			if (pl->unit[u].row[j]->offcore) {
+				perf_drop(pl, m, why);
+				break;
+			}
+	}
+	/* The threshold is the core's on Nehalem and Westmere: load latency and the loads behind it. */
+	if (core && pl->ldlat_unit[0] >= 0) {
+		for (int i = 0; i <= THRESH_MAX; i++)
+			pl->ldlat_unit[i] = -1;
+		pl->tagged = -1;
+		perf_drop(pl, M_LOAD_LATENCY, why);
+		if (!pl->reason[M_LOADS])
+			perf_drop(pl, M_LOADS, why);
+	}
+}
+
+/*
+ * Why the kernel refused, in @err in place of the open's own message: for
+ * EACCES, the paranoid level and the capability missing, and how to grant
+ * it (pmu-facts 10.7).  Other errors keep the open's message.
+ */
+static void perf_refused(struct session *r, int rc, char *err, size_t errlen)
+{
+	int level = 2;
+
+	if (rc != -EACCES && rc != -EPERM)
+		return;
+	perfdev_paranoid(r->perfdev, &level);
+	if (level > 2)
+		snprintf(err, errlen, "the kernel refuses perf_event_open(2) to lattop: "
+			 "kernel.perf_event_paranoid is %d (Debian's and Ubuntu's restriction), which "
+			 "only CAP_SYS_ADMIN passes: run lattop as root, or lower the level with "
+			 "sysctl kernel.perf_event_paranoid=0 (or 2 with setcap cap_perfmon+ep on the "
+			 "lattop binary)", level);
+	else
+		snprintf(err, errlen, "the kernel refuses perf_event_open(2) to lattop: "
+			 "kernel.perf_event_paranoid is %d and CPU-wide events need 0 or less, or "
+			 "CAP_PERFMON (Linux 5.8 and later) or CAP_SYS_ADMIN: run lattop as root, "
+			 "or grant it with setcap cap_perfmon+ep on the lattop binary (a systemd "
+			 "unit: AmbientCapabilities=CAP_PERFMON), or sysctl "
+			 "kernel.perf_event_paranoid=0", level);
+}
+
+/* Does @d's kernel have a core PMU (into @pmu)?  Why not, when it has none. */
+static int perf_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu, char *err, size_t errlen)
+{
+	if (perfdev_core_pmu(d, pmu) < 0 || !pmu->present) {
+		snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel has no "
+			 "core PMU (%s is missing: not an Intel CPU, or a virtual machine without a "
+			 "virtual PMU)", PERFDEV_CORE_PMU);
+		return -1;
+	}
+	return 0;
+}
+
+int session_perf_usable(char *err, size_t errlen)
+{
+	struct perfdev *d = perfdev_sys_open(err, errlen);
+	struct perfdev_pmu pmu;
+	int rc;
+
+	if (!d)
+		return -1;
+	rc = perf_core_pmu(d, &pmu, err, errlen);
+	perfdev_close(d);
+	return rc;
+}
+
+/* The kernel must have a core PMU lattop's events are for, with what they need. */
+static int perf_check_pmu(struct session *r, char *err, size_t errlen)
+{
+	struct perfdev_pmu pmu;
+
+	if (perf_core_pmu(r->perfdev, &pmu, err, errlen) < 0)
+		return -1;
+	if (r->plan->ldlat_unit[0] >= 0 && !pmu.ldlat) {
+		snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's %s "
+			 "PMU has no ldlat format (%s/format/ldlat): it does not know %s's "
+			 "load-latency facility", pmu.name[0] ? pmu.name : "core", PERFDEV_CORE_PMU,
+			 r->desc.uarch->pretty);
+		return -1;
+	}
+	return 0;
+}
+
+/* The interval's shares, as the kernel ran each unit, in place of the plan's slots. */
+static void perf_shares(struct session *r)
+{
+	const struct plan *pl = r->plan;
+	struct snapshot *sn = &r->snap;
+	int hit = pl->unit_of[M_SNOOP_HIT], hitm = pl->unit_of[M_SNOOP_HITM];
+	int off = pl->unit_of[M_OFFCORE_READS];
+
+	sn->share_lat = pl->ldlat_unit[0] >= 0 ? r->perf.share[pl->ldlat_unit[0]] : 0;
+	sn->share_snoop = hit >= 0 && hitm >= 0 ? fmin(r->perf.share[hit], r->perf.share[hitm]) : 0;
+	sn->share_offcore = off >= 0 ? r->perf.share[off] : 0;
+}
+
+/* A new plan for new thresholds, opened in place of the old. */
+static int perf_replan(struct session *r, char *err, size_t errlen)
+{
+	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
+	struct plan_resources res;
+	int rc;
+
+	r->new_thresholds = false;
+	session_perf_resources(r, &res);
+	if (plan_build(next, r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0)
+		return -1;
+	session_perf_plan(r, next);
+	rc = perf_sampler_replan(&r->perf, next, err, errlen);
+	if (rc < 0) {
+		perf_refused(r, rc, err, errlen);
+		return -1;
+	}
+	r->plan = next;
+	return 0;
+}
+
+/* Output nobody reads: counting goes on (the kernel's), the sampler waits. */
+static void perf_wait_reader(struct session *r)
+{
+	while (r->out && !outq_drained(r->out) && !outq_wait(r->out, 0.2))
+		if (stop_ending())
+			return;
+}
+
+static int perf_loop(struct session *r, char *err, size_t errlen)
+{
+	bool first = true, short_next = r->ui != NULL;
+	char note[1024];
+	long n = 0;
+	int res;
+
+	while (!stop_ending() && (r->opt.count == 0 || n < r->opt.count)) {
+		double len = r->opt.interval;
+
+		if (short_next && len > FIRST_INTERVAL_S)
+			len = FIRST_INTERVAL_S;
+		r->restart = false;
+		if (perf_sampler_interval(&r->perf, len, &stop_signal, err, errlen) < 0)
+			return -1;
+		if (is_stop_signal(stop_signal)) {
+			/* Stopped: the kernel's counters need nothing back; the partial interval is dropped. */
+			if (r->ui)
+				ui_suspend(r->ui);
+			if (!stop_here(stop_signal))
+				return 0;
+			if (r->ui)
+				ui_resume(r->ui);
+			if (perf_sampler_replan(&r->perf, r->plan, err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		if (stop_signal)
+			return 0;
+		if (r->restart) {
+			short_next = true;
+			if (r->new_thresholds && perf_replan(r, err, errlen) < 0)
+				return -1;
+			/* A cut interval is not shown: start the next one from here. */
+			if (perf_sampler_replan(&r->perf, r->plan, err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		short_next = false;
+		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, false);
+		perf_shares(r);
+		session_export_interval(r);
+		perf_wait_reader(r);
+		if (stop_ending())
+			return 0;
+		if ((res = session_show(r, first, note, sizeof(note))) < 0) {
+			if (res == -2) {
+				snprintf(err, errlen, "%s", r->rec_err);
+				return -1;
+			}
+			if (errno != EPIPE) {
+				snprintf(err, errlen, "writing the report failed: %s",
+					 strerror(errno ? errno : EIO));
+				return -1;
+			}
+			return 0;
+		}
+		first = false;
+		n++;
+	}
+	return 0;
+}
+
+int session_perf(struct session *r)
+{
+	char err[1024];
+	int status = EXIT_OK, rc;
+	bool usage;
+
+	if (fleet_open(&r->fleet, r->opt.listen, r->opt.textfile, &usage, err, sizeof(err)) < 0)
+		return fail(usage ? EXIT_USAGE : EXIT_CANNOT, err);
+	if (r->fleet.listening)
+		fprintf(stderr, "lattop: serving http://%s/metrics\n", r->fleet.where);
+	r->perfdev = r->sim ? sim_kernel_open(r->sim, err, sizeof(err))
+			    : perfdev_sys_open(err, sizeof(err));
+	if (!r->perfdev) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
+	{
+		struct plan_resources res;
+
+		session_perf_resources(r, &res);
+		r->plan = &r->plans[0];
+		if (plan_build(r->plan, r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
+			       err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+		session_perf_plan(r, r->plan);
+	}
+	if (perf_check_pmu(r, err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
+	if (r->opt.cgroup) {
+		r->cgroup_fd = open(r->opt.cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (r->cgroup_fd < 0) {
+			snprintf(err, sizeof(err), "--cgroup '%s': %s", r->opt.cgroup, strerror(errno));
+			status = fail(EXIT_USAGE, err);
+			goto out;
+		}
+	}
+	/* Opened before anything is shown: a refusal is said at once, nothing changed. */
+	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->nids,
+				r->opt.cgroup ? r->cgroup_fd : -1, err, sizeof(err));
+	if (rc < 0) {
+		if (rc == -EOPNOTSUPP && r->opt.cgroup && r->sim)
+			snprintf(err, sizeof(err), "--cgroup: the simulated kernel counts whole CPUs "
+				 "only: it has no tasks and no cgroups");
+		perf_refused(r, rc, err, sizeof(err));
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
+	if (snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
+		status = fail(EXIT_CANNOT, "out of memory");
+		goto out;
+	}
+	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
+		status = fail(EXIT_USAGE, err);
+		goto out;
+	}
+	if (options_screen(&r->opt)) {
+		if (session_ui_open(r, err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+		r->perf.wait = session_ui_waiter;
+		r->perf.wait_arg = r;
+	}
+	r->quiet = r->fleet.active && r->opt.mode == MODE_SCREEN && !r->ui;
+	install_signals();
+	install_crash_handlers(NULL, NULL);     /* no registers of lattop's: the terminal only */
+	if (!r->ui) {
+		r->out = outq_new(STDOUT_FILENO);
+		if (!r->out) {
+			snprintf(err, sizeof(err), "starting the output thread: %s", strerror(errno));
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
+	}
+	if (session_export_start(r, err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
+	/* The counts start with the first interval, not at the opens above. */
+	if (perf_sampler_replan(&r->perf, r->plan, err, sizeof(err)) < 0 ||
+	    perf_loop(r, err, sizeof(err)) < 0) {
+		status = EXIT_CANNOT;
+		if (r->ui) {
+			ui_close(r->ui);
+			r->ui = NULL;
+		}
+		fail(EXIT_CANNOT, err);
+	}
+	if (r->ui) {
+		if (status == EXIT_OK && !stop_signal && r->opt.count)
+			ui_close_keep(r->ui);
+		else
+			ui_close(r->ui);
+		r->ui = NULL;
+	}
+	status = session_drain(r, status);
+out:
+	if (r->ui)
+		ui_close(r->ui);
+	fleet_close(&r->fleet);
+	outq_free(r->out);
+	r->out = NULL;
+	if (r->recording)
+		record_close(&r->rec);
+	perf_sampler_free(&r->perf);
+	perfdev_close(r->perfdev);
+	r->perfdev = NULL;
+	if (r->opt.cgroup && r->cgroup_fd >= 0)
+		close(r->cgroup_fd);
+	snapshot_free(&r->snap);
+	return status;
+}

@@ -1,0 +1,43 @@
+/*
+ * perf_attr.c: an event-table row as a perf_event_attr (perf_attr.h).
+ *
+ * Owns perf_attr_of() and the kernel's encodings of the fixed counters'
+ * events.  Opens nothing: cpu/perfdev.c and the simulated kernel do.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cpu/events.h"
+#include "cpu/perf_attr.h"
+
+/*
+ * The raw code the kernel schedules on each fixed counter: FIXED_CTR0
+ * instructions 0x00c0, FIXED_CTR1 core cycles 0x003c, FIXED_CTR2 the
+ * pseudo-encoding 0x0300 of reference cycles (K61 asm/perf_event.h,
+ * FIXED_EVENT_CONSTRAINT in intel/core.c).
+ */
+static const uint64_t fixed_config[3] = { 0x00c0, 0x003c, 0x0300 };
+
+int perf_attr_of(const struct pmu_event *e, unsigned ldlat, struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_RAW;
+	if (e->fixed != PMU_FIXED_NONE) {
+		if (e->fixed < 0 || e->fixed > 2)
+			return -EINVAL;
+		attr->config = fixed_config[e->fixed];
+		return 0;
+	}
+	attr->config = pmu_event_evtsel(e) & PERF_ATTR_RAW_MASK;
+	if (e->offcore)
+		attr->config1 = e->offcore_rsp;   /* format offcore_rsp = config1:0-63 */
+	if (e->ldlat) {
+		if (ldlat < 1 || ldlat > 0xffff)
+			return -EINVAL;
+		attr->config1 = ldlat;            /* format ldlat = config1:0-15 */
+		attr->precise_ip = PERF_ATTR_LDLAT_PRECISE;
+		attr->sample_period = PERF_ATTR_LDLAT_PERIOD;
+	}
+	return 0;
+}

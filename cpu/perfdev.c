@@ -1,0 +1,214 @@
+/*
+ * perfdev.c: the kernel's perf_event_open(2) device, and what every
+ * perfdev shares: parsing a read, the paranoid level, the core PMU.
+ *
+ * Owns: the system calls and the kernel's files.  Does not decide what is
+ * opened (the perf sampler) nor what an event row means (perf_attr.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cpu/perfdev.h"
+
+void perfdev_close(struct perfdev *d)
+{
+	if (d)
+		d->ops->destroy(d);
+}
+
+static int sys_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags)
+{
+	/* The kernel writes attr->size back on E2BIG: a copy keeps the caller's const. */
+	struct perf_event_attr a = *attr;
+	long fd;
+
+	(void)d;
+	fd = syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static ssize_t sys_read(struct perfdev *d, int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	(void)d;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int sys_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned long arg)
+{
+	(void)d;
+	return ioctl(fd, request, arg) < 0 ? -errno : 0;
+}
+
+static int sys_close(struct perfdev *d, int fd)
+{
+	(void)d;
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static int sys_file(struct perfdev *d, const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	(void)d;
+	if (len == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static void sys_destroy(struct perfdev *d)
+{
+	free(d);
+}
+
+static const struct perfdev_ops sys_ops = {
+	.open = sys_open,
+	.read = sys_read,
+	.ioctl = sys_ioctl,
+	.close = sys_close,
+	.file = sys_file,
+	.destroy = sys_destroy,
+};
+
+struct perfdev *perfdev_sys_open(char *err, size_t errlen)
+{
+	struct perfdev *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	d->ops = &sys_ops;
+	d->kind = "perf";
+	return d;
+}
+
+/* Take the next u64 of an answer; false when it is short. */
+static bool take(const uint64_t *w, size_t nw, size_t *at, uint64_t *out)
+{
+	if (*at >= nw)
+		return false;
+	*out = w[(*at)++];
+	return true;
+}
+
+int perfdev_parse_counts(const void *buf, size_t len, uint64_t fmt, struct perfdev_counts *c)
+{
+	uint64_t w[3 + PERFDEV_GROUP_MAX * 3], nr = 1, dummy;
+	size_t nw = len / sizeof(uint64_t), at = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (len == 0)
+		return -ENODATA;
+	if (len % sizeof(uint64_t) || len > sizeof(w))
+		return -EIO;
+	memcpy(w, buf, len);
+	/* Group: {nr, [enabled], [running], {value, [id], [lost]} x nr} (K61 uapi). */
+	if (fmt & PERF_FORMAT_GROUP) {
+		if (!take(w, nw, &at, &nr) || nr < 1 || nr > PERFDEV_GROUP_MAX)
+			return -EIO;
+	}
+	/* Single: {value, [enabled], [running], [id], [lost]}: the value comes first. */
+	if (!(fmt & PERF_FORMAT_GROUP) && !take(w, nw, &at, &c->value[0]))
+		return -EIO;
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) && !take(w, nw, &at, &c->enabled))
+		return -EIO;
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && !take(w, nw, &at, &c->running))
+		return -EIO;
+	for (uint64_t i = 0; i < nr; i++) {
+		if ((fmt & PERF_FORMAT_GROUP) && !take(w, nw, &at, &c->value[i]))
+			return -EIO;
+		if ((fmt & PERF_FORMAT_ID) && !take(w, nw, &at, &c->id[i]))
+			return -EIO;
+		if ((fmt & PERF_FORMAT_LOST) && !take(w, nw, &at, &c->lost[i]))
+			return -EIO;
+	}
+	if (take(w, nw, &at, &dummy))
+		return -EIO;            /* longer than the format says */
+	c->nr = (int)nr;
+	return 0;
+}
+
+int perfdev_read_counts(struct perfdev *d, int fd, uint64_t fmt, struct perfdev_counts *c)
+{
+	uint64_t buf[3 + PERFDEV_GROUP_MAX * 3];
+	ssize_t n = d->ops->read(d, fd, buf, sizeof(buf));
+
+	if (n < 0) {
+		memset(c, 0, sizeof(*c));
+		return (int)n;
+	}
+	return perfdev_parse_counts(buf, (size_t)n, fmt, c);
+}
+
+/* A kernel file holding one decimal or 0x number. */
+static int file_number(struct perfdev *d, const char *path, long long *v)
+{
+	char buf[64], *end;
+	int n = d->ops->file(d, path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	*v = strtoll(buf, &end, 0);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+int perfdev_paranoid(struct perfdev *d, int *level)
+{
+	long long v;
+	int rc = file_number(d, PERFDEV_PARANOID, &v);
+
+	if (rc == 0)
+		*level = (int)v;
+	return rc;
+}
+
+int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
+{
+	char buf[sizeof(pmu->name)];
+	long long type;
+	int n;
+
+	memset(pmu, 0, sizeof(*pmu));
+	n = file_number(d, PERFDEV_CORE_PMU "/type", &type);
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return n;
+	pmu->present = true;
+	pmu->type = (unsigned)type;
+	n = d->ops->file(d, PERFDEV_CORE_PMU "/caps/pmu_name", buf, sizeof(buf));
+	if (n > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		memcpy(pmu->name, buf, sizeof(pmu->name));
+	}
+	pmu->ldlat = d->ops->file(d, PERFDEV_CORE_PMU "/format/ldlat", buf, sizeof(buf)) > 0;
+	pmu->offcore_rsp = d->ops->file(d, PERFDEV_CORE_PMU "/format/offcore_rsp", buf,
+					sizeof(buf)) > 0;
+	return 0;
+}

@@ -1,0 +1,125 @@
+/*
+ * perfdev.h: the perf_event_open(2) device interface.
+ *
+ * Everything the perf backend asks of the kernel goes through a struct
+ * perfdev: open an event, read it, act on it with an ioctl, close it, and
+ * read the files where the kernel says what it offers (the paranoid level,
+ * the core PMU and its format attributes).  Two implementations:
+ *   - perfdev_sys_open()      the real system calls and files,
+ *   - sim_kernel_open(sim)    the simulated kernel (sim/sim.h), with tables
+ *                             of its own, over the simulated PMU.
+ *
+ * Semantics are the kernel's (pmu-facts 10): the same arguments, the same
+ * descriptors, the same read formats and the same errors, as negative
+ * errnos.  Nothing here prints or knows lattop's event tables: an event is
+ * a struct perf_event_attr (cpu/perf_attr.h makes one from a row).
+ */
+#ifndef LATTOP_PERFDEV_H
+#define LATTOP_PERFDEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/perf_event.h>
+
+struct perfdev;
+
+struct perfdev_ops {
+	/* perf_event_open(2): a descriptor, or a negative errno. */
+	int (*open)(struct perfdev *, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags);
+	/* read(2) of a descriptor: the bytes read (0: an event in error), or a negative errno. */
+	ssize_t (*read)(struct perfdev *, int fd, void *buf, size_t len);
+	/* ioctl(2) with an integer argument (ENABLE, DISABLE, RESET): 0 or a negative errno. */
+	int (*ioctl)(struct perfdev *, int fd, unsigned long request, unsigned long arg);
+	int (*close)(struct perfdev *, int fd);
+	/*
+	 * The text of a kernel file (an absolute path under /proc/sys/kernel
+	 * or /sys/bus/event_source): its length, or a negative errno
+	 * (-ENOENT: the kernel has no such file).
+	 */
+	int (*file)(struct perfdev *, const char *path, char *buf, size_t len);
+	void (*destroy)(struct perfdev *);
+};
+
+struct perfdev {
+	const struct perfdev_ops *ops;
+	const char *kind;          /* "perf" (the kernel) or "simulator" */
+	void *priv;
+};
+
+static inline int perfdev_open_event(struct perfdev *d, const struct perf_event_attr *attr,
+				     pid_t pid, int cpu, int group_fd, unsigned long flags)
+{
+	return d->ops->open(d, attr, pid, cpu, group_fd, flags);
+}
+
+static inline int perfdev_ioctl(struct perfdev *d, int fd, unsigned long request,
+				unsigned long arg)
+{
+	return d->ops->ioctl(d, fd, request, arg);
+}
+
+static inline int perfdev_close_event(struct perfdev *d, int fd)
+{
+	return d->ops->close(d, fd);
+}
+
+/* The kernel's own system calls and files.  NULL with a message on failure. */
+struct perfdev *perfdev_sys_open(char *err, size_t errlen);
+
+void perfdev_close(struct perfdev *d);
+
+/* The most events one group read returns here. */
+#define PERFDEV_GROUP_MAX 16
+
+/*
+ * One read of an event or a group, by its read_format (pmu-facts 10.4):
+ * the values of its members in order, and the times, when asked for.  The
+ * kernel never resets the times (PERF_EVENT_IOC_RESET zeroes the values
+ * only): a reader takes deltas of both.
+ */
+struct perfdev_counts {
+	int nr;                                /* values read: 1, or the group's members */
+	uint64_t enabled, running;             /* ns; 0 when not in read_format */
+	uint64_t value[PERFDEV_GROUP_MAX];
+	uint64_t id[PERFDEV_GROUP_MAX];        /* with PERF_FORMAT_ID */
+	uint64_t lost[PERFDEV_GROUP_MAX];      /* with PERF_FORMAT_LOST */
+};
+
+/*
+ * Read descriptor @fd opened with @read_format into @c: 0, -ENODATA when
+ * the kernel returned nothing (a pinned event in error), -EIO for a short
+ * or malformed answer, or the read's negative errno.
+ */
+int perfdev_read_counts(struct perfdev *d, int fd, uint64_t read_format,
+			struct perfdev_counts *c);
+
+/*
+ * Parse the answer of a read (@buf, @len bytes) by @read_format; what
+ * perfdev_read_counts does after reading, for an answer in hand.
+ */
+int perfdev_parse_counts(const void *buf, size_t len, uint64_t read_format,
+			 struct perfdev_counts *c);
+
+/* kernel.perf_event_paranoid, or a negative errno when it cannot be read. */
+#define PERFDEV_PARANOID "/proc/sys/kernel/perf_event_paranoid"
+int perfdev_paranoid(struct perfdev *d, int *level);
+
+/*
+ * The kernel's core PMU, /sys/bus/event_source/devices/cpu: whether it
+ * exists, its type, its pmu_name (caps/pmu_name, "" when absent) and the
+ * format attributes the backend uses (pmu-facts 10.1).
+ */
+#define PERFDEV_CORE_PMU "/sys/bus/event_source/devices/cpu"
+struct perfdev_pmu {
+	bool present;
+	unsigned type;
+	char name[64];
+	bool ldlat, offcore_rsp;
+};
+int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu);
+
+#endif

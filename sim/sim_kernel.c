@@ -1,0 +1,1197 @@
+/*
+ * sim_kernel.c: a simulated Linux kernel's perf_event_open(2), behind the
+ * perf device interface (cpu/perfdev.h), over the simulated PMU.
+ *
+ * Owns what the kernel knows and decides, as tables of its own written
+ * from the kernel source (keys of shared/reference/pmu-facts.md, K61 and
+ * K612 unless named): which model has which PMU (intel_pmu_init), the
+ * counter constraints of each (intel_*_event_constraints, the PEBS ones
+ * of ds.c), the extra registers and their valid masks (intel_*_extra_regs),
+ * which of them HT siblings share, the precise rules (x86_pmu_hw_config),
+ * the HT erratum's exclusivity (intel_get_excl_constraints), the
+ * permission checks (perf_event_open, perf_allow_kernel/cpu) and the
+ * errors.  It never reads lattop's event tables, nor the simulator's
+ * (sim_hw.c): it finds its PMU by the CPUID model, as the kernel does, and
+ * programs the simulated registers with sim_wrmsr like the kernel's
+ * x86_pmu_enable, so that a wrong encoding counts nothing and the profile's
+ * ground truth comes out only through the right one.
+ *
+ * Scheduling follows kernel/events/core.c: per CPU, pinned groups first,
+ * then flexible ones in list order, a group on whole or not at all, no
+ * further group after the first that does not fit (merge_sched_in); when
+ * one did not fit, the flexible list rotates every mux interval
+ * (perf_rotate_context), and time_enabled/time_running say how long each
+ * event was enabled and counting.  Time is the simulator's clock: the
+ * device puts a clock of its own in front of it, so that at each mux
+ * boundary the counters are read at that instant.  The HT siblings of a
+ * core are brought forward together, so that the sibling a schedule looks
+ * at is at the same instant.
+ *
+ * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
+ * and sampling ones alike (no ring buffer: a sampling event is read for
+ * its count).  Not modelled: per-task and cgroup events (-EOPNOTSUPP),
+ * ring buffers, hybrid PMUs.  Like the simulator, single-threaded per
+ * device; the process's capabilities are the real ones.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
+
+#include "cpu/perfdev.h"
+#include "sim/sim_internal.h"
+
+#define B(n) (1ULL << (n))
+
+/* The registers the kernel programs (asm/msr-index.h, perf_event.h). */
+#define MSR_PMC0                0xc1
+#define MSR_EVTSEL0             0x186
+#define MSR_OFFCORE_RSP0        0x1a6
+#define MSR_OFFCORE_RSP1        0x1a7
+#define MSR_FIXED_CTR0          0x309
+#define MSR_FIXED_CTR_CTRL      0x38d
+#define MSR_GLOBAL_CTRL         0x38f
+#define MSR_PEBS_ENABLE         0x3f1
+#define MSR_PEBS_LD_LAT         0x3f6
+
+#define EVTSEL_USR      B(16)
+#define EVTSEL_OS       B(17)
+#define EVTSEL_INT      B(20)
+#define EVTSEL_EN       B(22)
+#define RAW_EVENT_MASK  0xff84ffffULL   /* X86_RAW_EVENT_MASK: event, umask, edge, inv, cmask */
+
+#define MSR_TSC                 0x10
+
+/*
+ * The msr PMU (arch/x86/events/msr.c), for its TSC event msr/tsc/ (config
+ * 0): a type the kernel gives at boot, beyond the fixed ones; it counts
+ * without a counter, never multiplexed.
+ */
+#define SK_MSR_PMU_TYPE 9
+
+/* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
+#define SK_MUX_S        0.004
+
+/* Descriptors this device hands out: far above any real one, so none is mistaken. */
+#define SK_FD_BASE      (1 << 24)
+
+/* A 64-byte attr is PERF_ATTR_SIZE_VER0, the oldest the kernel takes (perf_copy_attr). */
+#define SK_ATTR_VER0    64
+
+/* The fixed counters' events: config -> counter (FIXED_EVENT_CONSTRAINT, perf_event.h). */
+static const uint64_t sk_fixed_config[3] = { 0x00c0, 0x003c, 0x0300 };
+
+/*
+ * An event constraint: config & mask == code -> the counters in cntmask
+ * (INTEL_EVENT_CONSTRAINT: mask 0xff, INTEL_UEVENT_CONSTRAINT: 0xffff).
+ * excl: INTEL_EXCLEVT_CONSTRAINT, exclusive against the HT sibling once
+ * intel_ht_bug applies (SMT on).
+ */
+struct sk_cons {
+	uint16_t code, mask;
+	uint8_t cntmask;
+	bool excl;
+};
+
+/* An extra register (INTEL_UEVENT_EXTRA_REG, INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG). */
+enum { SK_ER_RSP0, SK_ER_RSP1, SK_ER_LDLAT, SK_ER_N };
+struct sk_er {
+	uint16_t code, mask;    /* config & mask == code */
+	uint8_t idx;            /* SK_ER_* */
+	uint64_t valid;         /* config1 bits the register takes; others: EINVAL */
+};
+
+/* What the kernel knows of one PMU (a case of intel_pmu_init). */
+struct sk_pmu {
+	const char *name;               /* caps/pmu_name */
+	const uint8_t *models;          /* display models, ended by 0 */
+	bool ldlat_format;              /* the format attribute ldlat (nhm/snb: yes; slm/glm: no) */
+	unsigned max_precise;           /* x86_pmu_max_precise */
+	/* PMU_FL_HAS_RSP_1 and how intel_alt_er moves an event: by event code or by umask. */
+	bool alt_rsp, alt_by_umask;
+	bool er_per_core;               /* shared_regs per core (no PMU_FL_NO_HT_SHARING) */
+	bool ht_bug;                    /* intel_ht_bug: EXCL on 0xd0-0xd3 with SMT on */
+	const struct sk_er *er;         /* ended by code 0 */
+	const struct sk_cons *cons;     /* ended by cntmask 0 */
+	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
+};
+
+/* intel_nehalem_extra_regs, intel_westmere_extra_regs (K61). */
+static const struct sk_er er_nhm[] = {
+	{ 0x00b7, 0x00ff, SK_ER_RSP0, 0xffff },
+	{ 0x100b, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+static const struct sk_er er_wsm[] = {
+	{ 0x00b7, 0x00ff, SK_ER_RSP0, 0xffff },
+	{ 0x00bb, 0x00ff, SK_ER_RSP1, 0xffff },
+	{ 0x100b, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+/* intel_snb_extra_regs: the client mask; intel_snbep_extra_regs for IVB, HSW, BDW and servers. */
+static const struct sk_er er_snb[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3f807f8fffULL },
+	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3f807f8fffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+static const struct sk_er er_snbep[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffff8fffULL },
+	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffff8fffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+/* intel_skl_extra_regs (the frontend register is not modelled) */
+static const struct sk_er er_skl[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffff8fffULL },
+	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffff8fffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+/* intel_slm_extra_regs, intel_glm_extra_regs: RSP_1 lacks bit 38 (OUTSTANDING). */
+static const struct sk_er er_slm[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x768005ffffULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x368005ffffULL },
+	{ 0 },
+};
+static const struct sk_er er_glm[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x760005ffbfULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x360005ffbfULL },
+	{ 0 },
+};
+
+/* intel_nehalem_event_constraints, intel_westmere_event_constraints (pmu-facts 6). */
+static const struct sk_cons cons_nhm[] = {
+	{ 0x40, 0xff, 0x3, false }, { 0x41, 0xff, 0x3, false }, { 0x42, 0xff, 0x3, false }, { 0x43, 0xff, 0x3, false },
+	{ 0x48, 0xff, 0x3, false }, { 0x4e, 0xff, 0x3, false }, { 0x51, 0xff, 0x3, false }, { 0x63, 0xff, 0x3, false },
+	{ 0 },
+};
+static const struct sk_cons cons_wsm[] = {
+	{ 0x51, 0xff, 0x3, false }, { 0x63, 0xff, 0x3, false }, { 0x60, 0xff, 0x1, false }, { 0xb3, 0xff, 0x1, false },
+	{ 0 },
+};
+/* intel_snb/ivb/hsw_event_constraints: 0xcd on PMC3 but on IVB; 0xd0-0xd3 EXCL (pmu-facts 10.2, 10.3). */
+static const struct sk_cons cons_snb[] = {
+	{ 0x48, 0xff, 0x4, false }, { 0xcd, 0xff, 0x8, false },
+	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
+	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
+	{ 0 },
+};
+static const struct sk_cons cons_ivb[] = {
+	{ 0x0148, 0xffff, 0x4, false },
+	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
+	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
+	{ 0 },
+};
+static const struct sk_cons cons_hsw[] = {
+	{ 0x0148, 0xffff, 0x4, false }, { 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0x8, false },
+	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
+	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
+	{ 0 },
+};
+static const struct sk_cons cons_bdw[] = {
+	{ 0x0148, 0xffff, 0x4, false }, { 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0x8, false },
+	{ 0 },
+};
+static const struct sk_cons cons_skl[] = {
+	{ 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0xf, false },
+	{ 0 },
+};
+static const struct sk_cons cons_none[] = { { 0 } };
+
+/* The PEBS load-latency constraints, INTEL_PLD_CONSTRAINT (pmu-facts 10.2). */
+static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 } };
+static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false }, { 0 } };
+static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 } };
+/* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
+static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
+
+static const uint8_t models_nhm[] = { 0x1a, 0x1e, 0x1f, 0x2e, 0 };
+static const uint8_t models_wsm[] = { 0x25, 0x2c, 0x2f, 0 };
+static const uint8_t models_snb[] = { 0x2a, 0 };
+static const uint8_t models_snbep[] = { 0x2d, 0 };
+static const uint8_t models_ivb[] = { 0x3a, 0x3e, 0 };
+static const uint8_t models_hsw[] = { 0x3c, 0x3f, 0x45, 0x46, 0 };
+static const uint8_t models_bdw[] = { 0x3d, 0x47, 0x4f, 0x56, 0 };
+static const uint8_t models_skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0 };
+static const uint8_t models_slm[] = { 0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d, 0 };
+static const uint8_t models_glm[] = { 0x5c, 0x5f, 0x7a, 0 };
+
+/*
+ * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
+ * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).
+ */
+static const struct sk_pmu sk_pmus[] = {
+	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm },
+	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm },
+	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb },
+	{ "sandybridge", models_snbep, true, 2, true, false, false, true, er_snbep, cons_snb,
+	  pebs_snb },
+	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb },
+	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw },
+	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw },
+	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw },
+	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
+	  pebs_atom },
+	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom },
+};
+
+enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
+
+struct sk_event {
+	bool used;
+	bool internal;                  /* the watchdog's or another user's: no descriptor */
+	bool tsc;                       /* msr/tsc/: the TSC, no counter */
+	struct perf_event_attr attr;
+	int cpu;
+	int leader;                     /* index of the group leader (itself for one) */
+	int sib[PERFDEV_GROUP_MAX];     /* a leader's members after itself */
+	int nsib;
+	enum sk_state state;
+	int er;                         /* SK_ER_* it needs, -1: none */
+	uint64_t config;                /* as scheduled: intel_alt_er may move it */
+	int er_at;                      /* the register it holds while active */
+	int ctr;                        /* 0..7 general, 32 + n fixed, -1 */
+	uint64_t raw;                   /* the counter at the last read */
+	uint64_t count;
+	double enabled, running;        /* seconds */
+	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
+};
+
+struct sk_cpu {
+	double t;                       /* the instant its counts and times are at */
+	double next_rot;
+	bool rotate;                    /* a flexible group did not fit */
+	uint64_t er_val[SK_ER_N];
+	int er_ref[SK_ER_N];
+	int gp[SIM_MAX_GP];             /* the event on each counter, or -1 */
+	int fx[SIM_MAX_FIXED];
+	unsigned seq;                   /* next seq number */
+};
+
+struct sk {
+	struct perfdev dev;
+	struct sim *sim;
+	const struct sk_pmu *pmu;
+	unsigned ngp, nfixed;
+	uint64_t gp_mask, fx_mask;
+	int ncpus, ncores, tpc;
+	int *group;                     /* per CPU: its module's first CPU (sk_catch_up) */
+	struct sk_cpu *cpu;
+	struct sk_event *ev;
+	int nev, cap;
+	double (*clock)(void *);
+	void *clock_arg;
+	double now;                     /* what the simulator's clock says now */
+	int paranoid;
+	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
+	long fd_limit;                  /* RLIMIT_NOFILE less the descriptors open at the start */
+	int nfds;
+};
+
+static double sk_clock(void *arg)
+{
+	return ((struct sk *)arg)->now;
+}
+
+/* ---- scheduling ---- */
+
+/* The extra register @config needs (x86_pmu_extra_regs: by config alone, precise or not). */
+static const struct sk_er *sk_find_er(const struct sk_pmu *pmu, uint64_t config)
+{
+	for (const struct sk_er *er = pmu->er; er->code; er++)
+		if ((config & er->mask) == er->code)
+			return er;
+	return NULL;
+}
+
+static const struct sk_cons *sk_find_cons(const struct sk_cons *c, uint64_t config)
+{
+	for (; c->cntmask; c++)
+		if ((config & c->mask) == c->code)
+			return c;
+	return NULL;
+}
+
+static int sk_sibling(const struct sk *k, int cpu)
+{
+	if (k->tpc < 2)
+		return -1;
+	return cpu >= k->ncores ? cpu - k->ncores : cpu + k->ncores;
+}
+
+/* The counters @e may use: bits 0..ngp-1 general, 32 + n fixed. */
+static uint64_t sk_counters(const struct sk *k, const struct sk_event *e, bool *excl)
+{
+	uint64_t all = (1ULL << k->ngp) - 1, config = e->config & RAW_EVENT_MASK;
+	const struct sk_cons *c;
+
+	*excl = false;
+	if (e->attr.precise_ip) {
+		/* A precise event goes where PEBS is, or nowhere (intel_pebs_constraints). */
+		c = sk_find_cons(k->pmu->pebs, config);
+		return c ? c->cntmask & all : 0;
+	}
+	for (unsigned n = 0; n < 3 && n < k->nfixed; n++)
+		if (config == sk_fixed_config[n])
+			/* intel_pmu_init widens the fixed constraints to every counter, but ref-cycles' */
+			return B(32 + n) | (n < 2 ? all : 0);
+	c = sk_find_cons(k->pmu->cons, config);
+	if (!c)
+		return all;
+	*excl = c->excl && k->pmu->ht_bug && k->tpc > 1;
+	return c->cntmask & all;
+}
+
+struct sk_try {
+	int n;
+	int ev[SIM_MAX_GP + SIM_MAX_FIXED];
+	uint64_t mask[SIM_MAX_GP + SIM_MAX_FIXED];
+	int ctr[SIM_MAX_GP + SIM_MAX_FIXED];
+};
+
+/* Counters for every event of @t, fixed ones preferred (__perf_sched_find_counter). */
+static bool sk_assign(struct sk_try *t, int i, uint64_t used)
+{
+	if (i == t->n)
+		return true;
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = pass ? 0 : 32; pass ? c < 32 : c < 64; c++) {
+			if (!(t->mask[i] & B(c)) || (used & B(c)))
+				continue;
+			t->ctr[i] = c;
+			if (sk_assign(t, i + 1, used | B(c)))
+				return true;
+		}
+	return false;
+}
+
+/* Hold extra register @idx for @e on @cpu; false when it holds another value. */
+static bool sk_er_get(struct sk *k, int cpu, int idx, uint64_t val)
+{
+	struct sk_cpu *c = &k->cpu[cpu];
+	int s = k->pmu->er_per_core ? sk_sibling(k, cpu) : -1;
+
+	if (c->er_ref[idx] && c->er_val[idx] != val)
+		return false;
+	if (s >= 0 && k->cpu[s].er_ref[idx] && k->cpu[s].er_val[idx] != val)
+		return false;
+	c->er_val[idx] = val;
+	c->er_ref[idx]++;
+	return true;
+}
+
+/*
+ * The extra register of @e: its own, or with PMU_FL_HAS_RSP_1 the other
+ * RSP register when its own holds another value and the value fits the
+ * other's mask, the event moved there (intel_alt_er).
+ */
+static bool sk_er_take(struct sk *k, struct sk_event *e)
+{
+	const struct sk_er *own, *alt;
+	uint64_t moved;
+
+	e->config = e->attr.config;
+	e->er_at = -1;
+	if (e->er < 0)
+		return true;
+	if (sk_er_get(k, e->cpu, e->er, e->attr.config1)) {
+		e->er_at = e->er;
+		return true;
+	}
+	if (!k->pmu->alt_rsp || e->er == SK_ER_LDLAT)
+		return false;
+	if (k->pmu->alt_by_umask)
+		moved = (e->attr.config & ~0xff00ULL) | ((e->er == SK_ER_RSP0 ? 0x02ULL : 0x01ULL) << 8);
+	else
+		moved = (e->attr.config & ~0xffULL) | (e->er == SK_ER_RSP0 ? 0xbb : 0xb7);
+	own = sk_find_er(k->pmu, e->attr.config);
+	alt = sk_find_er(k->pmu, moved);
+	if (!own || !alt || alt->idx == own->idx || (e->attr.config1 & ~alt->valid))
+		return false;
+	if (!sk_er_get(k, e->cpu, alt->idx, e->attr.config1))
+		return false;
+	e->config = moved;
+	e->er_at = alt->idx;
+	return true;
+}
+
+static void sk_er_put(struct sk *k, struct sk_event *e)
+{
+	if (e->er_at >= 0)
+		k->cpu[e->cpu].er_ref[e->er_at]--;
+	e->er_at = -1;
+}
+
+/*
+ * Try to put group @g on @cpu beside what is on: its extra registers,
+ * then counters for all that is on and the group together (the kernel
+ * schedules the whole set again: x86_schedule_events).  With the HT bug,
+ * an EXCL event keeps off the counters the sibling uses, and no event goes
+ * where the sibling has an EXCL one.
+ */
+static bool sk_group_fits(struct sk *k, int cpu, int g, struct sk_try *t)
+{
+	struct sk_event *lead = &k->ev[g];
+	int members[PERFDEV_GROUP_MAX], nm = 0, s = sk_sibling(k, cpu);
+	uint64_t sib_busy = 0, sib_excl = 0;
+	struct sk_try nt = *t;
+
+	members[nm++] = g;
+	for (int i = 0; i < lead->nsib; i++)
+		if (k->ev[lead->sib[i]].state != SK_OFF)
+			members[nm++] = lead->sib[i];
+	if (s >= 0 && k->pmu->ht_bug)
+		for (unsigned i = 0; i < k->ngp; i++) {
+			int o = k->cpu[s].gp[i];
+			bool x;
+
+			if (o < 0)
+				continue;
+			sib_busy |= B(i);
+			sk_counters(k, &k->ev[o], &x);
+			if (x)
+				sib_excl |= B(i);
+		}
+	for (int i = 0; i < nm; i++) {
+		struct sk_event *e = &k->ev[members[i]];
+		bool excl;
+
+		if (nt.n >= (int)(sizeof(nt.ev) / sizeof(nt.ev[0])) || !sk_er_take(k, e))
+			goto undo;
+		nt.ev[nt.n] = members[i];
+		nt.mask[nt.n] = sk_counters(k, e, &excl) & ~sib_excl & ~(excl ? sib_busy : 0);
+		nt.n++;
+	}
+	if (!sk_assign(&nt, 0, 0))
+		goto undo;
+	*t = nt;
+	return true;
+undo:
+	for (int i = 0; i < nm; i++)
+		sk_er_put(k, &k->ev[members[i]]);
+	return false;
+}
+
+/* Read @e's counter into its count (the counter's width: deltas wrap). */
+static void sk_read_ctr(struct sk *k, struct sk_event *e)
+{
+	uint64_t v = 0, mask;
+	uint32_t reg;
+
+	if (e->tsc && e->state == SK_ACTIVE) {
+		if (sim_rdmsr(k->sim, e->cpu, MSR_TSC, &v) == 0) {
+			e->count += v - e->raw;
+			e->raw = v;
+		}
+		return;
+	}
+	if (e->state != SK_ACTIVE || e->ctr < 0)
+		return;
+	reg = e->ctr >= 32 ? MSR_FIXED_CTR0 + (uint32_t)(e->ctr - 32) : MSR_PMC0 + (uint32_t)e->ctr;
+	mask = e->ctr >= 32 ? k->fx_mask : k->gp_mask;
+	if (sim_rdmsr(k->sim, e->cpu, reg, &v) == 0) {
+		e->count += (v - e->raw) & mask;
+		e->raw = v;
+	}
+}
+
+/* Bring @cpu's events to instant @t: counts read there, times added. */
+static void sk_step(struct sk *k, int cpu, double t)
+{
+	struct sk_cpu *c = &k->cpu[cpu];
+	double dt = t - c->t;
+
+	if (!(dt > 0))
+		return;
+	k->now = t;
+	for (int i = 0; i < k->nev; i++) {
+		struct sk_event *e = &k->ev[i];
+
+		if (!e->used || e->cpu != cpu)
+			continue;
+		if (e->state == SK_ACTIVE) {
+			sk_read_ctr(k, e);
+			e->running += dt;
+		}
+		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
+			e->enabled += dt;
+	}
+	c->t = t;
+}
+
+/* Write @cpu's registers for what is on it now (x86_pmu_enable, intel_pmu_enable_event). */
+static void sk_program(struct sk *k, int cpu)
+{
+	struct sk_cpu *c = &k->cpu[cpu];
+	uint64_t global = 0, fixed_ctrl = 0, pebs = 0;
+	struct sim *sim = k->sim;
+
+	k->now = c->t;
+	sim_wrmsr(sim, cpu, MSR_GLOBAL_CTRL, 0);
+	sim_wrmsr(sim, cpu, MSR_PEBS_ENABLE, 0);
+	for (unsigned i = 0; i < k->ngp; i++) {
+		struct sk_event *e = c->gp[i] >= 0 ? &k->ev[c->gp[i]] : NULL;
+		uint64_t sel = 0;
+
+		if (e) {
+			sel = (e->config & RAW_EVENT_MASK) | EVTSEL_INT | EVTSEL_EN |
+			      (e->attr.exclude_user ? 0 : EVTSEL_USR) |
+			      (e->attr.exclude_kernel ? 0 : EVTSEL_OS);
+			global |= B(i);
+			/*
+			 * PEBS_EN and, before version 5, LL_EN, for a precise event
+			 * only (intel_pmu_pebs_enable); MSR 0x3F6 is written for any
+			 * event holding the register (pmu-facts 10.2).
+			 */
+			if (e->er_at == SK_ER_LDLAT && e->attr.precise_ip)
+				pebs |= B(i) | B(32 + i);
+			e->raw = 0;
+		}
+		sim_wrmsr(sim, cpu, MSR_EVTSEL0 + i, sel);
+		sim_wrmsr(sim, cpu, MSR_PMC0 + i, 0);
+	}
+	for (unsigned n = 0; n < k->nfixed; n++) {
+		struct sk_event *e = c->fx[n] >= 0 ? &k->ev[c->fx[n]] : NULL;
+
+		if (e) {
+			/* PMI always; OS and USR as asked (intel_pmu_enable_fixed) */
+			fixed_ctrl |= (0x8ULL | (e->attr.exclude_kernel ? 0 : 0x1) |
+				       (e->attr.exclude_user ? 0 : 0x2)) << (4 * n);
+			global |= B(32 + n);
+			e->raw = 0;
+		}
+		sim_wrmsr(sim, cpu, MSR_FIXED_CTR0 + n, 0);
+	}
+	sim_wrmsr(sim, cpu, MSR_FIXED_CTR_CTRL, fixed_ctrl);
+	if (c->er_ref[SK_ER_RSP0])
+		sim_wrmsr(sim, cpu, MSR_OFFCORE_RSP0, c->er_val[SK_ER_RSP0]);
+	if (c->er_ref[SK_ER_RSP1])
+		sim_wrmsr(sim, cpu, MSR_OFFCORE_RSP1, c->er_val[SK_ER_RSP1]);
+	if (c->er_ref[SK_ER_LDLAT])
+		sim_wrmsr(sim, cpu, MSR_PEBS_LD_LAT, c->er_val[SK_ER_LDLAT] & 0xffff);
+	sim_wrmsr(sim, cpu, MSR_PEBS_ENABLE, pebs);
+	sim_wrmsr(sim, cpu, MSR_GLOBAL_CTRL, global);
+}
+
+static int sk_cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct sk *k = arg;
+	const struct sk_event *x = &k->ev[*(const int *)a], *y = &k->ev[*(const int *)b];
+
+	if (x->attr.pinned != y->attr.pinned)
+		return x->attr.pinned ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Schedule @cpu anew at its instant: everything off, then pinned groups,
+ * then flexible ones in order until one does not fit (merge_sched_in).  A
+ * pinned group that does not fit goes into error; a flexible one waits
+ * for the rotation.
+ */
+static void sk_schedule(struct sk *k, int cpu)
+{
+	struct sk_cpu *c = &k->cpu[cpu];
+	struct sk_try t = { .n = 0 };
+	int *groups, ng = 0;
+	bool can_add = true, was;
+
+	groups = malloc(sizeof(*groups) * (size_t)(k->nev ? k->nev : 1));
+	if (!groups)
+		return;
+	for (int i = 0; i < k->nev; i++) {
+		struct sk_event *e = &k->ev[i];
+
+		if (!e->used || e->cpu != cpu || e->tsc)
+			continue;
+		sk_er_put(k, e);
+		e->ctr = -1;
+		if (e->state == SK_ACTIVE)
+			e->state = SK_INACTIVE;
+		if (e->leader == i && e->state == SK_INACTIVE)
+			groups[ng++] = i;
+	}
+	qsort_r(groups, (size_t)ng, sizeof(*groups), sk_cmp_seq, k);
+	was = c->rotate;
+	c->rotate = false;
+	for (int g = 0; g < ng; g++) {
+		struct sk_event *lead = &k->ev[groups[g]];
+
+		if (can_add && sk_group_fits(k, cpu, groups[g], &t))
+			continue;
+		can_add = false;
+		if (lead->attr.pinned) {
+			lead->state = SK_ERROR;
+			for (int i = 0; i < lead->nsib; i++)
+				k->ev[lead->sib[i]].state = SK_ERROR;
+		} else {
+			c->rotate = true;
+		}
+	}
+	free(groups);
+	/*
+	 * The CPU's mux timer starts when rotation becomes necessary there
+	 * (perf_mux_hrtimer_restart), at this CPU's instant: the siblings'
+	 * timers are not in step, as on a real machine.
+	 */
+	if (c->rotate && !was)
+		c->next_rot = c->t + SK_MUX_S;
+	for (unsigned i = 0; i < SIM_MAX_GP; i++)
+		c->gp[i] = -1;
+	for (unsigned n = 0; n < SIM_MAX_FIXED; n++)
+		c->fx[n] = -1;
+	for (int i = 0; i < t.n; i++) {
+		struct sk_event *e = &k->ev[t.ev[i]];
+
+		e->ctr = t.ctr[i];
+		e->state = SK_ACTIVE;
+		if (e->ctr >= 32)
+			c->fx[e->ctr - 32] = t.ev[i];
+		else
+			c->gp[e->ctr] = t.ev[i];
+	}
+	sk_program(k, cpu);
+}
+
+/* perf_rotate_context: the first flexible group goes last. */
+static void sk_rotate(struct sk *k, int cpu)
+{
+	int first = -1;
+
+	for (int i = 0; i < k->nev; i++) {
+		struct sk_event *e = &k->ev[i];
+
+		if (e->used && e->cpu == cpu && e->leader == i && !e->attr.pinned &&
+		    e->state != SK_OFF && e->state != SK_ERROR && (first < 0 || e->seq < k->ev[first].seq))
+			first = i;
+	}
+	if (first >= 0)
+		k->ev[first].seq = k->cpu[cpu].seq++;
+}
+
+/*
+ * Bring the CPUs that share hardware with @cpu (its module: the HT
+ * siblings, and on the Atoms the other core behind the L2, whose offcore
+ * registers the simulator shares) to the clock's now together, rotating
+ * at each mux boundary, in time order, on the CPUs that need it.  Together,
+ * so that no simulated register a partner shares is written at an instant
+ * earlier than one the partner has already counted to.
+ */
+static void sk_catch_up(struct sk *k, int cpu)
+{
+	double now = k->clock(k->clock_arg);
+	int g = k->group[cpu];
+
+	for (;;) {
+		double next = now;
+		int who = -1;
+
+		for (int c = 0; c < k->ncpus; c++)
+			if (k->group[c] == g && k->cpu[c].rotate && k->cpu[c].next_rot < next) {
+				next = k->cpu[c].next_rot;
+				who = c;
+			}
+		for (int c = 0; c < k->ncpus; c++)
+			if (k->group[c] == g)
+				sk_step(k, c, next);
+		if (who < 0)
+			break;
+		k->cpu[who].next_rot = next + SK_MUX_S;
+		sk_rotate(k, who);
+		sk_schedule(k, who);
+	}
+	k->now = now;
+}
+
+/* ---- the device ---- */
+
+static struct sk *sk_of(struct perfdev *d)
+{
+	return d->priv;
+}
+
+static struct sk_event *sk_fd_event(struct sk *k, int fd)
+{
+	int i = fd - SK_FD_BASE;
+
+	if (i < 0 || i >= k->nev || !k->ev[i].used || k->ev[i].internal)
+		return NULL;
+	return &k->ev[i];
+}
+
+static int sk_new_event(struct sk *k)
+{
+	for (int i = 0; i < k->nev; i++)
+		if (!k->ev[i].used)
+			return i;
+	if (k->nev == k->cap) {
+		int cap = k->cap ? k->cap * 2 : 64;
+		struct sk_event *ne = realloc(k->ev, sizeof(*ne) * (size_t)cap);
+
+		if (!ne)
+			return -ENOMEM;
+		k->ev = ne;
+		k->cap = cap;
+	}
+	return k->nev++;
+}
+
+/* Does the kernel take @a (x86_pmu_hw_config, x86_pmu_extra_regs)?  0 or a negative errno. */
+static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, int *er)
+{
+	const struct sk_er *x;
+	bool sampling = a->sample_period != 0;
+
+	*er = -1;
+	if (a->type == SK_MSR_PMU_TYPE)
+		return a->config == 0 && !a->sample_period && !a->precise_ip ? 0 : -EINVAL;
+	/* the core PMU is PERF_TYPE_RAW here: no hybrid, no other PMU modelled */
+	if (a->type != PERF_TYPE_RAW)
+		return -ENOENT;
+	if (a->precise_ip > k->pmu->max_precise)
+		return -EOPNOTSUPP;
+	if (a->precise_ip && !sampling)
+		return -EINVAL;
+	if (a->freq && a->sample_freq == 0)
+		return -EINVAL;
+	x = sk_find_er(k->pmu, a->config);
+	if (x) {
+		if (a->config1 & ~x->valid)
+			return -EINVAL;
+		*er = x->idx;
+	}
+	return 0;
+}
+
+static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
+		   int group_fd, unsigned long flags)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *lead = NULL, *e;
+	int er, rc, i;
+
+	if (flags & ~(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | PERF_FLAG_PID_CGROUP |
+		      PERF_FLAG_FD_CLOEXEC))
+		return -EINVAL;
+	if (attr->size && (attr->size < SK_ATTR_VER0 || attr->size > sizeof(*attr)))
+		return -E2BIG;
+	/* Debian's level 3 (CONFIG_SECURITY_PERF_EVENTS_RESTRICT): CAP_SYS_ADMIN or nothing */
+	if (k->paranoid > 2 && !k->sys_admin)
+		return -EACCES;
+	if (!attr->exclude_kernel && k->paranoid > 1 && !k->perfmon)
+		return -EACCES;
+	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+		return -EINVAL;
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
+	if (cpu < -1 || cpu >= k->ncpus)
+		return -EINVAL;
+	if (group_fd != -1) {
+		lead = sk_fd_event(k, group_fd);
+		if (!lead)
+			return -EBADF;
+	}
+	rc = sk_check_attr(k, attr, &er);
+	if (rc < 0)
+		return rc;
+	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
+		return -EINVAL;         /* the TSC in a group is not modelled */
+	if (pid != -1)
+		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
+	if (k->paranoid > 0 && !k->perfmon)
+		return -EACCES;         /* perf_allow_cpu */
+	if (lead) {
+		if (lead->leader != lead - k->ev || lead->cpu != cpu)
+			return -EINVAL;
+		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX || lead->nsib + 1 >= (int)(k->ngp + k->nfixed))
+			return -EINVAL; /* validate_group: more than the counters */
+	}
+	if (k->nfds >= k->fd_limit)
+		return -EMFILE;
+	sk_catch_up(k, cpu);
+	i = sk_new_event(k);
+	if (i < 0)
+		return i;
+	lead = group_fd != -1 ? sk_fd_event(k, group_fd) : NULL;     /* k->ev may have moved */
+	e = &k->ev[i];
+	memset(e, 0, sizeof(*e));
+	e->used = true;
+	e->attr = *attr;
+	e->cpu = cpu;
+	e->er = er;
+	e->er_at = -1;
+	e->ctr = -1;
+	e->leader = lead ? (int)(lead - k->ev) : i;
+	e->seq = k->cpu[cpu].seq++;
+	e->state = (lead ? lead->state == SK_OFF : attr->disabled) ? SK_OFF : SK_INACTIVE;
+	e->tsc = attr->type == SK_MSR_PMU_TYPE;
+	if (e->tsc) {
+		k->now = k->cpu[cpu].t;
+		if (e->state == SK_INACTIVE)
+			e->state = SK_ACTIVE;
+		sim_rdmsr(k->sim, cpu, MSR_TSC, &e->raw);
+		k->nfds++;
+		return SK_FD_BASE + i;
+	}
+	if (lead)
+		lead->sib[lead->nsib++] = i;
+	k->nfds++;
+	sk_schedule(k, cpu);
+	return SK_FD_BASE + i;
+}
+
+static void sk_fill_counts(struct sk *k, const struct sk_event *e, uint64_t *w, size_t *n)
+{
+	uint64_t fmt = e->attr.read_format;
+
+	w[(*n)++] = e->count;
+	if (fmt & PERF_FORMAT_ID)
+		w[(*n)++] = (uint64_t)(e - k->ev) + 1;
+	if (fmt & PERF_FORMAT_LOST)
+		w[(*n)++] = 0;
+}
+
+static ssize_t sk_read(struct perfdev *d, int fd, void *buf, size_t len)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd), *lead;
+	uint64_t w[3 + PERFDEV_GROUP_MAX * 3], fmt;
+	size_t n = 0;
+
+	if (!e)
+		return -EBADF;
+	sk_catch_up(k, e->cpu);
+	if (e->state == SK_ERROR)
+		return 0;       /* a pinned event that could not go on (pmu-facts 10.4) */
+	fmt = e->attr.read_format;
+	lead = &k->ev[e->leader];
+	if (fmt & PERF_FORMAT_GROUP) {
+		w[n++] = (uint64_t)lead->nsib + 1;
+		e = lead;
+	}
+	if (!(fmt & PERF_FORMAT_GROUP))
+		w[n++] = e->count;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		w[n++] = (uint64_t)(e->enabled * 1e9 + 0.5);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		w[n++] = (uint64_t)(e->running * 1e9 + 0.5);
+	if (fmt & PERF_FORMAT_GROUP) {
+		sk_fill_counts(k, lead, w, &n);
+		for (int i = 0; i < lead->nsib; i++)
+			sk_fill_counts(k, &k->ev[lead->sib[i]], w, &n);
+	} else {
+		if (fmt & PERF_FORMAT_ID)
+			w[n++] = (uint64_t)(e - k->ev) + 1;
+		if (fmt & PERF_FORMAT_LOST)
+			w[n++] = 0;
+	}
+	if (len < n * sizeof(uint64_t))
+		return -ENOSPC;
+	memcpy(buf, w, n * sizeof(uint64_t));
+	return (ssize_t)(n * sizeof(uint64_t));
+}
+
+/* Set @e (and with @group its members) to @state, for ENABLE and DISABLE. */
+static void sk_set_state(struct sk *k, struct sk_event *e, bool group, bool on)
+{
+	struct sk_event *one[1 + PERFDEV_GROUP_MAX];
+	int n = 0;
+
+	one[n++] = e;
+	if (group && e->leader == e - k->ev)
+		for (int i = 0; i < e->nsib; i++)
+			one[n++] = &k->ev[e->sib[i]];
+	for (int i = 0; i < n; i++) {
+		if (on && one[i]->tsc && one[i]->state == SK_OFF) {
+			one[i]->state = SK_ACTIVE;
+			sim_rdmsr(k->sim, one[i]->cpu, MSR_TSC, &one[i]->raw);
+		} else if (on && (one[i]->state == SK_OFF || one[i]->state == SK_ERROR))
+			one[i]->state = SK_INACTIVE;
+		else if (!on && one[i]->state != SK_OFF) {
+			sk_read_ctr(k, one[i]);
+			one[i]->state = SK_OFF;
+		}
+	}
+}
+
+static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned long arg)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+	bool group = arg & PERF_IOC_FLAG_GROUP;
+
+	if (!e)
+		return -EBADF;
+	sk_catch_up(k, e->cpu);
+	switch (request) {
+	case PERF_EVENT_IOC_ENABLE:
+	case PERF_EVENT_IOC_DISABLE:
+		sk_set_state(k, e, group, request == PERF_EVENT_IOC_ENABLE);
+		break;
+	case PERF_EVENT_IOC_RESET:
+		/* the values only, never the times (pmu-facts 10.4) */
+		sk_read_ctr(k, e);
+		e->count = 0;
+		if (group && e->leader == e - k->ev)
+			for (int i = 0; i < e->nsib; i++) {
+				sk_read_ctr(k, &k->ev[e->sib[i]]);
+				k->ev[e->sib[i]].count = 0;
+			}
+		return 0;
+	case PERF_EVENT_IOC_PERIOD:
+		return e->attr.sample_period ? 0 : -EINVAL;
+	default:
+		return -ENOTTY;
+	}
+	sk_schedule(k, e->cpu);
+	return 0;
+}
+
+static int sk_close(struct perfdev *d, int fd)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+	int i, cpu;
+
+	if (!e)
+		return -EBADF;
+	cpu = e->cpu;
+	i = (int)(e - k->ev);
+	sk_catch_up(k, cpu);
+	sk_read_ctr(k, e);
+	if (e->leader != i) {
+		struct sk_event *lead = &k->ev[e->leader];
+
+		for (int j = 0; j < lead->nsib; j++)
+			if (lead->sib[j] == i) {
+				memmove(&lead->sib[j], &lead->sib[j + 1],
+					sizeof(int) * (size_t)(lead->nsib - j - 1));
+				lead->nsib--;
+				break;
+			}
+	} else {
+		/* perf_group_detach: the members go on alone */
+		for (int j = 0; j < e->nsib; j++)
+			k->ev[e->sib[j]].leader = e->sib[j];
+	}
+	sk_er_put(k, e);
+	e->used = false;
+	k->nfds--;
+	sk_schedule(k, cpu);
+	return 0;
+}
+
+/* The kernel's files: the paranoid level, the core PMU's type, name and formats. */
+static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
+{
+	struct sk *k = sk_of(d);
+	static const char pmu[] = "/sys/bus/event_source/devices/cpu/";
+	const char *rest;
+	int n = -ENOENT;
+
+	if (len == 0)
+		return -EINVAL;
+	if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid"))
+		n = snprintf(buf, len, "%d\n", k->paranoid);
+	else if (!strcmp(path, "/proc/sys/kernel/nmi_watchdog"))
+		n = snprintf(buf, len, "%d\n", sim_profile_of(k->sim)->cpu[0].perf_nmi_watchdog);
+	else if (!strncmp(path, pmu, sizeof(pmu) - 1)) {
+		rest = path + sizeof(pmu) - 1;
+		if (!strcmp(rest, "type"))
+			n = snprintf(buf, len, "%d\n", PERF_TYPE_RAW);
+		else if (!strcmp(rest, "caps/pmu_name"))
+			n = snprintf(buf, len, "%s\n", k->pmu->name);
+		else if (!strcmp(rest, "format/offcore_rsp"))
+			n = snprintf(buf, len, "config1:0-63\n");
+		else if (!strcmp(rest, "format/ldlat") && k->pmu->ldlat_format)
+			n = snprintf(buf, len, "config1:0-15\n");
+		else if (!strcmp(rest, "perf_event_mux_interval_ms"))
+			n = snprintf(buf, len, "%d\n", (int)(SK_MUX_S * 1000));
+	} else if (!strcmp(path, "/sys/bus/event_source/devices/msr/type")) {
+		n = snprintf(buf, len, "%d\n", SK_MSR_PMU_TYPE);
+	}
+	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
+}
+
+static void sk_destroy(struct perfdev *d)
+{
+	struct sk *k = sk_of(d);
+
+	sim_set_clock(k->sim, k->clock, k->clock_arg);
+	free(k->ev);
+	free(k->cpu);
+	free(k->group);
+	free(k);
+}
+
+static const struct perfdev_ops sk_ops = {
+	.open = sk_open,
+	.read = sk_read,
+	.ioctl = sk_ioctl,
+	.close = sk_close,
+	.file = sk_file,
+	.destroy = sk_destroy,
+};
+
+/* CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set. */
+static void sk_caps(struct sk *k)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long long eff = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	k->sys_admin = eff & B(21);
+	k->perfmon = k->sys_admin || (eff & B(38));
+}
+
+/* RLIMIT_NOFILE less what is open now: what the events may take. */
+static long sk_fd_room(void)
+{
+	struct rlimit rl;
+	long open_now = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir)))
+		open_now += de->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
+		return LONG_MAX;
+	return (long)rl.rlim_cur - open_now;
+}
+
+/* The kernel's own users of @cpu's counters: the NMI watchdog, another perf user. */
+static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
+{
+	struct perf_event_attr a;
+	int i;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_RAW;
+	for (int n = 0; n < (prm->perf_nmi_watchdog ? 1 : 0) + prm->perf_other_events; n++) {
+		i = sk_new_event(k);
+		if (i < 0)
+			return i;
+		/*
+		 * The watchdog: pinned core cycles, sampling (hardlockup_detector_perf);
+		 * the other user: flexible branches retired (0xc4, architectural, any counter).
+		 */
+		if (n == 0 && prm->perf_nmi_watchdog) {
+			a.config = 0x003c;
+			a.pinned = 1;
+			a.sample_period = 1000000000ULL;
+		} else {
+			a.config = 0x00c4;
+			a.pinned = 0;
+			a.sample_period = 0;
+		}
+		k->ev[i] = (struct sk_event){
+			.used = true, .internal = true, .attr = a, .cpu = cpu, .leader = i,
+			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1,
+			.seq = k->cpu[cpu].seq++,
+		};
+	}
+	return 0;
+}
+
+struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
+{
+	const struct sim_profile *prof = sim_profile_of(sim);
+	struct sk *k = calloc(1, sizeof(*k));
+	uint32_t r[4];
+	unsigned family, model, gpw, fxw;
+
+	if (!k) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	sim_cpuid(sim, 1, 0, r);
+	family = (r[0] >> 8) & 0xf;
+	model = ((r[0] >> 4) & 0xf) | (((r[0] >> 16) & 0xf) << 4);
+	for (size_t i = 0; family == 6 && i < sizeof(sk_pmus) / sizeof(sk_pmus[0]) && !k->pmu; i++)
+		for (const uint8_t *m = sk_pmus[i].models; *m; m++)
+			if (*m == model)
+				k->pmu = &sk_pmus[i];
+	if (!k->pmu) {
+		snprintf(err, errlen, "the simulated kernel has no core PMU for family %u model "
+			 "0x%x", family, model);
+		free(k);
+		return NULL;
+	}
+	/* The counters, as the kernel reads them (intel_pmu_init: CPUID leaf 0xA). */
+	sim_cpuid(sim, 0xa, 0, r);
+	k->ngp = (r[0] >> 8) & 0xff;
+	gpw = (r[0] >> 16) & 0xff;
+	k->nfixed = r[3] & 0x1f;
+	fxw = (r[3] >> 5) & 0xff;
+	if (k->ngp > SIM_MAX_GP)
+		k->ngp = SIM_MAX_GP;
+	if (k->nfixed > SIM_MAX_FIXED)
+		k->nfixed = SIM_MAX_FIXED;
+	k->gp_mask = gpw >= 64 ? ~0ULL : (1ULL << gpw) - 1;
+	k->fx_mask = fxw >= 64 ? ~0ULL : (1ULL << fxw) - 1;
+	k->sim = sim;
+	k->dev.ops = &sk_ops;
+	k->dev.kind = "simulator";
+	k->dev.priv = k;
+	k->ncpus = sim_ncpus(sim);
+	sim_cpuid(sim, 0xb, 0, r);
+	k->tpc = r[1] > 1 ? (int)r[1] : 1;
+	k->ncores = k->ncpus / k->tpc;
+	k->paranoid = prof->perf_event_paranoid;
+	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
+	k->group = calloc((size_t)k->ncpus, sizeof(*k->group));
+	if (!k->cpu || !k->group) {
+		free(k->cpu);
+		free(k->group);
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (int c = 0; c < k->ncpus; c++) {
+		int pkg, mod, p2, m2;
+
+		sim_topology(sim, c, NULL, &pkg, &mod);
+		k->group[c] = c;
+		for (int o = 0; o < c; o++) {
+			sim_topology(sim, o, NULL, &p2, &m2);
+			if (p2 == pkg && m2 == mod) {
+				k->group[c] = k->group[o];
+				break;
+			}
+		}
+	}
+	sk_caps(k);
+	k->fd_limit = sk_fd_room();
+	sim_get_clock(sim, &k->clock, &k->clock_arg);
+	k->now = k->clock(k->clock_arg);
+	/* From here the machine runs on the kernel's instants; its profile time restarts. */
+	sim_set_clock(sim, sk_clock, k);
+	for (int c = 0; c < k->ncpus; c++) {
+		for (unsigned i = 0; i < SIM_MAX_GP; i++)
+			k->cpu[c].gp[i] = -1;
+		for (unsigned n = 0; n < SIM_MAX_FIXED; n++)
+			k->cpu[c].fx[n] = -1;
+		k->cpu[c].t = k->now;
+		k->cpu[c].next_rot = k->now + SK_MUX_S;
+		if (sk_internal(k, c, &prof->cpu[c]) < 0) {
+			sk_destroy(&k->dev);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		sk_schedule(k, c);
+	}
+	return &k->dev;
+}

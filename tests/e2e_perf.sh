@@ -1,0 +1,161 @@
+#!/bin/sh
+# e2e_perf.sh: measuring through perf_event_open(2) (--backend perf).
+#
+# e2e_sim.sh runs every family's ground truth through both backends; this
+# file checks what only the perf backend has.  On this machine's kernel: no
+# Intel core PMU, so lattop says why it cannot measure, exit 1.  On the
+# simulated kernel: a run the kernel multiplexes beside another perf user
+# and the NMI watchdog still gives the truth, with the shares it ran; the
+# partners that share an offcore register are told, not measured, unless
+# one of each is; and the paranoid level as nobody: the message names the
+# level, the capability missing and the fix, exit 1, nothing shown.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+# ---- the real kernel ----
+if [ -d /sys/bus/event_source/devices/cpu ]; then
+	skip "this kernel has a core PMU: the no-PMU message is not reachable here"
+else
+	./lattop --backend perf --once >$LIB_TMP/out 2>$LIB_TMP/err
+	is "real kernel without a core PMU: exit 1" "$?" 1
+	check "it says why: the kernel has no core PMU" \
+		grep -q "cannot measure through perf_event_open(2): the kernel has no core PMU" $LIB_TMP/err
+	check "nothing on standard output" test ! -s $LIB_TMP/out
+fi
+
+# ---- multiplexed, beside another perf user and the NMI watchdog ----
+# One thread per core: the HT erratum's waits beside a busy sibling are
+# checked below, on their own.
+P=$LIB_TMP/mux.prof
+cp tests/profiles/truth.prof $P
+printf 'perf_other_events = 3\nperf_nmi_watchdog = 1\nthreads_per_core = 1\n' >>$P
+out=$LIB_TMP/mux.json
+./lattop --simulate haswell --sim-profile $P --backend perf --once -d 1 --thresholds 8,64 \
+	--format json >$out 2>$LIB_TMP/err
+is "multiplexed: exit 0" "$?" 0
+is "multiplexed: the backend is perf" "$(jq -r .backend $out)" perf
+for c in 0 3 6; do
+	j=".cpus[] | select(.cpu == $c)"
+	within "multiplexed cpu$c: ghz (cycles off the watchdog's counter)" "$(jq "$j.ghz" $out)" 2.4
+	within "multiplexed cpu$c: ipc" "$(jq "$j.ipc" $out)" 1.2
+	within "multiplexed cpu$c: loads/s" "$(jq "$j.load_latency.loads_per_sec" $out)" "$(truth loads_per_sec $c)"
+	within "multiplexed cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" $out)" "$(truth hitm_per_sec $c)"
+	within "multiplexed cpu$c: offcore reads/s" "$(jq "$j.offcore.reads_per_sec" $out)" \
+		"$(truth offcore_reads_per_sec $c)"
+	within "multiplexed cpu$c: offcore latency" "$(jq "$j.offcore.avg_latency_cycles" $out)" \
+		"$(truth offcore_latency $c)"
+done
+./lattop --simulate haswell --sim-profile $P --backend perf --once -d 0.5 >$LIB_TMP/mux.txt
+check "text: the header says perf_event_open(2)" \
+	grep -q '^lattop: SIMULATED Haswell, .*, through perf_event_open(2)$' $LIB_TMP/mux.txt
+
+# ---- every output says which backend measured ----
+./lattop --simulate haswell --backend perf -b -n 2 -d 0.2 --format json \
+	--record $LIB_TMP/p.lrec --textfile $LIB_TMP/p.prom >$LIB_TMP/live.json 2>$LIB_TMP/err
+is "recorded through perf: exit 0" "$?" 0
+./lattop --replay $LIB_TMP/p.lrec --format json >$LIB_TMP/replay.json
+check "the recording replays as printed live" cmp -s $LIB_TMP/live.json $LIB_TMP/replay.json
+check "the recording says the perf backend" \
+	jqe '.source == "simulator/perf" and .backend == "perf"' $LIB_TMP/replay.json
+check "the exporter's info metric says it" grep -q 'source="simulator/perf"' $LIB_TMP/p.prom
+
+# ---- both hyperthreads on a part with the HT erratum ----
+# The kernel keeps the erratum's events (0xD0-0xD3) off any counter the
+# sibling uses (K612 intel_get_excl_constraints): beside a busy sibling one
+# may wait a whole interval.  Whatever is shown is the truth; what did not
+# run is null, never a guess.
+P=$LIB_TMP/ht.prof
+cp tests/profiles/truth.prof $P
+printf 'packages = 2\nremote_hit_per_sec = 3e5\nremote_hitm_per_sec = 1.5e5\n' >>$P
+./lattop --simulate haswell --sim-profile $P --backend perf --once -d 0.5 --format json >$LIB_TMP/ht.json
+is "haswell, both hyperthreads: exit 0" "$?" 0
+bad=0
+for c in 0 1 2 3 4 5 6 7; do
+	j=".cpus[] | select(.cpu == $c)"
+	for pair in "load_latency.loads_per_sec loads_per_sec" "snoop.hitm_per_sec hitm_per_sec" \
+		    "snoop.remote.hit_per_sec remote_hit_per_sec" "snoop.remote.hitm_per_sec remote_hitm_per_sec"; do
+		got=$(jq "$j.${pair% *}" $LIB_TMP/ht.json)
+		[ "$got" = null ] && continue
+		awk -v g="$got" -v w="$(truth ${pair#* } $c)" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.02 * w) }' ||
+			{ bad=$((bad + 1)); diag "cpu$c ${pair% *}: $got, want $(truth ${pair#* } $c)"; }
+	done
+done
+is "haswell, both hyperthreads: every number shown is the truth" $bad 0
+
+# ---- partners sharing an offcore register ----
+./lattop --simulate nehalem --backend perf --once -d 0.3 --format json >$LIB_TMP/nhm.json
+check "nehalem, both hyperthreads: offcore not measured, the hyperthreads named" \
+	jqe '.cpus[0].offcore | .reads_per_sec == null and (.reason | test("hyperthreads of a core share MSR_OFFCORE_RSP_x"))' \
+	$LIB_TMP/nhm.json
+check "nehalem, both hyperthreads: load latency neither (the threshold is shared)" \
+	jqe '.cpus[0].load_latency | .supported == false and (.reason | test("perf_event_open"))' $LIB_TMP/nhm.json
+./lattop --simulate nehalem --backend perf --once -d 0.3 -c 0-3 --format json >$LIB_TMP/nhm1.json
+check "nehalem, one thread per core: offcore and load latency measured" \
+	jqe '[.cpus[] | .offcore.reads_per_sec > 0 and .load_latency.loads_per_sec > 0] | all' $LIB_TMP/nhm1.json
+./lattop --simulate silvermont --backend perf --once -d 0.3 --format json >$LIB_TMP/slm.json
+check "silvermont, both cores of a module: offcore not measured, the module named" \
+	jqe '.cpus[0].offcore | .reads_per_sec == null and (.reason | test("cores of a module share"))' $LIB_TMP/slm.json
+./lattop --list-events --simulate silvermont --backend perf --format json >$LIB_TMP/slm-ev.json
+check "--list-events --backend perf says the same" \
+	jqe '.unsupported.offcore_reads | test("cores of a module share")' $LIB_TMP/slm-ev.json
+./lattop --simulate silvermont --backend perf --once -d 0.3 -c 0,2,4,6 --format json >$LIB_TMP/slm1.json
+check "silvermont, one core per module: offcore measured" \
+	jqe '[.cpus[] | .offcore.reads_per_sec > 0] | all' $LIB_TMP/slm1.json
+
+# ---- permissions: as nobody, the simulated kernel's paranoid level ----
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+	skip "not root, or no setpriv: cannot become nobody"
+else
+	as_nobody() {
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all ./lattop "$@"
+	}
+	# Profiles nobody can read: $LIB_TMP is root's alone.
+	PUB=$LIB_TMP/pub
+	mkdir -p $PUB && chmod 755 $LIB_TMP $PUB
+	for lv in 1 2; do
+		printf 'cpus = 2\nperf_event_paranoid = %s\n' $lv >$PUB/p$lv.prof
+		as_nobody --simulate haswell --sim-profile $PUB/p$lv.prof --backend perf --once \
+			>$LIB_TMP/out 2>$LIB_TMP/err
+		is "nobody, paranoid $lv: exit 1" "$?" 1
+		check "nobody, paranoid $lv: the level, the capability and the fix" \
+			grep -q "kernel.perf_event_paranoid is $lv and CPU-wide events need 0 or less, or CAP_PERFMON .* setcap cap_perfmon+ep" $LIB_TMP/err
+		check "nobody, paranoid $lv: nothing shown" test ! -s $LIB_TMP/out
+	done
+	printf 'cpus = 2\nperf_event_paranoid = 3\n' >$PUB/p3.prof
+	as_nobody --simulate haswell --sim-profile $PUB/p3.prof --backend perf --once >$LIB_TMP/out 2>$LIB_TMP/err
+	is "nobody, paranoid 3: exit 1" "$?" 1
+	check "nobody, paranoid 3: only CAP_SYS_ADMIN passes, said" \
+		grep -q "kernel.perf_event_paranoid is 3 (Debian's and Ubuntu's restriction), which only CAP_SYS_ADMIN passes" $LIB_TMP/err
+	printf 'cpus = 2\nperf_event_paranoid = 0\n' >$PUB/p0.prof
+	as_nobody --simulate haswell --sim-profile $PUB/p0.prof --backend perf --once --format json \
+		>$LIB_TMP/out 2>$LIB_TMP/err
+	is "nobody, paranoid 0: measures, exit 0" "$?" 0
+	check "nobody, paranoid 0: numbers" jqe '.total.ghz > 0' $LIB_TMP/out
+fi
+# ---- --cgroup ----
+./lattop --simulate haswell --backend perf --cgroup $LIB_TMP/none --once >$LIB_TMP/out 2>$LIB_TMP/err
+is "--cgroup, no such directory: exit 2" "$?" 2
+check "--cgroup, no such directory: named" grep -q "^lattop: --cgroup '$LIB_TMP/none': No such file or directory" $LIB_TMP/err
+./lattop --simulate haswell --backend perf --cgroup $LIB_TMP --once >$LIB_TMP/out 2>$LIB_TMP/err
+is "--cgroup on the simulated kernel: exit 1" "$?" 1
+check "--cgroup on the simulated kernel: it counts whole CPUs only, said" \
+	grep -q "the simulated kernel counts whole CPUs only" $LIB_TMP/err
+
+# ---- the systemd unit without root (contrib/lattop-perf.service) ----
+U=contrib/lattop-perf.service
+check "$U: runs --backend perf with CAP_PERFMON alone, as a user of its own" \
+	sh -c "grep -q '^ExecStart=.*--backend perf' $U && grep -q '^AmbientCapabilities=CAP_PERFMON$' $U &&
+	       grep -q '^CapabilityBoundingSet=CAP_PERFMON$' $U && grep -q '^DynamicUser=yes$' $U &&
+	       grep -q '^SystemCallFilter=.*perf_event_open' $U"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	sed "s|/usr/local/bin/lattop|$(pwd)/lattop|" $U >$LIB_TMP/lattop-perf.service
+	is "$U: systemd-analyze verify is clean" \
+		"$(systemd-analyze verify --man=no $LIB_TMP/lattop-perf.service 2>&1)" ""
+	check "$U: exposure 3.0 or less (systemd-analyze security)" \
+		sh -c "systemd-analyze security --offline=yes --threshold=30 $LIB_TMP/lattop-perf.service >/dev/null 2>&1"
+else
+	skip "no systemd-analyze"
+fi
+awk '/^[A-Z][A-Za-z]*=/ && prev !~ /^#/ && prev !~ /^[A-Z][A-Za-z]*=/ { bad = bad " " $0 } { prev = $0 }
+     END { if (bad) { print bad; exit 1 } }' $U >$LIB_TMP/uncommented
+is "$U: every setting under a comment saying why" "$(cat $LIB_TMP/uncommented)" ""
+tap_done
