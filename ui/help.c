@@ -99,10 +99,15 @@ static int help_lines(struct ui *ui, struct help_line *h)
 
 		for (int i = 0; i < UI_MAX_PANES; i++) {
 			const char *why = pane_why(ui_panes[i], &s->f.total);
+			char note[256];
 
 			if (why && o < sizeof(reasons))
 				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s: %s.",
 						      o ? " " : "", ui_panes[i]->what, why);
+			else if (pane_note(ui, ui_panes[i], &s->f.total, note, sizeof(note)) &&
+				 o < sizeof(reasons))
+				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s %s.",
+						      o ? " " : "", ui_panes[i]->what, note);
 		}
 	}
 	if (reasons[0]) {

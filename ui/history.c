@@ -171,28 +171,82 @@ static void span_text(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.1fs", s);
 }
 
+/* The row of the history shown (the selected one) and its name in @title. */
+static int history_row(const struct ui_history *h, const struct ui_snap *sn, bool per_core,
+		       char *title, size_t len)
+{
+	if (per_core && h->sel >= 0 && h->sel < h->ncore && sn->valid && sn->f.ncore == h->ncore) {
+		snprintf(title, len, "core %d/%d", sn->f.core[h->sel].package,
+			 sn->f.core[h->sel].core);
+		return h->ncpu + h->sel;
+	}
+	if (!per_core && h->sel >= 0 && h->sel < h->ncpu && sn->valid && sn->f.ncpu == h->ncpu) {
+		snprintf(title, len, "cpu %d", sn->f.cpu[h->sel].cpu);
+		return h->sel;
+	}
+	snprintf(title, len, "the total");
+	return h->rows - 1;
+}
+
+static const char *const series[3] = { "HITM/s", "Hit/s", "Lat(cyc)" };
+
+/* Does series @which of row @row have a measured value in the last @n frames? */
+static bool history_measured(const struct ui_history *h, int row, int n, int which)
+{
+	const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
+
+	for (int i = 0; i < n; i++) {
+		const struct hist_sample *d = &s[ring_slot(&h->ring, n, i)];
+
+		if (!isnan(which == 0 ? d->hitm : which == 1 ? d->hit : d->lat))
+			return true;
+	}
+	return false;
+}
+
+void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+		   bool per_core, int y, int x, int w, int ht)
+{
+	int gw = w - HIST_LABEL - 1, n, row, which[3], ns = 0, lines;
+	char name[48], b[96];
+
+	if (ht < 1 || gw < 4 || !h->ring.len || !h->s)
+		return;
+	row = history_row(h, sn, per_core, name, sizeof(name));
+	n = h->ring.len < gw ? h->ring.len : gw;
+	for (int g = 0; g < 3; g++)
+		if (history_measured(h, row, n, g))
+			which[ns++] = g;
+	if (!ns)
+		return;
+	/* A title when there is a line for it and one for each graph. */
+	lines = ht;
+	if (ht > ns) {
+		snprintf(b, sizeof(b), "History of %s", name);
+		draw_text(ui, y, x + 1, w - 1, UA_TITLE, b);
+		draw_right(ui, y, x, w, UA_DIM, "H: the whole history ");
+		y++;
+		lines--;
+	}
+	if (lines < ns)
+		ns = lines;
+	for (int g = 0; g < ns; g++) {
+		int hh = lines / ns + (g < lines % ns ? 1 : 0);
+
+		graph(ui, y, x, gw, hh, series[which[g]], h, row, n, which[g]);
+		y += hh;
+	}
+}
+
 void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
 		  bool per_core, int y, int x, int w, int ht)
 {
-	static const char *const names[3] = { "HITM/s", "Hit/s", "Lat(cyc)" };
 	unsigned thr[64];
 	int nthr = 0, row, gw = w - HIST_LABEL - 1, n, lines, hh[3], y0 = y;
-	char title[96], b[96], sp[32];
+	char title[96], name[48], b[96], sp[32];
 
-	if (h->sel < 0) {
-		row = h->rows - 1;
-		snprintf(title, sizeof(title), "History of the total");
-	} else if (per_core && h->sel < h->ncore && sn->valid && sn->f.ncore == h->ncore) {
-		row = h->ncpu + h->sel;
-		snprintf(title, sizeof(title), "History of core %d/%d", sn->f.core[h->sel].package,
-			 sn->f.core[h->sel].core);
-	} else if (!per_core && h->sel < h->ncpu && sn->valid && sn->f.ncpu == h->ncpu) {
-		row = h->sel;
-		snprintf(title, sizeof(title), "History of cpu %d", sn->f.cpu[h->sel].cpu);
-	} else {
-		row = h->rows - 1;
-		snprintf(title, sizeof(title), "History of the total");
-	}
+	row = history_row(h, sn, per_core, name, sizeof(name));
+	snprintf(title, sizeof(title), "History of %s", name);
 	if (ht < 4 || gw < 4 || !h->ring.len || !h->s)
 		return;
 	n = h->ring.len < gw ? h->ring.len : gw;
@@ -247,7 +301,7 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 	for (int g = 0; g < 3; g++) {
 		if (hh[g] <= 0)
 			continue;
-		graph(ui, y, x, gw, hh[g], names[g], h, row, n, g);
+		graph(ui, y, x, gw, hh[g], series[g], h, row, n, g);
 		y += hh[g];
 	}
 	/* The axis: the time the columns span, oldest on the left, and its scale. */

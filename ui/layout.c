@@ -228,7 +228,6 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 		bool band_compact[UI_MAX_PANES] = { false };
 		int ncomp = 0, nfull, shown, rows, need = nrows < MIN_ROWS ? nrows : MIN_ROWS, k = 0;
 		int left;
-		bool cont;
 
 		for (int i = 0; i < L->n; i++)
 			band_compact[band_of[i]] = L->compact[i];
@@ -244,29 +243,20 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 		if (rows < 0)
 			rows = 0;
 		/*
-		 * Sorted by CPU, stacked panes that cannot each show every row
-		 * continue one another, so that together they show as many as
-		 * they can; sorted by a column, each shows the top rows.
+		 * Every pane shows the same rows, from ui->top, in the same
+		 * order: a row is one CPU (or core) across the screen, and the
+		 * scrolling keys move over every row.
 		 */
-		cont = ui->sort == 0 && shown > 1 && rows < nrows && nrows >= shown;
-		L->window = cont ? (rows * shown < nrows ? rows * shown : nrows) : rows;
-		L->page = rows;
+		L->window = rows;
 		left = avail;
 		y = L->nhead;
-		for (int b = 0, next = 0; b < nb; b++) {
-			int h, off = 0, r = 0;
+		for (int b = 0; b < nb; b++) {
+			int h, r = 0;
 
 			if (band_compact[b]) {
 				h = left >= 1 ? 1 : 0;
 			} else if (k < shown && left >= 3) {
 				r = rows;
-				/* Continuing: the rows as evenly as they go, when fewer than room for them. */
-				if (cont && rows * shown >= nrows)
-					r = nrows / shown + (k < nrows % shown);
-				if (cont) {
-					off = next;
-					next += r;
-				}
 				h = 3 + r;
 				k++;
 			} else {
@@ -281,13 +271,15 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 				L->view[i].y = y;
 				L->view[i].h = h;
 				L->view[i].rows = r;
-				L->off[i] = off;
 				if (!h)
 					L->dropped[L->ndropped++] = L->pane[i]->what;
 			}
 			y += h;
 			left -= h;
 		}
+		/* What the panes leave below them: the history (layout_draw_meter). */
+		L->meter_y = y;
+		L->meter_h = left;
 	}
 	if (L->window < 0)
 		L->window = 0;
@@ -464,10 +456,10 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	struct pane_view v = L->view[k];
 	const struct row *rows = layout_rows(ui, s);
 	int n = layout_nrows(ui, s), x = v.x, y = v.y, w = v.w;
-	int top = ui->top + L->off[k], last;
+	int top = ui->top, last;
 	char b[64];
 
-	/* Scrolled together (layout_draw keeps ui->top in range); stacked panes may continue one another. */
+	/* Scrolled together: layout_draw keeps ui->top in range. */
 	last = top + v.rows < n ? top + v.rows : n;
 	if (v.h < 1)
 		return;
@@ -491,7 +483,7 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	/* Title, what it shows, and where the rows are. */
 	{
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
-		char widest[64];
+		char widest[64], note[256];
 
 		if ((top > 0 || last < n) && last == top + 1)
 			snprintf(b, sizeof(b), "row %d of %d", last, n);
@@ -509,8 +501,19 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 		snprintf(widest, sizeof(widest), "rows %d-%d of %d", n, n, n);
 		if ((int)strlen(widest) > rl && n > v.rows)
 			rl = (int)strlen(widest);
-		if ((int)strlen(p->about) <= x + w - 1 - rl - 2 - (tx + 1))
+		/* Or, where some of its columns are not measured, why: cut, the help has it whole. */
+		if (pane_note(ui, p, &s->f.total, note, sizeof(note))) {
+			int room = x + w - 1 - rl - 2 - (tx + 1);
+
+			if ((int)strlen(note) > room && room > 1) {
+				draw_text(ui, y, tx + 1, room - 1, UA_NA, note);
+				draw_text(ui, y, tx + room, 1, UA_NA, ui->g->more);
+			} else {
+				draw_text(ui, y, tx + 1, room, UA_NA, note);
+			}
+		} else if ((int)strlen(p->about) <= x + w - 1 - rl - 2 - (tx + 1)) {
 			draw_text(ui, y, tx + 1, w, UA_DIM, p->about);
+		}
 	}
 	if (v.h < 2)
 		return;
@@ -686,6 +689,7 @@ void layout_draw(struct ui *ui)
 			ui->top = 0;
 		for (int k = 0; k < L.n; k++)
 			layout_draw_pane(ui, s, &L, k);
+		history_meter(ui, &ui->hist, s, ui->per_core, L.meter_y, 0, COLS, L.meter_h);
 	}
 	layout_draw_status(ui, s, &L);
 	if (ui->cursor != ui->prompt) {

@@ -127,6 +127,9 @@ bool history_select(struct ui_history *h, bool per_core, int dir);
 /* The view of the selected row in the box (y, x, w, ht); @sn names the rows. */
 void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
 		  bool per_core, int y, int x, int w, int ht);
+/* The graphs of the selected row in the lines the panes leave (y, x, w, ht), 1 at least. */
+void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+		   bool per_core, int y, int x, int w, int ht);
 
 /* ---- panes ---- */
 
@@ -173,8 +176,6 @@ struct pane {
 	void (*row)(struct ui *ui, const struct pane_view *v, int y, int x, int w,
 		    const struct pane_row *r);
 	enum col_section section;       /* its numbers' section of the metrics */
-	/* Why it is drawn as one line where its section measures something (or NULL). */
-	const char *(*reason)(const struct metrics *m);
 	/* A key of its own (or NULL): true when it changed something. */
 	bool (*key)(struct ui *ui, int ch);
 };
@@ -199,6 +200,12 @@ extern const struct pane pane_snoop;
 /* Not left out by --show or --hide. */
 /* Why pane @p shows one line for @m instead of its rows, or NULL. */
 const char *pane_why(const struct pane *p, const struct metrics *m);
+/*
+ * Where its section measures something but some of its columns shown do
+ * not: "Lat(cyc) Lat(ns) n/a: why" in @buf; false (and "") when none.
+ */
+bool pane_note(const struct ui *ui, const struct pane *p, const struct metrics *m, char *buf,
+	       size_t len);
 
 bool pane_chosen(const struct ui *ui, enum col_id id);
 /* Chosen, and present for the totals on display (the remote columns). */
@@ -286,10 +293,9 @@ struct ui_layout {
 	struct pane_view view[UI_MAX_PANES];
 	bool sep[UI_MAX_PANES];                 /* a separator left of it */
 	bool compact[UI_MAX_PANES];             /* measures nothing here: one line, the reason */
-	int off[UI_MAX_PANES];                  /* its first row, counted from ui->top */
 	int lw;
-	int page;                               /* rows each pane shows */
-	int window;                             /* rows shown in all: what scrolling moves over */
+	int window;                             /* rows shown: what scrolling moves over */
+	int meter_y, meter_h;                   /* the lines below the panes */
 	int ndropped;                           /* panes with no room on the screen */
 	const char *dropped[UI_MAX_PANES];
 };
