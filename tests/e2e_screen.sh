@@ -526,6 +526,7 @@ start s60 60 14 "$L -d 0.2"
 start help12 80 12 "$L -d 0.2"
 start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
 start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
+start showipc 120 30 "$L -d 0.2 --show CPU,ghz,IPC,Loads/s,HITM/s"
 start helpcols 200 80 "$L -d 0.2"
 start fewtag 120 30 "$L --sim-profile $PFEW -d 0.2"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
@@ -933,6 +934,11 @@ has "--show: the help lists the columns shown" "$(cap showcol)" '^ +Hit/s +reads
 hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(cyc\)) '
 key showcol x
 quit showcol "--show"
+# --show takes the names the outputs print, cpu too, and ghz,ipc on the screen as well.
+expect showipc "--show CPU,ghz,IPC,Loads/s,HITM/s: GHz and IPC before Loads/s" '^ +CPU +GHz +IPC +Loads/s *$'
+has "--show ...: a row's clock and IPC" "$(row showipc 'Load latency' total)" '^total +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9.]+[kMG]? *$'
+has "--show ...: HITM/s by its header" "$(colhdr showipc Snoop)" '^ +CPU +HITM/s'
+quit showipc "--show ghz,ipc"
 quit hidecol "--hide"
 
 # The help's columns are the table's: each column with a screen header in the

@@ -189,6 +189,8 @@ static int history_row(const struct ui_history *h, const struct ui_snap *sn, boo
 }
 
 static const char *const series[3] = { "HITM/s", "Hit/s", "Lat(cyc)" };
+/* Their columns: the meter leaves out what --show or --hide leave out. */
+static const enum col_id series_col[3] = { COL_HITM, COL_HIT, COL_OFF_CYCLES };
 
 /* Does series @which of row @row have a measured value in the last @n frames? */
 static bool history_measured(const struct ui_history *h, int row, int n, int which)
@@ -215,7 +217,7 @@ void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_sn
 	row = history_row(h, sn, per_core, name, sizeof(name));
 	n = h->ring.len < gw ? h->ring.len : gw;
 	for (int g = 0; g < 3; g++)
-		if (history_measured(h, row, n, g))
+		if (pane_chosen(ui, series_col[g]) && history_measured(h, row, n, g))
 			which[ns++] = g;
 	if (!ns)
 		return;

@@ -1,5 +1,6 @@
 /*
- * pane_latency.c: the load-latency pane: loads retired per second, the
+ * pane_latency.c: the load-latency pane: (named by --show) the clock and
+ * IPC, as turbostat puts them beside its counters; loads retired per second, the
  * loads above each threshold (a number and a bar of their share of all
  * loads, one cell per threshold of the frame) and the estimated mean.
  * The hardware counts tagged loads only (pmu-facts 8.1): the bar is the
@@ -22,9 +23,14 @@
 #define CELL_PREF 11
 #define CELL_MAX 20
 
-static const enum col_id latency_ids[] = { COL_LOADS, COL_ABOVE, COL_MEAN };
+/* The columns before the thresholds' (GHz and IPC only when --show names them), then ~Mean. */
+static const enum col_id latency_ids[] = { COL_GHZ, COL_IPC, COL_LOADS, COL_ABOVE, COL_MEAN };
+#define NLEAD 3
+#define MEAN (&latency_ids[NLEAD + 1])
 
 static const struct ui_col latency_cols[] = {
+	{ NULL, &columns[COL_GHZ] },
+	{ NULL, &columns[COL_IPC] },
 	{ NULL, &columns[COL_LOADS] },
 	{ NULL, &columns[COL_MEAN] },
 };
@@ -45,7 +51,8 @@ static int latency_nthresh(const struct ui *ui)
 
 static void latency_width(const struct ui *ui, int *pref, int *max)
 {
-	int n = latency_nthresh(ui), wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int n = latency_nthresh(ui), wl = pane_width(ui, latency_ids, NLEAD);
+	int wm = latency_w(ui, COL_MEAN);
 
 	*pref = wl + n * CELL_PREF + wm;
 	*max = wl + n * CELL_MAX + wm;
@@ -60,7 +67,7 @@ static int latency_cell(const struct ui *ui, int w)
 	if (!n)
 		return 0;
 	/* and a blank column at the end */
-	c = (w - latency_w(ui, COL_LOADS) - latency_w(ui, COL_MEAN) - 1) / n;
+	c = (w - pane_width(ui, latency_ids, NLEAD) - latency_w(ui, COL_MEAN) - 1) / n;
 	if (c > CELL_MAX)
 		c = CELL_MAX;
 	return c < 2 ? 2 : c;
@@ -107,12 +114,12 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 {
 	const struct ui_snap *s = ui_shown(ui);
 	int n = latency_nthresh(ui), c = latency_cell(ui, w), level;
-	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int wl = pane_width(ui, latency_ids, NLEAD), wm = latency_w(ui, COL_MEAN);
 	int xm = x + wl + n * c;
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
-	pane_heads(ui, &pane_latency, &latency_ids[0], 1, y, x);
+	pane_heads(ui, &pane_latency, latency_ids, NLEAD, y, x);
 	/* Too narrow for a header per threshold: one for them all, ">8..512", when it fits. */
 	level = latency_style(s, n, c - 1);
 	if (n && level < 0) {
@@ -140,7 +147,7 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 		}
 	}
 	if (xm + wm <= x + w)
-		pane_heads(ui, &pane_latency, &latency_ids[2], 1, y, xm);
+		pane_heads(ui, &pane_latency, MEAN, 1, y, xm);
 }
 
 static enum ui_attr latency_bar_attr(int i, int n)
@@ -155,14 +162,14 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 {
 	const struct metrics *m = r->m;
 	int n = latency_nthresh(ui), c = latency_cell(ui, w);
-	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int wl = pane_width(ui, latency_ids, NLEAD), wm = latency_w(ui, COL_MEAN);
 	int xm = x + wl + n * c;
 	enum ui_attr base = r->total ? UA_TOTAL : UA_NORMAL;
 	bool ok = r->ok && m->lat.supported;
 	char b[32];
 
 	(void)v;
-	pane_cells(ui, &latency_ids[0], 1, y, x, m, ok, base, NULL);
+	pane_cells(ui, latency_ids, NLEAD, y, x, m, ok, base, NULL);
 	for (int i = 0; i < n; i++) {
 		int cx = x + wl + i * c;
 		bool unsure;
@@ -187,7 +194,7 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 			draw_bar(ui, y, cx + 1, c - 1, m->lat.above_share[i], bar);
 	}
 	if (xm + wm <= x + w)
-		pane_cells(ui, &latency_ids[2], 1, y, xm, m, ok, base, NULL);
+		pane_cells(ui, MEAN, 1, y, xm, m, ok, base, NULL);
 }
 
 const struct pane pane_latency = {
