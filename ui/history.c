@@ -117,8 +117,8 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 		  const struct ui_history *h, int row, int n, int which)
 {
 	const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
-	double max = 0;
-	char b[48], m[24];
+	double max = 0, min = INFINITY, lo = 0;
+	char b[48], m[24], base[24];
 	int top = ui->g->nspark - 1, lw = HIST_LABEL;
 
 	for (int i = 0; i < n; i++) {
@@ -127,13 +127,28 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 
 		if (!isnan(v) && v > max)
 			max = v;
+		if (!isnan(v) && v < min)
+			min = v;
 	}
+	/*
+	 * Values that vary little, all in the upper half: the axis starts
+	 * below the smallest, not at 0, where every column would look alike;
+	 * the labels say where it starts.
+	 */
+	if (min > 0 && max > min && max - min < 0.5 * max)
+		lo = min - (max - min) / 4;
 	numfmt_si(m, sizeof(m), max, 1);
+	numfmt_si(base, sizeof(base), lo, 1);
 	draw_text(ui, y, x + 1, lw - 1, UA_TITLE, name);
 	snprintf(b, sizeof(b), "%s", m);
-	if (hh >= 2) {
+	if (hh >= 3) {
 		draw_right(ui, y + 1, x, lw - 1, UA_DIM, b);
-		draw_right(ui, y + hh - 1, x, lw - 1, UA_DIM, hh >= 3 ? "0" : "");
+		draw_right(ui, y + hh - 1, x, lw - 1, UA_DIM, base);
+	} else if (hh == 2) {
+		/* One line for the scale: the range, where the axis does not start at 0. */
+		if (lo > 0 && (int)(strlen(base) + 1 + strlen(m)) < lw)
+			snprintf(b, sizeof(b), "%s-%s", base, m);
+		draw_right(ui, y + 1, x, lw - 1, UA_DIM, b);
 	} else {
 		size_t l = strlen(name);
 
@@ -148,7 +163,7 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 
 		if (isnan(v))
 			continue;
-		e = max > 0 ? lround(v / max * hh * 8) : 0;
+		e = max > lo ? lround((v - lo) / (max - lo) * hh * 8) : 0;
 		if (e == 0 && v > 0)
 			e = 1;
 		for (int k = 0; k < hh && e > 0; k++, e -= 8) {
@@ -169,6 +184,29 @@ static void span_text(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.0fm%02.0fs", floor(s / 60), fmod(floor(s), 60));
 	else
 		snprintf(buf, len, "%.1fs", s);
+}
+
+/* Cells @s takes: its characters, not its bytes (the legend's blocks). */
+static int cells(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * A line of @w cells: @left from its start, in @a, and @right at its end
+ * only where both fit with two blanks between; never one over the other.
+ */
+static void history_line(struct ui *ui, int y, int x, int w, enum ui_attr a, const char *left,
+			 const char *right)
+{
+	int lw = draw_text(ui, y, x + 1, w - 1, a, left);
+
+	if (right && 1 + lw + 2 + cells(right) <= w)
+		draw_right(ui, y, x, w, UA_DIM, right);
 }
 
 /* The row of the history shown (the selected one) and its name in @title. */
@@ -225,8 +263,7 @@ void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_sn
 	lines = ht;
 	if (ht > ns) {
 		snprintf(b, sizeof(b), "History of %s", name);
-		draw_text(ui, y, x + 1, w - 1, UA_TITLE, b);
-		draw_right(ui, y, x, w, UA_DIM, "H: the whole history ");
+		history_line(ui, y, x, w, UA_TITLE, b, "H: the whole history ");
 		y++;
 		lines--;
 	}
@@ -267,8 +304,8 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 	}
 	qsort(thr, nthr, sizeof(*thr), cmp_u);
 
-	draw_text(ui, y, x + 1, w - 1, UA_TITLE, title);
-	draw_right(ui, y, x, w, UA_DIM, "Up Down: another row  H: back ");
+	history_line(ui, y, x, w, UA_TITLE, title, 1 + (int)strlen(title) + 2 + 31 <= w ?
+		     "Up Down: another row  H: back " : "H: back ");
 	y++;
 	/* Lines: the heat map gets one per threshold, the three graphs share the rest. */
 	lines = ht - 2 - 1;
@@ -278,9 +315,18 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 	for (int g = 0; g < 3; g++)
 		hh[g] = lines / 3 + (g < lines % 3 ? 1 : 0);
 
-	draw_text(ui, y, x + 1, w - 1, UA_TITLE, "Load latency: share of loads slower than N");
-	draw_right(ui, y, x, w, UA_DIM, ui->utf8 ? "\u2588 50%+ \u2593 15% \u2592 5% \u2591 1% . >0 "
-						 : "# 50%+ * 15% + 5% : 1% . >0 ");
+	{
+		const char *legend = ui->utf8 ? "\u2588 50%+ \u2593 15% \u2592 5% \u2591 1% . >0 "
+					       : "# 50%+ * 15% + 5% : 1% . >0 ";
+		const char *what = "Load latency: share of loads slower than N";
+
+		/* The legend says what the shades mean: it keeps its place before the words. */
+		if (1 + (int)strlen(what) + 2 + cells(legend) > w)
+			what = "Loads slower than N";
+		if (1 + (int)strlen(what) + 2 + cells(legend) > w)
+			what = "";
+		history_line(ui, y, x, w, UA_TITLE, what, legend);
+	}
 	y++;
 	for (int t = 0; t < nthr; t++) {
 		const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
@@ -311,6 +357,8 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 		span_text(sp, sizeof(sp),
 			  h->time[ring_slot(&h->ring, n, n - 1)] - h->time[ring_slot(&h->ring, n, 0)]);
 		snprintf(b, sizeof(b), "%d frames over %s, one a column, the newest right", n, sp);
+		if ((int)strlen(b) > gw)
+			snprintf(b, sizeof(b), "%d frames, %s", n, sp);
 		draw_text(ui, y, x + HIST_LABEL, gw, UA_DIM, b);
 	}
 }
