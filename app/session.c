@@ -220,6 +220,9 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 			.share_snoop = sn->share_snoop,
 			.share_offcore = sn->share_offcore,
 			.note = n,
+			.serving = r->fleet.listening ? r->fleet.where : NULL,
+			.recording = r->recording ? r->opt.record : NULL,
+			.recorded = r->recording ? r->rec.size : 0,
 		};
 
 		ui_frame(r->ui, &f);

@@ -527,6 +527,10 @@ start help12 80 12 "$L -d 0.2"
 start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
 start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
 start showipc 120 30 "$L -d 0.2 --show CPU,ghz,IPC,Loads/s,HITM/s"
+start srt 120 30 "$L --sim-profile $P8 -d 0.2"
+start notes 50 12 "$L -d 0.2"
+start io80 80 24 "$L -d 0.2 --listen 0 --record $LIB_TMP/io80.lrec"
+start io200 200 50 "$L -d 0.2 --listen 127.0.0.1:0 --record $LIB_TMP/io200.lrec"
 start helpcols 200 80 "$L -d 0.2"
 start fewtag 120 30 "$L --sim-profile $PFEW -d 0.2"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
@@ -604,13 +608,13 @@ has "colour: SIMULATED in red" "$_p" '(^| )(31|91)( |$)'
 key b80 h
 expect b80 "h: the help opens" '^ *lattop keys'
 _s=$(cap b80)
-for re in '^ +q +quit' '^ +space +pause or resume the display' \
+for re in '^ +q F10 +quit' '^ +space +pause or resume the display' \
 	'^ +< > +move the sort column left or right' '^ +s +next sort column' \
 	'^ +1 2 3 +show or hide the load-latency, snoop and offcore panes' \
 	'^ +c +per logical CPU or per core' \
 	'^ +\+ - +longer or shorter interval \(steps 0\.1 0\.2 0\.5 1 2 5 10 30 60 s\)' \
 	'^ +t +type new load-latency thresholds' '^ +Up Down PgUp PgDn Home End' 'scroll the rows' \
-	'^ +r +reset the history' '^ +h \? +this help'; do
+	'^ +r +reset the history' '^ +h \? F1 +this help' '^ +I R +reverse the sort order'; do
 	has "help lists /$re/" "$_s" "$re"
 done
 # ... and every row of the key table, as --help words it (white space folded).
@@ -671,7 +675,7 @@ eventually 3 "< moves it back to CPU" "sort: CPU" sort_of b80
 key b80 s
 eventually 3 "s: next sort column, Loads/s" "sort: Loads/s" sort_of b80
 key b80 s
-eventually 3 "s again: ~Mean" "sort: ~Mean" sort_of b80
+eventually 3 "s again: the first threshold, >8" "sort: >8" sort_of b80
 key b80 '<'
 key b80 '<'
 eventually 3 "< <: back to CPU" "sort: CPU" sort_of b80
@@ -874,6 +878,7 @@ has "nehalem: the offcore total has reads, n/a for the latency" "$(row nhm Offco
 	'^total +[0-9.]+[kMG]? +n/a +n/a *$'
 has "nehalem: the offcore title starts to say why the latency is n/a" "$(cap nhm)" '(^|\|) Offcore Lat\(cyc\) Lat'
 key nhm h
+key nhm End
 expect nhm "nehalem: the help says it in full" '^ *offcore Lat\(cyc\) Lat\(ns\) n/a: Nehalem has no'
 key nhm x
 quit nhm nehalem
@@ -935,10 +940,70 @@ hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(c
 key showcol x
 quit showcol "--show"
 # --show takes the names the outputs print, cpu too, and ghz,ipc on the screen as well.
-expect showipc "--show CPU,ghz,IPC,Loads/s,HITM/s: GHz and IPC before Loads/s" '^ +CPU +GHz +IPC +Loads/s *$'
+expect showipc "--show CPU,ghz,IPC,Loads/s,HITM/s: GHz and IPC before Loads/s" '^ +CPU +GHz +IPC +Loads/s +(\||$)'
 has "--show ...: a row's clock and IPC" "$(row showipc 'Load latency' total)" '^total +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9.]+[kMG]? *$'
 has "--show ...: HITM/s by its header" "$(colhdr showipc Snoop)" '^ +CPU +HITM/s'
 quit showipc "--show ghz,ipc"
+
+# Sorting: by every column, each >N and Lat(ns) included; reversed with I
+# (htop) or R (top), n/a last either way; a column whose cells all read
+# the same says what orders the rows.
+expect srt "sort: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+if sort_to srt '>128'; then ok "sort: by a threshold, >128"; else not_ok "sort: by a threshold, >128"; diag "$(status srt)"; fi
+if sort_to srt 'Lat(ns)'; then ok "sort: by Lat(ns)"; else not_ok "sort: by Lat(ns)"; diag "$(status srt)"; fi
+if sort_to srt HITM/s; then ok "sort: by HITM/s"; else not_ok "sort: by HITM/s"; diag "$(status srt)"; fi
+eventually 3 "sort: HITM/s, the hottest CPU (5) first" 5 first_row srt Snoop
+key srt I
+eventually 3 "sort: I reverses: the coolest CPU (0) first" 0 first_row srt Snoop
+has "sort: ... and the status line says reversed" "$(status srt)" 'sort: HITM/s reversed '
+key srt R
+eventually 3 "sort: R reverses back: CPU 5 first" 5 first_row srt Snoop
+if sort_to srt 'Lat(cyc)'; then
+	# Every CPU's offcore latency is 200 cycles in this profile.
+	expect srt "sort: Lat(cyc), all alike: the status line says what orders the rows" \
+		"every row's Lat\\(cyc\\) reads 200: (in CPU order|ordered by the unrounded values)"
+else
+	not_ok "sort: by Lat(cyc)"
+	diag "$(status srt)"
+fi
+
+# What top and htop users press: F1 the help, / and d say what to use, F10 quits.
+key srt F1
+expect srt "F1: the help opens" '^ *lattop keys'
+key srt x
+expect_gone srt "F1: a key closes the help" '^ *lattop keys'
+key srt /
+expect srt "/: says there is no search, and what sorts" 'no search here: s and < > sort the rows'
+key srt d
+expect srt "d: says what changes the interval" 'the interval: \+ and -'
+key srt F10
+if poll 5 test -s "$LIB_TMP/srt.exit"; then
+	is "F10 quits, exit 0" "$(cat "$LIB_TMP/srt.exit")" EXIT=0
+else
+	not_ok "F10 quits, exit 0"
+	diag "$(cap srt)"
+fi
+kill_session srt
+
+# A status line cut with ... is whole in the help (50x12: the panes with no room).
+expect notes "50x12: the status line is cut" 'no room: snoop.*(#|\.\.\.) +sort: CPU' 8
+key notes h
+key notes End
+expect notes "50x12: the help has the status line's notes" '^ the status line *$'
+expect notes "50x12: ... whole" '^   no room: snoop, offcore \(a taller terminal, or *$'
+key notes x
+quit notes "50x12"
+
+# Exporting and recording are said in the header: the port bound (--listen 0
+# too), the file and its size; shorter where the line is short.
+expect io200 "200x50: the header says serving, with the port bound" \
+	'^ PMU v.* serving http://127\.0\.0\.1:[1-9][0-9]*/metrics  recording '
+expect io200 "200x50: ... and recording, the file and its size" \
+	"recording $LIB_TMP/io200\\.lrec [0-9.]+[kMG]?\$"
+expect io80 "80x24: the header says serving :PORT and recording, the file cut" \
+	'^ PMU v.*  serving :[1-9][0-9]*  recording \.\.\.[^ ]*io80\.lrec [0-9.]+[kMG]?$'
+quit io80 "80x24 --listen --record"
+quit io200 "200x50 --listen --record"
 quit hidecol "--hide"
 
 # The help's columns are the table's: each column with a screen header in the
@@ -951,6 +1016,8 @@ mandoc -Tascii -O width=300 man/lattop.1 | col -b | awk '/^COLUMNS/ { f = 1; nex
 		d = $0; sub(/^[^:]*: /, "", d); sub(/\.$/, "", d); print h "\t" substr(d, 1, 40) }' >$LIB_TMP/helpcols
 _hc_n=0 _hc_bad=""
 while IFS="$(printf '\t')" read -r _hc_h _hc_d; do
+	# GHz and IPC are on the screen only when --show names them.
+	case $_hc_h in GHz|IPC) continue ;; esac
 	_hc_n=$((_hc_n + 1))
 	capraw helpcols | grep -qF -- "$(printf '   %-12s %s' "$_hc_h" "$_hc_d")" || _hc_bad="$_hc_bad $_hc_h"
 done <$LIB_TMP/helpcols
@@ -975,6 +1042,9 @@ else
 	diag "$(status hide)"
 fi
 check "3 on the last pane shown: it stays" shows hide '^ Offcore'
+# A message goes when what it spoke of changes, not 10 s later.
+key hide 1
+expect_gone hide "1 then: the message about the last pane goes at once" 'last one shown' 2
 quit hide "hide"
 
 # -n 3 on a terminal: the last frame stays on it, as top leaves it.

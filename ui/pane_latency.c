@@ -29,10 +29,11 @@ static const enum col_id latency_ids[] = { COL_GHZ, COL_IPC, COL_LOADS, COL_ABOV
 #define MEAN (&latency_ids[NLEAD + 1])
 
 static const struct ui_col latency_cols[] = {
-	{ NULL, &columns[COL_GHZ] },
-	{ NULL, &columns[COL_IPC] },
-	{ NULL, &columns[COL_LOADS] },
-	{ NULL, &columns[COL_MEAN] },
+	{ NULL, &columns[COL_GHZ], 0 },
+	{ NULL, &columns[COL_IPC], 0 },
+	{ NULL, &columns[COL_LOADS], 0 },
+	UI_COL_LIST(COL_ABOVE),
+	{ NULL, &columns[COL_MEAN], 0 },
 };
 
 /* The width of column @id, 0 when --show or --hide leave it out. */
@@ -134,6 +135,10 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 	for (int i = 0; i < n; i++) {
 		char h[24];
 
+		const struct ui_col *sc = ui->cols[ui->sort];
+		enum ui_attr a = sc->col == &columns[COL_ABOVE] && sc->thr == i ? UA_COLHDR_SORT :
+				 UA_COLHDR;
+
 		latency_label(h, sizeof(h), s->f.total.lat.thresholds[i], level);
 		/* Ending over the number when there is one, else over the bar. */
 		if (c >= CELL_MIN) {
@@ -141,9 +146,9 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 
 			if (start < 1)
 				start = 1;
-			draw_text(ui, y, x + wl + i * c + start, c - start, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + start, c - start, a, h);
 		} else {
-			draw_text(ui, y, x + wl + i * c + 1, c - 1, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + 1, c - 1, a, h);
 		}
 	}
 	if (xm + wm <= x + w)

@@ -14,8 +14,9 @@ static const enum col_id offcore_ids[] = { COL_READS, COL_OFF_CYCLES, COL_OFF_NS
 #define NIDS ((int)(sizeof(offcore_ids) / sizeof(offcore_ids[0])))
 
 static const struct ui_col offcore_cols[] = {
-	{ NULL, &columns[COL_READS] },
-	{ NULL, &columns[COL_OFF_CYCLES] },
+	{ NULL, &columns[COL_READS], 0 },
+	{ NULL, &columns[COL_OFF_CYCLES], 0 },
+	{ NULL, &columns[COL_OFF_NS], 0 },
 };
 
 static void offcore_width(const struct ui *ui, int *pref, int *max)

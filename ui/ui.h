@@ -38,6 +38,10 @@ struct ui_frame {
 	double share_snoop;
 	double share_offcore;
 	const char *note;               /* counters taken by someone else, etc., or NULL */
+	/* What else lattop does with the numbers, said in the header: */
+	const char *serving;            /* --listen: the address bound, "127.0.0.1:10123", or NULL */
+	const char *recording;          /* --record: the file, or NULL */
+	long long recorded;             /* ... its size in bytes */
 	/* --replay on the screen: a recorded frame, labelled REPLAY with its time. */
 	bool replay;
 	bool replay_paused;

@@ -30,7 +30,7 @@
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
 #define UI_MAX_PANES 3
-#define UI_MAX_COLS  16         /* sortable columns, CPU included */
+#define UI_MAX_COLS  40         /* sortable columns, CPU and each threshold included */
 
 /* ---- attributes (draw.c) ---- */
 
@@ -151,13 +151,23 @@ struct pane_view {
 
 /*
  * A sortable column: a row of the column table (output/columns.h), whose
- * screen header names it and whose value sorts (NAN last); or, @col NULL,
- * the CPU column named @name.
+ * screen header names it and whose value sorts (NAN last), threshold @thr
+ * of a list; or, @col NULL, the CPU column named @name.
  */
 struct ui_col {
 	const char *name;
 	const struct column *col;
+	int thr;
 };
+
+/* Sortable columns ui_col_list(COL_ABOVE): one for each threshold a frame may have. */
+#define UI_COL_LIST(id) \
+	{ NULL, &columns[id], 0 }, { NULL, &columns[id], 1 }, { NULL, &columns[id], 2 }, \
+	{ NULL, &columns[id], 3 }, { NULL, &columns[id], 4 }, { NULL, &columns[id], 5 }, \
+	{ NULL, &columns[id], 6 }, { NULL, &columns[id], 7 }, { NULL, &columns[id], 8 }, \
+	{ NULL, &columns[id], 9 }, { NULL, &columns[id], 10 }, { NULL, &columns[id], 11 }, \
+	{ NULL, &columns[id], 12 }, { NULL, &columns[id], 13 }, { NULL, &columns[id], 14 }, \
+	{ NULL, &columns[id], 15 }
 
 struct pane {
 	const char *name;       /* title line */
@@ -240,6 +250,7 @@ struct ui {
 	bool visible[UI_MAX_PANES];
 	bool per_core;
 	int sort;                       /* index into cols[] */
+	bool reverse;                   /* the sort order reversed ('I', 'R'); n/a stays last */
 	const struct ui_col *cols[UI_MAX_COLS];  /* [0] is CPU */
 	int col_pane[UI_MAX_COLS];      /* the pane of each, -1 for CPU */
 	int ncols;
@@ -256,6 +267,7 @@ struct ui {
 	int plen;
 	char msg[512];
 	double msg_until;               /* CLOCK_MONOTONIC */
+	unsigned long msg_state;        /* ui_state() when it was set */
 	bool dirty;
 
 	double interval_s;
@@ -272,14 +284,21 @@ extern const struct ui_col ui_col_cpu;
 
 /* CLOCK_MONOTONIC, in seconds. */
 double ui_now(void);
-/* Show @msg on the status line for a while. */
+/*
+ * Show @msg on the status line for a while, or until what it spoke of
+ * changes (the sort, the panes, per CPU or core, the thresholds, pause).
+ */
 void ui_set_message(struct ui *ui, const char *msg);
+/* Is the message still to be shown? */
+bool ui_message_shown(const struct ui *ui);
 /* The frame on display: the frozen one while paused. */
 const struct ui_snap *ui_shown(const struct ui *ui);
 /* Is @c the sort column? */
 bool ui_sorted(const struct ui *ui, const struct ui_col *c);
-/* The header of sort column @c. */
-const char *ui_col_name(const struct ui_col *c);
+/* Is sort column @c on the screen now (its pane shown, its threshold in the frame)? */
+bool ui_col_shown(const struct ui *ui, int c);
+/* The header of sort column @c: "HITM/s", ">128" ("CPU", "Core" per core). */
+void ui_col_name(const struct ui *ui, const struct ui_col *c, char *buf, size_t len);
 /* Forget the HITM history (both the live and the frozen one). */
 void ui_reset_history(struct ui *ui);
 
@@ -301,6 +320,8 @@ struct ui_layout {
 };
 
 void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layout *L);
+/* What the status line has to say, whole, most important first ("; " between); "" for nothing. */
+void layout_notes(const struct ui *ui, char *buf, size_t len);
 /* Rows of @s as shown: per CPU or per core. */
 int layout_nrows(const struct ui *ui, const struct ui_snap *s);
 /* Draw the whole screen (or the help) from the state, in one doupdate(). */
