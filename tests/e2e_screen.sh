@@ -588,7 +588,8 @@ key p8s Home
 eventually 3 "80x24, 8 CPUs: Home: first row 0" 0 first_row p8s Offcore
 is "80x24, 8 CPUs: no empty line" "$(blank_lines p8s)" 0
 expect p8l "200x50, 8 CPUs: the history of the total below the panes" '^ History of the total +H: the whole history *$'
-is "200x50, 8 CPUs: no empty line" "$(blank_lines p8l)" 0
+has "200x50, 8 CPUs: the history reaches the status line (its scale's base above it)" \
+	"$(cap p8l | tail -n 2 | head -n 1)" '^ +[0-9.]+[kMG]? '
 has "200x50, 8 CPUs: the history graphs HITM/s" "$(cap p8l)" '^ HITM/s '
 layout p64s "80x24, 64 CPUs" 80 24 64
 layout p64l "200x50, 64 CPUs" 200 50 64

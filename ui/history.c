@@ -34,6 +34,7 @@ void history_free(struct ui_history *h)
 void history_reset(struct ui_history *h)
 {
 	ring_reset(&h->ring);
+	h->pushed = 0;
 }
 
 static void history_sample(struct hist_sample *d, const struct row *r, const struct metrics *m)
@@ -64,10 +65,12 @@ int history_push(struct ui_history *h, const struct ui_frame *f)
 		h->ncpu = f->ncpu;
 		h->ncore = f->ncore;
 		ring_init(&h->ring, HIST_LEN);
+		h->pushed = 0;
 		if (h->sel >= rows - 1)
 			h->sel = -1;
 	}
 	k = ring_push(&h->ring);
+	h->pushed++;
 	h->time[k] = f->time;
 	h->nthresh[k] = f->total.lat.nthresh;
 	memcpy(h->thr[k], f->total.lat.thresholds, sizeof(h->thr[k]));
@@ -112,12 +115,36 @@ static int cmp_u(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One graph of @hh lines: the values of the last @n frames as columns of eighths. */
+/* The smallest of 1, 2, 5 times a power of ten that is at least @v (> 0; else @v). */
+static double nice_ceil(double v)
+{
+	double p;
+
+	if (!(v > 0) || isinf(v))
+		return v;
+	p = pow(10, floor(log10(v)));
+	for (int i = 0; i < 3; i++) {
+		double c = p * (i == 0 ? 1 : i == 1 ? 2 : 5);
+
+		if (c >= v * (1 - 1e-9))
+			return c;
+	}
+	return 10 * p;
+}
+
+/*
+ * One graph of @hh lines: the values of the last @n frames as columns of
+ * eighths, the newest on the right; or, @sweep, as a line (each value's
+ * cell alone), each frame in a column of its own that the frame @w later
+ * writes over, the column after the newest left blank (a heart monitor's
+ * sweep): a refresh then sends a cell or two a graph, where shifting bars
+ * send every column, and a bar its whole height.
+ */
 static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
-		  const struct ui_history *h, int row, int n, int which)
+		  struct ui_history *h, int row, int n, int which, bool sweep)
 {
 	const struct hist_sample *s = &h->s[(size_t)row * HIST_LEN];
-	double max = 0, min = INFINITY, lo = 0;
+	double max = 0, min = INFINITY, lo = 0, raw_max;
 	char b[48], m[24], base[24];
 	int top = ui->g->nspark - 1, lw = HIST_LABEL;
 
@@ -133,10 +160,36 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 	/*
 	 * Values that vary little, all in the upper half: the axis starts
 	 * below the smallest, not at 0, where every column would look alike;
-	 * the labels say where it starts.
+	 * the labels say where it starts.  Both ends are round numbers (1, 2
+	 * or 5 times a power of ten, and their multiples), so that the scale
+	 * stays put from one refresh to the next: a new scale redraws every
+	 * cell of the graph, a steady one only what moved.
 	 */
-	if (min > 0 && max > min && max - min < 0.5 * max)
-		lo = min - (max - min) / 4;
+	raw_max = max;
+	if (min > 0 && max > min && max - min < 0.5 * max) {
+		double step = nice_ceil((max - min) / 2);
+
+		lo = floor(min / step) * step;
+		max = ceil(max / step) * step;
+		if (max <= lo)
+			max = lo + step;
+	} else {
+		max = nice_ceil(max);
+	}
+	/*
+	 * The last scale stays while the values still fit it and fill a third
+	 * of it: a scale that follows every frame redraws the whole graph.
+	 */
+	{
+		struct hist_scale *sc = &h->scale[sweep][which];
+
+		if (sc->row == row && sc->hi > sc->lo && min >= sc->lo && raw_max <= sc->hi &&
+		    raw_max - (lo > 0 ? min : 0) >= (sc->hi - sc->lo) / 3 && (lo > 0) == (sc->lo > 0)) {
+			lo = sc->lo;
+			max = sc->hi;
+		}
+		*sc = (struct hist_scale){ row, lo, max };
+	}
 	numfmt_si(m, sizeof(m), max, 1);
 	numfmt_si(base, sizeof(base), lo, 1);
 	draw_text(ui, y, x + 1, lw - 1, UA_TITLE, name);
@@ -155,12 +208,16 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 		if ((int)(l + strlen(b) + 2) < lw)
 			draw_right(ui, y, x, lw - 1, UA_DIM, b);
 	}
+	if (sweep && n >= w)
+		n = w - 1;              /* the blank column */
 	for (int i = 0; i < n && i < w; i++) {
 		const struct hist_sample *d = &s[ring_slot(&h->ring, n, n - (n < w ? n : w) + i)];
 		double v = which == 0 ? d->hitm : which == 1 ? d->hit : d->lat;
 		long e;
 		int cx = x + lw + (w - (n < w ? n : w)) + i;
 
+		if (sweep)
+			cx = x + lw + (int)((h->pushed - (unsigned long)n + (unsigned long)i) % (unsigned long)w);
 		if (isnan(v))
 			continue;
 		e = max > lo ? lround((v - lo) / (max - lo) * hh * 8) : 0;
@@ -171,7 +228,9 @@ static void graph(struct ui *ui, int y, int x, int w, int hh, const char *name,
 
 			if (lvl < 1)
 				lvl = 1;
-			draw_text(ui, y + hh - 1 - k, cx, 1, UA_SPARK, ui->g->spark[lvl]);
+			/* Sweeping, the value's cell alone: a line, a cell a column to send. */
+			if (!sweep || e <= 8 || k == hh - 1)
+				draw_text(ui, y + hh - 1 - k, cx, 1, UA_SPARK, ui->g->spark[lvl]);
 		}
 	}
 }
@@ -227,6 +286,7 @@ static int history_row(const struct ui_history *h, const struct ui_snap *sn, boo
 }
 
 static const char *const series[3] = { "HITM/s", "Hit/s", "Lat(cyc)" };
+#define METER_MIN_W 50          /* a graph of the meter side by side: its label and 40 frames */
 /* Their columns: the meter leaves out what --show or --hide leave out. */
 static const enum col_id series_col[3] = { COL_HITM, COL_HIT, COL_OFF_CYCLES };
 
@@ -244,7 +304,7 @@ static bool history_measured(const struct ui_history *h, int row, int n, int whi
 	return false;
 }
 
-void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+void history_meter(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
 		   bool per_core, int y, int x, int w, int ht)
 {
 	int gw = w - HIST_LABEL - 1, n, row, which[3], ns = 0, lines;
@@ -267,17 +327,33 @@ void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_sn
 		y++;
 		lines--;
 	}
+	/*
+	 * Side by side where each has room (htop's graph meters): fewer
+	 * columns, each taller, so a refresh shifts fewer cells; else one
+	 * above the other.
+	 */
+	if ((w + 1) / ns - 1 >= METER_MIN_W && lines >= 2) {
+		int cw = (w + 1) / ns - 1;
+
+		for (int g = 0; g < ns; g++) {
+			int gx = x + g * (cw + 1), gwg = (g == ns - 1 ? x + w - gx : cw) - HIST_LABEL - 1;
+
+			graph(ui, y, gx, gwg, lines, series[which[g]], h, row,
+			      h->ring.len < gwg ? h->ring.len : gwg, which[g], true);
+		}
+		return;
+	}
 	if (lines < ns)
 		ns = lines;
 	for (int g = 0; g < ns; g++) {
 		int hh = lines / ns + (g < lines % ns ? 1 : 0);
 
-		graph(ui, y, x, gw, hh, series[which[g]], h, row, n, which[g]);
+		graph(ui, y, x, gw, hh, series[which[g]], h, row, n, which[g], true);
 		y += hh;
 	}
 }
 
-void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+void history_draw(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
 		  bool per_core, int y, int x, int w, int ht)
 {
 	unsigned thr[64];
@@ -349,7 +425,7 @@ void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_sna
 	for (int g = 0; g < 3; g++) {
 		if (hh[g] <= 0)
 			continue;
-		graph(ui, y, x, gw, hh[g], series[g], h, row, n, g);
+		graph(ui, y, x, gw, hh[g], series[g], h, row, n, g, false);
 		y += hh[g];
 	}
 	/* The axis: the time the columns span, oldest on the left, and its scale. */

@@ -116,6 +116,12 @@ struct ui_history {
 	unsigned thr[HIST_LEN][THRESH_MAX];
 	struct hist_sample *s;          /* rows x HIST_LEN */
 	int sel;                        /* the row shown: -1 the total, else a CPU or core */
+	unsigned long pushed;           /* frames since the last reset: where the meter's sweep is */
+	/* Each graph's scale, kept while the values still fit it (graph()): [sweep][series] */
+	struct hist_scale {
+		int row;
+		double lo, hi;
+	} scale[2][3];
 };
 
 /* Add a frame.  Resets when the rows change.  -1: no memory. */
@@ -125,10 +131,10 @@ void history_free(struct ui_history *h);
 /* Up (-1) or Down (+1) through the total and the rows: true when it moved. */
 bool history_select(struct ui_history *h, bool per_core, int dir);
 /* The view of the selected row in the box (y, x, w, ht); @sn names the rows. */
-void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+void history_draw(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
 		  bool per_core, int y, int x, int w, int ht);
 /* The graphs of the selected row in the lines the panes leave (y, x, w, ht), 1 at least. */
-void history_meter(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+void history_meter(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
 		   bool per_core, int y, int x, int w, int ht);
 
 /* ---- panes ---- */
