@@ -60,10 +60,11 @@ for g in "HITM/s" "Hit/s" "Lat(cyc)"; do
 	check "200x50: the $g graph" grep -qF " $g" $LIB_TMP/big
 done
 check "200x50: the axis: frames and their span" grep -qE '[0-9]+ frames over [0-9.]+s' $LIB_TMP/big
-n=$(grep -c '█' $LIB_TMP/big)
-check "200x50: the graphs fill the screen ($n lines drawn)" test "$n" -ge 36
+n=$(awk '/^ HITM\/s/ { a = NR } /frames over/ { b = NR } END { print b - a }' $LIB_TMP/big)
+check "200x50: the graphs fill the screen ($n lines from the first to the axis)" test "$n" -ge 30
+check "200x50: some of it drawn" test "$(grep -c '█' $LIB_TMP/big)" -ge 3
 check "200x50: the scale: a maximum and a base on each graph" \
-	test "$(grep -cE '^ +[0-9.]+[kMG]? ' $LIB_TMP/big)" -ge 6
+	test "$(grep -cE '^ +[0-9.]+[kMG]?( |$)' $LIB_TMP/big)" -ge 6
 # The offcore latency varies by a few percent: its axis does not start at 0, and says where.
 base=$(awk '/^ Lat\(cyc\)/ { f = 1; next } f && /frames/ { exit } f && $1 ~ /^[0-9.]+[kMG]?$/ { b = $1 } END { print b }' $LIB_TMP/big)
 check "200x50: Lat(cyc), varying little: the axis starts at $base, not 0" test -n "$base" -a "$base" != 0
