@@ -92,10 +92,12 @@ struct session {
 	bool quiet;                     /* serving without a terminal: no snapshots */
 	struct outq *out;               /* batch output, written by its own thread */
 	bool note_told;                 /* the note went to stderr (csv, json) */
+	char *csv_head;                 /* the csv header printed last */
 	char lost[1024];                /* counters given up to a new owner, for the note */
 	struct record_writer rec;       /* --record */
 	bool recording;
 	char rec_err[1024];
+	long rec_lost;                  /* snapshots not recorded since the recording paused */
 };
 
 /* Ready @s for main to fill: no descriptor open. */

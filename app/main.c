@@ -82,6 +82,8 @@ static int replay(const struct options *o)
 			res.skipped, res.skipped > 1 ? "s" : "");
 	if (rc == REPLAY_BAD_INPUT)
 		return fail(EXIT_USAGE, err);
+	if (rc == REPLAY_CANNOT)
+		return fail(EXIT_CANNOT, err);
 	if (rc == REPLAY_WRITE) {
 		if (res.write_errno == EPIPE)
 			return EXIT_OK;

@@ -5,6 +5,7 @@
  * the same things in the same words.  The keys between options_help and
  * options_notes are ui/keys.c's table (ui_keys_help).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -83,23 +84,25 @@ const char options_help[] =
 	"      --force             take over counters another user holds; they are\n"
 	"                          still restored at exit\n"
 	"      --simulate UARCH    measure a simulated CPU instead: UARCH is one of the\n"
-	"                          names lattop --list-uarchs prints\n"
+	"                          names lattop --list-uarchs prints, in any case\n"
 	"      --sim-profile FILE  the simulated workload (with --simulate)\n"
 	"      --msr-dir DIR       use DIR/N/msr instead of /dev/cpu/N/msr\n"
 	"      --cpuid-file FILE   detect the CPU from a libcpuid raw dump, not CPUID\n"
+	"                          (cpuid_tool --save=FILE makes one)\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
 	"      --listen PORT       serve the numbers to Prometheus at /metrics on PORT\n"
-	"                          of 127.0.0.1, or of ADDR with ADDR:PORT ([ADDR]:PORT\n"
+	"                          of 127.0.0.1 (also localhost:PORT), of every address\n"
+	"                          with :PORT, or of ADDR with ADDR:PORT ([ADDR]:PORT\n"
 	"                          for IPv6); 10123 is lattop's port, 0 any free one\n"
 	"      --textfile PATH     after each interval, write the same numbers to PATH\n"
 	"                          (a directory: PATH/lattop.prom) for node_exporter\n"
 	"      --record FILE       append every snapshot to the recording FILE (with the\n"
 	"                          screen or --batch; without a terminal, quietly)\n"
-	"      --record-max SIZE   when FILE would pass SIZE (bytes, or with k, M, G),\n"
-	"                          move it to FILE.1 (FILE.1 to FILE.2, ..., keeping 8)\n"
-	"                          and start FILE anew\n"
+	"      --record-max SIZE   when FILE would pass SIZE (bytes, or with k, M, G in\n"
+	"                          either case), move it to FILE.1 (FILE.1 to FILE.2,\n"
+	"                          ..., keeping 8) and start FILE anew\n"
 	"      --show LIST         show only these columns in text, csv and on the screen:\n"
 	"                          names from COLUMNS in the man page, or the headers\n"
 	"                          the outputs print, in any case, separated by\n"
@@ -108,6 +111,7 @@ const char options_help[] =
 	"                          counts and standard errors of the estimates appear\n"
 	"                          only when named, and on the screen GHz and IPC\n"
 	"      --hide LIST         leave out these columns, named and refused as for --show\n"
+	"                          (and a column --show names too is refused)\n"
 	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
 	"                          YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] on the day of the\n"
 	"                          first snapshot, or +SECS after the first snapshot\n"
@@ -337,14 +341,32 @@ int options_parse_thresholds(const char *s, unsigned *out, int *nout, char *err,
 	return 0;
 }
 
-static bool known_uarch(const char *u)
+/* The same name but for case, spaces, hyphens and underscores ("Sandy Bridge", "sandybridge"). */
+static bool same_name(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		a += strspn(a, " -_");
+		b += strspn(b, " -_");
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+		if (!*a)
+			return true;
+	}
+}
+
+/*
+ * The simulator's name for @u, written as lattop prints it anywhere
+ * (--list-uarchs, --detect, the screen: "Haswell", "Sandy Bridge",
+ * "goldmont-plus"), or NULL.
+ */
+static const char *known_uarch(const char *u)
 {
 	const char *name;
 
 	for (size_t i = 0; (name = sim_uarch_name(i)); i++)
-		if (!strcmp(name, u))
-			return true;
-	return false;
+		if (*u && same_name(name, u))
+			return name;
+	return NULL;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -374,6 +396,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case 'V': o->mode = MODE_VERSION; return 0;
 		case 'd':
 			given[G_D] = optarg;
+			/* A negative interval: the range says what is wanted. */
+			if (optarg[0] == '-' && options_decimal(optarg + 1))
+				return bad(err, errlen, "-d", optarg,
+					   "the interval must be 0.05 to 3600 seconds");
 			/* Decimal seconds only: strtod would take 0x10, 1e1, inf. */
 			if (!options_decimal(optarg))
 				return bad(err, errlen, "-d", optarg,
@@ -422,14 +448,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_FORCE: o->force = true; given[G_FORCE] = ""; break;
 		case OPT_SIMULATE:
-			if (!known_uarch(optarg)) {
+			if (!(o->simulate = known_uarch(optarg))) {
 				char names[256], why[300];
 
 				sim_uarch_list(names, sizeof(names));
 				snprintf(why, sizeof(why), "not one of %s", names);
 				return bad(err, errlen, "--simulate", optarg, why);
 			}
-			o->simulate = optarg;
 			given[G_SIMULATE] = optarg;
 			break;
 		case OPT_SIM_PROFILE: o->sim_profile = given[G_SIM_PROFILE] = optarg; break;
@@ -545,6 +570,19 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->simulate && o->cpuid_file)
 		return bad(err, errlen, "--cpuid-file", o->cpuid_file,
 			   "not with --simulate (the simulator has its own CPUID)");
+	if (o->simulate && o->state_dir)
+		return bad(err, errlen, "--state-dir", o->state_dir,
+			   "not with --simulate (the simulator keeps no state journal)");
+	if (o->simulate && o->force)
+		return bad(err, errlen, "--force", "",
+			   "not with --simulate (nobody else holds the simulator's counters)");
+	if (given[G_SHOW] && given[G_HIDE] && (show & hide)) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%s is named by --show too: name a column in one of them",
+			 columns[__builtin_ctzll(show & hide)].name);
+		return bad(err, errlen, "--hide", given[G_HIDE], why);
+	}
 	if ((detect || list || uarchs || doctor) && o->format == FORMAT_CSV)
 		return bad(err, errlen, "--format", "csv",
 			   "--detect, --list-events, --list-uarchs and --doctor print text or json");
@@ -558,6 +596,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		show = COL_ALL & ~columns_optional(options_screen(o) ? COL_OUT_SCREEN : COL_OUT_TEXT);
 	o->hidden = (COL_ALL & ~show) | hide;
 	o->replay_batch = o->replay && (batch || given[G_FORMAT]);
+	/* The screen's options where it was asked for no screen. */
+	if ((o->mode == MODE_ONCE || o->mode == MODE_BATCH || o->replay_batch) &&
+	    (given[G_NO_COLOR] || given[G_ASCII]))
+		return bad(err, errlen, given[G_ASCII] ? "--ascii" : "--no-color", "",
+			   "the screen's option: --once, -b and --format draw no screen");
 	if ((given[G_SHOW] || given[G_HIDE]) && options_columns(o, show, hide, given[G_SHOW],
 								given[G_HIDE], err, errlen) < 0)
 		return -1;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/app.h"
 #include "record/record.h"
@@ -26,18 +27,46 @@ static int replay_find(const struct record_file *rf, int lo, int hi, double t)
 	return lo;
 }
 
+static void clock_of(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	localtime_r(&s, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* Where the replay is: "frame 40 of 600, 12:00:02 of 12:00:00-12:00:30", then @what. */
+static void replay_where(struct ui *ui, const struct record_file *rf, int i, const char *what)
+{
+	char at[16], first[16], last[16], msg[256];
+
+	clock_of(rf->f[i].rep.time, at, sizeof(at));
+	clock_of(rf->f[0].rep.time, first, sizeof(first));
+	clock_of(rf->f[rf->nf - 1].rep.time, last, sizeof(last));
+	snprintf(msg, sizeof(msg), "%sframe %d of %d, %s of %s-%s", what, i + 1, rf->nf, at, first,
+		 last);
+	ui_message(ui, msg);
+}
+
+/* The end, of the recording or of the part --end chose (@cut). */
+static void the_end(char *buf, size_t len, bool cut)
+{
+	snprintf(buf, len, "the end of the %s: ", cut ? "replay (--end)" : "recording");
+}
+
 /* --replay FILE on a terminal: the screen over the recorded frames. */
 int replay_screen(const struct options *o)
 {
 	struct record_file rf;
 	struct ui *ui;
-	char err[1024];
-	double first, begin = -INFINITY, end = INFINITY, speed = 1;
-	bool playing = true;
+	char err[1024], endmsg[160] = "";
+	double first, begin = -INFINITY, end = INFINITY, speed = 1, anchor_wall, anchor_rec;
+	bool playing = true, ended = false, reanchor = false;
 	int lo, hi, i;
 
-	if (record_load(o->replay, &rf, err, sizeof(err)) < 0)
-		return fail(EXIT_USAGE, err);
+	if ((lo = record_load(o->replay, &rf, err, sizeof(err))) < 0)
+		return fail(lo == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 	first = rf.nf ? rf.f[0].rep.time : 0;
 	if ((o->begin && record_parse_time(o->begin, first, &begin, err, sizeof(err)) < 0) ||
 	    (o->end && record_parse_time(o->end, first, &end, err, sizeof(err)) < 0)) {
@@ -74,10 +103,19 @@ int replay_screen(const struct options *o)
 	}
 	install_signals();
 	install_crash_handlers(NULL, NULL);     /* the terminal back, should anything crash */
+	/*
+	 * Played against the clock: the snapshot shown is the last one due
+	 * since the anchor (a wall-clock time and the recorded time shown
+	 * then), so that at any speed the replay keeps the pace the header
+	 * says, skipping the snapshots drawing cannot keep up with.
+	 */
+	anchor_wall = sampler_now();
+	anchor_rec = rf.f[lo].rep.time;
 	for (i = lo; !stop_ending(); ) {
 		const struct report *rep;
 		struct ui_frame f;
 		double wait = 1;
+		enum ui_action a;
 
 		if (is_stop_signal(stop_signal)) {
 			/* Ctrl-Z: the terminal back while stopped, as when measuring. */
@@ -87,8 +125,14 @@ int replay_screen(const struct options *o)
 			if (!stop_here(sig))
 				break;
 			ui_resume(ui);
+			reanchor = true;
 		}
 		rep = &rf.f[i].rep;
+		if (reanchor) {
+			anchor_wall = sampler_now();
+			anchor_rec = rep->time;
+			reanchor = false;
+		}
 		f = (struct ui_frame){
 			.desc = rep->desc,
 			.simulated = !strcmp(rep->source, "simulator"),
@@ -100,28 +144,45 @@ int replay_screen(const struct options *o)
 			.total = rep->total,
 			.note = rep->note,
 			.replay = true,
-			.replay_paused = !playing,
+			.replay_paused = !playing && !ended,
 			.replay_speed = speed,
 		};
 
 		ui_frame(ui, &f);
-		/* The next snapshot after the time that separated them when recorded. */
+		/* At the end, the end is said (and stays said), not a pause. */
+		if (ended)
+			replay_where(ui, &rf, i, endmsg);
+		/* The next snapshot when it is due, however long drawing this one took. */
 		if (playing && i < hi)
-			wait = fmin(fmax((rf.f[i + 1].rep.time - rep->time) / speed, 0.01), 60);
-		switch (ui_wait(ui, sampler_now() + wait)) {
+			wait = fmin(fmax(anchor_wall + (rf.f[i + 1].rep.time - anchor_rec) / speed -
+					 sampler_now(), 0), 60);
+		else if (playing)
+			wait = 0;               /* the last one: the end is said at once */
+		a = ui_wait(ui, sampler_now() + wait);
+		if (a != UI_NONE && a != UI_QUIT)
+			reanchor = true;
+		switch (a) {
 		case UI_QUIT:
 			stop_signal = -1;
 			break;
 		case UI_PLAY:
-			playing = !playing;
+			playing = !playing && !ended;
+			if (!playing && !ended)
+				replay_where(ui, &rf, i, "paused at ");
 			break;
 		case UI_STEP_BACK:
-			playing = false;
+			playing = ended = false;
 			i = i > lo ? i - 1 : lo;
+			replay_where(ui, &rf, i, "");
 			break;
 		case UI_STEP_FWD:
 			playing = false;
 			i = i < hi ? i + 1 : hi;
+			ended = i == hi;
+			if (ended)
+				the_end(endmsg, sizeof(endmsg), hi < rf.nf - 1);
+			else
+				replay_where(ui, &rf, i, "");
 			break;
 		case UI_FASTER:
 			speed = fmin(speed * 2, UI_SPEED_MAX);
@@ -129,14 +190,36 @@ int replay_screen(const struct options *o)
 		case UI_SLOWER:
 			speed = fmax(speed / 2, UI_SPEED_MIN);
 			break;
-		case UI_JUMP:
-			i = replay_find(&rf, lo, hi, ui_jump_time(ui));
+		case UI_JUMP: {
+			double t = ui_jump_time(ui);
+			char when[16];
+
+			i = replay_find(&rf, lo, hi, t);
+			ended = false;
+			if (t > rf.f[hi].rep.time) {
+				/* Past the last snapshot: said, and the last one shown. */
+				clock_of(rf.f[hi].rep.time, when, sizeof(when));
+				snprintf(endmsg, sizeof(endmsg), "past the end: the %s ends at %s; ",
+					 hi < rf.nf - 1 ? "replay (--end)" : "recording", when);
+				playing = false;
+				ended = true;
+			} else {
+				replay_where(ui, &rf, i, "");
+			}
 			break;
+		}
 		case UI_NONE:
-			if (playing && i < hi)
+			if (playing && i < hi) {
+				double due = anchor_rec + (sampler_now() - anchor_wall) * speed;
+
 				i++;
-			else if (playing)
-				playing = false;        /* the end: it stays, paused */
+				while (i < hi && rf.f[i + 1].rep.time <= due)
+					i++;
+			} else if (playing) {
+				playing = false;        /* the end: it stays there */
+				ended = true;
+				the_end(endmsg, sizeof(endmsg), hi < rf.nf - 1);
+			}
 			break;
 		case UI_INTERVAL:
 		case UI_THRESHOLDS:

@@ -47,7 +47,7 @@ static void session_crash(void *arg)
 /* ---- what the plan may use, and what others hold ---- */
 
 /* A note on the counters others hold, as one line, or NULL. */
-static const char *taken_note(const struct session *r, char *buf, size_t len)
+static const char *taken_note(const struct session *r, bool caveat, char *buf, size_t len)
 {
 	const struct pmu *p = &r->pmu;
 	size_t o = 0;
@@ -96,11 +96,18 @@ static const char *taken_note(const struct session *r, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%sthe Nehalem/Westmere counter-reset workaround "
 				      "(errata AAK100/AAP53/BD53) needs PERFEVTSEL0-3 and was skipped: "
 				      "counts may be affected", o ? "; " : "");
+	/* What runs only where the counters it needs are free (plan.h, part units). */
+	if (o < len) {
+		char part[512];
+
+		if (plan_part_note(r->plan, p, part, sizeof(part)))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", part);
+	}
+	if (caveat && r->plan->ht_caveat && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", r->plan->ht_caveat);
 	return buf[0] ? buf : NULL;
 }
 
-
-/* Packages of the machine (all of them, measured or not): where reads can come from. */
 /* Packages of the machine (all of them, measured or not): where reads can come from. */
 static unsigned count_packages(const struct msrdev *d)
 {
@@ -173,6 +180,9 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 
 	if (!m)
 		return -1;
+	/* csv: a header again where the columns change, as in a replay. */
+	if (r->opt.format == FORMAT_CSV && report_csv_new_head(rep, &r->csv_head))
+		first = true;
 	res = report_write(m, r->opt.format, rep, first);
 	if (fclose(m) != 0)
 		res = -1;
@@ -182,11 +192,46 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 	return res;
 }
 
+/* A message of the run: on the screen's status line, else on standard error. */
+static void say(struct session *r, const char *msg)
+{
+	if (r->ui)
+		ui_message(r->ui, msg);
+	else
+		fprintf(stderr, "lattop: %s\n", msg);
+}
+
+/*
+ * The snapshot to the recording.  A write that fails (a full disk) pauses
+ * the recording, said once; each interval tries again, and the first that
+ * succeeds says how many snapshots are missing.  The screen, the exporter
+ * and --batch go on meanwhile.
+ */
+static void record_interval(struct session *r, const struct report *rep)
+{
+	char msg[1200];
+
+	if (record_write(&r->rec, rep, r->rec_err, sizeof(r->rec_err)) < 0) {
+		if (r->rec_lost++ == 0) {
+			snprintf(msg, sizeof(msg), "recording paused until it can write again: %s",
+				 r->rec_err);
+			say(r, msg);
+		}
+		return;
+	}
+	if (r->rec_lost) {
+		snprintf(msg, sizeof(msg), "recording again, %ld snapshot%s not recorded: --record %s",
+			 r->rec_lost, r->rec_lost > 1 ? "s" : "", r->opt.record);
+		say(r, msg);
+		r->rec_lost = 0;
+	}
+}
+
 static int show(struct session *r, bool first, char *note, size_t notelen)
 {
 	struct timeval tv;
 	const struct snapshot *sn = &r->snap;
-	const char *n = taken_note(r, note, notelen);
+	const char *n = taken_note(r, true, note, notelen);
 	struct report rep = {
 		.source = r->sim ? "simulator" : "msr",
 		.desc = &r->desc,
@@ -201,9 +246,10 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 	gettimeofday(&tv, NULL);
 	rep.time = tv.tv_sec + tv.tv_usec / 1e6;
 	/* The recording first: what it holds is what --batch prints from it. */
-	if (r->recording && record_write(&r->rec, &rep, r->rec_err, sizeof(r->rec_err)) < 0)
-		return -2;
+	if (r->recording)
+		record_interval(r, &rep);
 	if (r->ui) {
+		char ui_note[1024];
 		struct ui_frame f = {
 			.desc = &r->desc,
 			.simulated = r->sim != NULL,
@@ -219,10 +265,12 @@ static int show(struct session *r, bool first, char *note, size_t notelen)
 			.share_lat = sn->share_lat,
 			.share_snoop = sn->share_snoop,
 			.share_offcore = sn->share_offcore,
-			.note = n,
+			.note = taken_note(r, false, ui_note, sizeof(ui_note)),
+			.off_caveat = r->plan->ht_caveat,
 			.serving = r->fleet.listening ? r->fleet.where : NULL,
 			.recording = r->recording ? r->opt.record : NULL,
 			.recorded = r->recording ? r->rec.size : 0,
+			.record_paused = r->recording && r->rec_lost > 0,
 		};
 
 		ui_frame(r->ui, &f);
@@ -278,12 +326,8 @@ static void export_interval(struct session *r)
 		return;
 	gettimeofday(&tv, NULL);
 	if (fleet_tick(&r->fleet, r->plan, r->snap.cpu, tv.tv_sec + tv.tv_usec / 1e6, err,
-		       sizeof(err)) < 0) {
-		if (r->ui)
-			ui_message(r->ui, err);
-		else
-			fprintf(stderr, "lattop: %s\n", err);
-	}
+		       sizeof(err)) < 0)
+		say(r, err);
 }
 
 /* After root is dropped: the exporter's server, serving as the user lattop runs as. */
@@ -546,8 +590,8 @@ int session_measure(struct session *r)
 		snapshot_free(&r->snap);
 		return fail(EXIT_CANNOT, "out of memory");
 	}
-	if (r->opt.record && record_start(r, err, sizeof(err)) < 0) {
-		status = fail(EXIT_USAGE, err);
+	if (r->opt.record && (res = record_start(r, err, sizeof(err))) < 0) {
+		status = fail(res == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;               /* nothing written yet: only closed */
 	}
 	if (options_screen(&r->opt)) {
@@ -687,11 +731,8 @@ int session_measure(struct session *r)
 		}
 		if (stop_ending())
 			break;
-		if ((res = show(r, first, note, sizeof(note))) < 0) {
-			if (res == -2) {
-				snprintf(err, sizeof(err), "%s", r->rec_err);
-				status = EXIT_CANNOT;
-			} else if (errno != EPIPE) {
+		if (show(r, first, note, sizeof(note)) < 0) {
+			if (errno != EPIPE) {
 				snprintf(err, sizeof(err), "writing the report failed: %s",
 					 strerror(errno ? errno : EIO));
 				status = EXIT_CANNOT;
@@ -754,6 +795,8 @@ out:
 	journal_close(&r->journal);
 	if (r->recording)
 		record_close(&r->rec);
+	free(r->csv_head);
+	r->csv_head = NULL;
 	sampler_free(&r->sampler);
 	pmu_close(&r->pmu);
 	snapshot_free(&r->snap);

@@ -217,7 +217,12 @@ static enum dump_line cpuid_dump_line(const char *line, unsigned *cpu, unsigned 
 		*index = idx;
 		return i == 0 ? DUMP_BASIC : DUMP_DATA;
 	}
-	*why = "not a libcpuid raw dump line";
+	/* Debian's cpuid tool writes another format ("CPU 0:", "0x00000000 0x00: eax=0x..."). */
+	if (!strncmp(line, "CPU ", 4) || strstr(line, ": eax=0x"))
+		*why = "a dump of the cpuid tool (cpuid -r), not a libcpuid raw dump: make one with "
+		       "'cpuid_tool --save=FILE' (libcpuid's tool; Debian's package cpuidtool)";
+	else
+		*why = "not a libcpuid raw dump line";
 	return DUMP_BAD;
 }
 

@@ -122,6 +122,11 @@ struct pmu_event {
 	 * HT bug (UARCH_F_HT_EXCL) and HT is on.
 	 */
 	bool ht_excl;
+	/*
+	 * What a source doubts about its count while both threads of a core
+	 * run (HT on), for the notes; NULL when none does.
+	 */
+	const char *ht_caveat;
 	uint32_t needs;          /* UARCH_F_* the CPU must have; 0 for every member of the family */
 	const char *source;      /* where the encoding comes from (SDM, perfmon json, kernel) */
 	/*
@@ -132,6 +137,23 @@ struct pmu_event {
 	const char *pfm;
 	struct pfm_diff pfm_diff;
 };
+
+/*
+ * OFFCORE_REQUESTS.DEMAND_DATA_RD and OFFCORE_REQUESTS_OUTSTANDING.
+ * DEMAND_DATA_RD with HT on, Haswell to the Skylake family (pmu-facts
+ * 8.14): libpfm4 marks both "use with HT off only" (its hsw, bdw and skl
+ * tables, skx and clx sharing skl's); Intel's event files list errata on
+ * them on Haswell (HSD78, HSD62, HSD61, HSM63, HSM80) and Broadwell
+ * (BDM76), texts not retrieved; nothing says what they count while both
+ * threads run.  Not the Sandy/Ivy Bridge rows: libpfm4's snb and ivb
+ * tables carry no such note.  So the numbers are measured and shown, and
+ * the doubt is said beside them.
+ */
+#define PMU_CAVEAT_OFFCORE_HT \
+	"offcore reads and latency with HT on: libpfm4 marks OFFCORE_REQUESTS and " \
+	"OFFCORE_REQUESTS_OUTSTANDING \"use with HT off only\" on this family, Intel lists " \
+	"errata on them, and no source says what they count while both threads of a core run; " \
+	"take them as unverified"
 
 /*
  * A libpfm4 PMU (LIBPFM_FORCE_PMU value) the rows of a table are checked

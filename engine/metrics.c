@@ -172,9 +172,27 @@ void metrics_stderr(const struct metrics *m, double *share_se, double *rate_se)
 		rate_se[i] = share_se[i] * m->lat.loads_per_sec;
 }
 
-static const char *first_reason(const struct plan *pl, enum metric a, enum metric b)
+/*
+ * Is @m measured in @r: planned, and for a part unit's metric (plan.h),
+ * run on this CPU (or, in a sum, on some CPU of it)?
+ */
+static bool has(const struct plan *pl, const struct rates *r, enum metric m)
 {
-	return pl->reason[a] ? pl->reason[a] : pl->reason[b];
+	return plan_has(pl, m) && !(pl->part_reason[m] && isnan(r->r[m]));
+}
+
+/* Why @m is not measured in @r, or NULL. */
+static const char *why(const struct plan *pl, const struct rates *r, enum metric m)
+{
+	if (pl->reason[m])
+		return pl->reason[m];
+	return has(pl, r, m) ? NULL : pl->part_reason[m];
+}
+
+static const char *first_reason(const struct plan *pl, const struct rates *r, enum metric a,
+				enum metric b)
+{
+	return why(pl, r, a) ? why(pl, r, a) : why(pl, r, b);
 }
 
 /* The scope of the snoop row a plan measures @m with, as its JSON name. */
@@ -195,11 +213,11 @@ static void compute_latency(const struct plan *pl, const struct rates *r, struct
 	double above[THRESH_MAX] = { 0 }, share[THRESH_MAX] = { 0 };
 	unsigned t[THRESH_MAX] = { 0 };
 	int n = 0, first = 0;
-	bool ld = plan_has(pl, M_LOAD_LATENCY), loads = plan_has(pl, M_LOADS);
+	bool ld = plan_has(pl, M_LOAD_LATENCY), loads = has(pl, r, M_LOADS);
 
 	out->lat.supported = ld || loads;
 	out->lat.reason = out->lat.supported ? NULL : pl->reason[M_LOAD_LATENCY];
-	out->lat.loads_reason = pl->reason[M_LOADS];
+	out->lat.loads_reason = why(pl, r, M_LOADS);
 	out->lat.tagged_reason = pl->reason[M_LOAD_LATENCY];
 	out->lat.nthresh = pl->nthresh;
 	memcpy(out->lat.thresholds, pl->thresholds, sizeof(out->lat.thresholds));
@@ -251,31 +269,31 @@ void metrics_compute(const struct plan *pl, const struct rates *r, double tsc_hz
 
 	compute_latency(pl, r, out);
 
-	hit = plan_has(pl, M_SNOOP_HIT);
-	hitm = plan_has(pl, M_SNOOP_HITM);
+	hit = has(pl, r, M_SNOOP_HIT);
+	hitm = has(pl, r, M_SNOOP_HITM);
 	out->snoop.supported = hit || hitm;
-	out->snoop.reason = out->snoop.supported ? NULL : first_reason(pl, M_SNOOP_HIT, M_SNOOP_HITM);
-	out->snoop.hit_reason = pl->reason[M_SNOOP_HIT];
-	out->snoop.hitm_reason = pl->reason[M_SNOOP_HITM];
+	out->snoop.reason = out->snoop.supported ? NULL : first_reason(pl, r, M_SNOOP_HIT, M_SNOOP_HITM);
+	out->snoop.hit_reason = why(pl, r, M_SNOOP_HIT);
+	out->snoop.hitm_reason = why(pl, r, M_SNOOP_HITM);
 	out->snoop.hit_per_sec = hit ? r->r[M_SNOOP_HIT] : NAN;
 	out->snoop.hitm_per_sec = hitm ? r->r[M_SNOOP_HITM] : NAN;
 	out->snoop.hit_scope = scope_of(pl, M_SNOOP_HIT);
 	out->snoop.hitm_scope = scope_of(pl, M_SNOOP_HITM);
-	out->snoop.remote.supported = plan_has(pl, M_SNOOP_REMOTE_HIT) &&
-				      plan_has(pl, M_SNOOP_REMOTE_HITM);
-	out->snoop.remote.reason = first_reason(pl, M_SNOOP_REMOTE_HITM, M_SNOOP_REMOTE_HIT);
-	out->snoop.remote.hit_per_sec = plan_has(pl, M_SNOOP_REMOTE_HIT) ?
+	out->snoop.remote.supported = has(pl, r, M_SNOOP_REMOTE_HIT) &&
+				      has(pl, r, M_SNOOP_REMOTE_HITM);
+	out->snoop.remote.reason = first_reason(pl, r, M_SNOOP_REMOTE_HITM, M_SNOOP_REMOTE_HIT);
+	out->snoop.remote.hit_per_sec = has(pl, r, M_SNOOP_REMOTE_HIT) ?
 		r->r[M_SNOOP_REMOTE_HIT] : NAN;
-	out->snoop.remote.hitm_per_sec = plan_has(pl, M_SNOOP_REMOTE_HITM) ?
+	out->snoop.remote.hitm_per_sec = has(pl, r, M_SNOOP_REMOTE_HITM) ?
 		r->r[M_SNOOP_REMOTE_HITM] : NAN;
 
 	/* Nehalem counts offcore reads but has no occupancy event: the reads are shown. */
-	reads = plan_has(pl, M_OFFCORE_READS);
-	outst = plan_has(pl, M_OFFCORE_OUTSTANDING);
+	reads = has(pl, r, M_OFFCORE_READS);
+	outst = has(pl, r, M_OFFCORE_OUTSTANDING);
 	out->off.supported = reads;
-	out->off.reason = reads ? NULL : pl->reason[M_OFFCORE_READS];
-	out->off.reads_reason = pl->reason[M_OFFCORE_READS];
-	out->off.latency_reason = first_reason(pl, M_OFFCORE_OUTSTANDING, M_OFFCORE_READS);
+	out->off.reason = reads ? NULL : why(pl, r, M_OFFCORE_READS);
+	out->off.reads_reason = why(pl, r, M_OFFCORE_READS);
+	out->off.latency_reason = first_reason(pl, r, M_OFFCORE_OUTSTANDING, M_OFFCORE_READS);
 	out->off.reads_per_sec = reads ? r->r[M_OFFCORE_READS] : NAN;
 	out->off.avg_latency_cycles = NAN;
 	out->off.avg_latency_ns = NAN;

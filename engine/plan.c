@@ -141,11 +141,37 @@ static bool in_slot(const struct plan_slot *s, int ui)
 	return false;
 }
 
+/*
+ * May row @e run on counters free on some CPUs only?  Not a row whose
+ * MSR_OFFCORE_RSP_x a hyperthread or module sibling shares (both must
+ * program the same value in every slot, plan.h), nor one the HT bug
+ * covers (the sibling's same counter holds another user's event), nor
+ * load latency (its counter is reserved in every slot).
+ */
+static bool part_row_ok(const struct plan *pl, const struct pmu_event *e)
+{
+	return !e->offcore && !e->ldlat && !(pl->ht_bug && e->ht_excl);
+}
+
+/* The resources unit @u may use: a part unit's include the counters free on some CPUs only. */
+static const struct plan_resources *unit_res(const struct plan_unit *u,
+					     const struct plan_resources *res,
+					     struct plan_resources *tmp)
+{
+	if (!u->part)
+		return res;
+	*tmp = *res;
+	tmp->gp_free |= res->gp_part;
+	return tmp;
+}
+
 /* Try unit @ui in slot @si with each of its alternatives; place it if @commit. */
-static bool try_place(struct plan *pl, const struct plan_resources *res, int si, int ui,
+static bool try_place(struct plan *pl, const struct plan_resources *all, int si, int ui,
 		      bool commit)
 {
 	struct plan_unit *u = &pl->unit[ui];
+	struct plan_resources tmp;
+	const struct plan_resources *res = unit_res(u, all, &tmp);
 	int8_t ctr[2] = { -1, -1 };
 
 	if (u->nalt == 0) {
@@ -158,6 +184,8 @@ static bool try_place(struct plan *pl, const struct plan_resources *res, int si,
 	for (int a = 0; a < u->nalt; a++) {
 		const struct pmu_event *rows[1] = { u->alt[a] };
 
+		if (u->part && !part_row_ok(pl, rows[0]))
+			continue;
 		if (fit(pl, &pl->slot[si], res, rows, 1, false, ctr)) {
 			if (commit)
 				place(pl, si, ui, rows, ctr);
@@ -188,6 +216,33 @@ static bool fits_alone(struct plan *pl, const struct plan_resources *res, int ui
 	ok = try_place(pl, res, pl->nslots - 1, ui, false);
 	pl->nslots--;
 	return ok;
+}
+
+/*
+ * Unit @ui fits no slot on the counters free on every CPU: would it on
+ * those free on some (plan_resources.gp_part)?  Then it is a part unit,
+ * measured where they are free: one CPU whose counters another user holds
+ * no longer turns a number off on every CPU.
+ */
+static bool fits_part(struct plan *pl, const struct plan_resources *res, int ui)
+{
+	struct plan_unit *u = &pl->unit[ui];
+	bool any = false;
+
+	if (!res->gp_part)
+		return false;
+	for (int j = 0; j < u->nrows && !u->nalt; j++)
+		if (!part_row_ok(pl, u->row[j]))
+			return false;
+	for (int a = 0; a < u->nalt; a++)
+		any |= part_row_ok(pl, u->alt[a]);
+	if (u->nalt && !any)
+		return false;
+	u->part = true;
+	if (fits_alone(pl, res, ui))
+		return true;
+	u->part = false;
+	return false;
 }
 
 static size_t ctr_list(char *buf, size_t len, uint8_t mask)
@@ -304,21 +359,29 @@ static void sibling_resources(struct plan_resources *res, const struct pmu *p)
 	}
 }
 
+uint8_t plan_cpu_busy(const struct pmu *p, int i)
+{
+	/* A sibling's event the HT bug covers: its count is spoilt by any of ours, --force or not. */
+	return (uint8_t)((p->force ? 0 : p->cpu[i].gp_taken) | p->cpu[i].sib_excl);
+}
+
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 {
-	uint8_t gp_taken = 0, fixed_taken = 0;
+	uint8_t gp_taken = 0, gp_some = 0, fixed_taken = 0;
 
-	for (int i = 0; i < p->ncpu && !p->force; i++) {
-		gp_taken |= p->cpu[i].gp_taken;
-		fixed_taken |= p->cpu[i].fixed_taken;
+	for (int i = 0; i < p->ncpu; i++) {
+		uint8_t busy = plan_cpu_busy(p, i);
+
+		gp_taken |= busy;
+		gp_some |= (uint8_t)~busy;
+		if (!p->force)
+			fixed_taken |= p->cpu[i].fixed_taken;
 	}
-	/* A sibling's event the HT bug covers: its count is spoilt by any of ours, --force or not. */
-	for (int i = 0; i < p->ncpu; i++)
-		gp_taken |= p->cpu[i].sib_excl;
 	sibling_resources(res, p);
 	res->ngp = p->ngp;
 	res->nfixed = p->nfixed;
 	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
+	res->gp_part = (uint8_t)(((1u << p->ngp) - 1) & gp_taken & gp_some);
 	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
 	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
 	res->ldlat_free = p->has_ldlat && !p->ldlat_taken && !p->ldlat_why[0];
@@ -326,6 +389,16 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	res->ht_excl = false;
 	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
 		res->ht_excl |= plan_thread_parity(p, i) == 1;
+	res->ht_on = false;
+	for (int i = 0; i < p->ncpu && !res->ht_on && p->dev; i++) {
+		const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
+
+		for (int j = 0; j < p->dev->ncpu && !res->ht_on; j++) {
+			const struct msrdev_cpu *o = &p->dev->cpu[j];
+
+			res->ht_on = o != me && o->package == me->package && o->core == me->core;
+		}
+	}
 }
 
 const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
@@ -417,7 +490,7 @@ static void units_first(struct plan *pl);
  */
 static void settle(struct plan *pl, const struct plan_resources *res)
 {
-	struct plan_slot tmp[PLAN_MAX_SLOTS];
+	struct plan_slot sorted[PLAN_MAX_SLOTS];
 	bool done[PLAN_MAX_SLOTS] = { false };
 	int order[PLAN_MAX_SLOTS], n = pl->nslots;
 
@@ -443,8 +516,8 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 		done[best] = true;
 	}
 	for (int k = 0; k < n; k++)
-		tmp[k] = pl->slot[order[k]];
-	memcpy(pl->slot, tmp, n * sizeof(*tmp));
+		sorted[k] = pl->slot[order[k]];
+	memcpy(pl->slot, sorted, n * sizeof(*sorted));
 
 	for (int si = 1; si < n; si++) {
 		struct plan_slot *s = &pl->slot[si];
@@ -456,10 +529,13 @@ static void settle(struct plan *pl, const struct plan_resources *res)
 			for (int j = 0; j < pl->unit[s->place[p].unit].nrows; j++) {
 				const struct pmu_event *e = s->place[p].row[j];
 
+				struct plan_resources tmp;
+
 				if (e->ldlat)
 					continue;
-				rows[nr] = (struct relabel){ p, j, row_usable(pl, res, e),
-							     pmu_event_evtsel(e) };
+				rows[nr] = (struct relabel){ p, j,
+					row_usable(pl, unit_res(&pl->unit[s->place[p].unit], res, &tmp), e),
+					pmu_event_evtsel(e) };
 				cur[nr] = s->place[p].ctr[j];
 				before += (pl->slot[si - 1].cfg.gp_mask & (1u << cur[nr])) &&
 					  pl->slot[si - 1].cfg.evtsel[cur[nr]] == rows[nr].evtsel;
@@ -556,6 +632,47 @@ static int split_excl(struct plan *pl, char *err, size_t errlen)
 	}
 	units_first(pl);
 	return 0;
+}
+
+/* The counters of the part-time counters (gp_part) unit @ui's places use. */
+static uint8_t part_ctrs(const struct plan *pl, const struct plan_resources *res, int ui)
+{
+	uint8_t m = 0;
+
+	for (int si = 0; si < pl->nslots; si++)
+		for (int k = 0; k < pl->slot[si].nplace; k++) {
+			const struct plan_place *pp = &pl->slot[si].place[k];
+
+			if (pp->unit != ui)
+				continue;
+			for (int j = 0; j < pl->unit[ui].nrows; j++)
+				m |= (uint8_t)(1u << pp->ctr[j]);
+		}
+	return m & res->gp_part;
+}
+
+/* Why a part unit's metrics are not measured on a CPU where it does not run. */
+static void part_reasons(struct plan *pl, const struct plan_resources *res)
+{
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		const struct plan_unit *u = &pl->unit[ui];
+		uint8_t m = part_ctrs(pl, res, ui);
+		char list[48];
+
+		if (!u->part)
+			continue;
+		ctr_list(list, sizeof(list), m);
+		for (int j = 0; j < u->nrows; j++) {
+			enum metric me = u->row[j]->metric;
+
+			snprintf(pl->part_buf[me], sizeof(pl->part_buf[me]), "another user holds %s "
+				 "on this CPU, and %s%s%s need%s %s: measured on the CPUs where %s free",
+				 list, u->row[0]->name, u->nrows > 1 ? " and " : "",
+				 u->nrows > 1 ? u->row[1]->name : "", u->nrows > 1 ? "" : "s",
+				 m & (m - 1) ? "them" : "it", m & (m - 1) ? "they are" : "it is");
+			pl->part_reason[me] = pl->part_buf[me];
+		}
+	}
 }
 
 /* Order in which single units are packed: the scarcest resources first. */
@@ -688,7 +805,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 		pl->unit[ui].nrows = 2;
 		pl->unit[ui].row[0] = rows[0];
 		pl->unit[ui].row[1] = rows[1];
-		if (!fits_alone(pl, res, ui)) {
+		if (!fits_alone(pl, res, ui) && !fits_part(pl, res, ui)) {
 			pl->nunits--;
 			why_not_placed(why, sizeof(why), pl, rows, 2, res);
 			for (int i = 0; i < 2; i++)
@@ -724,7 +841,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 			set_reason(pl, m, "a single package: no other package's cache can serve a read");
 			continue;
 		}
-		if (!fits_alone(pl, res, ui)) {
+		if (!fits_alone(pl, res, ui) && !fits_part(pl, res, ui)) {
 			pl->nunits--;
 			why_not_placed(why, sizeof(why), pl, &last, 1, res);
 			set_reason(pl, m, why);
@@ -808,6 +925,11 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	settle(pl, res);
 	if (res->ht_excl && (ua->flags & UARCH_F_HT_EXCL) && split_excl(pl, err, errlen) < 0)
 		return -1;
+	part_reasons(pl, res);
+	for (int ui = 0; ui < pl->nunits && res->ht_on && !pl->ht_caveat; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++)
+			if (pl->unit[ui].nslots && pl->unit[ui].row[j]->ht_caveat)
+				pl->ht_caveat = pl->unit[ui].row[j]->ht_caveat;
 	return 0;
 }
 
@@ -837,4 +959,77 @@ void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes
 	}
 	*reads = (r + 1) / 2;
 	*writes = (w + 1) / 2;
+}
+
+const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, uint8_t busy,
+				   struct pmu_cfg *buf)
+{
+	const struct pmu_cfg *cfg = plan_slot_cfg(pl, si, parity);
+	const struct plan_slot *s = &pl->slot[si];
+
+	if (!(cfg->gp_mask & busy))
+		return cfg;
+	/* Only part units' places reach counters busy somewhere: rebuilt without them. */
+	memset(buf, 0, sizeof(*buf));
+	buf->ldlat_ctr = -1;
+	buf->fixed_mask = cfg->fixed_mask;
+	for (int k = 0; k < s->nplace; k++) {
+		const struct plan_place *pp = &s->place[k];
+
+		if (!plan_place_runs(pl, si, k, parity, busy))
+			continue;
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+			cfg_add(pl, buf, pp->row[j], pp->ctr[j], pl->unit[pp->unit].thresh);
+	}
+	return buf;
+}
+
+size_t plan_part_note(const struct plan *pl, const struct pmu *p, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int ui = 0; ui < pl->nunits; ui++) {
+		const struct plan_unit *u = &pl->unit[ui];
+		uint8_t ctrs = 0;
+		int missed = 0, first = -1;
+
+		if (!u->part)
+			continue;
+		for (int i = 0; i < p->ncpu; i++) {
+			uint8_t busy = plan_cpu_busy(p, i);
+			bool runs = false;
+
+			for (int si = 0; si < pl->nslots && !runs; si++)
+				for (int k = 0; k < pl->slot[si].nplace && !runs; k++) {
+					const struct plan_place *pp = &pl->slot[si].place[k];
+					uint8_t m = 0;
+
+					if (pp->unit != ui)
+						continue;
+					for (int j = 0; j < u->nrows; j++)
+						m |= (uint8_t)(1u << pp->ctr[j]);
+					runs = !(m & busy);
+					ctrs |= m & busy;
+				}
+			if (runs)
+				continue;
+			if (first < 0)
+				first = p->cpu[i].id;
+			missed++;
+		}
+		if (!missed || o >= len)
+			continue;
+		char list[48], more[32] = "";
+
+		ctr_list(list, sizeof(list), ctrs);
+		if (missed > 1)
+			snprintf(more, sizeof(more), " and %d more CPU%s", missed - 1, missed > 2 ? "s" : "");
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s: not measured on cpu %d%s (another user "
+				      "holds %s there); the total is of the other CPUs", o ? "; " : "",
+				      metric_name(u->row[0]->metric), u->nrows > 1 ? " and " : "",
+				      u->nrows > 1 ? metric_name(u->row[1]->metric) : "", first, more, list);
+	}
+	return o < len ? o : (len ? len - 1 : 0);
 }

@@ -38,6 +38,11 @@ struct plan_unit {
 	int nalt;
 	int thresh;                      /* load latency: index into thresholds[], else -1 */
 	bool fixed;                      /* on a fixed counter, always running */
+	/*
+	 * Placed on counters free on some CPUs only (plan_resources.gp_part):
+	 * it runs on the CPUs where they are free, and nowhere else.
+	 */
+	bool part;
 	int nslots;                      /* slots it runs in */
 	int first_slot;
 	int8_t ctr[2];                   /* counters in its first slot (fixed: fixed index) */
@@ -63,6 +68,7 @@ struct plan_resources {
 	unsigned ngp;               /* general-purpose counters per logical CPU */
 	unsigned nfixed;
 	uint8_t gp_free;            /* bit i: IA32_PMCi free on every CPU */
+	uint8_t gp_part;            /* bit i: IA32_PMCi free on some CPUs, not on every one */
 	uint8_t fixed_free;
 	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
 	bool ldlat_free;            /* PEBS and the threshold register are free */
@@ -70,6 +76,7 @@ struct plan_resources {
 	unsigned flags;             /* UARCH_F_* of the model (struct cpu_desc.flags); 0: the family's */
 	unsigned packages;          /* packages in the machine; 0 counts as 1 */
 	bool ht_excl;               /* the uarch has the HT bug and both threads of a core are measured */
+	bool ht_on;                 /* a measured CPU's core has another logical CPU online */
 	/*
 	 * The HT bug beside hyperthreads lattop does not measure (pmu.h,
 	 * struct pmu_cpu.sib_*): the counters an ht_excl row may not use, since
@@ -98,7 +105,15 @@ struct plan {
 	uint8_t fixed_mask;
 	bool ht_bug;                    /* the uarch has the HT bug (UARCH_F_HT_EXCL): ht_excl rows matter */
 	const char *ht_erratum;         /* ... and its name ("HSD29"), for reasons */
+	const char *ht_caveat;          /* HT is on and a planned row's count is in doubt with it
+					 * (struct pmu_event.ht_caveat), for the notes; or NULL */
 	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */
+	/*
+	 * Why a metric of a part unit is not measured on a CPU where it does
+	 * not run (another user holds a counter it needs there), or NULL.
+	 */
+	const char *part_reason[M__COUNT];
+	char part_buf[M__COUNT][PLAN_REASON_MAX];
 	char reason_buf[M__COUNT][PLAN_REASON_MAX];
 };
 
@@ -146,13 +161,39 @@ static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si,
 	return s->excl_parity >= 0 && parity != s->excl_parity ? &s->cfg_idle : &s->cfg;
 }
 
-/* Does place @k of slot @si run on a CPU of thread parity @parity? */
-static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity)
+/*
+ * The counters CPU index @i of @p may not use: those another user holds
+ * there (none with --force), and those where its unmeasured hyperthread
+ * sibling counts an event the HT bug covers (as plan_resources_from_pmu()).
+ */
+uint8_t plan_cpu_busy(const struct pmu *p, int i);
+
+/*
+ * What slot @si programs on a CPU of thread parity @parity where counters
+ * @busy are another user's: plan_slot_cfg() without the places of part
+ * units on those counters (built in @buf when some are).
+ */
+const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, uint8_t busy,
+				   struct pmu_cfg *buf);
+
+/* Does place @k of slot @si run on a CPU of thread parity @parity, counters @busy held by others? */
+static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity, uint8_t busy)
 {
 	const struct plan_slot *s = &pl->slot[si];
+	const struct plan_place *pp = &s->place[k];
 
-	return !s->place[k].excl || s->excl_parity < 0 || parity == s->excl_parity;
+	for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
+		if (busy & (1u << pp->ctr[j]))
+			return false;
+	return !pp->excl || s->excl_parity < 0 || parity == s->excl_parity;
 }
+
+/*
+ * The CPUs of @p where a part unit does not run, for the notes: "offcore
+ * latency is not measured on cpu 3 (another user holds IA32_PMC2 there)";
+ * "" when none.  Returns the length written.
+ */
+size_t plan_part_note(const struct plan *pl, const struct pmu *p, char *buf, size_t len);
 
 /* True when the rows of a metric can be measured. */
 static inline bool plan_has(const struct plan *pl, enum metric m)

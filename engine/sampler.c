@@ -76,6 +76,14 @@ static void counts_from(struct sample_cpu *c, uint8_t ran_on, double t_read, dou
 	c->t_slot = t_apply;
 }
 
+/* What slot @si programs on CPU index @i: the plan's, less the counters others hold there. */
+static const struct pmu_cfg *cpu_cfg(struct sampler *s, int i, int si)
+{
+	struct sample_cpu *c = &s->cpu[i];
+
+	return plan_cpu_cfg(s->plan, si, c->parity, c->busy, &c->cfg);
+}
+
 int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 		  char *err, size_t errlen)
 {
@@ -90,10 +98,12 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 		return -ENOMEM;
 	}
 	read_tsc(s);
-	for (int i = 0; i < p->ncpu; i++)
-		s->cpu[i].parity = (int8_t)plan_thread_parity(p, i);
 	for (int i = 0; i < p->ncpu; i++) {
-		int r = pmu_apply(p, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen);
+		s->cpu[i].parity = (int8_t)plan_thread_parity(p, i);
+		s->cpu[i].busy = plan_cpu_busy(p, i);
+	}
+	for (int i = 0; i < p->ncpu; i++) {
+		int r = pmu_apply(p, i, cpu_cfg(s, i, 0), err, errlen);
 
 		if (r < 0)
 			return r;
@@ -138,7 +148,7 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
 
-		if (!plan_place_runs(s->plan, si, k, c->parity))
+		if (!plan_place_runs(s->plan, si, k, c->parity, c->busy))
 			continue;
 		for (int j = 0; j < s->plan->unit[pp->unit].nrows; j++)
 			a->count[j] += (double)d[pp->ctr[j]];
@@ -297,7 +307,7 @@ static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errl
 		counts_from(c, 0xff, c->t_read, c->t_read);
 		return 0;
 	}
-	r = pmu_apply(s->pmu, i, plan_slot_cfg(s->plan, next, c->parity), err, errlen);
+	r = pmu_apply(s->pmu, i, cpu_cfg(s, i, next), err, errlen);
 	if (r == -ENXIO || r == -EBUSY) {
 		/*
 		 * Gone offline between its read and now, or one of its counters
@@ -341,7 +351,8 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			}
 			c->offline = false;
 			s->changed = true;
-			r = pmu_apply(p, i, plan_slot_cfg(pl, s->slot, c->parity), err, errlen);
+			c->busy = plan_cpu_busy(p, i);
+			r = pmu_apply(p, i, cpu_cfg(s, i, s->slot), err, errlen);
 			if (r < 0) {
 				/* Its counters changed hands meanwhile: after the re-plan. */
 				c->err = r;
@@ -376,7 +387,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
-			const struct pmu_cfg *ncfg = plan_slot_cfg(pl, next, c->parity);
+			const struct pmu_cfg *ncfg = cpu_cfg(s, i, next);
 			int r;
 
 			if (!c->ok)
@@ -477,10 +488,11 @@ int sampler_replan(struct sampler *s, const struct plan *pl, char *err, size_t e
 			if ((r = pmu_read_gp(s->pmu, i, discard)) < 0)
 				return r;
 			t_disc = sampler_now();
+			s->cpu[i].busy = plan_cpu_busy(s->pmu, i);
 			/* What is about to be overwritten must still be lattop's, as at a switch. */
-			if ((r = verify(s, i, plan_slot_cfg(pl, 0, s->cpu[i].parity))) < 0)
+			if ((r = verify(s, i, cpu_cfg(s, i, 0))) < 0)
 				return r;
-			r = pmu_apply(s->pmu, i, plan_slot_cfg(pl, 0, s->cpu[i].parity), err, errlen);
+			r = pmu_apply(s->pmu, i, cpu_cfg(s, i, 0), err, errlen);
 			if (r == -EBUSY) {
 				/* Given up just now: it sits out until the caller's next re-plan. */
 				s->cpu[i].ok = false;

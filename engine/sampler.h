@@ -43,6 +43,8 @@ struct sample_cpu {
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
 	int8_t parity;                 /* thread parity in its core (plan_thread_parity) */
+	uint8_t busy;                  /* counters others hold on it (plan_cpu_busy) */
+	struct pmu_cfg cfg;            /* what plan_cpu_cfg() built for it, when it had to */
 	/*
 	 * Version 4: its counters were frozen (pmu_hw_frozen) at a read of
 	 * this interval or at the read that opened it: the interval is not a

@@ -146,6 +146,23 @@ void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sa
 	for (int k = 0; k < s->ncore; k++)
 		metrics_compute(pl, &s->core_rates[k], tsc, &s->core[k].m);
 	metrics_sum(s->ok_rates, ok, &total);
+	/*
+	 * A part unit's metric (plan.h) is of the CPUs where it ran; the
+	 * notes name those where it did not (plan_part_note()).
+	 */
+	for (int m = 0; m < M__COUNT; m++) {
+		double sum = 0;
+		int n = 0;
+
+		if (!pl->part_reason[m])
+			continue;
+		for (int k = 0; k < ok; k++)
+			if (!isnan(s->ok_rates[k].r[m])) {
+				sum += s->ok_rates[k].r[m];
+				n++;
+			}
+		total.r[m] = n ? sum : NAN;
+	}
 	metrics_compute(pl, &total, tsc, &s->total);
 	s->interval_s = s->ncpu ? cpu[0].interval_s : 0;
 	s->share_lat = pl->ldlat_unit[0] >= 0 ?

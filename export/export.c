@@ -394,16 +394,17 @@ static int render_format(const struct export *x, bool om, const struct samples *
 
 	room(&b, sm->b.n + 8192);
 	for (int f = 0; f < EXPORT__COUNT; f++) {
-		if (!x->supported[f])
+		if (!x->supported[f] || x->stopped)
 			continue;
 		put_family_meta(&b, om, &export_families[f]);
 		put(&b, sm->b.b + sm->off[f], sm->off[f + 1] - sm->off[f]);
 	}
 
 	put_meta(&b, om, "up", "gauge", NULL,
-		 "1 when lattop read at least one CPU in its last interval.");
+		 "1 when lattop read at least one CPU in its last interval; 0 when it read none, "
+		 "or has stopped.");
 	PUT(&b, "lattop_up ");
-	puts_(&b, x->up ? "1\n" : "0\n");
+	puts_(&b, x->up && !x->stopped ? "1\n" : "0\n");
 
 	/*
 	 * A gauge in both formats, as node_exporter's *_info series are: the
@@ -431,10 +432,11 @@ static int render_format(const struct export *x, bool om, const struct samples *
 	put_gauge(&b, x->interval_s);
 	PUT(&b, "\n");
 
-	put_meta(&b, om, "metric_supported", "gauge", NULL,
-		 "1 when this CPU can measure the counter family lattop_METRIC_total, 0 when not "
-		 "(it then has no series).");
-	for (int f = 0; f < EXPORT__COUNT; f++) {
+	if (!x->stopped)
+		put_meta(&b, om, "metric_supported", "gauge", NULL,
+			 "1 when this CPU can measure the counter family lattop_METRIC_total, 0 when "
+			 "not (it then has no series).");
+	for (int f = 0; f < EXPORT__COUNT && !x->stopped; f++) {
 		PUT(&b, "lattop_metric_supported{metric=\"");
 		puts_(&b, export_families[f].name);
 		PUT(&b, "\"} ");

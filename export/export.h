@@ -69,6 +69,7 @@ struct export {
 						 * (-1: past EXPORT_MAX_THRESH, not shown) */
 	int ncur;
 	bool up;                                /* the last interval read at least one CPU */
+	bool stopped;                           /* lattop stopped: lattop_up 0, no counters */
 	double interval_s;                      /* the interval asked for */
 	double last_sample;                     /* seconds since the epoch, 0 before the first */
 	/* lattop_info's labels */

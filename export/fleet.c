@@ -28,9 +28,12 @@ int fleet_open(struct fleet *f, const char *listen, const char *textfile, bool *
 			return -1;
 		f->listening = true;
 	}
-	if (textfile && textfile_resolve(textfile, f->path, sizeof(f->path), err, errlen) < 0) {
-		*usage = true;
-		return -1;
+	if (textfile) {
+		int rc = textfile_resolve(textfile, f->path, sizeof(f->path), err, errlen);
+
+		*usage = rc == -2;
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -49,6 +52,8 @@ static int publish(struct fleet *f, char *err, size_t errlen)
 	}
 	if (f->path[0] && textfile_write(f->path, text, tl, err, errlen) < 0)
 		res = -1;
+	else if (f->path[0])
+		f->written = true;
 	if (f->httpd) {
 		httpd_publish(f->httpd, text, tl, om, ol);
 		text = NULL;
@@ -105,6 +110,17 @@ int fleet_tick(struct fleet *f, const struct plan *pl, const struct row *rows, d
 
 void fleet_close(struct fleet *f)
 {
+	/* The textfile says lattop stopped: node_exporter must not serve its last numbers as live. */
+	if (f->written) {
+		char *text = NULL, err[256];
+		size_t tl = 0;
+
+		f->x.stopped = true;
+		if (export_render(&f->x, false, &text, &tl) == 0)
+			textfile_write(f->path, text, tl, err, sizeof(err));
+		free(text);
+		f->written = false;
+	}
 	httpd_stop(f->httpd);
 	f->httpd = NULL;
 	if (f->fd >= 0)

@@ -24,6 +24,7 @@ struct fleet {
 	struct export x;
 	struct httpd *httpd;
 	char last_err[256];             /* the last textfile error told, not to repeat it */
+	bool written;                   /* the textfile holds numbers: at the end, lattop_up 0 */
 };
 
 /* What lattop_info says. */
@@ -57,6 +58,7 @@ int fleet_start(struct fleet *f, const struct row *rows, int n, const struct fle
 int fleet_tick(struct fleet *f, const struct plan *pl, const struct row *rows, double now,
 	       char *err, size_t errlen);
 
+/* The end: the server stopped, and a textfile written says lattop_up 0, without counters. */
 void fleet_close(struct fleet *f);
 
 #endif

@@ -70,6 +70,18 @@ int httpd_bind(const struct listen_addr *a, int *fdp, char *where, size_t wherel
 	int fd, one = 1;
 	char host[INET6_ADDRSTRLEN];
 
+	struct listen_addr v4;
+
+	/* Every address where there is no IPv6: IPv4's. */
+	if (a->any && (fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 &&
+	    errno == EAFNOSUPPORT) {
+		v4 = *a;
+		snprintf(v4.host, sizeof(v4.host), "0.0.0.0");
+		v4.ipv6 = v4.any = false;
+		a = &v4;
+	} else if (a->any && fd >= 0) {
+		close(fd);
+	}
 	memset(&ss, 0, sizeof(ss));
 	if (a->ipv6) {
 		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
@@ -90,8 +102,11 @@ int httpd_bind(const struct listen_addr *a, int *fdp, char *where, size_t wherel
 	if (fd < 0)
 		goto fail;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (a->ipv6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (a->ipv6) {
+		int only = !a->any;     /* [::]:PORT is IPv6's alone; :PORT takes IPv4 too */
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &only, sizeof(only));
+	}
 	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0)
 		goto fail_fd;
 	sl = sizeof(ss);

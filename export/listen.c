@@ -47,12 +47,21 @@ int listen_parse(const char *s, struct listen_addr *out, char *err, size_t errle
 		hl = (size_t)(colon - s);
 		if (memchr(s, ':', hl))
 			return bad(err, errlen, s, "an IPv6 address is written [ADDR]:PORT");
-		if (hl == 0 || hl >= sizeof(out->host))
-			return bad(err, errlen, s, "not an IPv4 address such as 127.0.0.1");
-		memcpy(out->host, s, hl);
-		out->host[hl] = 0;
-		if (inet_pton(AF_INET, out->host, addr) != 1)
-			return bad(err, errlen, s, "not an IPv4 address such as 127.0.0.1");
+		if (hl == 0) {
+			/* node_exporter's ":9100": every address, IPv6 and IPv4. */
+			snprintf(out->host, sizeof(out->host), "::");
+			out->ipv6 = out->any = true;
+		} else if (hl == 9 && !strncmp(s, "localhost", 9)) {
+			snprintf(out->host, sizeof(out->host), "%s", LISTEN_DEFAULT_ADDR);
+		} else {
+			if (hl >= sizeof(out->host))
+				return bad(err, errlen, s, "not an IPv4 address such as 127.0.0.1");
+			memcpy(out->host, s, hl);
+			out->host[hl] = 0;
+			if (inet_pton(AF_INET, out->host, addr) != 1)
+				return bad(err, errlen, s, "not an IPv4 address such as 127.0.0.1, "
+					   "localhost, or none (:PORT, every address)");
+		}
 		port = colon + 1;
 	}
 	if (!*port)

@@ -16,12 +16,15 @@
 struct listen_addr {
 	char host[48];          /* a numeric IPv4 or IPv6 address, without brackets */
 	bool ipv6;
+	bool any;               /* ":PORT": every address, IPv6 and IPv4 ("::", or 0.0.0.0
+				 * where there is no IPv6) */
 	unsigned port;          /* 0: the kernel picks one (lattop says which) */
 };
 
 /*
- * "PORT", "ADDR:PORT" or "[ADDR6]:PORT"; ADDR numeric, PORT 0 to 65535.
- * 0, or -1 with a message in @err.
+ * "PORT", "ADDR:PORT", "[ADDR6]:PORT", "localhost:PORT" (127.0.0.1) or
+ * ":PORT" (every address); ADDR numeric, PORT 0 to 65535.  0, or -1 with a
+ * message in @err.
  */
 int listen_parse(const char *s, struct listen_addr *out, char *err, size_t errlen);
 

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +89,7 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 
 	if (!*arg) {
 		snprintf(err, errlen, "--textfile '': an empty path");
-		return -1;
+		return -2;
 	}
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 		n = snprintf(path, pathlen, "%s%slattop.prom", arg,
@@ -96,11 +98,11 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 		n = snprintf(path, pathlen, "%s", arg);
 	if (n < 0 || (size_t)n >= pathlen) {
 		snprintf(err, errlen, "--textfile %.64s...: the name is too long", arg);
-		return -1;
+		return -2;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "--textfile %s: not a regular file", path);
-		return -1;
+		return -2;
 	}
 	/* Can a file be made there?  Made and removed: nothing is left behind. */
 	{
@@ -109,13 +111,30 @@ int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, siz
 
 		if (temp_name(path, tmp, sizeof(tmp)) < 0) {
 			snprintf(err, errlen, "--textfile %s: the name is too long", path);
-			return -1;
+			return -2;
 		}
 		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd < 0) {
-			snprintf(err, errlen, "--textfile %s: cannot create a file beside it: %s", path,
-				 strerror(errno));
+		if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+			/* Root could; the user lattop gave root up to cannot: say who, and what to do. */
+			int e = errno;
+			struct passwd *pw = getpwuid(geteuid());
+			char who[64], dir[4096];
+
+			snprintf(who, sizeof(who), "%s", pw ? pw->pw_name : "this user");
+			snprintf(dir, sizeof(dir), "%s", path);
+			snprintf(err, errlen, "--textfile %s: %s, the user lattop writes it as (after "
+				 "giving up root: SUDO_UID, or nobody), cannot create files in %s (%s): "
+				 "make that directory writable by %s", path, who, dirname(dir),
+				 strerror(e), who);
 			return -1;
+		}
+		if (fd < 0) {
+			int e = errno;
+
+			snprintf(err, errlen, "--textfile %s: cannot create a file beside it: %s", path,
+				 strerror(e));
+			/* No such directory is the value's fault; a full or read-only disk is not. */
+			return e == ENOENT || e == ENOTDIR ? -2 : -1;
 		}
 		close(fd);
 		unlink(tmp);

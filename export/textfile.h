@@ -13,7 +13,9 @@
 /*
  * The file --textfile @arg names (a directory means DIR/lattop.prom) into
  * @path, and a test that a file can be created beside it (made and
- * removed).  0, or -1 with a message.
+ * removed).  0; -2 with a message when @arg itself is wrong (empty, no such
+ * directory, not a regular file); -1 with a message when no file can be
+ * made there now (permissions, a read-only or full disk).
  */
 int textfile_resolve(const char *arg, char *path, size_t pathlen, char *err, size_t errlen);
 

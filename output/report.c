@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -162,13 +163,23 @@ static const char *events_assume(const struct cpu_desc *d, char *buf, size_t len
 	return buf;
 }
 
+/* What a source doubts of a planned row's count with HT on (struct pmu_event.ht_caveat), or NULL. */
+static const char *events_ht_caveat(const struct plan *pl)
+{
+	for (int ui = 0; ui < pl->nunits; ui++)
+		for (int j = 0; j < pl->unit[ui].nrows; j++)
+			if (pl->unit[ui].row[j]->ht_caveat)
+				return pl->unit[ui].row[j]->ht_caveat;
+	return NULL;
+}
+
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
 	bool first = true;
 	int w[EV__N];
 	char abuf[320];
-	const char *assume = events_assume(d, abuf, sizeof(abuf));
+	const char *assume = events_assume(d, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
 
 	/* Text: each column as wide as its widest cell, so that long names stay in line. */
 	for (int k = 0; k < EV__N; k++)
@@ -256,6 +267,11 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 			report_json_str(f, assume);
 		else
 			fputs("null", f);
+		fputs(",\"ht_caveat\":", f);
+		if (caveat)
+			report_json_str(f, caveat);
+		else
+			fputs("null", f);
 		fputs(",\"unsupported\":{", f);
 		first = true;
 		for (int m = 0; m < M__COUNT; m++) {
@@ -274,6 +290,8 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 				fprintf(f, "# %s: not measured: %s\n", metric_name(m), pl->reason[m]);
 		if (assume)
 			fprintf(f, "# %s\n", assume);
+		if (caveat)
+			fprintf(f, "# %s\n", caveat);
 	}
 }
 
@@ -559,31 +577,57 @@ static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
  * The header names the JSON keys with their section (snoop.hitm_per_sec);
  * a list's columns add the threshold (load_latency.above_share.128).
  */
+static void csv_head(FILE *f, const struct report *r)
+{
+	const struct metrics *t = &r->total;
+	bool sep = false;
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
+		char h[96];
+
+		if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
+			continue;
+		for (int k = 0; k < n; k++) {
+			columns_csv_head(c, c->kind == CK_LIST ? t->lat.thresholds[k] : 0, h, sizeof(h));
+			fprintf(f, "%s%s", sep ? "," : "", h);
+			sep = true;
+		}
+	}
+	fputc('\n', f);
+}
+
+bool report_csv_new_head(const struct report *r, char **last)
+{
+	char *head = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&head, &len);
+
+	if (!m)
+		return *last == NULL;
+	csv_head(m, r);
+	if (fclose(m) != 0 || !head) {
+		free(head);
+		return *last == NULL;
+	}
+	if (*last && !strcmp(*last, head)) {
+		free(head);
+		return false;
+	}
+	free(*last);
+	*last = head;
+	return true;
+}
+
 static void write_csv(FILE *f, const struct report *r, bool first)
 {
 	const struct metrics *t = &r->total;
 	struct report_id id = { r->time, NULL, -1, -1 };
 	char cpu[16];
 
-	if (first) {
-		bool sep = false;
-
-		for (int i = 0; i < COL__COUNT; i++) {
-			const struct column *c = &columns[i];
-			int n = c->kind == CK_LIST ? t->lat.nthresh : 1;
-			char h[96];
-
-			if (!columns_in(c, COL_OUT_CSV) || !report_shows(r, c))
-				continue;
-			for (int k = 0; k < n; k++) {
-				columns_csv_head(c, c->kind == CK_LIST ? t->lat.thresholds[k] : 0,
-						 h, sizeof(h));
-				fprintf(f, "%s%s", sep ? "," : "", h);
-				sep = true;
-			}
-		}
-		fputc('\n', f);
-	}
+	if (first)
+		csv_head(f, r);
 	for (int i = 0; i < r->ncpu; i++) {
 		snprintf(cpu, sizeof(cpu), "%d", r->cpu[i].cpu);
 		id.cpu = cpu;

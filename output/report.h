@@ -33,6 +33,15 @@ struct report {
 /* One snapshot.  @first: the first of a --batch run (csv prints its header). */
 int report_write(FILE *f, enum report_format fmt, const struct report *r, bool first);
 
+/*
+ * csv: are the columns of @r (its thresholds, a recording's next session)
+ * other than those of the header *@last, the one printed last (NULL before
+ * the first)?  Then *@last becomes @r's header, and the caller passes
+ * @first to report_write() so that it prints it: no row is printed under a
+ * header that does not match it.  The caller frees *@last.
+ */
+bool report_csv_new_head(const struct report *r, char **last);
+
 /* The --detect object (JSON) or its text form. */
 void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d);
 /* The --detect object inline, for embedding in a snapshot. */

@@ -67,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -84,6 +85,7 @@
 #define BLOCK_MAGIC "LTBK"
 #define BLOCK_HEAD 17
 #define RAW_MAX (64u << 20)     /* no block decompresses to more */
+#define CLEN_MAX ZSTD_COMPRESSBOUND(RAW_MAX)    /* nor is compressed to more */
 #define NCPU_MAX 65536
 #define ZSTD_LEVEL 3
 #define TIME_MAX 253402300800.0  /* 10000-01-01 */
@@ -661,6 +663,28 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * @n bytes at the end of the file, in one write.  On failure (a full disk)
+ * the part written is cut off again, so that the next block follows the
+ * last intact one; should that fail too, a reader skips the torn block.
+ */
+static int put(struct record_writer *w, const void *p, size_t n, char *err, size_t errlen)
+{
+	int e;
+
+	if (write_all(w->fd, p, n) == 0) {
+		w->size += (long long)n;
+		return 0;
+	}
+	e = errno ? errno : EIO;
+	if (ftruncate(w->fd, w->size) < 0) {
+		/* Left torn: skipped on replay. */
+	}
+	snprintf(err, errlen, "--record %s: %s", w->path, strerror(e));
+	errno = e;
+	return -1;
+}
+
 /* The file head, at the start of a new file. */
 static int start_file(struct record_writer *w, char *err, size_t errlen)
 {
@@ -668,14 +692,13 @@ static int start_file(struct record_writer *w, char *err, size_t errlen)
 
 	memcpy(fh, FILE_MAGIC, 8);
 	put32(fh + 8, RECORD_VERSION);
-	if (write_all(w->fd, fh, sizeof(fh)) < 0) {
-		snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	w->size += FILE_HEAD;
-	w->frames = 0;
-	w->headed = false;
-	return 0;
+	return put(w, fh, sizeof(fh), err, errlen);
+}
+
+/* -2 for an error of the path itself (the caller's usage error), -1 for any other. */
+static int open_error(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == EISDIR || e == ENAMETOOLONG || e == ELOOP ? -2 : -1;
 }
 
 int record_open(struct record_writer *w, const char *path, long long max,
@@ -683,10 +706,11 @@ int record_open(struct record_writer *w, const char *path, long long max,
 {
 	uint8_t fh[FILE_HEAD];
 	struct stat st;
-	int fd;
+	int fd, rc = -1;
 
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
+	w->rot.sock = -1;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);     /* a FIFO must not block */
 	if (fd >= 0) {
 		ssize_t k = fstat(fd, &st) == 0 && st.st_size > 0 ? read(fd, fh, sizeof(fh)) : 0;
@@ -695,12 +719,12 @@ int record_open(struct record_writer *w, const char *path, long long max,
 		if (k != 0 && (k != FILE_HEAD || memcmp(fh, FILE_MAGIC, 8))) {
 			snprintf(err, errlen, "--record %s: exists and is not a lattop recording: "
 				 "left alone", path);
-			return -1;
+			return -2;
 		}
 		if (k && get32(fh + 8) != RECORD_VERSION) {
 			snprintf(err, errlen, "--record %s: a recording of format version %u, not %d: "
 				 "left alone", path, get32(fh + 8), RECORD_VERSION);
-			return -1;
+			return -2;
 		}
 	}
 	w->path = strdup(path);
@@ -720,51 +744,51 @@ int record_open(struct record_writer *w, const char *path, long long max,
 	w->max = max;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (w->fd < 0 || fstat(w->fd, &st) < 0) {
+		rc = open_error(errno);
 		snprintf(err, errlen, "--record %s: %s", path, strerror(errno));
 		goto fail;
 	}
+	/* Two recorders appending to one file would each spoil the other's frames. */
+	if (flock(w->fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			snprintf(err, errlen, "--record %s: another lattop is recording to it: two "
+				 "recorders would spoil each other's frames", path);
+		else
+			snprintf(err, errlen, "--record %s: locking it: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (max && (rotate_check(path, err, errlen) < 0 ||
+		    rotator_start(&w->rot, path, err, errlen) < 0))
+		goto fail;
 	w->size = st.st_size;
 	if (st.st_size == 0 && start_file(w, err, errlen) < 0)
 		goto fail;
 	return 0;
 fail:
 	record_close(w);
-	return -1;
+	return rc;
 }
 
 /* FILE -> FILE.1 -> ... -> FILE.RECORD_KEEP (the oldest dropped), then a new FILE. */
 static int rotate(struct record_writer *w, char *err, size_t errlen)
 {
-	size_t len = strlen(w->path) + 16;
-	char *from = malloc(len), *to = malloc(len);
-	int rc = -1;
+	int fd = rotator_rotate(&w->rot, w->path);
 
-	if (!from || !to) {
-		snprintf(err, errlen, "recording: out of memory");
-		goto out;
+	if (fd < 0) {
+		if (errno == ECHILD)
+			snprintf(err, errlen, "--record %s: rotating: the helper that renames as root "
+				 "has ended", w->path);
+		else
+			snprintf(err, errlen, "--record %s: rotating: %s", w->path, strerror(errno));
+		return -1;
 	}
-	for (int k = RECORD_KEEP - 1; k >= 1; k--) {
-		snprintf(from, len, "%s.%d", w->path, k);
-		snprintf(to, len, "%s.%d", w->path, k + 1);
-		if (rename(from, to) < 0 && errno != ENOENT)
-			goto fail;
-	}
-	snprintf(to, len, "%s.1", w->path);
-	if (rename(w->path, to) < 0)
-		goto fail;
 	close(w->fd);
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (w->fd < 0)
-		goto fail;
+	w->fd = fd;
+	flock(w->fd, LOCK_EX | LOCK_NB);
 	w->size = 0;
-	rc = start_file(w, err, errlen);
-	goto out;
-fail:
-	snprintf(err, errlen, "--record %s: rotating: %s", w->path, strerror(errno));
-out:
-	free(from);
-	free(to);
-	return rc;
+	w->frames = 0;
+	w->headed = false;
+	return start_file(w, err, errlen);
 }
 
 /* The raw frame of @r into @raw: structure, then the shuffled doubles. */
@@ -847,19 +871,16 @@ int record_write(struct record_writer *w, const struct report *r, char *err, siz
 	if (w->max && w->size + (long long)(w->out.n + (w->headed ? 0 : w->headlen)) > w->max &&
 	    w->size > FILE_HEAD && rotate(w, err, errlen) < 0)
 		return -1;
+	/* A file head or header that a full disk refused is written before the next frame. */
+	if (w->size == 0 && start_file(w, err, errlen) < 0)
+		return -1;
 	if (!w->headed) {
-		if (write_all(w->fd, w->head, w->headlen) < 0) {
-			snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
+		if (put(w, w->head, w->headlen, err, errlen) < 0)
 			return -1;
-		}
-		w->size += (long long)w->headlen;
 		w->headed = true;
 	}
-	if (write_all(w->fd, w->out.p, w->out.n) < 0) {
-		snprintf(err, errlen, "--record %s: %s", w->path, strerror(errno ? errno : EIO));
+	if (put(w, w->out.p, w->out.n, err, errlen) < 0)
 		return -1;
-	}
-	w->size += (long long)w->out.n;
 	w->frames++;
 	return 0;
 }
@@ -869,6 +890,7 @@ void record_close(struct record_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	rotator_stop(&w->rot);
 	for (int i = 0; i < w->nstr; i++)
 		free(w->str[i]);
 	free(w->str);
@@ -882,6 +904,7 @@ void record_close(struct record_writer *w)
 	buf_free(&w->out);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
+	w->rot.sock = -1;
 }
 
 /* ---- reading ---- */
@@ -1085,7 +1108,7 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 		return 0;
 	clen = get32(p + 5);
 	rlen = get32(p + 9);
-	if (clen > n - BLOCK_HEAD || rlen > RAW_MAX ||
+	if (clen > n - BLOCK_HEAD || clen > CLEN_MAX || rlen > RAW_MAX ||
 	    block_crc(p, p + BLOCK_HEAD, clen) != get32(p + 13))
 		return 0;
 	/* An intact block of a kind a later version added: passed over, not counted. */
@@ -1133,63 +1156,182 @@ static size_t block_at(struct record_file *out, ZSTD_DCtx *dctx, const uint8_t *
 	return ok == 0 ? BLOCK_HEAD + clen : 0;
 }
 
+/*
+ * Could @p (@n bytes, the last read so far) begin an intact block that is
+ * not all there yet?  A stream is read on before deciding.
+ */
+static bool block_partial(const uint8_t *p, size_t n)
+{
+	if (n < BLOCK_HEAD)
+		return !memcmp(p, BLOCK_MAGIC, n < 4 ? n : 4);
+	return !memcmp(p, BLOCK_MAGIC, 4) && get32(p + 5) <= CLEN_MAX &&
+	       get32(p + 5) > n - BLOCK_HEAD;
+}
+
+/* A decoding under way: of a whole file in memory, or of a stream read piece by piece. */
+struct decoding {
+	struct record_file *out;
+	ZSTD_DCtx *dctx;
+	bool garbage;                   /* in a torn or corrupt stretch */
+	int oom;
+};
+
+/*
+ * The file head in @buf (@len bytes, FILE_HEAD of them when it is one).  0,
+ * or -2 with a message: not a recording this lattop reads.
+ */
+static int decoding_start(struct decoding *d, const uint8_t *buf, size_t len,
+			  struct record_file *out, record_each_fn each, void *arg,
+			  char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	memset(out, 0, sizeof(*out));
+	d->out = out;
+	out->each = each;
+	out->arg = arg;
+	if (len < FILE_HEAD || memcmp(buf, FILE_MAGIC, 8) || get32(buf + 8) == 0) {
+		snprintf(err, errlen, "not a lattop recording");
+		return -2;
+	}
+	if (get32(buf + 8) > RECORD_VERSION) {
+		snprintf(err, errlen, "a recording of format version %u: this lattop reads version %d "
+			 "and older", get32(buf + 8), RECORD_VERSION);
+		return -2;
+	}
+	out->version = get32(buf + 8);
+	d->dctx = ZSTD_createDCtx();
+	d->oom = !d->dctx;
+	return 0;
+}
+
+/*
+ * The blocks in @buf[0..@len): how many bytes were used.  With more to
+ * come (!@eof), a block cut short at the end is left for the next call, as
+ * are the last 3 bytes of a corrupt stretch (they may begin a block).
+ */
+static size_t decode_blocks(struct decoding *d, const uint8_t *buf, size_t len, bool eof)
+{
+	size_t pos = 0;
+
+	while (pos < len && !d->oom && !d->out->stopped) {
+		size_t n = len - pos, k;
+		const uint8_t *next;
+
+		if (!eof && block_partial(buf + pos, n))
+			break;
+		k = block_at(d->out, d->dctx, buf + pos, n, &d->oom);
+		if (k) {
+			pos += k;
+			d->garbage = false;
+			continue;
+		}
+		if (!d->garbage)
+			d->out->skipped++;
+		d->garbage = true;
+		next = n > 1 ? memmem(buf + pos + 1, n - 1, BLOCK_MAGIC, 4) : NULL;
+		if (next) {
+			pos = (size_t)(next - buf);
+		} else if (eof) {
+			pos = len;
+		} else {
+			if (n > 3)
+				pos = len - 3;
+			break;
+		}
+	}
+	return pos;
+}
+
+/* 0; -1 with a message (out of memory), or -2 (no intact header: not a recording to read). */
+static int decoding_end(struct decoding *d, char *err, size_t errlen)
+{
+	ZSTD_freeDCtx(d->dctx);
+	if (d->oom) {
+		record_file_free(d->out);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!d->out->ns) {
+		record_file_free(d->out);
+		snprintf(err, errlen, "a lattop recording without an intact header");
+		return -2;
+	}
+	return 0;
+}
+
 int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 		  char *err, size_t errlen)
 {
 	return record_decode_each(buf, len, out, NULL, NULL, err, errlen);
 }
 
+/* A whole file in memory: 0, -1 (out of memory) or -2 (not a recording to read). */
+static int decode_whole(const uint8_t *buf, size_t len, struct record_file *out,
+			record_each_fn each, void *arg, char *err, size_t errlen)
+{
+	struct decoding d;
+	int rc = decoding_start(&d, buf, len, out, each, arg, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	decode_blocks(&d, buf + FILE_HEAD, len - FILE_HEAD, true);
+	return decoding_end(&d, err, errlen);
+}
+
 int record_decode_each(const uint8_t *buf, size_t len, struct record_file *out,
 		       record_each_fn each, void *arg, char *err, size_t errlen)
 {
-	size_t pos = FILE_HEAD;
-	bool garbage = false;
-	int oom = 0;
-	ZSTD_DCtx *dctx;
+	return decode_whole(buf, len, out, each, arg, err, errlen) < 0 ? -1 : 0;
+}
 
-	memset(out, 0, sizeof(*out));
-	out->each = each;
-	out->arg = arg;
-	if (len < FILE_HEAD || memcmp(buf, FILE_MAGIC, 8) || get32(buf + 8) == 0) {
-		snprintf(err, errlen, "not a lattop recording");
-		return -1;
-	}
-	if (get32(buf + 8) > RECORD_VERSION) {
-		snprintf(err, errlen, "a recording of format version %u: this lattop reads version %d "
-			 "and older", get32(buf + 8), RECORD_VERSION);
-		return -1;
-	}
-	out->version = get32(buf + 8);
-	dctx = ZSTD_createDCtx();
-	if (!dctx)
-		oom = 1;
-	while (pos < len && !oom && !out->stopped) {
-		size_t k = block_at(out, dctx, buf + pos, len - pos, &oom);
-		const uint8_t *next;
+/*
+ * A pipe or a device, read as it comes: the file head first, so that what
+ * is not a recording (/dev/zero) is refused after 12 bytes, then block by
+ * block, holding at most one block and what is being read.
+ */
+static int load_stream(FILE *f, struct record_file *out, record_each_fn each, void *arg,
+		       char *err, size_t errlen)
+{
+	uint8_t head[FILE_HEAD];
+	struct record_buf b = { 0 };
+	struct decoding d;
+	size_t k;
+	bool eof = false;
+	int rc;
 
-		if (k) {
-			pos += k;
-			garbage = false;
-			continue;
+	errno = 0;
+	k = fread(head, 1, sizeof(head), f);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
+		return open_error(errno);
+	}
+	if ((rc = decoding_start(&d, head, k, out, each, arg, err, errlen)) < 0)
+		return rc;
+	while (!eof && !d.oom && !out->stopped) {
+		uint8_t chunk[65536];
+		size_t used;
+
+		k = fread(chunk, 1, sizeof(chunk), f);
+		eof = k < sizeof(chunk);
+		buf_put(&b, chunk, k);
+		if (b.oom) {
+			d.oom = 1;
+			break;
 		}
-		if (!garbage)
-			out->skipped++;
-		garbage = true;
-		next = memmem(buf + pos + 1, len - pos - 1, BLOCK_MAGIC, 4);
-		pos = next ? (size_t)(next - buf) : len;
+		if (!b.n)
+			continue;
+		used = decode_blocks(&d, b.p, b.n, eof);
+		memmove(b.p, b.p + used, b.n - used);
+		b.n -= used;
 	}
-	ZSTD_freeDCtx(dctx);
-	if (oom) {
+	buf_free(&b);
+	if (ferror(f) && !d.oom) {
+		ZSTD_freeDCtx(d.dctx);
 		record_file_free(out);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", strerror(EIO));
 		return -1;
 	}
-	if (!out->ns) {
-		record_file_free(out);
-		snprintf(err, errlen, "a lattop recording without an intact header");
-		return -1;
-	}
-	return 0;
+	return decoding_end(&d, err, errlen);
 }
 
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen)
@@ -1200,7 +1342,6 @@ int record_load(const char *path, struct record_file *out, char *err, size_t err
 int record_load_each(const char *path, struct record_file *out, record_each_fn each, void *arg,
 		     char *err, size_t errlen)
 {
-	struct record_buf b = { 0 };
 	char m[200];
 	FILE *f = fopen(path, "rb");
 	struct stat st;
@@ -1209,40 +1350,25 @@ int record_load_each(const char *path, struct record_file *out, record_each_fn e
 	memset(out, 0, sizeof(*out));
 	if (!f) {
 		snprintf(err, errlen, "--replay %s: %s", path, strerror(errno));
-		return -1;
+		return open_error(errno);
 	}
-	/* A file is mapped, not copied; a pipe is read. */
+	/* A file is mapped, not copied; a pipe is read as it comes. */
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
 
 		if (p != MAP_FAILED) {
 			fclose(f);
-			rc = record_decode_each(p, (size_t)st.st_size, out, each, arg, m, sizeof(m));
+			rc = decode_whole(p, (size_t)st.st_size, out, each, arg, m, sizeof(m));
 			munmap(p, (size_t)st.st_size);
 			if (rc < 0)
 				snprintf(err, errlen, "--replay %s: %s", path, m);
 			return rc;
 		}
 	}
-	for (;;) {
-		uint8_t chunk[65536];
-		size_t k = fread(chunk, 1, sizeof(chunk), f);
-
-		buf_put(&b, chunk, k);
-		if (k < sizeof(chunk))
-			break;
-	}
-	if (ferror(f) || b.oom) {
-		snprintf(err, errlen, "--replay %s: %s", path, b.oom ? "out of memory" : strerror(EIO));
-		fclose(f);
-		buf_free(&b);
-		return -1;
-	}
+	rc = load_stream(f, out, each, arg, m, sizeof(m));
 	fclose(f);
-	rc = record_decode_each(b.p ? b.p : (const uint8_t *)"", b.n, out, each, arg, m, sizeof(m));
 	if (rc < 0)
 		snprintf(err, errlen, "--replay %s: %s", path, m);
-	buf_free(&b);
 	return rc;
 }
 
@@ -1340,9 +1466,9 @@ int record_parse_size(const char *s, long long *out, char *err, size_t errlen)
 	v = strtoull(s, &e, 10);
 	if (*e == 'k' || *e == 'K')
 		shift = 10;
-	else if (*e == 'M')
+	else if (*e == 'm' || *e == 'M')
 		shift = 20;
-	else if (*e == 'G')
+	else if (*e == 'g' || *e == 'G')
 		shift = 30;
 	if (shift)
 		e++;
@@ -1355,6 +1481,6 @@ int record_parse_size(const char *s, long long *out, char *err, size_t errlen)
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "not a size: bytes, or a number with k, M or G");
+	snprintf(err, errlen, "not a size: bytes, or a number with k, M or G (either case)");
 	return -1;
 }

@@ -19,6 +19,7 @@
 #include "cpu/events.h"
 #include "cpu/uarch.h"
 #include "output/report.h"
+#include "record/rotate.h"
 
 #define RECORD_VERSION 2        /* 2: the counts of tagged loads (record.c) */
 #define RECORD_KEEP 8          /* --record-max keeps FILE.1 .. FILE.8 */
@@ -56,17 +57,29 @@ struct record_writer {
 	int nstr;
 	void *cctx;                    /* ZSTD_CCtx */
 	struct record_buf raw, dbl, out;
+	struct rotator rot;            /* --record-max: who renames (rotate.h) */
 };
 
 /*
  * Open @path for recording: a new file, or a recording to append to (a
  * file that is neither is refused, untouched), and write the header.  @max
- * 0: no rotation.  0, or -1 with a message.
+ * 0: no rotation; else what rotating will need is checked now.  The file
+ * stays locked while open: a second recorder on it is refused, since the
+ * two would spoil each other's frames.  0; -2 with a message when @path
+ * itself is wrong (not a recording, another version, no such directory);
+ * -1 with a message when it cannot be recorded to now (permissions, a full
+ * disk, another recorder).
  */
 int record_open(struct record_writer *w, const char *path, long long max,
 		const struct record_head *h, char *err, size_t errlen);
 
-/* Append @r as one frame, in one write(): rotates first when @max would be passed. */
+/*
+ * Append @r as one frame, in one write(): rotates first when @max would be
+ * passed.  0, or -1 with a message; then nothing of the frame is left in
+ * the file (a torn block is cut off when the file lets it be), and the
+ * writer may be called again with the next frame: a full disk pauses a
+ * recording, it does not end it.
+ */
 int record_write(struct record_writer *w, const struct report *r, char *err, size_t errlen);
 
 void record_close(struct record_writer *w);
@@ -121,7 +134,11 @@ struct record_file {
 int record_decode(const uint8_t *buf, size_t len, struct record_file *out,
 		  char *err, size_t errlen);
 
-/* Read and decode @path.  0, or -1 with a message naming the file. */
+/*
+ * Read and decode @path.  0; -2 with a message naming the file when it is
+ * not a recording this lattop reads (or there is no such file); -1 when it
+ * could not be read (permissions, an I/O error, out of memory).
+ */
 int record_load(const char *path, struct record_file *out, char *err, size_t errlen);
 
 /*
@@ -143,7 +160,7 @@ void record_file_free(struct record_file *f);
  */
 int record_parse_time(const char *s, double first, double *out, char *err, size_t errlen);
 
-/* --record-max SIZE: bytes, with an optional k, M or G (powers of 1024). */
+/* --record-max SIZE: bytes, with an optional k, M or G in either case (powers of 1024). */
 int record_parse_size(const char *s, long long *out, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "record/record.h"
 #include "record/replay.h"
@@ -19,6 +20,7 @@ struct replay_walk {
 	double begin, end;
 	bool resolved;                  /* begin and end known: after the first frame */
 	int status;
+	char *csv_head;                 /* the csv header printed last */
 	char *err;
 	size_t errlen;
 };
@@ -45,7 +47,10 @@ static int replay_one(const struct record_frame *f, void *arg)
 	if (rep->time < w->begin || rep->time > w->end)
 		return 0;
 	errno = 0;
-	if (report_write(w->out, o->format, rep, w->res->printed == 0) < 0) {
+	/* csv: a header again where the columns change (another session's thresholds). */
+	if (report_write(w->out, o->format, rep,
+			 (o->format == FORMAT_CSV && report_csv_new_head(rep, &w->csv_head)) ||
+			 w->res->printed == 0) < 0) {
 		w->res->write_errno = errno ? errno : EIO;
 		w->status = REPLAY_WRITE;
 		return 1;
@@ -62,14 +67,18 @@ int replay_print(const struct replay_opts *o, FILE *out, struct replay_result *r
 		.err = err, .errlen = errlen,
 	};
 	struct record_file rf;
+	int rc;
 
 	res->printed = 0;
 	res->skipped = 0;
 	res->frames = 0;
 	res->write_errno = 0;
-	if (record_load_each(o->path, &rf, replay_one, &w, err, errlen) < 0)
-		return REPLAY_BAD_INPUT;
+	if ((rc = record_load_each(o->path, &rf, replay_one, &w, err, errlen)) < 0) {
+		free(w.csv_head);
+		return rc == -2 ? REPLAY_BAD_INPUT : REPLAY_CANNOT;
+	}
 	res->skipped = rf.skipped;
 	record_file_free(&rf);
+	free(w.csv_head);
 	return w.status;
 }

@@ -26,12 +26,13 @@ struct replay_result {
 	int write_errno;               /* why writing failed, with REPLAY_WRITE */
 };
 
-enum { REPLAY_OK = 0, REPLAY_BAD_INPUT = -1, REPLAY_WRITE = -2 };
+enum { REPLAY_OK = 0, REPLAY_BAD_INPUT = -1, REPLAY_WRITE = -2, REPLAY_CANNOT = -3 };
 
 /*
  * Print the snapshots of @o->path to @out.  REPLAY_OK; REPLAY_BAD_INPUT
- * with a message (the file cannot be read or is not a recording, a TIME
- * that cannot be resolved); REPLAY_WRITE when writing @out failed
+ * with a message (no such file, not a recording, a TIME that cannot be
+ * resolved); REPLAY_CANNOT with a message when the file could not be read
+ * (permissions, an I/O error); REPLAY_WRITE when writing @out failed
  * (@res->write_errno says why).
  */
 int replay_print(const struct replay_opts *o, FILE *out, struct replay_result *res,

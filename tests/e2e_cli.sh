@@ -333,9 +333,9 @@ is "text and screen: one header a column (HITM/s, units included)" \
 	"$(sed -n 2p $LIB_TMP/all.txt | tr -s ' ' | grep -o 'Hit/s HITM/s RHit/s RHITM/s Reads/s Lat(cyc) Lat(ns)')" \
 	"Hit/s HITM/s RHit/s RHITM/s Reads/s Lat(cyc) Lat(ns)"
 is "--show cpu,hitm,offlat: each row three cells" "$(sed -n '3,/^total/p' $LIB_TMP/s.txt | awk '{ print NF }' | sort -u)" 3
-is "--show and --hide together: shown less hidden" \
-	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show cpu,hit,hitm --hide hit | head -n 1)" \
-	"cpu,snoop.hitm_per_sec"
+is "--show and --hide of other columns together: what --show names" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show cpu,hit,hitm --hide ipc | head -n 1)" \
+	"cpu,snoop.hit_per_sec,snoop.hitm_per_sec"
 ./lattop --simulate haswell --once -d 0.1 --format csv --show cpu,hitm >$LIB_TMP/live.csv
 is "--show on a live run: the csv header" "$(head -n 1 $LIB_TMP/live.csv)" "cpu,snoop.hitm_per_sec"
 
@@ -352,6 +352,30 @@ for m in "--detect --cpuid-file $HSW" "--list-events --cpuid-file $HSW" "--list-
 		diag "exit $rc, stderr: $(cat $LIB_TMP/err)"
 	fi
 done
+# ---- names as the outputs print them, sizes in either case, ranges said ----
+mounted=0       # the stand-in is gone by now
+for u in Haswell "Sandy Bridge" GOLDMONT-PLUS; do
+	./lattop --simulate "$u" --detect >$LIB_TMP/out 2>$LIB_TMP/err
+	is "--simulate '$u': the name as --list-uarchs and --detect print it" \
+		"$?:$(grep -c '^microarch:' $LIB_TMP/out)" "0:1"
+done
+./lattop --simulate haswell -n 1 -d 0.05 --record $LIB_TMP/m1.lrec --record-max 1m </dev/null >/dev/null 2>$LIB_TMP/err
+is "--record-max 1m: taken as 1M" "$?" 0
+bad "interval negative: the range said" "0.05 to 3600 seconds" $D -d -1
+bad "a column in --show and --hide" "ipc is named by --show too" --simulate haswell --once --show cpu,ipc --hide ipc
+bad "--state-dir with --simulate" "--state-dir '$LIB_TMP/state': not with --simulate" \
+	--simulate haswell --once --state-dir $LIB_TMP/state
+bad "--force with --simulate" "--force: not with --simulate" --simulate haswell --once --force
+bad "--ascii with -b" "--ascii: the screen's option" --simulate haswell -b -n 1 --ascii
+bad "--no-color with --once" "--no-color: the screen's option" --simulate haswell --once --no-color
+bad "--no-color with --replay --format" "--no-color: the screen's option" \
+	--replay $LIB_TMP/m1.lrec --format json --no-color
+# A dump of Debian's cpuid tool (cpuid -r): refused with the command that makes one lattop reads.
+printf 'CPU 0:\n   0x00000000 0x00: eax=0x0000000d ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n' \
+	>$LIB_TMP/cpuid-r.txt
+bad "a cpuid -r dump: the command that makes a libcpuid one" "cpuid_tool --save=FILE" \
+	--cpuid-file $LIB_TMP/cpuid-r.txt --detect
+
 # A profile with two packages makes the simulator the server part: --detect
 # and --list-events see its model and its events for other packages.
 printf 'cpus = 8\npackages = 2\n' >$LIB_TMP/2p.prof

@@ -103,7 +103,7 @@ within5() {
 }
 
 # ---- bad values: refused, nothing written ----
-for bad in "localhost:10123" "127.0.0.1:70000" "1.2.3:80" "::1:80" "[::1]80" "" "12a"; do
+for bad in "localhost6:10123" "127.0.0.1:70000" "1.2.3:80" "::1:80" "[::1]80" "" "12a" ":"; do
 	./lattop --simulate haswell --once --listen "$bad" >$LIB_TMP/o 2>$LIB_TMP/e
 	rc=$?
 	is "--listen '$bad': exit 2, one line naming --listen" "$rc $(wc -l <$LIB_TMP/e | tr -d ' ') $(grep -c -- "--listen" $LIB_TMP/e)" "2 2 1"
@@ -112,6 +112,28 @@ done
 is "--textfile in a missing directory: exit 2" "$? $(grep -c -- '--textfile /nonexistent/dir/x.prom' $LIB_TMP/e)" "2 1"
 ./lattop --simulate haswell --detect --listen 0 >$LIB_TMP/o 2>$LIB_TMP/e
 is "--listen with --detect: exit 2" "$?" 2
+
+# node_exporter's forms: ":PORT", every address (IPv4 too), and "localhost:PORT", 127.0.0.1.
+for form in :0 localhost:0; do
+	./lattop --simulate haswell -d 0.1 --listen $form </dev/null >/dev/null 2>$LIB_TMP/form.err &
+	fp=$!
+	PIDS="$PIDS $fp"
+	wait_until 10 grep -q 'serving' $LIB_TMP/form.err
+	fport=$(sed -n 's|^lattop: serving http://.*:\([0-9]*\)/metrics$|\1|p' $LIB_TMP/form.err)
+	check "--listen $form: served, and answers on 127.0.0.1 ($(cat $LIB_TMP/form.err))" \
+		wait_until 10 sh -c "curl -sf http://127.0.0.1:$fport/metrics | grep -q '^lattop_up 1'"
+	case $form in
+	:*)	if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
+			check "--listen $form: and on ::1 (every address)" sh -c "curl -sf 'http://[::1]:$fport/metrics' | grep -q '^lattop_up'"
+		else
+			skip "--listen $form: no IPv6 loopback here"
+		fi
+		check "... said as every address" grep -q 'serving http://\[::\]:\|serving http://0.0.0.0:' $LIB_TMP/form.err ;;
+	*)	check "... said as 127.0.0.1" grep -q 'serving http://127.0.0.1:' $LIB_TMP/form.err ;;
+	esac
+	kill $fp
+	wait $fp
+done
 
 if have_fuse; then
 	M=$LIB_TMP/m
@@ -217,17 +239,45 @@ is "no snapshot on stdout without a terminal" "$(wc -c <$LIB_TMP/lattop.out | tr
 is "absent, not 0: lattop_metric_supported says 1 for the 11 counter families here" \
 	"$(grep -c '^lattop_metric_supported{metric="[a-z_]*"} 1$' $LIB_TMP/text.prom)" 11
 
+# textfile_live UARCH DIR: lattop --simulate UARCH --textfile DIR until the textfile says
+# lattop_up 1, copied to DIR.live, then stopped with SIGTERM (its exit status in $LIVE_RC).
+textfile_live() {
+	mkdir -p $2 && chmod 777 $2
+	./lattop --simulate $1 -d 0.1 --textfile $2 </dev/null >/dev/null 2>$LIB_TMP/e &
+	_tp=$!
+	wait_until 10 sh -c "grep -q '^lattop_up 1' $2/lattop.prom 2>/dev/null"
+	cp $2/lattop.prom $2.live
+	kill $_tp
+	wait $_tp
+	LIVE_RC=$?
+}
+
 # A CPU that cannot measure: Silvermont has no load latency: no series, supported 0.
-mkdir -p $LIB_TMP/slm && chmod 777 $LIB_TMP/slm
-./lattop --simulate silvermont -d 0.1 -n 2 --textfile $LIB_TMP/slm </dev/null >/dev/null 2>$LIB_TMP/e
+textfile_live silvermont $LIB_TMP/slm
 is "silvermont: no lattop_load_latency_above_total series, supported 0" \
-	"$(grep -c '^lattop_load_latency_above_total' $LIB_TMP/slm/lattop.prom) $(grep -c '^lattop_metric_supported{metric="load_latency_above"} 0$' $LIB_TMP/slm/lattop.prom)" "0 1"
+	"$(grep -c '^lattop_load_latency_above_total' $LIB_TMP/slm.live) $(grep -c '^lattop_metric_supported{metric="load_latency_above"} 0$' $LIB_TMP/slm.live)" "0 1"
 
 # Nehalem counts offcore reads but has no occupancy event: reads there, outstanding cycles absent.
-mkdir -p $LIB_TMP/nhm && chmod 777 $LIB_TMP/nhm
-./lattop --simulate nehalem -d 0.1 -n 2 --textfile $LIB_TMP/nhm </dev/null >/dev/null 2>$LIB_TMP/e
+textfile_live nehalem $LIB_TMP/nhm
 is "nehalem: offcore reads served, outstanding cycles absent and supported 0" \
-	"$(grep -c '^lattop_offcore_reads_total{' $LIB_TMP/nhm/lattop.prom) $(grep -c '^lattop_offcore_outstanding_cycles_total' $LIB_TMP/nhm/lattop.prom) $(grep -c '^lattop_metric_supported{metric="offcore_outstanding_cycles"} 0$' $LIB_TMP/nhm/lattop.prom)" "8 0 1"
+	"$(grep -c '^lattop_offcore_reads_total{' $LIB_TMP/nhm.live) $(grep -c '^lattop_offcore_outstanding_cycles_total' $LIB_TMP/nhm.live) $(grep -c '^lattop_metric_supported{metric="offcore_outstanding_cycles"} 0$' $LIB_TMP/nhm.live)" "8 0 1"
+# Stopped, the textfile says so: node_exporter must not serve the last numbers as live.
+is "stopped (SIGTERM, exit 0): the textfile says lattop_up 0" \
+	"$LIVE_RC $(grep -c '^lattop_up 0$' $LIB_TMP/nhm/lattop.prom)" "0 1"
+is "... and holds no counter any more" "$(grep -c '_total{' $LIB_TMP/nhm/lattop.prom)" 0
+out=$(promtool check metrics <$LIB_TMP/nhm/lattop.prom 2>&1)
+is "... promtool check metrics: clean" "$?:$out" "0:"
+mkdir -p $LIB_TMP/n2 && chmod 777 $LIB_TMP/n2
+./lattop --simulate haswell -d 0.05 -n 2 --textfile $LIB_TMP/n2 </dev/null >/dev/null 2>&1
+is "... and after -n N too" "$(grep -c '^lattop_up 0$' $LIB_TMP/n2/lattop.prom)" 1
+
+# As root into a root-owned directory: the user lattop writes as after giving up root is named.
+mkdir -p $LIB_TMP/rootdir && chmod 755 $LIB_TMP/rootdir
+./lattop --simulate haswell -d 0.05 -n 2 --textfile $LIB_TMP/rootdir </dev/null >/dev/null 2>$LIB_TMP/e
+is "--textfile into a root-owned directory: exit 1, one line" "$?:$(wc -l <$LIB_TMP/e | tr -d ' ')" "1:1"
+check "... naming the user and the directory, and what to do" \
+	grep -q "nobody, the user lattop writes it as .*cannot create files in $LIB_TMP/rootdir (Permission denied): make that directory writable by nobody" $LIB_TMP/e
+is "... and nothing left there" "$(ls -A $LIB_TMP/rootdir)" ""
 
 # A textfile that cannot be written any more: said once on stderr, sampling goes on.
 mkdir -p $LIB_TMP/gone && chmod 777 $LIB_TMP/gone
@@ -240,8 +290,8 @@ n0=$(wc -l <$LIB_TMP/gone.json)
 wait_until 10 sh -c "[ \$(wc -l <$LIB_TMP/gone.json) -ge $((n0 + 10)) ]"
 kill $gp
 wait $gp
-is "a textfile gone: exit 0 on SIGTERM, said once on stderr, snapshots went on" \
-	"$? $(grep -c -- "--textfile $LIB_TMP/gone/lattop.prom: No such file or directory" $LIB_TMP/gone.err) $(wc -l <$LIB_TMP/gone.err | tr -d ' ') $(test $(wc -l <$LIB_TMP/gone.json) -ge $((n0 + 10)) && echo on)" "0 1 1 on"
+is "a textfile gone: exit 0 on SIGTERM, said once on stderr (notes aside), snapshots went on" \
+	"$? $(grep -c -- "--textfile $LIB_TMP/gone/lattop.prom: No such file or directory" $LIB_TMP/gone.err) $(grep -vc '^lattop: note: ' $LIB_TMP/gone.err) $(test $(wc -l <$LIB_TMP/gone.json) -ge $((n0 + 10)) && echo on)" "0 1 1 on"
 
 NPORT=$(free_port)
 prometheus-node-exporter --web.listen-address=127.0.0.1:$NPORT --collector.disable-defaults \

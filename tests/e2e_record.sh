@@ -116,6 +116,21 @@ $L --simulate haswell -n 2 -d 0.05 --record $T/q.lrec </dev/null >/dev/null 2>&1
 is "--record to an existing recording: appends" \
 	"$($L --replay $T/q.lrec --format json | wc -l | tr -d ' ')" 5
 
+# ---- csv: a header again where the columns change ----
+# Appended sessions with other thresholds (or 't' on the screen) change the columns.
+rm -f $T/th.lrec
+$L --simulate haswell -c 0-1 -n 2 -d 0.05 --thresholds 16,32 --record $T/th.lrec </dev/null
+$L --simulate haswell -c 0-1 -n 2 -d 0.05 --thresholds 8,64,128 --record $T/th.lrec </dev/null
+$L --replay $T/th.lrec --format csv >$T/th.csv
+is "csv replay of sessions with other thresholds: a header for each set of columns" \
+	"$(grep -c '^time,' $T/th.csv)" 2
+is "... and every row as many fields as the header above it" \
+	"$(awk -F, '/^time,/ { h = NF; next } NF != h { bad++ } END { print bad + 0 }' $T/th.csv)" 0
+check "... the second header names the new thresholds" \
+	sh -c "grep '^time,' $T/th.csv | tail -1 | grep -q 'above_share.128'"
+$L --replay $T/th.lrec --format csv --begin +0 -n 2 >$T/th2.csv
+is "... a single session: a single header" "$(grep -c '^time,' $T/th2.csv)" 1
+
 # ---- killed, torn ----
 rm -f $T/k.lrec
 $L --simulate haswell -b -d 0.05 --format csv --record $T/k.lrec >/dev/null 2>&1 &
@@ -163,6 +178,149 @@ fi
 $L --replay $T/rot/r.lrec --format json | tail -1 >$T/last.json
 tail -1 $T/live.json >$T/want.json
 check "--record-max: FILE holds the newest snapshot" cmp -s $T/last.json $T/want.json
+
+# ---- --record-max as root into a root-owned directory: the README's example ----
+# Root gives root up before the first rotation; a helper that stays root renames.
+mkdir -p $T/var && chmod 755 $T/var
+$L --simulate haswell -c 0-3 -b -n 25 -d 0.05 --format json --record $T/var/r.lrec --record-max 4k \
+	>$T/live.json 2>$T/err
+is "--record-max into a root-owned directory: runs to its end" "$?:$(grep -c 'record' $T/err)" "0:0"
+check "... rotating there (FILE.1, owned by root)" sh -c "test \"\$(stat -c %u $T/var/r.lrec.1)\" = 0"
+total=0
+for f in $T/var/r.lrec*; do
+	total=$((total + $($L --replay $f --format json | wc -l)))
+done
+if [ -f $T/var/r.lrec.8 ]; then
+	skip "--record-max into a root-owned directory: every snapshot kept (more than 8 rotations)"
+else
+	is "... keeping every snapshot, over the files" "$total" 25
+fi
+# Not root: what the first rotation would need is checked at the start.
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	mkdir -p $T/ro && chmod 755 $T/ro
+	: >$T/ro/r.lrec && chown nobody $T/ro/r.lrec
+	setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+		$L --simulate haswell -n 1 -d 0.05 --record $T/ro/r.lrec --record-max 4k >$T/out 2>$T/err
+	is "--record-max where the user cannot rename: refused at once (exit 1)" "$?" 1
+	check "... naming the user and the directory" \
+		grep -q "renames files in $T/ro, which nobody cannot write" $T/err
+	is "... one line" "$(wc -l <$T/err | tr -d ' ')" 1
+	is "... and nothing recorded" "$(wc -c <$T/ro/r.lrec | tr -d ' ')" 0
+else
+	skip "no setpriv or no user nobody here"
+fi
+
+# ---- two recorders on one file: the second is refused, the first keeps every frame ----
+rm -f $T/two.lrec
+$L --simulate haswell -c 0-3 -b -n 15 -d 0.1 --format json --record $T/two.lrec >$T/two.json 2>$T/err1 &
+pid=$!
+wait_for $T/two.json . 5
+$L --simulate haswell -c 0-1 -b -n 3 -d 0.05 --format json --record $T/two.lrec >$T/out 2>$T/err
+is "a second recorder on the same file: refused (exit 1)" "$?" 1
+check "... saying another lattop records to it" grep -q "another lattop is recording to it" $T/err
+wait $pid
+$L --replay $T/two.lrec --format json >$T/two.replay 2>$T/err
+is "... and the first one's snapshots replay, all of them, nothing skipped" \
+	"$(wc -l <$T/two.replay | tr -d ' '):$(cat $T/err)" "15:"
+check "... as it printed them" cmp -s $T/two.json $T/two.replay
+
+# ---- a full disk pauses the recording, and the run goes on ----
+mkdir -p $T/full
+if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
+	trap 'umount $T/full 2>/dev/null; lib_cleanup' EXIT
+	$L --simulate haswell -c 0-3 -b -n 40 -d 0.1 --format json --record $T/full/r.lrec \
+		>$T/full.json 2>$T/full.err &
+	pid=$!
+	wait_for $T/full.json . 5
+	dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+	check "the disk full: the recording pauses, said on standard error" \
+		wait_for $T/full.err "recording paused" 5
+	rm -f $T/full/fill
+	check "room again: the recording goes on, said" wait_for $T/full.err "recording again" 5
+	wait $pid
+	is "a full disk does not end --batch: exit 0, every snapshot printed" \
+		"$?:$(wc -l <$T/full.json | tr -d ' ')" "0:40"
+	is "... told once each: paused, then again" "$(grep -c 'recording paused' $T/full.err):$(grep -c 'recording again' $T/full.err)" "1:1"
+	check "... and the pause says why" grep -q "No space left on device" $T/full.err
+	$L --replay $T/full/r.lrec --format json >$T/full.replay 2>$T/err
+	n=$(wc -l <$T/full.replay | tr -d ' ')
+	is "the recording replays" "$?" 0
+	check "... with what was recorded before and after the pause ($n of 40)" test "$n" -gt 2 -a "$n" -lt 40
+	check "... each snapshot as printed live" sh -c "grep -vxFf $T/full.json $T/full.replay | wc -l | grep -qx 0"
+	check "... the last one included" cmp -s "$(tail -1 $T/full.json >$T/a; echo $T/a)" "$(tail -1 $T/full.replay >$T/b; echo $T/b)"
+	# On the screen, beside --listen: the status line says so, /metrics goes on.
+	if command -v tmux >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+		rm -f $T/full/*
+		FS=lattop-full-$$
+		env -u TMUX tmux -L $FS -f /dev/null new-session -d -x 100 -y 30 \
+			"./lattop --simulate haswell -c 0-3 -d 0.1 --listen 127.0.0.1:0 --record $T/full/s.lrec 2>$T/scr.err; sleep 30"
+		wait_for $T/scr.err serving 5
+		port=$(sed -n 's|^lattop: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' $T/scr.err)
+		sleep 0.5
+		dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+		i=0
+		while [ $i -lt 50 ] && ! env -u TMUX tmux -L $FS capture-pane -p | grep -q "recording paused"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		check "the screen, the disk full: the status line says the recording paused" \
+			sh -c "env -u TMUX tmux -L $FS capture-pane -p | grep -q 'recording paused'"
+		up1=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
+		sleep 0.5
+		up2=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
+		check "... and --listen goes on serving new numbers" test -n "$up1" -a "$up1" != "$up2"
+		env -u TMUX tmux -L $FS kill-server 2>/dev/null
+		# Until that lattop is gone, its open file keeps its room.
+		i=0
+		while [ $i -lt 50 ] && pgrep -f "record $T/full/s.lrec" >/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		rm -f $T/full/*
+	else
+		skip "no tmux or curl here: the full disk on the screen"
+	fi
+	# A recording that cannot start on a full disk: a runtime error (1), not bad usage (2).
+	dd if=/dev/zero of=$T/full/fill bs=1k count=1024 2>/dev/null
+	$L --simulate haswell -n 1 -d 0.05 --record $T/full/new.lrec </dev/null >$T/out 2>$T/err
+	is "--record on a full disk: exit 1, not a usage error" "$?:$(grep -c 'Try' $T/err)" "1:0"
+	check "... saying why" grep -q "No space left on device" $T/err
+	umount $T/full
+else
+	skip "cannot mount a small tmpfs here (not root?): the full disk"
+fi
+# A recording nobody may read: a runtime error (1), not bad usage (2).
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	cp $T/two.lrec $T/secret.lrec && chmod 600 $T/secret.lrec
+	setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups \
+		$L --replay $T/secret.lrec --format json >$T/out 2>$T/err
+	is "--replay of a file nobody may read, as nobody: exit 1, not a usage error" \
+		"$?:$(grep -c 'Try' $T/err)" "1:0"
+	check "... saying why" grep -q "secret.lrec: Permission denied" $T/err
+else
+	skip "no setpriv or no user nobody here"
+fi
+
+# ---- streams: the file head first, and what is read bounded ----
+timeout 10 $L --replay /dev/zero >$T/out 2>$T/err
+is "--replay /dev/zero: refused at once (exit 2), not read on" "$?" 2
+check "... as not a recording" grep -q "/dev/zero: not a lattop recording" $T/err
+rm -f $T/s.lrec
+$L --simulate haswell -c 0-3 -b -n 5 -d 0.05 --format json --record $T/s.lrec >$T/s.json 2>/dev/null
+cat $T/s.lrec | $L --replay /dev/stdin --format json >$T/out
+check "a recording through a pipe replays as printed" cmp -s $T/s.json $T/out
+(cat $T/s.lrec; cat /dev/zero) | timeout 10 $L --replay /dev/stdin --format json -n 3 >$T/out
+is "a pipe that never ends: -n 3 stops the reading" "$?:$(wc -l <$T/out | tr -d ' ')" "0:3"
+if [ -x /usr/bin/time ] && [ -z "$LATTOP_SANITIZED" ]; then
+	(cat $T/s.lrec; head -c 300M /dev/zero) |
+		/usr/bin/time -f %M -o $T/rss $L --replay /dev/stdin --format json >$T/out 2>$T/err
+	is "a recording and 300 MB of zeros through a pipe: every snapshot, the rest skipped" \
+		"$(wc -l <$T/out | tr -d ' '):$(grep -c 'skipped 1 torn' $T/err)" "5:1"
+	check "... holding a bounded part of it in memory ($(cat $T/rss) KiB, under 64 MiB)" \
+		test "$(tail -1 $T/rss)" -lt 65536
+else
+	skip "no /usr/bin/time, or sanitized: the memory a pipe takes"
+fi
 
 # ---- bad input: one line, status 2, nothing changed ----
 # refused ARGS... : exit 2 and one line (plus the --help hint) on stderr

@@ -56,6 +56,13 @@ wait_for() {
 	return 1
 }
 
+# jump TIME: g, then TIME typed at its prompt.
+jump() {
+	tm send-keys -t rp g
+	wait_for "jump to: " >/dev/null
+	tm send-keys -t rp "$1" Enter
+}
+
 for geom in 80x24 200x50; do
 	w=${geom%x*} h=${geom#*x}
 	start $geom $w $h "TZ=UTC $L --replay $T/r.lrec; echo lattop-exited; sleep 30"
@@ -66,9 +73,7 @@ for geom in 80x24 200x50; do
 	check "$geom: the time shown is a recorded snapshot's ($k)" test "$k" -gt 0
 	# Somewhere inside, so that both steps have a snapshot to go to.
 	if [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; then
-		tm send-keys -t rp g
-		wait_for "jump to: " >/dev/null
-		tm send-keys -t rp '+1' Enter
+		jump +1
 		sleep 0.3
 		k=$(index_shown)
 	fi
@@ -83,9 +88,7 @@ for geom in 80x24 200x50; do
 	tm send-keys -t rp '+2' Enter
 	sleep 0.3
 	is "$geom: g +2: the first snapshot 2 s in" "$(index_shown)" 11
-	tm send-keys -t rp g
-	wait_for "jump to: " >/dev/null
-	tm send-keys -t rp 'yesterday' Enter
+	jump yesterday
 	check "$geom: g with a bad time: said" wait_for "not a time"
 	is "$geom: g with a bad time: stays" "$(index_shown)" 11
 	tm send-keys -t rp +
@@ -103,12 +106,36 @@ for geom in 80x24 200x50; do
 	tm kill-server 2>/dev/null
 done
 
-# Played to the end, it stays there, paused.
+# Played to the end, it stays there, and says it is the end, not a pause.
 start end 80 24 "TZ=UTC $L --replay $T/r.lrec --begin +3; echo lattop-exited; sleep 30"
 sleep 0.5
 tm send-keys -t rp + + +
-check "played to the end: paused there" wait_for "REPLAY PAUSED"
+check "played to the end: said as the end, with the position" \
+	wait_for "the end of the recording: frame 20 of 20, "
 is "played to the end: the last snapshot" "$(index_shown)" 20
+is "... not said as a pause" "$(tm capture-pane -p -t rp | head -1 | grep -c PAUSED)" 0
+jump +3600
+check "g past the end: said" wait_for "past the end: the recording ends at "
+is "... the last snapshot shown" "$(index_shown)" 20
+tm send-keys -t rp Left
+check "Left: the position, frame 19 of 20, and the recording's times" \
+	sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t rp | grep -qE 'frame 19 of 20, [0-9:]{8} of [0-9:]{8}-[0-9:]{8}'"
+tm send-keys -t rp q
+wait_for "lattop-exited" >/dev/null
+tm kill-server 2>/dev/null
+
+# The speed is what the header says: at x64, drawing does not hold the replay back
+# (snapshots it cannot keep up with are skipped).  120 snapshots, 6 s: 0.1 s at x64.
+$L --simulate haswell -c 0-3 -b -n 120 -d 0.05 --format json --record $T/fast.lrec >/dev/null 2>&1
+start fast 80 24 "TZ=UTC $L --replay $T/fast.lrec; echo lattop-exited; sleep 30"
+wait_for "REPLAY" >/dev/null
+t0=$(date +%s.%N)
+tm send-keys -t rp + + + + + +
+wait_for "the end of the recording" >/dev/null
+t1=$(date +%s.%N)
+took=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+check "x64: a 6 s recording plays in well under a second and a half ($took s)" \
+	awk -v t="$took" 'BEGIN { exit !(t < 1.5) }'
 tm send-keys -t rp q
 wait_for "lattop-exited" >/dev/null
 tm kill-server 2>/dev/null

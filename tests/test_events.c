@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -109,6 +110,7 @@ struct pfm_answer {
 	int count;               /* codes libpfm4 returned */
 	uint64_t codes[2];
 	char pmu[16];            /* the PMU that answered ("wsm" of "wsm::EVENT:...") */
+	bool ht_off;             /* its event or umask description says "HT off" */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -145,6 +147,51 @@ static int read_all(int fd, void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Does libpfm4 describe @ev ("EVENT:UMASK:...") as for HT off only, in the
+ * event's description or one of its umasks' (libpfm4's "use with HT off
+ * only")?
+ */
+static bool pfm_ht_off(const char *ev)
+{
+	char name[128], *colon;
+	pfm_event_info_t info;
+	int idx;
+
+	snprintf(name, sizeof(name), "%s", ev);
+	if ((colon = strchr(name, ':')))
+		*colon = 0;
+	if ((idx = pfm_find_event(name)) < 0)
+		return false;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	if (pfm_get_event_info(idx, PFM_OS_NONE, &info) != PFM_SUCCESS)
+		return false;
+	if (info.desc && strstr(info.desc, "HT off"))
+		return true;
+	for (int k = 0; k < info.nattrs; k++) {
+		pfm_event_attr_info_t at;
+		const char *p = ev;
+		size_t len;
+
+		memset(&at, 0, sizeof(at));
+		at.size = sizeof(at);
+		if (pfm_get_event_attr_info(idx, k, PFM_OS_NONE, &at) != PFM_SUCCESS ||
+		    at.type != PFM_ATTR_UMASK || !at.name)
+			continue;
+		len = strlen(at.name);
+		/* One of the string's ":UMASK" fields, whole. */
+		while ((p = strchr(p, ':'))) {
+			p++;
+			if (!strncasecmp(p, at.name, len) && (p[len] == 0 || p[len] == ':'))
+				break;
+		}
+		if (p && at.desc && strstr(at.desc, "HT off"))
+			return true;
+	}
+	return false;
+}
+
 static void pfm_child(int fd, const char *pmu, const char *const *events, int n)
 {
 	int init;
@@ -172,6 +219,7 @@ static void pfm_child(int fd, const char *pmu, const char *const *events, int n)
 				a.codes[j] = arg.codes[j];
 			if (sep && (size_t)(sep - fstr) < sizeof(a.pmu))
 				memcpy(a.pmu, fstr, (size_t)(sep - fstr));
+			a.ht_off = pfm_ht_off(events[i]);
 		}
 		free(arg.codes);
 		free(fstr);
@@ -811,6 +859,12 @@ static void check_oracle(const struct pmu_table *t)
 				checked++;
 				continue;
 			}
+
+			/* A row libpfm4 calls "HT off only" says so with HT on, and no other. */
+			if (a->ht_off != (e->ht_caveat != NULL))
+				fail_msg("%s/%s %s: libpfm4 %s \"use with HT off only\", the row %s "
+					 ".ht_caveat", t->name, op->name, e->name,
+					 a->ht_off ? "says" : "does not say", e->ht_caveat ? "has" : "has no");
 
 			want_sel = d && d->evtsel ? d->evtsel : pmu_event_evtsel(e);
 			if (got_sel != want_sel)

@@ -97,8 +97,6 @@ static int unit_in_slot(const struct plan_slot *s, int ui)
 static void check_plan(const struct plan *pl, const struct uarch *u, const struct plan_resources *res,
 		       const unsigned *thr, int nthr)
 {
-	uint8_t gp_ok = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
-
 	assert_true(pl->nslots >= 1 && pl->nslots <= PLAN_MAX_SLOTS);
 	assert_true(pl->nunits >= 0 && pl->nunits <= PLAN_MAX_UNITS);
 	assert_int_equal(pl->fixed_mask & ~res->fixed_free, 0);
@@ -118,6 +116,10 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 			un = &pl->unit[pp->unit];
 			assert_false(un->fixed);
 			assert_int_equal(unit_in_slot(s, pp->unit), 1);
+			/* A part unit may also use the counters free on some CPUs only. */
+			uint8_t gp_ok = (uint8_t)((res->gp_free | (un->part ? res->gp_part : 0)) &
+						  ((1u << res->ngp) - 1));
+
 			for (int j = 0; j < un->nrows; j++) {
 				const struct pmu_event *e = pp->row[j];
 				int c = pp->ctr[j];
@@ -196,7 +198,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 			for (int p = 0; p < pl->slot[si].nplace; p++)
 				for (int par = 0; par < 2; par++)
 					runs[par] += pl->slot[si].place[p].unit == ui &&
-						     plan_place_runs(pl, si, p, par);
+						     plan_place_runs(pl, si, p, par, 0);
 		}
 		if (un->fixed) {
 			assert_int_equal(n, 0);
@@ -703,7 +705,7 @@ static void test_ht_excl(void **state)
 				for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
 					excl |= pp->row[j]->ht_excl;
 				assert_int_equal(pp->excl, excl);
-				if (!plan_place_runs(pl, si, p, par))
+				if (!plan_place_runs(pl, si, p, par, 0))
 					continue;
 				for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
 					int c = pp->ctr[j];
@@ -841,6 +843,7 @@ static void test_resources_from_pmu(void **state)
 	assert_int_equal(res.ngp, 4);
 	assert_int_equal(res.nfixed, 3);
 	assert_int_equal(res.gp_free, 0xa);
+	assert_int_equal(res.gp_part, 0x5);
 	assert_int_equal(res.fixed_free, 0x5);
 	assert_int_equal(res.rsp_free, 0x2);
 	assert_true(res.ldlat_free);
@@ -852,6 +855,7 @@ static void test_resources_from_pmu(void **state)
 	p.ldlat_taken = false;
 	plan_resources_from_pmu(&res, &p);
 	assert_int_equal(res.gp_free, 0xf);
+	assert_int_equal(res.gp_part, 0);
 	assert_int_equal(res.fixed_free, 0x7);
 	assert_int_equal(res.rsp_free, 0x3);
 	/* Nehalem has one offcore MSR; a table without load latency has no facility. */
@@ -861,6 +865,81 @@ static void test_resources_from_pmu(void **state)
 	p.has_ldlat = false;
 	plan_resources_from_pmu(&res, &p);
 	assert_false(res.ldlat_free);
+}
+
+/*
+ * One CPU holding counters no longer turns a number off everywhere (issue
+ * 18, point 8): Haswell, PMC0 and PMC3 free everywhere (PMC3 for load
+ * latency), PMC1/2 busy on some CPUs.  The offcore pair needs two counters
+ * at once: it becomes a part unit on PMC0 and PMC1 or 2, and on a CPU
+ * where PMC1/2 are busy its places do not run and its counters are not in
+ * the configuration; everything else is as on every CPU.  Rows whose
+ * MSR_OFFCORE_RSP_x siblings share never run part-time (Westmere's snoop).
+ */
+static void test_part_units(void **state)
+{
+	const struct uarch *u = uarch_by_name("haswell");
+	struct plan *pl = plan_new();
+	struct plan_resources res = { 0 };
+	struct pmu_cfg buf;
+	char err[256];
+	int ui;
+
+	(void)state;
+	res_all_free(&res, u, true);
+	res.gp_free = 0x9;
+	res.gp_part = 0x6;
+	assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(pl, u, &res, thr5, 5);
+	assert_true(plan_has(pl, M_OFFCORE_READS) && plan_has(pl, M_OFFCORE_OUTSTANDING));
+	ui = pl->unit_of[M_OFFCORE_READS];
+	assert_true(ui >= 0 && pl->unit[ui].part);
+	assert_non_null(pl->part_reason[M_OFFCORE_READS]);
+	assert_non_null(strstr(pl->part_reason[M_OFFCORE_READS], "on this CPU"));
+	for (int m = 0; m < M__COUNT; m++)
+		if (pl->unit_of[m] >= 0 && pl->unit_of[m] != ui)
+			assert_false(pl->unit[pl->unit_of[m]].part);
+	for (int si = 0; si < pl->nslots; si++) {
+		const struct pmu_cfg *all = plan_cpu_cfg(pl, si, 0, 0, &buf);
+		const struct pmu_cfg *busy;
+
+		assert_ptr_equal(all, plan_slot_cfg(pl, si, 0));
+		for (int k = 0; k < pl->slot[si].nplace; k++) {
+			const struct plan_place *pp = &pl->slot[si].place[k];
+			bool on_part = ((1u << pp->ctr[0]) | (pp->ctr[1] >= 0 ? 1u << pp->ctr[1] : 0)) & 0x6;
+
+			assert_true(plan_place_runs(pl, si, k, 0, 0));
+			assert_int_equal(plan_place_runs(pl, si, k, 0, 0x6), !on_part);
+			if (on_part)
+				assert_int_equal(pp->unit, ui);
+		}
+		busy = plan_cpu_cfg(pl, si, 0, 0x6, &buf);
+		assert_int_equal(busy->gp_mask & 0x6, 0);
+		assert_int_equal(busy->gp_mask, all->gp_mask & 0x9);
+		for (int c = 0; c < 4; c++)
+			if (busy->gp_mask & (1u << c))
+				assert_true(busy->evtsel[c] == all->evtsel[c]);
+		assert_int_equal(busy->ldlat_ctr, all->ldlat_ctr);
+		assert_int_equal(busy->ldlat, all->ldlat);
+	}
+	/* Nothing busy anywhere else: no part unit. */
+	res.gp_part = 0;
+	assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+	assert_false(plan_has(pl, M_OFFCORE_READS));
+	assert_non_null(strstr(pl->reason[M_OFFCORE_READS], "need 2 counters at once"));
+
+	/* Westmere: snoop through MSR_OFFCORE_RSP_x, shared with the sibling: never part-time. */
+	u = uarch_by_name("westmere");
+	res_all_free(&res, u, false);
+	res.gp_free = 0;
+	res.gp_part = 0xf;
+	assert_int_equal(plan_build(pl, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(pl, u, &res, thr5, 5);
+	for (int ui2 = 0; ui2 < pl->nunits; ui2++)
+		for (int j = 0; pl->unit[ui2].part && j < pl->unit[ui2].nrows; j++)
+			assert_int_equal(pl->unit[ui2].row[j]->offcore, 0);
+	assert_false(plan_has(pl, M_SNOOP_HITM));
+	free(pl);
 }
 
 int main(void)
@@ -878,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_16_thresholds),
 		cmocka_unit_test(test_reasons_blame_truthfully),
 		cmocka_unit_test(test_resources_from_pmu),
+		cmocka_unit_test(test_part_units),
 		cmocka_unit_test(test_ht_excl),
 		cmocka_unit_test(test_ht_excl_busy_sibling),
 	};

@@ -526,7 +526,7 @@ static void test_version1(void **state)
 	snprintf(cmd, sizeof(cmd), "cp %s %s", fixture, path);
 	assert_int_equal(system(cmd), 0);
 	make_frames();
-	assert_int_equal(record_open(&w, path, 0, &head, err, sizeof(err)), -1);
+	assert_int_equal(record_open(&w, path, 0, &head, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "version 1, not 2"));
 }
 
@@ -540,6 +540,15 @@ static void test_append(void **state)
 	snprintf(path, sizeof(path), "%s/app", dir);
 	record(path, 0, 0, 4);
 	record(path, 0, 4, NFRAMES);
+	/* Two writers at once would spoil each other's frames: the second is refused. */
+	{
+		struct record_writer w1, w2;
+
+		assert_int_equal(record_open(&w1, path, 0, &head, err, sizeof(err)), 0);
+		assert_int_equal(record_open(&w2, path, 0, &head, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "another lattop is recording to it"));
+		record_close(&w1);
+	}
 	assert_int_equal(record_load(path, &rf, err, sizeof(err)), 0);
 	assert_int_equal(rf.ns, 2);
 	assert_int_equal(rf.nf, NFRAMES);
@@ -559,7 +568,7 @@ static void test_append(void **state)
 		struct record_writer w;
 		struct stat st;
 
-		assert_int_equal(record_open(&w, path, 0, &head, err, sizeof(err)), -1);
+		assert_int_equal(record_open(&w, path, 0, &head, err, sizeof(err)), -2);
 		assert_non_null(strstr(err, "not a lattop recording"));
 		assert_int_equal(stat(path, &st), 0);
 		assert_int_equal(st.st_size, 9);

@@ -101,13 +101,16 @@ static void layout_io_text(const struct ui_snap *s, char *buf, size_t len, int r
 		o += (size_t)snprintf(buf, len, "serving http://%s/metrics", f->serving);
 	if (f->recording && o < len) {
 		numfmt_si(size, sizeof(size), (double)f->recorded, 1);
-		snprintf(buf + o, len - o, "%srecording %s %s", o ? "  " : "", f->recording, size);
+		snprintf(buf + o, len - o, "%srecording %s %s%s", o ? "  " : "", f->recording, size,
+			 f->record_paused ? " paused" : "");
 	}
 	if (!room || (int)strlen(buf) <= room)
 		return;
 	o = f->serving ? (size_t)snprintf(buf, len, "serving %s", port ? port : f->serving) : 0;
 	if (!f->recording || o >= len)
 		return;
+	if (f->record_paused && strlen(size) + 8 < sizeof(size))
+		strcat(size, " paused");
 	fixed = (int)o + (o ? 2 : 0) + 10 + 1 + (int)strlen(size);
 	if (fixed + (int)strlen(f->recording) <= room) {
 		snprintf(buf + o, len - o, "%srecording %s %s", o ? "  " : "", f->recording, size);
@@ -501,6 +504,10 @@ static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead
 	}
 }
 
+/* The Offcore pane's mark for struct ui_frame.off_caveat. */
+#define UI_OFF_CAVEAT "HT on: unverified"
+#define UI_OFF_CAVEAT_SHORT "HT: unverified"
+
 static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L, int k)
 {
 	const struct pane *p = L->pane[k];
@@ -535,16 +542,34 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	{
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
 		char widest[64], note[256];
+		const char *mark = p->section == CS_OFFCORE ? s->f.off_caveat : NULL;
+		bool scrolled = top > 0 || last < n;
 
-		if ((top > 0 || last < n) && last == top + 1)
+		if (scrolled && last == top + 1)
 			snprintf(b, sizeof(b), "row %d of %d", last, n);
-		else if ((top > 0 || last < n) && last > top)
+		else if (scrolled && last > top)
 			snprintf(b, sizeof(b), "rows %d-%d of %d", top + 1, last, n);
 		else
 			snprintf(b, sizeof(b), "%d %s%s", n, ui->per_core ? "core" : "CPU",
 				 n == 1 ? "" : "s");
 		rl = (int)strlen(b);
-		if (rl + 1 <= w - (tx - x) - 1)
+		/*
+		 * A doubt about every number of the pane (struct ui_frame.off_caveat;
+		 * man page, MEASUREMENT), short when it must be: it goes before the
+		 * count of rows, not before where the rows are when they scroll.
+		 */
+		if (mark) {
+			int room = x + w - 1 - (tx + 1) - (scrolled ? rl + 1 : 0);
+
+			mark = (int)strlen(UI_OFF_CAVEAT) <= room ? UI_OFF_CAVEAT :
+			       (int)strlen(UI_OFF_CAVEAT_SHORT) <= room ? UI_OFF_CAVEAT_SHORT : NULL;
+			if (mark) {
+				tx += 1 + draw_text(ui, y, tx + 1, w, UA_NA, mark);
+				if (!scrolled && rl + 1 > x + w - 1 - tx)
+					rl = 0, b[0] = 0;
+			}
+		}
+		if (rl && rl + 1 <= w - (tx - x) - 1)
 			draw_right(ui, y, x, w - 1, UA_DIM, b);
 		else
 			rl = 0;

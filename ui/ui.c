@@ -103,12 +103,14 @@ void ui_set_message(struct ui *ui, const char *msg)
 	snprintf(ui->msg, sizeof(ui->msg), "%s", msg ? msg : "");
 	ui->msg_until = ui_now() + MSG_SECONDS;
 	ui->msg_state = ui_state(ui);
+	ui->msg_tied = true;
 	ui->dirty = true;
 }
 
 bool ui_message_shown(const struct ui *ui)
 {
-	return ui->msg[0] && ui_now() < ui->msg_until && ui->msg_state == ui_state(ui);
+	return ui->msg[0] && ui_now() < ui->msg_until &&
+	       (!ui->msg_tied || ui->msg_state == ui_state(ui));
 }
 
 void ui_frame(struct ui *ui, const struct ui_frame *f)
@@ -209,6 +211,7 @@ void ui_message(struct ui *ui, const char *msg)
 	if (!ui || !ui->open)
 		return;
 	ui_set_message(ui, msg);
+	ui->msg_tied = false;
 	if (!ui->help)
 		layout_draw(ui);
 }

@@ -38,10 +38,17 @@ struct ui_frame {
 	double share_snoop;
 	double share_offcore;
 	const char *note;               /* counters taken by someone else, etc., or NULL */
+	/*
+	 * A standing doubt about the offcore numbers (struct plan.ht_caveat; a
+	 * static string), or NULL: marked on the Offcore pane's title, not in
+	 * the status line, which it would hold for good.
+	 */
+	const char *off_caveat;
 	/* What else lattop does with the numbers, said in the header: */
 	const char *serving;            /* --listen: the address bound, "127.0.0.1:10123", or NULL */
 	const char *recording;          /* --record: the file, or NULL */
 	long long recorded;             /* ... its size in bytes */
+	bool record_paused;             /* ... not written to (a full disk) */
 	/* --replay on the screen: a recorded frame, labelled REPLAY with its time. */
 	bool replay;
 	bool replay_paused;

@@ -274,6 +274,7 @@ struct ui {
 	char msg[512];
 	double msg_until;               /* CLOCK_MONOTONIC */
 	unsigned long msg_state;        /* ui_state() when it was set */
+	bool msg_tied;                  /* it speaks of the screen's state: goes when it changes */
 	bool dirty;
 
 	double interval_s;
@@ -292,7 +293,8 @@ extern const struct ui_col ui_col_cpu;
 double ui_now(void);
 /*
  * Show @msg on the status line for a while, or until what it spoke of
- * changes (the sort, the panes, per CPU or core, the thresholds, pause).
+ * changes (the sort, the panes, per CPU or core, the thresholds, pause);
+ * ui_message's, which speak of the measurement, for a while.
  */
 void ui_set_message(struct ui *ui, const char *msg);
 /* Is the message still to be shown? */

@@ -149,10 +149,12 @@ static const struct pmu_event haswell_events[] = {
 	 */
 	{ .name = "OFFCORE_REQUESTS.DEMAND_DATA_RD", .metric = M_OFFCORE_READS,
 	  GP(0xB0, 0x01, 0xF), .pair = 1,
+	  .ht_caveat = PMU_CAVEAT_OFFCORE_HT,
 	  .pfm = "OFFCORE_REQUESTS:DEMAND_DATA_RD",
 	  .source = "PM haswell_core.json 0xB0/0x01, Counter 0-3" },
 	{ .name = "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0x60, 0x01, 0xF), .pair = 1,
+	  .ht_caveat = PMU_CAVEAT_OFFCORE_HT,
 	  .pfm = "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD",
 	  .source = "PM haswell_core.json 0x60/0x01 cmask 0, Counter 0-3" },
 

@@ -130,10 +130,12 @@ static const struct pmu_event skylake_events[] = {
 	/* --- offcore latency = OUTSTANDING / REQUESTS for demand data reads --- */
 	{ .name = "OFFCORE_REQUESTS.DEMAND_DATA_RD", .metric = M_OFFCORE_READS,
 	  GP(0xB0, 0x01, SKL_CTRS), .pair = 1,
+	  .ht_caveat = PMU_CAVEAT_OFFCORE_HT,
 	  .pfm = "OFFCORE_REQUESTS:DEMAND_DATA_RD",
 	  .source = "PM SKL/SKX/CLX json 0xB0/0x01, Counter 0-3" },
 	{ .name = "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", .metric = M_OFFCORE_OUTSTANDING,
 	  GP(0x60, 0x01, SKL_CTRS), .pair = 1,
+	  .ht_caveat = PMU_CAVEAT_OFFCORE_HT,
 	  .pfm = "OFFCORE_REQUESTS_OUTSTANDING:DEMAND_DATA_RD",
 	  .source = "PM SKL/SKX/CLX json 0x60/0x01 cmask 0, Counter 0-3" },
 
