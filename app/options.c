@@ -115,11 +115,12 @@ const char options_help[] =
 	"                          either case), move it to FILE.1 (FILE.1 to FILE.2,\n"
 	"                          ..., keeping 8) and start FILE anew\n"
 	"      --show LIST         show only these columns in text, csv and on the screen:\n"
-	"                          names from COLUMNS in the man page, separated by\n"
+	"                          names from COLUMNS in the man page, or the headers\n"
+	"                          the outputs print, in any case, separated by\n"
 	"                          commas; refused with JSON, which keeps every field,\n"
 	"                          and for a name the output has no column for; the\n"
 	"                          counts and standard errors of the estimates appear\n"
-	"                          only when named\n"
+	"                          only when named, and on the screen GHz and IPC\n"
 	"      --hide LIST         leave out these columns, named and refused as for --show\n"
 	"                          (and a column --show names too is refused)\n"
 	"      --begin TIME        replay from TIME: seconds since the epoch,\n"
@@ -284,6 +285,10 @@ static int options_columns(const struct options *o, col_set show, col_set hide,
 		return bad(err, errlen, opt, arg, "JSON keeps every field; --show and --hide choose "
 			   "the columns of text, csv and the screen");
 	out = screen ? COL_OUT_SCREEN : o->format == FORMAT_CSV ? COL_OUT_CSV : COL_OUT_TEXT;
+	/* The screen's label column is always there: named, it is what --show means. */
+	if (screen && hide_arg && (hide & (COL_BIT(COL_CPU) | COL_BIT(COL_CORE))))
+		return bad(err, errlen, "--hide", hide_arg, "the screen always shows the CPU (or "
+			   "core) column");
 	if (show_arg && (c = columns_absent(show, out)))
 		opt = "--show", arg = show_arg;
 	else if (hide_arg && (c = columns_absent(hide, out)))
@@ -382,7 +387,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	bool once = false, batch = false, detect = false, list = false;
 	const char *given[G__COUNT] = { NULL };
 	bool doctor = false, restore = false, uarchs = false;
-	col_set show = COL_ALL & ~columns_optional(), hide = 0;
+	col_set show = 0, hide = 0;
 	char *end;
 	int c;
 
@@ -614,6 +619,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		o->mode = MODE_BATCH;
 	if (once)
 		o->count = 1;
+	/* Without --show, what the output shows unless named: the screen has fewer. */
+	if (!given[G_SHOW])
+		show = COL_ALL & ~columns_optional(options_screen(o) ? COL_OUT_SCREEN : COL_OUT_TEXT);
 	o->hidden = (COL_ALL & ~show) | hide;
 	o->replay_batch = o->replay && (batch || given[G_FORMAT]);
 	/* The screen's options where it was asked for no screen. */

@@ -264,6 +264,10 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 			.share_offcore = sn->share_offcore,
 			.note = taken_note(r, false, ui_note, sizeof(ui_note)),
 			.off_caveat = r->plan->ht_caveat,
+			.serving = r->fleet.listening ? r->fleet.where : NULL,
+			.recording = r->recording ? r->opt.record : NULL,
+			.recorded = r->recording ? r->rec.size : 0,
+			.record_paused = r->recording && r->rec_lost > 0,
 		};
 
 		ui_frame(r->ui, &f);

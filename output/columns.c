@@ -7,9 +7,11 @@
  * writes no output itself (report.c and the screen's panes do) and
  * computes no metric (metrics.c does).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output/columns.h"
 #include "output/numfmt.h"
@@ -99,11 +101,12 @@ const struct column columns[COL__COUNT] = {
 	[COL_PACKAGE] = { "package", NULL, CK_ID, CS_NONE, "package", COL_F_CSV | COL_F_JSON, 0,
 		NULL, NULL, NOWHERE, NOWHERE,
 		"its package" },
-	[COL_GHZ] = { "ghz", "GHz", CK_NUM, CS_NONE, "ghz", COL_F_CSV | COL_F_JSON, AT(ghz), NULL,
-		NULL, FIX("GHz", 5, 2, 0), NOWHERE,
+	[COL_GHZ] = { "ghz", "GHz", CK_NUM, CS_NONE, "ghz", COL_F_CSV | COL_F_JSON | COL_F_SCR_OPT, AT(ghz), NULL,
+		NULL, FIX("GHz", 5, 2, 0), FIX("GHz", 6, 2, 0),
 		"the clock while not halted" },
-	[COL_IPC] = { "ipc", "instructions/cycle", CK_NUM, CS_NONE, "ipc", COL_F_CSV | COL_F_JSON,
-		AT(ipc), NULL, NULL, FIX("IPC", 5, 2, 0), NOWHERE,
+	[COL_IPC] = { "ipc", "instructions/cycle", CK_NUM, CS_NONE, "ipc",
+		COL_F_CSV | COL_F_JSON | COL_F_SCR_OPT,
+		AT(ipc), NULL, NULL, FIX("IPC", 5, 2, 0), FIX("IPC", 6, 2, 0),
 		"instructions retired per core cycle" },
 	[COL_LOADS] = { "loads", "loads/s", CK_NUM, CS_LATENCY, "loads_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(lat.loads_per_sec), NULL, why_loads,
@@ -155,10 +158,10 @@ const struct column columns[COL__COUNT] = {
 		"the upper bound of the mean load latency, none (empty) while some loads are "
 		"slower than the highest threshold" },
 	[COL_HIT] = { "hit", "reads/s", CK_NUM, CS_SNOOP, "hit_per_sec", COL_F_CSV | COL_F_JSON,
-		AT(snoop.hit_per_sec), NULL, why_hit, SI("SnpHit", 7), SCR_SI("Hit/s", 8),
+		AT(snoop.hit_per_sec), NULL, why_hit, SI("Hit/s", 7), SCR_SI("Hit/s", 8),
 		"reads or loads that found a clean copy in another core, the data from the L3, not forwarded (Atoms: a clean hit in another module)" },
 	[COL_HITM] = { "hitm", "reads/s", CK_NUM, CS_SNOOP, "hitm_per_sec", COL_F_CSV | COL_F_JSON,
-		AT(snoop.hitm_per_sec), NULL, why_hitm, SI("HITM", 7), SCR_SI("HITM/s", 8),
+		AT(snoop.hitm_per_sec), NULL, why_hitm, SI("HITM/s", 7), SCR_SI("HITM/s", 8),
 		"reads or loads served by a modified line in another core (false or true sharing)" },
 	[COL_HIT_SCOPE] = { NULL, NULL, CK_SCOPE, CS_SNOOP, "hit_scope", COL_F_JSON,
 		AT(snoop.hit_scope), NULL, NULL, NOWHERE, NOWHERE,
@@ -171,11 +174,11 @@ const struct column columns[COL__COUNT] = {
 		"HITM's share of the reads served by another core" },
 	[COL_RMT_HIT] = { "rmt_hit", "reads/s", CK_NUM, CS_REMOTE, "hit_per_sec",
 		COL_F_CSV | COL_F_JSON | COL_F_REMOTE, AT(snoop.remote.hit_per_sec), NULL, NULL,
-		SI("RmtHit", 7), SCR_SI("RHit/s", 8),
+		SI("RHit/s", 7), SCR_SI("RHit/s", 8),
 		"reads or loads served by a clean line in another package's cache" },
 	[COL_RMT_HITM] = { "rmt_hitm", "reads/s", CK_NUM, CS_REMOTE, "hitm_per_sec",
 		COL_F_CSV | COL_F_JSON | COL_F_REMOTE, AT(snoop.remote.hitm_per_sec), NULL, NULL,
-		SI("RmtHITM", 7), SCR_SI("RHITM/s", 9),
+		SI("RHITM/s", 7), SCR_SI("RHITM/s", 9),
 		"reads or loads served by a modified line in another package's cache" },
 	[COL_HISTORY] = { "history", "reads/s", CK_NUM, CS_SNOOP, NULL, 0,
 		AT(snoop.hitm_per_sec), NULL, NULL, NOWHERE, { "History", 0, CF_SPARK, 0, 0 },
@@ -183,23 +186,61 @@ const struct column columns[COL__COUNT] = {
 		"recent median" },
 	[COL_READS] = { "reads", "reads/s", CK_NUM, CS_OFFCORE, "reads_per_sec",
 		COL_F_CSV | COL_F_JSON, AT(off.reads_per_sec), NULL, NULL,
-		SI("Reads", 7), SCR_SI("Reads/s", 8),
+		SI("Reads/s", 7), SCR_SI("Reads/s", 8),
 		"demand data reads that miss the L2 (Atoms: leave the module)" },
 	[COL_OFF_CYCLES] = { "offlat", "cycles", CK_NUM, CS_OFFCORE, "avg_latency_cycles",
 		COL_F_CSV | COL_F_JSON, AT(off.avg_latency_cycles), NULL, why_off_latency,
-		FIX("OffLat", 7, 0, 0), FIX("Lat(cyc)", 9, 0, 0),
+		FIX("Lat(cyc)", 8, 0, 0), FIX("Lat(cyc)", 9, 0, 0),
 		"the mean latency of the offcore reads in core cycles" },
 	[COL_OFF_NS] = { "offlat_ns", "ns", CK_NUM, CS_OFFCORE, "avg_latency_ns",
 		COL_F_CSV | COL_F_JSON, AT(off.avg_latency_ns), NULL, why_off_latency,
-		FIX("ns", 6, 1, 0), FIX("Lat(ns)", 8, 1, 100),
+		FIX("Lat(ns)", 7, 1, 0), FIX("Lat(ns)", 8, 1, 100),
 		"the mean latency of the offcore reads in nanoseconds" },
 };
 
+/* Is @name, any case, the header @head ("%u" in it: N or any number)? */
+static bool columns_head_is(const char *head, const char *name)
+{
+	const char *u = head ? strstr(head, "%u") : NULL;
+	size_t n;
+
+	if (!head)
+		return false;
+	if (!u)
+		return !strcasecmp(head, name);
+	n = (size_t)(u - head);
+	if (strncasecmp(head, name, n))
+		return false;
+	name += n;
+	if (*name == 'N' || *name == 'n')
+		name++;
+	else if (isdigit((unsigned char)*name))
+		while (isdigit((unsigned char)*name))
+			name++;
+	else
+		return false;
+	return !strcasecmp(u + 2, name);
+}
+
 const struct column *columns_by_name(const char *name)
 {
-	for (int i = 0; i < COL__COUNT; i++)
-		if (columns[i].name && !strcmp(columns[i].name, name))
-			return &columns[i];
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		char csv[96];
+
+		if (!c->name)
+			continue;
+		if (!strcasecmp(c->name, name) || columns_head_is(c->text.head, name) ||
+		    columns_head_is(c->screen.head, name))
+			return c;
+		if (c->flags & COL_F_CSV) {
+			columns_csv_head(c, 0, csv, sizeof(csv));
+			if (c->kind == CK_LIST)
+				strcpy(csv + strlen(csv) - 1, "%u");
+			if (columns_head_is(csv, name))
+				return c;
+		}
+	}
 	return NULL;
 }
 
@@ -250,17 +291,19 @@ bool columns_in(const struct column *c, enum col_out out)
 	case COL_OUT_CSV:
 		return c->flags & COL_F_CSV;
 	case COL_OUT_SCREEN:
-		return c->screen.head != NULL;
+		/* The CPU (or Core) is the screen's label column. */
+		return c->screen.head != NULL || c == &columns[COL_CPU] || c == &columns[COL_CORE];
 	}
 	return false;
 }
 
-col_set columns_optional(void)
+col_set columns_optional(enum col_out out)
 {
+	unsigned f = out == COL_OUT_SCREEN ? COL_F_OPT | COL_F_SCR_OPT : COL_F_OPT;
 	col_set set = 0;
 
 	for (int i = 0; i < COL__COUNT; i++)
-		if (columns[i].flags & COL_F_OPT)
+		if (columns[i].flags & f)
 			set |= COL_BIT(i);
 	return set;
 }

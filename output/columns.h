@@ -77,6 +77,7 @@ struct col_style {
 #define COL_F_JSON      0x2
 #define COL_F_REMOTE    0x4     /* text and screen: only where another package is measured */
 #define COL_F_OPT       0x8     /* text and csv: left out unless --show names it */
+#define COL_F_SCR_OPT   0x10    /* the screen: left out unless --show names it */
 
 struct column {
 	const char *name;               /* --show, --hide; NULL: JSON only, not chosen */
@@ -106,7 +107,10 @@ static inline enum col_id columns_id(const struct column *c)
 	return (enum col_id)(c - columns);
 }
 
-/* The field named @name, or NULL. */
+/*
+ * The field named @name, in any case: its name, or a header an output
+ * prints for it (text, screen, csv; ">N" or ">128" for a list), or NULL.
+ */
 const struct column *columns_by_name(const char *name);
 
 /*
@@ -131,17 +135,18 @@ static inline double columns_field(const struct column *c, const struct metrics 
 /* The string of a CK_SCOPE field in @m, or NULL. */
 const char *columns_str(const struct column *c, const struct metrics *m);
 
+/* The outputs --show and --hide choose columns of. */
+enum col_out { COL_OUT_TEXT, COL_OUT_CSV, COL_OUT_SCREEN };
+
 /* The value, NAN also when its section measures nothing: what the screen sorts by. */
 double columns_sort_value(const struct column *c, const struct metrics *m, int i);
 
-/* The outputs --show and --hide choose columns of. */
-enum col_out { COL_OUT_TEXT, COL_OUT_CSV, COL_OUT_SCREEN };
 
 /* Has output @out a column for field @c? */
 bool columns_in(const struct column *c, enum col_out out);
 
-/* The fields left out unless --show names them (COL_F_OPT). */
-col_set columns_optional(void);
+/* The fields output @out leaves out unless --show names them (COL_F_OPT, COL_F_SCR_OPT). */
+col_set columns_optional(enum col_out out);
 
 /*
  * The first field of @set output @out has no column for, or NULL: what

@@ -760,7 +760,7 @@ static void text_notes(FILE *f, const struct metrics *t)
 	if (!t->snoop.supported)
 		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
 	else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
-		fprintf(f, "snoop: SnpHit counts hits in %s, HITM in %s\n",
+		fprintf(f, "snoop: Hit/s counts hits in %s, HITM/s in %s\n",
 			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
 			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"
 								     : "any other core, the module partner's too");

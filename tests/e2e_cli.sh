@@ -86,7 +86,7 @@ bad "iterations too large" "too large" $D -b -n 99999999999999999999
 bad "a CPU number too large" "too large" $D -c 99999999999999999999
 bad "a threshold too large" "too large" $D --thresholds 99999999999999999999
 bad "--show an unknown column" "no column 'bogus'" $D --show loads,bogus
-bad "--hide an unknown column" "no column 'Loads/s'" $D --hide Loads/s
+bad "--hide an unknown column" "no column 'Loads/min'" $D --hide Loads/min
 bad "--show an empty list" "--show" $D --show ''
 bad "--hide a trailing comma" "--hide 'hit,'" $D --hide hit,
 bad "--detect --show" "--show 'loads'" --detect --show loads --cpuid-file $HSW
@@ -346,12 +346,21 @@ is "--hide time,hitm,above: the csv header without them" "$(head -n 1 $LIB_TMP/h
 	"$(head -n 1 $LIB_TMP/all.csv | tr ',' '\n' | grep -v '^time$\|^snoop.hitm_per_sec$\|above_per_sec' | paste -sd, -)"
 is "--hide: every csv row as many fields as the header" \
 	"$(awk -F, '{ print NF }' $LIB_TMP/h.csv | sort -u)" "$(head -n 1 $LIB_TMP/h.csv | awk -F, '{ print NF }')"
-is "--hide hit,hitm: the text header without SnpHit and HITM" \
+is "--hide hit,hitm: the text header without Hit/s and HITM/s" \
 	"$(./lattop --replay $LIB_TMP/c.lrec --hide hit,hitm | sed -n 2p | tr -s ' ')" \
-	"$(sed -n 2p $LIB_TMP/all.txt | tr -s ' ' | sed 's/ SnpHit HITM//')"
+	"$(sed -n 2p $LIB_TMP/all.txt | tr -s ' ' | sed 's| Hit/s HITM/s||')"
 ./lattop --replay $LIB_TMP/c.lrec --show cpu,hitm,offlat >$LIB_TMP/s.txt
 is "--show cpu,hitm,offlat: three text columns, in the table's order" \
-	"$(sed -n 2p $LIB_TMP/s.txt | tr -s ' ')" "CPU HITM OffLat"
+	"$(sed -n 2p $LIB_TMP/s.txt | tr -s ' ')" "CPU HITM/s Lat(cyc)"
+# One vocabulary: the headers the outputs print name their columns, in any case.
+is "--show CPU,HITM/s,lat(CYC): as --show cpu,hitm,offlat" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --show 'CPU,HITM/s,lat(CYC)')" "$(cat $LIB_TMP/s.txt)"
+is "--show snoop.hitm_per_sec,>N: the csv and text headers name columns too" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show 'snoop.hitm_per_sec,>N' | head -n 1)" \
+	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show hitm,above | head -n 1)"
+is "text and screen: one header a column (HITM/s, units included)" \
+	"$(sed -n 2p $LIB_TMP/all.txt | tr -s ' ' | grep -o 'Hit/s HITM/s RHit/s RHITM/s Reads/s Lat(cyc) Lat(ns)')" \
+	"Hit/s HITM/s RHit/s RHITM/s Reads/s Lat(cyc) Lat(ns)"
 is "--show cpu,hitm,offlat: each row three cells" "$(sed -n '3,/^total/p' $LIB_TMP/s.txt | awk '{ print NF }' | sort -u)" 3
 is "--show and --hide of other columns together: what --show names" \
 	"$(./lattop --replay $LIB_TMP/c.lrec --format csv --show cpu,hit,hitm --hide ipc | head -n 1)" \

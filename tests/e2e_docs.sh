@@ -62,7 +62,7 @@ for r in "groff -mdoc -Tutf8 -rLL=1000n" "mandoc -Tutf8 -Owidth=1000"; do
 	*"$ver "*"$ver") ok "${r%% *}: the footer names $ver" ;;
 	*) not_ok "${r%% *}: the footer names $ver"; diag "footer: $_foot" ;;
 	esac
-	check "${r%% *}: the help key renders as typed, 'h ?'" grep -q '^ *h ? *this help' $LIB_TMP/rendered
+	check "${r%% *}: the help key renders as typed, 'h ? F1'" grep -q '^ *h ? F1 *this help' $LIB_TMP/rendered
 	check "${r%% *}: the pmu keys render with balanced quotes" \
 		has_text '“pmu”, an object with “version”, “gp_counters”, “gp_width”, “fixed_counters” and “fixed_width”.'
 	check "${r%% *}: the floor line renders with balanced quotes" \

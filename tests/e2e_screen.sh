@@ -339,6 +339,11 @@ spark() {
 	row "$1" Snoop total | sed 's/^.*%//' | tr -cd '#' | wc -c
 }
 
+# blank_lines NAME: how many lines above the status line are blank.
+blank_lines() {
+	cap "$1" | sed '$d' | grep -c '^ *$'
+}
+
 # count NAME FIXED: lines of the screen containing FIXED.
 count() {
 	cap "$1" | grep -c -F -- "$2"
@@ -398,32 +403,26 @@ layout() {
 	is "$_ly_w: one PMU line" "$(count "$_ly_s" 'PMU v')" 1
 	is "$_ly_w: one header line" "$(cap "$_ly_s" | grep -c '^ lattop ')" 1
 	[ "$5" ] || return 0
-	# Each pane's rows are consecutive CPUs then total; the first pane starts at
-	# 0, each next one at 0 too or where the one above ended (sorted by CPU,
-	# stacked panes that cannot show every CPU continue one another).
-	_ly_prev=-1
+	# One row is one CPU across the screen: every pane shows the same rows,
+	# consecutive CPUs from 0, then total.
+	_ly_first=""
 	for t in 'Load latency' Snoop Offcore; do
 		_ly_r=$(rows_line "$_ly_s" "$t")
-		if printf '%s\n' "$_ly_r" | awk -v n="$5" -v p="$_ly_prev" '{
-			if (!($NF == "total" && NF >= 2 && NF <= n + 1))
-				exit 1
-			if ($1 != 0 && $1 != p + 1)
+		if printf '%s\n' "$_ly_r" | awk -v n="$5" '{
+			if (!($NF == "total" && NF >= 2 && NF <= n + 1) || $1 != 0)
 				exit 1
 			for (i = 2; i < NF; i++)
 				if ($i != $(i - 1) + 1)
 					exit 1
 			exit 0 }'; then
-			ok "$_ly_w: '$t' rows are consecutive CPUs then total"
+			ok "$_ly_w: '$t' rows are consecutive CPUs from 0, then total"
 		else
-			not_ok "$_ly_w: '$t' rows are consecutive CPUs then total"
-			diag "rows: $_ly_r (the pane above ended at $_ly_prev)"
+			not_ok "$_ly_w: '$t' rows are consecutive CPUs from 0, then total"
+			diag "rows: $_ly_r"
 		fi
-		_ly_prev=$(printf '%s\n' "$_ly_r" | awk '{ print (NF >= 2 ? $(NF - 1) : -1) }')
+		[ "$_ly_first" ] || _ly_first=$_ly_r
+		is "$_ly_w: '$t' shows the rows the first pane shows" "$_ly_r" "$_ly_first"
 	done
-	# 8 CPUs: every one of them is shown, in one pane or another.
-	[ "$5" -le 8 ] || return 0
-	_ly_all=$(for t in 'Load latency' Snoop Offcore; do rows "$_ly_s" "$t"; done | grep -v total | sort -n -u | wc -l)
-	is "$_ly_w: the panes together show all $5 CPUs" "$_ly_all" "$5"
 }
 
 # sort_of NAME: "sort: COLUMN" from the status line.
@@ -520,12 +519,18 @@ start nocolor 80 24 "NO_COLOR=1 $L -d 0.2"
 start nocolor2 80 24 "$L --no-color -d 0.2"
 start ascii 80 24 "$L --ascii -d 0.2"
 start slm 80 24 "./lattop --simulate silvermont -d 0.2"
+start nhm 100 30 "./lattop --simulate nehalem -d 0.2"
 start s40 40 10 "$L -d 0.2"
 start s50 50 12 "$L -d 0.2"
 start s60 60 14 "$L -d 0.2"
 start help12 80 12 "$L -d 0.2"
 start hidecol 120 30 "$L -d 0.2 --hide hitm_share,above,offlat_ns,history"
 start showcol 120 30 "$L -d 0.2 --show loads,hit,reads"
+start showipc 120 30 "$L -d 0.2 --show CPU,ghz,IPC,Loads/s,HITM/s"
+start srt 120 30 "$L --sim-profile $P8 -d 0.2"
+start notes 50 12 "$L -d 0.2"
+start io80 80 24 "$L -d 0.2 --listen 0 --record $LIB_TMP/io80.lrec"
+start io200 200 50 "$L -d 0.2 --listen 127.0.0.1:0 --record $LIB_TMP/io200.lrec"
 start helpcols 200 80 "$L -d 0.2"
 start fewtag 120 30 "$L --sim-profile $PFEW -d 0.2"
 start hide 80 24 "$L --sim-profile $P8 -d 0.2"
@@ -576,6 +581,19 @@ check "few tagged loads: the marked numbers are dim (SGR 2)" dim_marked fewtag
 quit fewtag "few tagged loads"
 layout p8s "80x24, 8 CPUs" 80 24 8
 layout p8l "200x50, 8 CPUs" 200 50 8
+# The scrolling keys reach every row, in every pane; no line is left empty
+# while rows are hidden; where the rows leave room, the history of the total.
+key p8s End
+for t in 'Load latency' Snoop Offcore; do
+	eventually 3 "80x24, 8 CPUs: End: '$t' shows 7 then total" "7 total" last_rows p8s "$t"
+done
+key p8s Home
+eventually 3 "80x24, 8 CPUs: Home: first row 0" 0 first_row p8s Offcore
+is "80x24, 8 CPUs: no empty line" "$(blank_lines p8s)" 0
+expect p8l "200x50, 8 CPUs: the history of the total below the panes" '^ History of the total +H: the whole history *$'
+has "200x50, 8 CPUs: the history reaches the status line (its scale's base above it)" \
+	"$(cap p8l | tail -n 2 | head -n 1)" '^ +[0-9.]+[kMG]? '
+has "200x50, 8 CPUs: the history graphs HITM/s" "$(cap p8l)" '^ HITM/s '
 layout p64s "80x24, 64 CPUs" 80 24 64
 layout p64l "200x50, 64 CPUs" 200 50 64
 
@@ -594,13 +612,13 @@ has "colour: SIMULATED in red" "$_p" '(^| )(31|91)( |$)'
 key b80 h
 expect b80 "h: the help opens" '^ *lattop keys'
 _s=$(cap b80)
-for re in '^ +q +quit' '^ +space +pause or resume the display' \
+for re in '^ +q F10 +quit' '^ +space +pause or resume the display' \
 	'^ +< > +move the sort column left or right' '^ +s +next sort column' \
 	'^ +1 2 3 +show or hide the load-latency, snoop and offcore panes' \
 	'^ +c +per logical CPU or per core' \
 	'^ +\+ - +longer or shorter interval \(steps 0\.1 0\.2 0\.5 1 2 5 10 30 60 s\)' \
 	'^ +t +type new load-latency thresholds' '^ +Up Down PgUp PgDn Home End' 'scroll the rows' \
-	'^ +r +reset the history' '^ +h \? +this help'; do
+	'^ +r +reset the history' '^ +h \? F1 +this help' '^ +I R +reverse the sort order'; do
 	has "help lists /$re/" "$_s" "$re"
 done
 # ... and every row of the key table, as --help words it (white space folded).
@@ -661,7 +679,7 @@ eventually 3 "< moves it back to CPU" "sort: CPU" sort_of b80
 key b80 s
 eventually 3 "s: next sort column, Loads/s" "sort: Loads/s" sort_of b80
 key b80 s
-eventually 3 "s again: ~Mean" "sort: ~Mean" sort_of b80
+eventually 3 "s again: the first threshold, >8" "sort: >8" sort_of b80
 key b80 '<'
 key b80 '<'
 eventually 3 "< <: back to CPU" "sort: CPU" sort_of b80
@@ -790,24 +808,20 @@ for s in p64s p64l; do
 	is "$s: PgDn: total stays last" "$(rows $s 'Load latency' | tail -n 1)" total
 	key $s PPage
 	eventually 3 "$s: PgUp: first row 0" 0 first_row $s 'Load latency'
-	# Sorted by CPU, the stacked panes continue one another: End brings 63
-	# to the last one; then Up moves every pane by one row.
+	# Sorted by CPU, every pane shows the same rows: End brings 63 to each;
+	# then Up moves every pane by one row.
 	key $s End
-	eventually 3 "$s: End: the last pane, Offcore, shows 63 then total" "63 total" last_rows $s Offcore
-	_e1=$(first_row $s 'Load latency') _e2=$(first_row $s Snoop) _e3=$(first_row $s Offcore)
-	key $s Up
-	eventually 3 "$s: End then Up: 'Load latency' moves up one row" $((_e1 - 1)) first_row $s 'Load latency'
-	is "$s: End then Up: 'Snoop' moves up one row" "$(first_row $s Snoop)" $((_e2 - 1))
-	is "$s: End then Up: 'Offcore' moves up one row" "$(first_row $s Offcore)" $((_e3 - 1))
-	key $s Home
-	eventually 3 "$s: Home: 'Load latency' starts at 0" 0 first_row $s 'Load latency'
-	_f=$(first_row $s Offcore)
-	if cap $s | grep -q 'Load latency.*Offcore'; then
-		is "$s: Home: 'Offcore', beside 'Load latency', starts at 0" "$_f" 0
-	else
-		check "$s: Home: 'Offcore', below, continues (first row $_f)" test "$_f" -gt 0
-	fi
 	for t in 'Load latency' Snoop Offcore; do
+		eventually 3 "$s: End: '$t' shows 63 then total" "63 total" last_rows $s "$t"
+	done
+	_e1=$(first_row $s 'Load latency')
+	key $s Up
+	for t in 'Load latency' Snoop Offcore; do
+		eventually 3 "$s: End then Up: '$t' moves up one row" $((_e1 - 1)) first_row $s "$t"
+	done
+	key $s Home
+	for t in 'Load latency' Snoop Offcore; do
+		eventually 3 "$s: Home: '$t' starts at 0" 0 first_row $s "$t"
 		is "$s: Home: '$t' ends with total" "$(rows $s "$t" | tail -n 1)" total
 	done
 	# Sorted by a column, every pane shows the top rows, and End then Up
@@ -858,6 +872,20 @@ else
 	not_ok "silvermont: --once --format json gives a reason"
 fi
 quit slm silvermont
+
+# What is measured is shown: Nehalem counts the offcore reads but not their
+# latency, so the pane has its reads, n/a in the latency columns only, and
+# the reason on its title line.
+expect nhm "nehalem: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+has "nehalem: the offcore pane shows Reads/s" "$(colhdr nhm Offcore)" 'Reads/s +Lat\(cyc\) +Lat\(ns\)'
+has "nehalem: the offcore total has reads, n/a for the latency" "$(row nhm Offcore total)" \
+	'^total +[0-9.]+[kMG]? +n/a +n/a *$'
+has "nehalem: the offcore title starts to say why the latency is n/a" "$(cap nhm)" '(^|\|) Offcore Lat\(cyc\) Lat'
+key nhm h
+key nhm End
+expect nhm "nehalem: the help says it in full" '^ *offcore Lat\(cyc\) Lat\(ns\) n/a: Nehalem has no'
+key nhm x
+quit nhm nehalem
 
 # ---- issue 13: what a new user trips over ----
 
@@ -915,6 +943,71 @@ has "--show: the help lists the columns shown" "$(cap showcol)" '^ +Hit/s +reads
 hasnt "--show: ... and not the others" "$(cap showcol)" '^ +(HITM/s|~Mean|Lat\(cyc\)) '
 key showcol x
 quit showcol "--show"
+# --show takes the names the outputs print, cpu too, and ghz,ipc on the screen as well.
+expect showipc "--show CPU,ghz,IPC,Loads/s,HITM/s: GHz and IPC before Loads/s" '^ +CPU +GHz +IPC +Loads/s +(\||$)'
+has "--show ...: a row's clock and IPC" "$(row showipc 'Load latency' total)" '^total +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +[0-9.]+[kMG]? *$'
+has "--show ...: HITM/s by its header" "$(colhdr showipc Snoop)" '^ +CPU +HITM/s'
+quit showipc "--show ghz,ipc"
+
+# Sorting: by every column, each >N and Lat(ns) included; reversed with I
+# (htop) or R (top), n/a last either way; a column whose cells all read
+# the same says what orders the rows.
+expect srt "sort: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
+if sort_to srt '>128'; then ok "sort: by a threshold, >128"; else not_ok "sort: by a threshold, >128"; diag "$(status srt)"; fi
+if sort_to srt 'Lat(ns)'; then ok "sort: by Lat(ns)"; else not_ok "sort: by Lat(ns)"; diag "$(status srt)"; fi
+if sort_to srt HITM/s; then ok "sort: by HITM/s"; else not_ok "sort: by HITM/s"; diag "$(status srt)"; fi
+eventually 3 "sort: HITM/s, the hottest CPU (5) first" 5 first_row srt Snoop
+key srt I
+eventually 3 "sort: I reverses: the coolest CPU (0) first" 0 first_row srt Snoop
+has "sort: ... and the status line says reversed" "$(status srt)" 'sort: HITM/s reversed '
+key srt R
+eventually 3 "sort: R reverses back: CPU 5 first" 5 first_row srt Snoop
+if sort_to srt 'Lat(cyc)'; then
+	# Every CPU's offcore latency is 200 cycles in this profile.
+	expect srt "sort: Lat(cyc), all alike: the status line says what orders the rows" \
+		"every row's Lat\\(cyc\\) reads 200: (in CPU order|ordered by the unrounded values)"
+else
+	not_ok "sort: by Lat(cyc)"
+	diag "$(status srt)"
+fi
+
+# What top and htop users press: F1 the help, / and d say what to use, F10 quits.
+key srt F1
+expect srt "F1: the help opens" '^ *lattop keys'
+key srt x
+expect_gone srt "F1: a key closes the help" '^ *lattop keys'
+key srt /
+expect srt "/: says there is no search, and what sorts" 'no search here: s and < > sort the rows'
+key srt d
+expect srt "d: says what changes the interval" 'the interval: \+ and -'
+key srt F10
+if poll 5 test -s "$LIB_TMP/srt.exit"; then
+	is "F10 quits, exit 0" "$(cat "$LIB_TMP/srt.exit")" EXIT=0
+else
+	not_ok "F10 quits, exit 0"
+	diag "$(cap srt)"
+fi
+kill_session srt
+
+# A status line cut with ... is whole in the help (50x12: the panes with no room).
+expect notes "50x12: the status line is cut" 'no room: snoop.*(#|\.\.\.) +sort: CPU' 8
+key notes h
+key notes End
+expect notes "50x12: the help has the status line's notes" '^ the status line *$'
+expect notes "50x12: ... whole" '^   no room: snoop, offcore \(a taller terminal, or *$'
+key notes x
+quit notes "50x12"
+
+# Exporting and recording are said in the header: the port bound (--listen 0
+# too), the file and its size; shorter where the line is short.
+expect io200 "200x50: the header says serving, with the port bound" \
+	'^ PMU v.* serving http://127\.0\.0\.1:[1-9][0-9]*/metrics  recording '
+expect io200 "200x50: ... and recording, the file and its size" \
+	"recording $LIB_TMP/io200\\.lrec [0-9.]+[kMG]?\$"
+expect io80 "80x24: the header says serving :PORT and recording, the file cut" \
+	'^ PMU v.*  serving :[1-9][0-9]*  recording \.\.\.[^ ]*io80\.lrec [0-9.]+[kMG]?$'
+quit io80 "80x24 --listen --record"
+quit io200 "200x50 --listen --record"
 quit hidecol "--hide"
 
 # The help's columns are the table's: each column with a screen header in the
@@ -927,6 +1020,8 @@ mandoc -Tascii -O width=300 man/lattop.1 | col -b | awk '/^COLUMNS/ { f = 1; nex
 		d = $0; sub(/^[^:]*: /, "", d); sub(/\.$/, "", d); print h "\t" substr(d, 1, 40) }' >$LIB_TMP/helpcols
 _hc_n=0 _hc_bad=""
 while IFS="$(printf '\t')" read -r _hc_h _hc_d; do
+	# GHz and IPC are on the screen only when --show names them.
+	case $_hc_h in GHz|IPC) continue ;; esac
 	_hc_n=$((_hc_n + 1))
 	capraw helpcols | grep -qF -- "$(printf '   %-12s %s' "$_hc_h" "$_hc_d")" || _hc_bad="$_hc_bad $_hc_h"
 done <$LIB_TMP/helpcols
@@ -951,6 +1046,9 @@ else
 	diag "$(status hide)"
 fi
 check "3 on the last pane shown: it stays" shows hide '^ Offcore'
+# A message goes when what it spoke of changes, not 10 s later.
+key hide 1
+expect_gone hide "1 then: the message about the last pane goes at once" 'last one shown' 2
 quit hide "hide"
 
 # -n 3 on a terminal: the last frame stays on it, as top leaves it.

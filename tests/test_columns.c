@@ -58,12 +58,12 @@ static void test_table(void **state)
 		 * says so.
 		 */
 		if (c->flags & COL_F_OPT) {
-			assert_true(columns_optional() & COL_BIT(i));
+			assert_true(columns_optional(COL_OUT_TEXT) & COL_BIT(i));
 			assert_true((c->flags & COL_F_CSV) && (c->flags & COL_F_JSON));
 			assert_null(c->screen.head);
 			assert_non_null(strstr(c->help, "only with --show"));
 		} else {
-			assert_false(columns_optional() & COL_BIT(i));
+			assert_false(columns_optional(COL_OUT_TEXT) & COL_BIT(i));
 		}
 	}
 }
@@ -320,11 +320,11 @@ static void test_hidden(void **state)
 			commas += *p == ',';
 		assert_int_equal(commas, fields - 1);
 	}
-	write_report(FORMAT_TEXT, COL_BIT(COL_CPU) | COL_BIT(COL_MEAN) | columns_optional(), out,
+	write_report(FORMAT_TEXT, COL_BIT(COL_CPU) | COL_BIT(COL_MEAN) | columns_optional(COL_OUT_TEXT), out,
 		     sizeof(out));
 	assert_non_null(strstr(out, "\nCore    GHz"));
-	assert_null(strstr(out, "   ~Mean  SnpHit"));
-	assert_non_null(strstr(out, "  >128  SnpHit"));
+	assert_null(strstr(out, "   ~Mean   Hit/s"));
+	assert_non_null(strstr(out, "  >128   Hit/s"));
 	assert_non_null(strstr(out, "\n       2.40  3.60"));     /* the total: no CPU cell */
 	write_report(FORMAT_JSON, COL_ALL, out, sizeof(out));
 	assert_non_null(strstr(out, "\"avg_latency_ns\":75"));
@@ -444,7 +444,44 @@ static void test_parse(void **state)
 	assert_null(strstr(err, "thresholds"));         /* JSON only: not a column to choose */
 	assert_int_equal(columns_parse("", &s, err, sizeof(err)), -1);
 	assert_int_equal(columns_parse("cpu,", &s, err, sizeof(err)), -1);
-	assert_int_equal(columns_parse("CPU", &s, err, sizeof(err)), -1);
+	assert_int_equal(columns_parse("cpu,hitm", &s, err, sizeof(err)), 0);
+	/* The names the outputs print, in any case, name the same columns. */
+	assert_int_equal(columns_parse("CPU,HITM/s,lat(CYC),>N,snoop.remote.hit_per_sec,LOADS",
+				       &s, err, sizeof(err)), 0);
+	assert_true(s == (COL_BIT(COL_CPU) | COL_BIT(COL_HITM) | COL_BIT(COL_OFF_CYCLES) |
+			  COL_BIT(COL_ABOVE) | COL_BIT(COL_RMT_HIT) | COL_BIT(COL_LOADS)));
+	assert_int_equal(columns_parse(">128,se>16,load_latency.above_share.32", &s, err,
+				       sizeof(err)), 0);
+	assert_true(s == (COL_BIT(COL_ABOVE) | COL_BIT(COL_ABOVE_SE) | COL_BIT(COL_ABOVE_SHARE)));
+	assert_int_equal(columns_parse(">", &s, err, sizeof(err)), -1);
+	assert_int_equal(columns_parse(">12x", &s, err, sizeof(err)), -1);
+}
+
+/*
+ * One vocabulary: a column printed by text and the screen has one header,
+ * and each header it is printed with names it for --show.
+ */
+static void test_one_name(void **state)
+{
+	(void)state;
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		char csv[96];
+
+		if (!c->name)
+			continue;
+		if (c->text.head && c->screen.head && strcmp(c->text.head, c->screen.head))
+			print_error("%s: text %s, screen %s\n", c->name, c->text.head,
+				    c->screen.head);
+		assert_false(c->text.head && c->screen.head && strcmp(c->text.head, c->screen.head));
+		if (c->text.head && !strstr(c->text.head, "%u"))
+			assert_ptr_equal(columns_by_name(c->text.head), c);
+		if (c->screen.head && !strstr(c->screen.head, "%u"))
+			assert_ptr_equal(columns_by_name(c->screen.head), c);
+		columns_csv_head(c, 64, csv, sizeof(csv));
+		if (c->flags & COL_F_CSV)
+			assert_ptr_equal(columns_by_name(csv), c);
+	}
 }
 
 int main(void)
@@ -458,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_mean_cell),
 		cmocka_unit_test(test_man),
+		cmocka_unit_test(test_one_name),
 		cmocka_unit_test(test_parse),
 	};
 

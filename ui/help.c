@@ -60,7 +60,7 @@ static int help_lines(struct ui *ui, struct help_line *h)
 	const struct ui_snap *s = ui_shown(ui);
 	int n = 0, kw = 12, w = COLS - (3 + kw + 1) - 1 > 10 ? COLS - (3 + kw + 1) - 1 : 10;
 	unsigned mode = ui->opts.replay ? KW_REPLAY : KW_LIVE;
-	char reasons[1024];
+	char reasons[1024], notes[1024];
 
 	n = help_add(h, n, 1, UA_TITLE, "lattop keys", 0, UA_NORMAL, NULL);
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
@@ -99,16 +99,32 @@ static int help_lines(struct ui *ui, struct help_line *h)
 
 		for (int i = 0; i < UI_MAX_PANES; i++) {
 			const char *why = pane_why(ui_panes[i], &s->f.total);
+			char note[256];
 
 			if (why && o < sizeof(reasons))
 				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s: %s.",
 						      o ? " " : "", ui_panes[i]->what, why);
+			else if (pane_note(ui, ui_panes[i], &s->f.total, note, sizeof(note)) &&
+				 o < sizeof(reasons))
+				o += (size_t)snprintf(reasons + o, sizeof(reasons) - o, "%s%s %s.",
+						      o ? " " : "", ui_panes[i]->what, note);
 		}
 	}
 	if (reasons[0]) {
 		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
 		n = help_add(h, n, 1, UA_TITLE, "not measured on this CPU (n/a)", 0, UA_NORMAL, NULL);
 		n = help_wrap(h, n, NULL, 3, COLS - 4 > 10 ? COLS - 4 : 10, reasons);
+	}
+	/* The status line's notes, whole: there they may be cut. */
+	layout_notes(ui, notes, sizeof(notes));
+	if (notes[0]) {
+		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+		n = help_add(h, n, 1, UA_TITLE, "the status line", 0, UA_NORMAL, NULL);
+		for (char *p = notes, *e; p; p = e) {
+			if ((e = strstr(p, "; ")))
+				*e = 0, e += 2;
+			n = help_wrap(h, n, NULL, 3, COLS - 4 > 10 ? COLS - 4 : 10, p);
+		}
 	}
 	return n;
 }

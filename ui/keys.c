@@ -61,14 +61,14 @@ static bool keys_scroll(struct ui *ui, int key)
 	return true;
 }
 
-/* Move the sort column by @dir, skipping the columns of hidden panes. */
+/* Move the sort column by @dir, skipping the columns not on the screen. */
 static bool keys_sort_move(struct ui *ui, int dir)
 {
 	int c = ui->sort;
 
 	for (int i = 0; i < ui->ncols; i++) {
 		c = (c + dir + ui->ncols) % ui->ncols;
-		if (ui->col_pane[c] < 0 || ui->visible[ui->col_pane[c]])
+		if (ui_col_shown(ui, c))
 			break;
 	}
 	if (c == ui->sort)
@@ -254,12 +254,22 @@ static enum ui_action keys_toggle(struct ui *ui, int ch)
 	ui->visible[i] = !ui->visible[i];
 	/* The sort column never sits in a hidden pane: the order would look random. */
 	if (!ui->visible[i] && ui->col_pane[ui->sort] == i) {
+		char name[32];
+
+		ui_col_name(ui, ui->cols[ui->sort], name, sizeof(name));
 		snprintf(m, sizeof(m), "sorted by %s again (%s is in the hidden %s pane)",
-			 ui->per_core ? "Core" : "CPU", ui_col_name(ui->cols[ui->sort]),
-			 ui_panes[i]->what);
+			 ui->per_core ? "Core" : "CPU", name, ui_panes[i]->what);
 		ui->sort = 0;
 		ui_set_message(ui, m);
 	}
+	ui->dirty = true;
+	return UI_NONE;
+}
+
+static enum ui_action keys_reverse(struct ui *ui, int ch)
+{
+	(void)ch;
+	ui->reverse = !ui->reverse;
 	ui->dirty = true;
 	return UI_NONE;
 }
@@ -378,10 +388,12 @@ const struct key_row keys_table[] = {
 	{ { KEY_UP, KEY_DOWN }, 0, KW_ALL | KW_HISTORY, keys_history_row, 0, NULL, NULL },
 	{ { '\n', '\r', KEY_ENTER }, 0, KW_ALL | KW_HISTORY, keys_history, 0, NULL, NULL },
 	/* The screen. */
-	{ { 'q', 'Q' }, 1, KW_ALL, NULL, UI_QUIT, NULL, "quit" },
+	{ { 'q', KEY_F(10), 'Q' }, 2, KW_ALL, NULL, UI_QUIT, NULL, "quit" },
 	{ { ' ' }, 1, KW_LIVE, keys_pause, 0, NULL, "pause or resume the display" },
 	{ { '<', '>' }, 2, KW_ALL, keys_sort, 0, NULL, "move the sort column left or right" },
 	{ { 's' }, 1, KW_ALL, keys_sort, 0, NULL, "next sort column" },
+	{ { 'I', 'R' }, 2, KW_ALL, keys_reverse, 0, NULL,
+	  "reverse the sort order (n/a stays last)" },
 	{ { 0 }, 0, KW_ALL | KW_PANES, keys_toggle, 0, NULL,
 	  "show or hide the load-latency, snoop and offcore panes" },
 	{ { 'c' }, 1, KW_LIVE, keys_per_core, 0, NULL, "per logical CPU or per core" },
@@ -394,7 +406,11 @@ const struct key_row keys_table[] = {
 	{ { 'r' }, 1, KW_ALL, keys_reset, 0, NULL, "reset the history" },
 	{ { 'H' }, 1, KW_ALL, keys_history, 0, NULL,
 	  "the history view: a row's numbers over time; Up Down choose the row, Enter or H goes back" },
-	{ { 'h', '?' }, 2, KW_ALL, keys_help_open, 0, NULL, "this help" },
+	{ { 'h', '?', KEY_F(1) }, 3, KW_ALL, keys_help_open, 0, NULL, "this help" },
+	/* What top and htop users press, told what does it here. */
+	{ { '/' }, 0, KW_ALL, NULL, UI_NONE,
+	  "no search here: s and < > sort the rows, c per core; --cpus chooses the CPUs", NULL },
+	{ { 'd' }, 0, KW_LIVE, NULL, UI_NONE, "the interval: + and - (or -d when starting)", NULL },
 	/* The terminal turns it into SIGTSTP: app/main.c stops, the screen given back (ui_suspend). */
 	{ { 'Z' & 0x1f }, 1, KW_ALL | KW_TERMINAL, NULL, 0, NULL,
 	  "stop, registers and terminal put back; fg resumes" },
@@ -409,6 +425,7 @@ static const struct {
 	{ ' ', "space" },
 	{ KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" }, { KEY_UP, "Up" }, { KEY_DOWN, "Down" },
 	{ KEY_PPAGE, "PgUp" }, { KEY_NPAGE, "PgDn" }, { KEY_HOME, "Home" }, { KEY_END, "End" },
+	{ KEY_F(1), "F1" }, { KEY_F(10), "F10" },
 };
 
 const int keys_count = (int)(sizeof(keys_table) / sizeof(keys_table[0]));

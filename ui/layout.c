@@ -82,17 +82,60 @@ static void layout_rotation_text(const struct ui_snap *s, char *buf, size_t len)
 	layout_rotation_fit(s, buf, len, (int)len);
 }
 
+/*
+ * What else is done with the numbers, in at most @room cells (0: any):
+ * "serving http://127.0.0.1:10123/metrics  recording FILE 1.2M", or where
+ * that does not fit "serving :10123  recording ...ILE 1.2M", the file's path
+ * cut from the left.
+ */
+static void layout_io_text(const struct ui_snap *s, char *buf, size_t len, int room)
+{
+	const struct ui_frame *f = &s->f;
+	const char *port = f->serving ? strrchr(f->serving, ':') : NULL;
+	char size[16];
+	size_t o = 0;
+	int fixed;
+
+	buf[0] = 0;
+	if (f->serving)
+		o += (size_t)snprintf(buf, len, "serving http://%s/metrics", f->serving);
+	if (f->recording && o < len) {
+		numfmt_si(size, sizeof(size), (double)f->recorded, 1);
+		snprintf(buf + o, len - o, "%srecording %s %s%s", o ? "  " : "", f->recording, size,
+			 f->record_paused ? " paused" : "");
+	}
+	if (!room || (int)strlen(buf) <= room)
+		return;
+	o = f->serving ? (size_t)snprintf(buf, len, "serving %s", port ? port : f->serving) : 0;
+	if (!f->recording || o >= len)
+		return;
+	if (f->record_paused && strlen(size) + 8 < sizeof(size))
+		strcat(size, " paused");
+	fixed = (int)o + (o ? 2 : 0) + 10 + 1 + (int)strlen(size);
+	if (fixed + (int)strlen(f->recording) <= room) {
+		snprintf(buf + o, len - o, "%srecording %s %s", o ? "  " : "", f->recording, size);
+	} else {
+		int keep = room - fixed - 3;
+		size_t l = strlen(f->recording);
+
+		snprintf(buf + o, len - o, "%srecording ...%s %s", o ? "  " : "",
+			 f->recording + l - (size_t)(keep < 1 ? 1 : keep > (int)l ? (int)l : keep), size);
+	}
+}
+
 static int layout_header_lines(const struct ui_snap *s)
 {
-	char pmu[128], rot[256];
+	char pmu[128], rot[256], io[512];
 
 	if (!s->valid)
 		return 2;
 	layout_pmu_text(s, pmu, sizeof(pmu));
 	layout_rotation_text(s, rot, sizeof(rot));
+	layout_io_text(s, io, sizeof(io), 0);
 	if (!rot[0])
 		return 2;
-	return 1 + (int)strlen(pmu) + 3 + (int)strlen(rot) + 1 <= COLS ? 2 : 3;
+	return 1 + (int)strlen(pmu) + 3 + (int)strlen(rot) + (io[0] ? 2 + (int)strlen(io) : 0) + 1 <=
+	       COLS ? 2 : 3;
 }
 
 static int layout_label_width(const struct ui *ui, const struct ui_snap *s)
@@ -228,7 +271,6 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 		bool band_compact[UI_MAX_PANES] = { false };
 		int ncomp = 0, nfull, shown, rows, need = nrows < MIN_ROWS ? nrows : MIN_ROWS, k = 0;
 		int left;
-		bool cont;
 
 		for (int i = 0; i < L->n; i++)
 			band_compact[band_of[i]] = L->compact[i];
@@ -244,29 +286,20 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 		if (rows < 0)
 			rows = 0;
 		/*
-		 * Sorted by CPU, stacked panes that cannot each show every row
-		 * continue one another, so that together they show as many as
-		 * they can; sorted by a column, each shows the top rows.
+		 * Every pane shows the same rows, from ui->top, in the same
+		 * order: a row is one CPU (or core) across the screen, and the
+		 * scrolling keys move over every row.
 		 */
-		cont = ui->sort == 0 && shown > 1 && rows < nrows && nrows >= shown;
-		L->window = cont ? (rows * shown < nrows ? rows * shown : nrows) : rows;
-		L->page = rows;
+		L->window = rows;
 		left = avail;
 		y = L->nhead;
-		for (int b = 0, next = 0; b < nb; b++) {
-			int h, off = 0, r = 0;
+		for (int b = 0; b < nb; b++) {
+			int h, r = 0;
 
 			if (band_compact[b]) {
 				h = left >= 1 ? 1 : 0;
 			} else if (k < shown && left >= 3) {
 				r = rows;
-				/* Continuing: the rows as evenly as they go, when fewer than room for them. */
-				if (cont && rows * shown >= nrows)
-					r = nrows / shown + (k < nrows % shown);
-				if (cont) {
-					off = next;
-					next += r;
-				}
 				h = 3 + r;
 				k++;
 			} else {
@@ -281,13 +314,15 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 				L->view[i].y = y;
 				L->view[i].h = h;
 				L->view[i].rows = r;
-				L->off[i] = off;
 				if (!h)
 					L->dropped[L->ndropped++] = L->pane[i]->what;
 			}
 			y += h;
 			left -= h;
 		}
+		/* What the panes leave below them: the history (layout_draw_meter). */
+		L->meter_y = y;
+		L->meter_h = left;
 	}
 	if (L->window < 0)
 		L->window = 0;
@@ -299,13 +334,14 @@ struct ui_sort_ctx {
 	const struct row *rows;
 	const struct ui_col *col;
 	bool core;
+	bool reverse;
 };
 
 static double layout_value(const struct ui_sort_ctx *c, int i)
 {
 	const struct row *r = &c->rows[i];
 
-	return r->ok ? columns_sort_value(c->col->col, &r->m, 0) : NAN;
+	return r->ok ? columns_sort_value(c->col->col, &r->m, c->col->thr) : NAN;
 }
 
 static int layout_cmp(const void *pa, const void *pb, void *arg)
@@ -313,21 +349,23 @@ static int layout_cmp(const void *pa, const void *pb, void *arg)
 	const struct ui_sort_ctx *c = arg;
 	int a = *(const int *)pa, b = *(const int *)pb;
 	const struct row *x = &c->rows[a], *y = &c->rows[b];
+	int r = c->reverse ? -1 : 1;
 
+	/* The largest first (reversed: the smallest); not measured last either way. */
 	if (c->col->col) {
 		double u = layout_value(c, a), v = layout_value(c, b);
 
 		if (isnan(u) != isnan(v))
 			return isnan(u) ? 1 : -1;
 		if (!isnan(u) && u != v)
-			return u > v ? -1 : 1;
+			return u > v ? -r : r;
 	} else if (c->core) {
 		if (x->package != y->package)
-			return x->package < y->package ? -1 : 1;
+			return x->package < y->package ? -r : r;
 		if (x->core != y->core)
-			return x->core < y->core ? -1 : 1;
+			return x->core < y->core ? -r : r;
 	} else if (x->cpu != y->cpu) {
-		return x->cpu < y->cpu ? -1 : 1;
+		return x->cpu < y->cpu ? -r : r;
 	}
 	return (a > b) - (a < b);
 }
@@ -335,7 +373,7 @@ static int layout_cmp(const void *pa, const void *pb, void *arg)
 static int layout_sort_rows(struct ui *ui, const struct ui_snap *s)
 {
 	int n = layout_nrows(ui, s);
-	struct ui_sort_ctx c = { layout_rows(ui, s), ui->cols[ui->sort], ui->per_core };
+	struct ui_sort_ctx c = { layout_rows(ui, s), ui->cols[ui->sort], ui->per_core, ui->reverse };
 
 	if (n > ui->order_cap) {
 		int *o = realloc(ui->order, (size_t)n * sizeof(*o));
@@ -441,6 +479,14 @@ static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead
 		return;
 	layout_pmu_text(s, b, sizeof(b));
 	x = 1 + draw_text(ui, 1, 1, COLS - 1, UA_NORMAL, b);
+	/* Serving and recording, at the right of the PMU line. */
+	{
+		char io[512];
+
+		layout_io_text(s, io, sizeof(io), COLS - x - 3);
+		if (io[0] && (int)strlen(io) <= COLS - x - 3)
+			draw_right(ui, 1, 0, COLS - 1, UA_UARCH, io);
+	}
 	layout_rotation_text(s, b, sizeof(b));
 	if (b[0]) {
 		int ry = nhead == 2 ? 1 : 2, rx = nhead == 2 ? x + 3 : 1, room = COLS - rx - 1;
@@ -468,10 +514,10 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	struct pane_view v = L->view[k];
 	const struct row *rows = layout_rows(ui, s);
 	int n = layout_nrows(ui, s), x = v.x, y = v.y, w = v.w;
-	int top = ui->top + L->off[k], last;
+	int top = ui->top, last;
 	char b[64];
 
-	/* Scrolled together (layout_draw keeps ui->top in range); stacked panes may continue one another. */
+	/* Scrolled together: layout_draw keeps ui->top in range. */
 	last = top + v.rows < n ? top + v.rows : n;
 	if (v.h < 1)
 		return;
@@ -495,7 +541,7 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	/* Title, what it shows, and where the rows are. */
 	{
 		int tx = x + draw_text(ui, y, x + 1, w - 1, UA_TITLE, p->name) + 1, rl;
-		char widest[64];
+		char widest[64], note[256];
 		const char *mark = p->section == CS_OFFCORE ? s->f.off_caveat : NULL;
 		bool scrolled = top > 0 || last < n;
 
@@ -531,8 +577,19 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 		snprintf(widest, sizeof(widest), "rows %d-%d of %d", n, n, n);
 		if ((int)strlen(widest) > rl && n > v.rows)
 			rl = (int)strlen(widest);
-		if ((int)strlen(p->about) <= x + w - 1 - rl - 2 - (tx + 1))
+		/* Or, where some of its columns are not measured, why: cut, the help has it whole. */
+		if (pane_note(ui, p, &s->f.total, note, sizeof(note))) {
+			int room = x + w - 1 - rl - 2 - (tx + 1);
+
+			if ((int)strlen(note) > room && room > 1) {
+				draw_text(ui, y, tx + 1, room - 1, UA_NA, note);
+				draw_text(ui, y, tx + room, 1, UA_NA, ui->g->more);
+			} else {
+				draw_text(ui, y, tx + 1, room, UA_NA, note);
+			}
+		} else if ((int)strlen(p->about) <= x + w - 1 - rl - 2 - (tx + 1)) {
 			draw_text(ui, y, tx + 1, w, UA_DIM, p->about);
+		}
 	}
 	if (v.h < 2)
 		return;
@@ -571,17 +628,60 @@ static void layout_draw_pane(struct ui *ui, const struct ui_snap *s, const struc
 	}
 }
 
-/* What the status line has to say, most important first; "" for nothing. */
-static void layout_status_text(const struct ui *ui, const struct ui_snap *s, char *buf, size_t len)
+/*
+ * Sorted by a column whose cells all read the same (a mean shown as one
+ * range, a rate rounded to one figure): the order is not what is seen, so
+ * say what it is.
+ */
+static void layout_alike(const struct ui *ui, const struct ui_snap *s, char *buf, size_t len,
+			 size_t *o)
 {
+	const struct ui_col *c = ui->cols[ui->sort];
+	const struct row *rows = layout_rows(ui, s);
+	int n = layout_nrows(ui, s), k = 0;
+	char first[32] = "", b[32], name[32];
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (!c->col || n < 2)
+		return;
+	for (int i = 0; i < n; i++) {
+		double v;
+
+		if (!rows[i].ok)
+			continue;
+		v = columns_sort_value(c->col, &rows[i].m, c->thr);
+		if (isnan(v))
+			continue;
+		pane_format(columns_id(c->col), &rows[i].m, c->thr, b, sizeof(b));
+		if (k++ && strcmp(b, first))
+			return;
+		snprintf(first, sizeof(first), "%s", b);
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	if (k < 2)
+		return;
+	ui_col_name(ui, c, name, sizeof(name));
+	if (*o < len)
+		*o += (size_t)snprintf(buf + *o, len - *o, "%severy row's %s reads %s: %s", *o ? "; " : "",
+				       name, first, lo == hi ? (ui->per_core ? "in core order" : "in CPU order") :
+				       c->col->screen.fmt == CF_MEAN ? "ordered by the middle of its bounds" :
+				       "ordered by the unrounded values");
+}
+
+void layout_notes(const struct ui *ui, char *buf, size_t len)
+{
+	const struct ui_snap *s = ui_shown(ui);
 	size_t o = 0;
+	struct ui_layout L;
 
 	buf[0] = 0;
 #define ADD(...) do { if (o < len) o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__); } while (0)
-	if (ui->msg[0] && ui_now() < ui->msg_until)
+	if (ui_message_shown(ui))
 		ADD("%s", ui->msg);
 	if (!s->valid)
 		return;
+	layout_alike(ui, s, buf, len, &o);
 	/* A short first interval (at the start, after a change) says how long it covered. */
 	if (s->f.measured_s > 0 && s->f.measured_s < 0.9 * s->f.interval_s)
 		ADD("%sfirst numbers, over %.1f s; then every %g s", o ? "; " : "", s->f.measured_s,
@@ -615,13 +715,23 @@ static void layout_status_text(const struct ui *ui, const struct ui_snap *s, cha
 				ADD(" (and %d more CPU%s)", nbad - 1, nbad > 2 ? "s" : "");
 		}
 	}
+	layout_compute(ui, s, &L);
+	if (L.ndropped) {
+		char toggles[32];
+
+		ADD("%sno room: ", o ? "; " : "");
+		for (int i = 0; i < L.ndropped; i++)
+			ADD("%s%s", i ? ", " : "", L.dropped[i]);
+		keys_toggles(toggles, sizeof(toggles));
+		ADD(" (a taller terminal, or %s to hide panes)", toggles);
+	}
 #undef ADD
 }
 
-static void layout_draw_status(struct ui *ui, const struct ui_snap *s, const struct ui_layout *L)
+static void layout_draw_status(struct ui *ui)
 {
 	int y = LINES - 1, rw;
-	char right[64], left[1024];
+	char right[80], left[1024], name[32];
 	const struct ui_col *c = ui->cols[ui->sort];
 
 	if (ui->prompt) {
@@ -643,29 +753,23 @@ static void layout_draw_status(struct ui *ui, const struct ui_snap *s, const str
 		move(y, x < COLS ? x : COLS - 1);
 		return;
 	}
-	snprintf(right, sizeof(right), "sort: %s  %s ",
-		 c == &ui_col_cpu && ui->per_core ? "Core" : ui_col_name(c),
+	ui_col_name(ui, c, name, sizeof(name));
+	snprintf(right, sizeof(right), "sort: %s%s  %s ", name, ui->reverse ? " reversed" : "",
 		 ui->per_core ? "per core" : "per CPU");
 	rw = (int)strlen(right);
-	layout_status_text(ui, s, left, sizeof(left));
-	if (L->ndropped && strlen(left) + 200 < sizeof(left)) {
-		size_t o = strlen(left);
-		char toggles[32];
-
-		o += (size_t)snprintf(left + o, sizeof(left) - o, "%sno room: ", o ? "; " : "");
-		for (int i = 0; i < L->ndropped; i++)
-			o += (size_t)snprintf(left + o, sizeof(left) - o, "%s%s", i ? ", " : "",
-					      L->dropped[i]);
-		keys_toggles(toggles, sizeof(toggles));
-		snprintf(left + o, sizeof(left) - o, " (a taller terminal, or %s to hide panes)", toggles);
-	}
+	layout_notes(ui, left, sizeof(left));
 	draw_fill(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS);
 	if (left[0]) {
 		int room = COLS - rw - 1;
+		/* Cut: the help (h) has it whole, and says so where there is room. */
+		const char *whole = " (h: in full)";
+		int wl = room > 30 ? (int)strlen(whole) : 0;
 
 		if ((int)strlen(left) > room && room > 1) {
-			draw_text(ui, y, 0, room - 1, UA_STATUS_MSG, left);
-			draw_text(ui, y, room - 1, 1, UA_STATUS_MSG, ui->g->more);
+			draw_text(ui, y, 0, room - 1 - wl, UA_STATUS_MSG, left);
+			draw_text(ui, y, room - 1 - wl, 1, UA_STATUS_MSG, ui->g->more);
+			if (wl)
+				draw_text(ui, y, room - wl, wl, UA_STATUS_MSG, whole);
 		} else {
 			draw_text(ui, y, 0, room, UA_STATUS_MSG, left);
 		}
@@ -700,7 +804,8 @@ void layout_draw(struct ui *ui)
 	layout_draw_header(ui, s, L.nhead);
 	if (ui->history && s->valid) {
 		history_draw(ui, &ui->hist, s, ui->per_core, L.nhead, 0, COLS, LINES - 1 - L.nhead);
-	} else if (s->valid && layout_sort_rows(ui, s) == 0) {
+	} else if (s->valid && (ui_col_shown(ui, ui->sort) || (ui->sort = 0, true)) &&
+		   layout_sort_rows(ui, s) == 0) {
 		n = layout_nrows(ui, s);
 		if (ui->top > n - (L.window > 0 ? L.window : 1))
 			ui->top = n - (L.window > 0 ? L.window : 1);
@@ -708,8 +813,9 @@ void layout_draw(struct ui *ui)
 			ui->top = 0;
 		for (int k = 0; k < L.n; k++)
 			layout_draw_pane(ui, s, &L, k);
+		history_meter(ui, &ui->hist, s, ui->per_core, L.meter_y, 0, COLS, L.meter_h);
 	}
-	layout_draw_status(ui, s, &L);
+	layout_draw_status(ui);
 	if (ui->cursor != ui->prompt) {
 		curs_set(ui->prompt ? 1 : 0);
 		ui->cursor = ui->prompt;

@@ -8,13 +8,48 @@
  * where; the headers, widths, formats and what is sorted are the table's.
  */
 
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "ui/ui_internal.h"
 
 const char *pane_why(const struct pane *p, const struct metrics *m)
 {
-	const char *why = columns_section_why(p->section, m);
+	return columns_section_why(p->section, m);
+}
 
-	return why || !p->reason ? why : p->reason(m);
+/* Column @id is not measured in @m, and says why (NULL: it is, or has nothing to say). */
+static const char *pane_col_why(enum col_id id, const struct metrics *m)
+{
+	const struct column *c = &columns[id];
+
+	if (!c->why || !isnan(columns_sort_value(c, m, 0)))
+		return NULL;
+	return c->why(m);
+}
+
+bool pane_note(const struct ui *ui, const struct pane *p, const struct metrics *m, char *buf,
+	       size_t len)
+{
+	const char *why = NULL;
+	size_t o = 0;
+
+	buf[0] = 0;
+	if (pane_why(p, m))
+		return false;
+	for (int k = 0; k < p->nids && o < len; k++) {
+		const char *w = pane_col_why(p->ids[k], m);
+
+		if (!w || !pane_shows(ui, p->ids[k]) || (why && strcmp(w, why)))
+			continue;
+		why = w;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      columns[p->ids[k]].screen.head);
+	}
+	if (why && o < len)
+		snprintf(buf + o, len - o, " n/a: %s", why);
+	return why != NULL;
 }
 
 bool pane_chosen(const struct ui *ui, enum col_id id)
@@ -81,7 +116,7 @@ int pane_cells(struct ui *ui, const enum col_id *ids, int n, int y, int x, const
 
 		if (!pane_shows(ui, ids[k]))
 			continue;
-		if (ok) {
+		if (ok && !pane_col_why(ids[k], m)) {
 			pane_format(ids[k], m, 0, b, sizeof(b));
 			draw_right(ui, y, x, w, attr ? attr[k] : base, b);
 		} else {

@@ -1,5 +1,6 @@
 /*
- * pane_latency.c: the load-latency pane: loads retired per second, the
+ * pane_latency.c: the load-latency pane: (named by --show) the clock and
+ * IPC, as turbostat puts them beside its counters; loads retired per second, the
  * loads above each threshold (a number and a bar of their share of all
  * loads, one cell per threshold of the frame) and the estimated mean.
  * The hardware counts tagged loads only (pmu-facts 8.1): the bar is the
@@ -22,11 +23,17 @@
 #define CELL_PREF 11
 #define CELL_MAX 20
 
-static const enum col_id latency_ids[] = { COL_LOADS, COL_ABOVE, COL_MEAN };
+/* The columns before the thresholds' (GHz and IPC only when --show names them), then ~Mean. */
+static const enum col_id latency_ids[] = { COL_GHZ, COL_IPC, COL_LOADS, COL_ABOVE, COL_MEAN };
+#define NLEAD 3
+#define MEAN (&latency_ids[NLEAD + 1])
 
 static const struct ui_col latency_cols[] = {
-	{ NULL, &columns[COL_LOADS] },
-	{ NULL, &columns[COL_MEAN] },
+	{ NULL, &columns[COL_GHZ], 0 },
+	{ NULL, &columns[COL_IPC], 0 },
+	{ NULL, &columns[COL_LOADS], 0 },
+	UI_COL_LIST(COL_ABOVE),
+	{ NULL, &columns[COL_MEAN], 0 },
 };
 
 /* The width of column @id, 0 when --show or --hide leave it out. */
@@ -45,7 +52,8 @@ static int latency_nthresh(const struct ui *ui)
 
 static void latency_width(const struct ui *ui, int *pref, int *max)
 {
-	int n = latency_nthresh(ui), wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int n = latency_nthresh(ui), wl = pane_width(ui, latency_ids, NLEAD);
+	int wm = latency_w(ui, COL_MEAN);
 
 	*pref = wl + n * CELL_PREF + wm;
 	*max = wl + n * CELL_MAX + wm;
@@ -60,7 +68,7 @@ static int latency_cell(const struct ui *ui, int w)
 	if (!n)
 		return 0;
 	/* and a blank column at the end */
-	c = (w - latency_w(ui, COL_LOADS) - latency_w(ui, COL_MEAN) - 1) / n;
+	c = (w - pane_width(ui, latency_ids, NLEAD) - latency_w(ui, COL_MEAN) - 1) / n;
 	if (c > CELL_MAX)
 		c = CELL_MAX;
 	return c < 2 ? 2 : c;
@@ -107,12 +115,12 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 {
 	const struct ui_snap *s = ui_shown(ui);
 	int n = latency_nthresh(ui), c = latency_cell(ui, w), level;
-	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int wl = pane_width(ui, latency_ids, NLEAD), wm = latency_w(ui, COL_MEAN);
 	int xm = x + wl + n * c;
 
 	(void)v;
 	draw_fill(ui, y, x, w, UA_COLHDR);
-	pane_heads(ui, &pane_latency, &latency_ids[0], 1, y, x);
+	pane_heads(ui, &pane_latency, latency_ids, NLEAD, y, x);
 	/* Too narrow for a header per threshold: one for them all, ">8..512", when it fits. */
 	level = latency_style(s, n, c - 1);
 	if (n && level < 0) {
@@ -127,6 +135,10 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 	for (int i = 0; i < n; i++) {
 		char h[24];
 
+		const struct ui_col *sc = ui->cols[ui->sort];
+		enum ui_attr a = sc->col == &columns[COL_ABOVE] && sc->thr == i ? UA_COLHDR_SORT :
+				 UA_COLHDR;
+
 		latency_label(h, sizeof(h), s->f.total.lat.thresholds[i], level);
 		/* Ending over the number when there is one, else over the bar. */
 		if (c >= CELL_MIN) {
@@ -134,13 +146,13 @@ static void latency_head(struct ui *ui, const struct pane_view *v, int y, int x,
 
 			if (start < 1)
 				start = 1;
-			draw_text(ui, y, x + wl + i * c + start, c - start, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + start, c - start, a, h);
 		} else {
-			draw_text(ui, y, x + wl + i * c + 1, c - 1, UA_COLHDR, h);
+			draw_text(ui, y, x + wl + i * c + 1, c - 1, a, h);
 		}
 	}
 	if (xm + wm <= x + w)
-		pane_heads(ui, &pane_latency, &latency_ids[2], 1, y, xm);
+		pane_heads(ui, &pane_latency, MEAN, 1, y, xm);
 }
 
 static enum ui_attr latency_bar_attr(int i, int n)
@@ -155,14 +167,14 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 {
 	const struct metrics *m = r->m;
 	int n = latency_nthresh(ui), c = latency_cell(ui, w);
-	int wl = latency_w(ui, COL_LOADS), wm = latency_w(ui, COL_MEAN);
+	int wl = pane_width(ui, latency_ids, NLEAD), wm = latency_w(ui, COL_MEAN);
 	int xm = x + wl + n * c;
 	enum ui_attr base = r->total ? UA_TOTAL : UA_NORMAL;
 	bool ok = r->ok && m->lat.supported;
 	char b[32];
 
 	(void)v;
-	pane_cells(ui, &latency_ids[0], 1, y, x, m, ok, base, NULL);
+	pane_cells(ui, latency_ids, NLEAD, y, x, m, ok, base, NULL);
 	for (int i = 0; i < n; i++) {
 		int cx = x + wl + i * c;
 		bool unsure;
@@ -187,7 +199,7 @@ static void latency_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 			draw_bar(ui, y, cx + 1, c - 1, m->lat.above_share[i], bar);
 	}
 	if (xm + wm <= x + w)
-		pane_cells(ui, &latency_ids[2], 1, y, xm, m, ok, base, NULL);
+		pane_cells(ui, MEAN, 1, y, xm, m, ok, base, NULL);
 }
 
 const struct pane pane_latency = {

@@ -1,7 +1,8 @@
 /*
  * pane_offcore.c: the offcore pane: demand data reads that miss the L2 per
  * second and their mean latency in core cycles and nanoseconds.  Where the
- * reads are counted but their latency is not (Nehalem), the reads show.
+ * reads are counted but their latency is not (Nehalem), the reads show and
+ * the latency columns n/a (pane_cells), the reason on the title line.
  *
  * Which columns, in which order, is this file's; their headers, widths and
  * formats are the column table's (output/columns.c).  Draws only inside the
@@ -13,8 +14,9 @@ static const enum col_id offcore_ids[] = { COL_READS, COL_OFF_CYCLES, COL_OFF_NS
 #define NIDS ((int)(sizeof(offcore_ids) / sizeof(offcore_ids[0])))
 
 static const struct ui_col offcore_cols[] = {
-	{ NULL, &columns[COL_READS] },
-	{ NULL, &columns[COL_OFF_CYCLES] },
+	{ NULL, &columns[COL_READS], 0 },
+	{ NULL, &columns[COL_OFF_CYCLES], 0 },
+	{ NULL, &columns[COL_OFF_NS], 0 },
 };
 
 static void offcore_width(const struct ui *ui, int *pref, int *max)
@@ -38,14 +40,8 @@ static void offcore_row(struct ui *ui, const struct pane_view *v, int y, int x, 
 		   r->total ? UA_TOTAL : UA_NORMAL, NULL);
 }
 
-/* The reads without their latency (Nehalem): why. */
-static const char *offcore_reason(const struct metrics *m)
-{
-	return m->off.latency_reason;
-}
-
 const struct pane pane_offcore = {
 	.name = "Offcore", .what = "offcore", .toggle = '3',
 	.about = "demand data reads that miss the L2 (on the Atoms, leave the module)",
-	PANE_OF(offcore), .section = CS_OFFCORE, .reason = offcore_reason,
+	PANE_OF(offcore), .section = CS_OFFCORE,
 };

@@ -27,9 +27,11 @@ static const enum col_id snoop_ids[] = {
 #define HOT_MIN_SAMPLES 3
 
 static const struct ui_col snoop_cols[] = {
-	{ NULL, &columns[COL_HIT] },
-	{ NULL, &columns[COL_HITM] },
-	{ NULL, &columns[COL_HITM_SHARE] },
+	{ NULL, &columns[COL_HIT], 0 },
+	{ NULL, &columns[COL_HITM], 0 },
+	{ NULL, &columns[COL_HITM_SHARE], 0 },
+	{ NULL, &columns[COL_RMT_HIT], 0 },
+	{ NULL, &columns[COL_RMT_HITM], 0 },
 };
 
 /* The numbers' width, up to the history. */

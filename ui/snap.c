@@ -126,7 +126,8 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 	/* The strings: note each distinct one, then copy them into the arena. */
 	t->n = 0;
 	t->used = 0;
-	bad |= snap_str_note(t, f->note);
+	bad |= snap_str_note(t, f->note) | snap_str_note(t, f->serving) |
+	       snap_str_note(t, f->recording);
 	bad |= snap_str_metrics(t, &f->total);
 	for (int i = 0; i < ncpu; i++)
 		bad |= snap_str_note(t, f->cpu[i].error) | snap_str_metrics(t, &f->cpu[i].m);
@@ -158,6 +159,8 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 	s->f.ncpu = ncpu;
 	s->f.ncore = ncore;
 	s->f.note = snap_str_get(t, f->note);
+	s->f.serving = snap_str_get(t, f->serving);
+	s->f.recording = snap_str_get(t, f->recording);
 	snap_str_fix(t, &s->f.total);
 	if (ncpu)
 		memcpy(s->cpu, f->cpu, (size_t)ncpu * sizeof(*s->cpu));

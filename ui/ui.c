@@ -25,7 +25,7 @@ const struct pane *const ui_panes[UI_MAX_PANES] = {
 	&pane_latency, &pane_snoop, &pane_offcore,
 };
 
-const struct ui_col ui_col_cpu = { "CPU", NULL };
+const struct ui_col ui_col_cpu = { "CPU", NULL, 0 };
 
 double ui_now(void)
 {
@@ -40,9 +40,29 @@ const struct ui_snap *ui_shown(const struct ui *ui)
 	return ui->paused ? &ui->frozen : &ui->live;
 }
 
-const char *ui_col_name(const struct ui_col *c)
+void ui_col_name(const struct ui *ui, const struct ui_col *c, char *buf, size_t len)
 {
-	return c->col ? c->col->screen.head : c->name;
+	const struct ui_snap *s = ui_shown(ui);
+
+	if (!c->col)
+		snprintf(buf, len, "%s", ui->per_core ? "Core" : c->name);
+	else if (c->col->kind == CK_LIST)
+		snprintf(buf, len, c->col->screen.head,
+			 s->valid && c->thr < s->f.total.lat.nthresh ? s->f.total.lat.thresholds[c->thr] : 0);
+	else
+		snprintf(buf, len, "%s", c->col->screen.head);
+}
+
+bool ui_col_shown(const struct ui *ui, int c)
+{
+	const struct ui_col *k = ui->cols[c];
+	const struct ui_snap *s = ui_shown(ui);
+
+	if (ui->col_pane[c] >= 0 && !ui->visible[ui->col_pane[c]])
+		return false;
+	if (k->col && k->col->kind == CK_LIST && (!s->valid || k->thr >= s->f.total.lat.nthresh))
+		return false;
+	return !k->col || (!s->valid || columns_present(k->col, &s->f.total));
 }
 
 bool ui_sorted(const struct ui *ui, const struct ui_col *c)
@@ -57,11 +77,40 @@ void ui_reset_history(struct ui *ui)
 	history_reset(&ui->hist);
 }
 
+/* What a message may speak of, as one number: it changes when any of it does. */
+static unsigned long ui_state(const struct ui *ui)
+{
+	unsigned long h = 5381;
+
+#define MIX(v) (h = h * 33 + (unsigned long)(v))
+	MIX(ui->sort);
+	MIX(ui->reverse);
+	MIX(ui->per_core);
+	MIX(ui->paused);
+	MIX(ui->history);
+	MIX(ui->nthresh);
+	for (int i = 0; i < ui->nthresh && i < THRESH_MAX; i++)
+		MIX(ui->thresh[i]);
+	for (int i = 0; i < UI_MAX_PANES; i++)
+		MIX(ui->visible[i]);
+	MIX(lround(ui->interval_s * 1000));
+#undef MIX
+	return h;
+}
+
 void ui_set_message(struct ui *ui, const char *msg)
 {
 	snprintf(ui->msg, sizeof(ui->msg), "%s", msg ? msg : "");
 	ui->msg_until = ui_now() + MSG_SECONDS;
+	ui->msg_state = ui_state(ui);
+	ui->msg_tied = true;
 	ui->dirty = true;
+}
+
+bool ui_message_shown(const struct ui *ui)
+{
+	return ui->msg[0] && ui_now() < ui->msg_until &&
+	       (!ui->msg_tied || ui->msg_state == ui_state(ui));
 }
 
 void ui_frame(struct ui *ui, const struct ui_frame *f)
@@ -162,6 +211,7 @@ void ui_message(struct ui *ui, const char *msg)
 	if (!ui || !ui->open)
 		return;
 	ui_set_message(ui, msg);
+	ui->msg_tied = false;
 	if (!ui->help)
 		layout_draw(ui);
 }

@@ -44,6 +44,11 @@ struct ui_frame {
 	 * the status line, which it would hold for good.
 	 */
 	const char *off_caveat;
+	/* What else lattop does with the numbers, said in the header: */
+	const char *serving;            /* --listen: the address bound, "127.0.0.1:10123", or NULL */
+	const char *recording;          /* --record: the file, or NULL */
+	long long recorded;             /* ... its size in bytes */
+	bool record_paused;             /* ... not written to (a full disk) */
 	/* --replay on the screen: a recorded frame, labelled REPLAY with its time. */
 	bool replay;
 	bool replay_paused;

@@ -30,7 +30,7 @@
 
 #define UI_HIST      30         /* HITM/s samples kept per row for the sparkline */
 #define UI_MAX_PANES 3
-#define UI_MAX_COLS  16         /* sortable columns, CPU included */
+#define UI_MAX_COLS  40         /* sortable columns, CPU and each threshold included */
 
 /* ---- attributes (draw.c) ---- */
 
@@ -116,6 +116,12 @@ struct ui_history {
 	unsigned thr[HIST_LEN][THRESH_MAX];
 	struct hist_sample *s;          /* rows x HIST_LEN */
 	int sel;                        /* the row shown: -1 the total, else a CPU or core */
+	unsigned long pushed;           /* frames since the last reset: where the meter's sweep is */
+	/* Each graph's scale, kept while the values still fit it (graph()): [sweep][series] */
+	struct hist_scale {
+		int row;
+		double lo, hi;
+	} scale[2][3];
 };
 
 /* Add a frame.  Resets when the rows change.  -1: no memory. */
@@ -125,8 +131,11 @@ void history_free(struct ui_history *h);
 /* Up (-1) or Down (+1) through the total and the rows: true when it moved. */
 bool history_select(struct ui_history *h, bool per_core, int dir);
 /* The view of the selected row in the box (y, x, w, ht); @sn names the rows. */
-void history_draw(struct ui *ui, const struct ui_history *h, const struct ui_snap *sn,
+void history_draw(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
 		  bool per_core, int y, int x, int w, int ht);
+/* The graphs of the selected row in the lines the panes leave (y, x, w, ht), 1 at least. */
+void history_meter(struct ui *ui, struct ui_history *h, const struct ui_snap *sn,
+		   bool per_core, int y, int x, int w, int ht);
 
 /* ---- panes ---- */
 
@@ -148,13 +157,23 @@ struct pane_view {
 
 /*
  * A sortable column: a row of the column table (output/columns.h), whose
- * screen header names it and whose value sorts (NAN last); or, @col NULL,
- * the CPU column named @name.
+ * screen header names it and whose value sorts (NAN last), threshold @thr
+ * of a list; or, @col NULL, the CPU column named @name.
  */
 struct ui_col {
 	const char *name;
 	const struct column *col;
+	int thr;
 };
+
+/* Sortable columns ui_col_list(COL_ABOVE): one for each threshold a frame may have. */
+#define UI_COL_LIST(id) \
+	{ NULL, &columns[id], 0 }, { NULL, &columns[id], 1 }, { NULL, &columns[id], 2 }, \
+	{ NULL, &columns[id], 3 }, { NULL, &columns[id], 4 }, { NULL, &columns[id], 5 }, \
+	{ NULL, &columns[id], 6 }, { NULL, &columns[id], 7 }, { NULL, &columns[id], 8 }, \
+	{ NULL, &columns[id], 9 }, { NULL, &columns[id], 10 }, { NULL, &columns[id], 11 }, \
+	{ NULL, &columns[id], 12 }, { NULL, &columns[id], 13 }, { NULL, &columns[id], 14 }, \
+	{ NULL, &columns[id], 15 }
 
 struct pane {
 	const char *name;       /* title line */
@@ -173,8 +192,6 @@ struct pane {
 	void (*row)(struct ui *ui, const struct pane_view *v, int y, int x, int w,
 		    const struct pane_row *r);
 	enum col_section section;       /* its numbers' section of the metrics */
-	/* Why it is drawn as one line where its section measures something (or NULL). */
-	const char *(*reason)(const struct metrics *m);
 	/* A key of its own (or NULL): true when it changed something. */
 	bool (*key)(struct ui *ui, int ch);
 };
@@ -199,6 +216,12 @@ extern const struct pane pane_snoop;
 /* Not left out by --show or --hide. */
 /* Why pane @p shows one line for @m instead of its rows, or NULL. */
 const char *pane_why(const struct pane *p, const struct metrics *m);
+/*
+ * Where its section measures something but some of its columns shown do
+ * not: "Lat(cyc) Lat(ns) n/a: why" in @buf; false (and "") when none.
+ */
+bool pane_note(const struct ui *ui, const struct pane *p, const struct metrics *m, char *buf,
+	       size_t len);
 
 bool pane_chosen(const struct ui *ui, enum col_id id);
 /* Chosen, and present for the totals on display (the remote columns). */
@@ -233,6 +256,7 @@ struct ui {
 	bool visible[UI_MAX_PANES];
 	bool per_core;
 	int sort;                       /* index into cols[] */
+	bool reverse;                   /* the sort order reversed ('I', 'R'); n/a stays last */
 	const struct ui_col *cols[UI_MAX_COLS];  /* [0] is CPU */
 	int col_pane[UI_MAX_COLS];      /* the pane of each, -1 for CPU */
 	int ncols;
@@ -249,6 +273,8 @@ struct ui {
 	int plen;
 	char msg[512];
 	double msg_until;               /* CLOCK_MONOTONIC */
+	unsigned long msg_state;        /* ui_state() when it was set */
+	bool msg_tied;                  /* it speaks of the screen's state: goes when it changes */
 	bool dirty;
 
 	double interval_s;
@@ -265,14 +291,22 @@ extern const struct ui_col ui_col_cpu;
 
 /* CLOCK_MONOTONIC, in seconds. */
 double ui_now(void);
-/* Show @msg on the status line for a while. */
+/*
+ * Show @msg on the status line for a while, or until what it spoke of
+ * changes (the sort, the panes, per CPU or core, the thresholds, pause);
+ * ui_message's, which speak of the measurement, for a while.
+ */
 void ui_set_message(struct ui *ui, const char *msg);
+/* Is the message still to be shown? */
+bool ui_message_shown(const struct ui *ui);
 /* The frame on display: the frozen one while paused. */
 const struct ui_snap *ui_shown(const struct ui *ui);
 /* Is @c the sort column? */
 bool ui_sorted(const struct ui *ui, const struct ui_col *c);
-/* The header of sort column @c. */
-const char *ui_col_name(const struct ui_col *c);
+/* Is sort column @c on the screen now (its pane shown, its threshold in the frame)? */
+bool ui_col_shown(const struct ui *ui, int c);
+/* The header of sort column @c: "HITM/s", ">128" ("CPU", "Core" per core). */
+void ui_col_name(const struct ui *ui, const struct ui_col *c, char *buf, size_t len);
 /* Forget the HITM history (both the live and the frozen one). */
 void ui_reset_history(struct ui *ui);
 
@@ -286,15 +320,16 @@ struct ui_layout {
 	struct pane_view view[UI_MAX_PANES];
 	bool sep[UI_MAX_PANES];                 /* a separator left of it */
 	bool compact[UI_MAX_PANES];             /* measures nothing here: one line, the reason */
-	int off[UI_MAX_PANES];                  /* its first row, counted from ui->top */
 	int lw;
-	int page;                               /* rows each pane shows */
-	int window;                             /* rows shown in all: what scrolling moves over */
+	int window;                             /* rows shown: what scrolling moves over */
+	int meter_y, meter_h;                   /* the lines below the panes */
 	int ndropped;                           /* panes with no room on the screen */
 	const char *dropped[UI_MAX_PANES];
 };
 
 void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layout *L);
+/* What the status line has to say, whole, most important first ("; " between); "" for nothing. */
+void layout_notes(const struct ui *ui, char *buf, size_t len);
 /* Rows of @s as shown: per CPU or per core. */
 int layout_nrows(const struct ui *ui, const struct ui_snap *s);
 /* Draw the whole screen (or the help) from the state, in one doupdate(). */
