@@ -229,8 +229,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	r.dev = r.sim ? msrdev_sim_open(r.sim, err, sizeof(err))
-		      : msrdev_dir_open(r.dev_path, err, sizeof(err));
+	/* The perf backend reads no register: the CPUs and their topology, without root. */
+	if (r.sim)
+		r.dev = msrdev_sim_open(r.sim, err, sizeof(err));
+	else if (r.opt.backend == BACKEND_PERF && !r.opt.msr_dir)
+		r.dev = msrdev_cpus_open(err, sizeof(err));
+	else
+		r.dev = msrdev_dir_open(r.dev_path, err, sizeof(err));
 	if (!r.dev) {
 		status = fail(r.opt.msr_dir ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;

@@ -333,3 +333,95 @@ fail:
 	}
 	return NULL;
 }
+
+/* ---- the online CPUs alone (msrdev_cpus_open) ---- */
+
+static int cpus_rw(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
+{
+	(void)d, (void)cpu, (void)reg, (void)val;
+	return -EOPNOTSUPP;
+}
+
+static int cpus_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
+{
+	(void)d, (void)cpu, (void)reg, (void)val;
+	return -EOPNOTSUPP;
+}
+
+static void cpus_destroy(struct msrdev *d)
+{
+	free(d->cpu);
+	free(d);
+}
+
+static const struct msrdev_ops cpus_ops = {
+	.read = cpus_rw,
+	.write = cpus_write,
+	.destroy = cpus_destroy,
+};
+
+/* Is CPU @id online?  cpuN/online; a CPU without that file (often cpu0) cannot go offline. */
+static bool cpu_online(int id)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", id);
+	return read_int_file(path, 1) == 1;
+}
+
+struct msrdev *msrdev_cpus_open(char *err, size_t errlen)
+{
+	const char *base = "/sys/devices/system/cpu";
+	struct msrdev *d = calloc(1, sizeof(*d));
+	struct dirent *de;
+	int cap = 0, n = 0;
+	DIR *dh;
+
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	d->ops = &cpus_ops;
+	d->kind = "cpus";
+	if (!(dh = opendir(base))) {
+		snprintf(err, errlen, "%s: %s", base, strerror(errno));
+		free(d);
+		return NULL;
+	}
+	while ((de = readdir(dh))) {
+		char *end;
+		long id;
+
+		if (strncmp(de->d_name, "cpu", 3) || !de->d_name[3])
+			continue;
+		id = strtol(de->d_name + 3, &end, 10);
+		if (*end || id < 0 || id > 65535 || !cpu_online((int)id))
+			continue;
+		if (n == cap) {
+			struct msrdev_cpu *c;
+
+			cap = cap ? cap * 2 : 64;
+			c = realloc(d->cpu, cap * sizeof(*c));
+			if (!c) {
+				closedir(dh);
+				free(d->cpu);
+				free(d);
+				snprintf(err, errlen, "out of memory");
+				return NULL;
+			}
+			d->cpu = c;
+		}
+		d->cpu[n] = (struct msrdev_cpu){ .id = (int)id };
+		read_topology(NULL, true, &d->cpu[n]);
+		n++;
+	}
+	closedir(dh);
+	if (n == 0) {
+		snprintf(err, errlen, "%s: no online CPU", base);
+		cpus_destroy(d);
+		return NULL;
+	}
+	qsort(d->cpu, n, sizeof(*d->cpu), cmp_cpu);
+	d->ncpu = n;
+	return d;
+}

@@ -5,7 +5,9 @@
  * struct msrdev.  Three implementations exist:
  *   - msrdev_dir_open("/dev/cpu")   the kernel's msr driver (DIR/N/msr),
  *   - msrdev_dir_open(DIR)          the same semantics under --msr-dir,
- *   - msrdev_sim_open(sim)          the PMU simulator (sim/sim.h).
+ *   - msrdev_sim_open(sim)          the PMU simulator (sim/sim.h),
+ *   - msrdev_cpus_open()            no register at all: the online CPUs and
+ *                                   their topology, for the perf backend.
  *
  * Semantics are the msr driver's: an 8-byte read or write at offset = MSR
  * address; a register the CPU lacks fails with -EIO (the #GP the driver
@@ -89,5 +91,13 @@ int msrdev_index(const struct msrdev *, int id);
  * Returns NULL with a one-line message in @err on failure.
  */
 struct msrdev *msrdev_dir_open(const char *dir, char *err, size_t errlen);
+
+/*
+ * The online CPUs of /sys/devices/system/cpu and their topology, with no
+ * msr file opened: what the perf backend needs, without root.  Every
+ * register read or write fails with -EOPNOTSUPP.  NULL with a message on
+ * failure.
+ */
+struct msrdev *msrdev_cpus_open(char *err, size_t errlen);
 
 #endif

@@ -20,6 +20,14 @@ else
 	check "it says why: the kernel has no core PMU" \
 		grep -q "cannot measure through perf_event_open(2): the kernel has no core PMU" $LIB_TMP/err
 	check "nothing on standard output" test ! -s $LIB_TMP/out
+	# Without root: no msr file is opened on the way (the CPUs come from sysfs).
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			./lattop --backend perf --once >$LIB_TMP/out 2>$LIB_TMP/err
+		is "as nobody: exit 1" "$?" 1
+		check "as nobody: the same reason, not the msr files' permissions" \
+			grep -q "the kernel has no core PMU" $LIB_TMP/err
+	fi
 fi
 
 # ---- multiplexed, beside another perf user and the NMI watchdog ----

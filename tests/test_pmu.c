@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -2486,6 +2487,42 @@ static void test_rotation_on_the_simulator(void **state)
 	assert_true(families >= 2);
 }
 
+/*
+ * The perf backend's device (msrdev_cpus_open): this machine's online
+ * CPUs, with sysfs's topology, and no register: every read and write
+ * fails with EOPNOTSUPP, so nothing can reach a register through it.
+ */
+static void test_cpus_device(void **state)
+{
+	char err[256], path[128];
+	struct msrdev *d = msrdev_cpus_open(err, sizeof(err));
+	uint64_t v = 0;
+	int holder;
+
+	(void)state;
+	assert_non_null(d);
+	assert_string_equal(d->kind, "cpus");
+	assert_int_equal(d->ncpu, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	for (int i = 0; i < d->ncpu; i++) {
+		FILE *f;
+		int core = -1;
+
+		if (i)
+			assert_true(d->cpu[i].id > d->cpu[i - 1].id);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id",
+			 d->cpu[i].id);
+		if ((f = fopen(path, "r"))) {
+			assert_int_equal(fscanf(f, "%d", &core), 1);
+			fclose(f);
+			assert_int_equal(d->cpu[i].core, core);
+		}
+		assert_int_equal(msrdev_read(d, d->cpu[i].id, 0x186, &v), -EOPNOTSUPP);
+		assert_int_equal(msrdev_write_raw(d, d->cpu[i].id, 0x186, 0), -EOPNOTSUPP);
+		assert_int_equal(msrdev_lock(d, d->cpu[i].id, true, &holder), 0);
+	}
+	msrdev_close(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2536,6 +2573,7 @@ int main(void)
 		cmocka_unit_test(test_sibling_write_is_not_theft),
 		cmocka_unit_test(test_diff_is_what_apply_writes),
 		cmocka_unit_test(test_rotation_on_the_simulator),
+		cmocka_unit_test(test_cpus_device),
 	};
 
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
