@@ -140,6 +140,13 @@ int session_perf(struct session *s);
 int session_perf_usable(char *err, size_t errlen);
 
 /*
+ * --backend auto: may lattop count through this kernel (a core PMU for its
+ * events, and a CPU-wide event opens: perf_event_paranoid <= 0,
+ * CAP_PERFMON or CAP_SYS_ADMIN)?  Nothing is left open.
+ */
+bool session_perf_permitted(void);
+
+/*
  * What the planner may use through the kernel: every counter, offcore
  * register and the threshold (the kernel arbitrates them), the model, the
  * packages of @s->dev (or of the simulator).

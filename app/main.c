@@ -198,6 +198,17 @@ int main(int argc, char **argv)
 		status = out_done(r.desc.supported ? EXIT_OK : EXIT_CANNOT);
 		goto out;
 	}
+	/*
+	 * --backend auto, when measuring: perf where the kernel can count this
+	 * CPU's events on every CPU for lattop, since then no register is
+	 * written and the kernel shares the counters with their other users
+	 * (and neither lockdown nor root is in the way); msr otherwise.  The
+	 * stand-ins (--simulate, --msr-dir) are msr devices: msr there.
+	 */
+	if (r.opt.backend == BACKEND_AUTO)
+		r.opt.backend = !r.sim && !r.opt.msr_dir && (r.opt.mode == MODE_SCREEN ||
+				r.opt.mode == MODE_ONCE || r.opt.mode == MODE_BATCH) &&
+				session_perf_permitted() ? BACKEND_PERF : BACKEND_MSR;
 	/* Through the kernel, its PMU is what decides first (the simulator brings its own). */
 	if (r.opt.backend == BACKEND_PERF && !r.sim && r.opt.mode != MODE_LIST_EVENTS &&
 	    session_perf_usable(err, sizeof(err)) < 0) {

@@ -17,8 +17,9 @@ enum mode { MODE_SCREEN, MODE_ONCE, MODE_BATCH, MODE_DETECT, MODE_LIST_EVENTS, M
 	    MODE_DOCTOR, MODE_HELP, MODE_VERSION, MODE_REPLAY, MODE_LIST_UARCHS };
 
 /*
- * --backend: how the counters are reached.  auto picks msr, the one
- * backend that measures yet; perf lists each event's perf_event_attr.
+ * --backend: how the counters are reached.  auto is resolved by main.c
+ * before anything is opened: perf where the kernel lets lattop count, msr
+ * otherwise (and on the stand-ins).
  */
 enum backend { BACKEND_AUTO, BACKEND_MSR, BACKEND_PERF };
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,28 @@ int session_perf_usable(char *err, size_t errlen)
 	rc = perf_core_pmu(d, &pmu, err, errlen);
 	perfdev_close(d);
 	return rc;
+}
+
+bool session_perf_permitted(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.disabled = 1,
+	};
+	char err[256];
+	struct perfdev *d;
+	int fd, cpu = sched_getcpu();
+
+	if (session_perf_usable(err, sizeof(err)) < 0 || !(d = perfdev_sys_open(err, sizeof(err))))
+		return false;
+	/* A CPU-wide event: what paranoid > 0 forbids without CAP_PERFMON or CAP_SYS_ADMIN. */
+	fd = perfdev_open_event(d, &a, -1, cpu >= 0 ? cpu : 0, -1, 0);
+	if (fd >= 0)
+		perfdev_close_event(d, fd);
+	perfdev_close(d);
+	return fd >= 0;
 }
 
 /* The kernel must have a core PMU lattop's events are for, with what they need. */

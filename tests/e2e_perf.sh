@@ -20,6 +20,12 @@ else
 	check "it says why: the kernel has no core PMU" \
 		grep -q "cannot measure through perf_event_open(2): the kernel has no core PMU" $LIB_TMP/err
 	check "nothing on standard output" test ! -s $LIB_TMP/out
+	# --backend auto (the default) takes perf only where the kernel lets lattop
+	# count: here it cannot, so auto is msr, and says msr's reason.
+	./lattop --cpuid-file tests/dumps/haswell_core-i7-4500u.raw --once >$LIB_TMP/out 2>$LIB_TMP/err
+	is "auto without a core PMU: exit 1" "$?" 1
+	check "auto without a core PMU: the msr device is why, not perf" \
+		sh -c "grep -q '/dev/cpu' $LIB_TMP/err && ! grep -q 'core PMU' $LIB_TMP/err"
 	# Without root: no msr file is opened on the way (the CPUs come from sysfs).
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
