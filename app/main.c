@@ -207,7 +207,8 @@ int main(int argc, char **argv)
 		const struct pmu_caps *c = &r.desc.id.pmu;
 		struct plan_resources res = {
 			.ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP,
-			.nfixed = c->fixed_counters < PMU_MAX_FIXED ? c->fixed_counters : PMU_MAX_FIXED,
+			.nfixed = pmu_caps_fixed_run(c) < PMU_MAX_FIXED ? pmu_caps_fixed_run(c)
+									: PMU_MAX_FIXED,
 			.rsp_free = (uint8_t)((1u << r.desc.uarch->offcore_msrs) - 1),
 			.ldlat_free = !r.desc.ldlat_why[0],
 			.ldlat_why = r.desc.ldlat_why[0] ? r.desc.ldlat_why : NULL,

@@ -209,6 +209,46 @@ static const struct uarch uarch_skylake = {
 	/* no HT bug: K-core's Skylake case adds no intel_ht_bug */
 };
 
+extern const struct pmu_table pmu_table_icelake;   /* cpu/events/icelake.c */
+
+/*
+ * The Ice Lake family (pmu-facts 9.1): K612 intel_pmu_init treats
+ * ICELAKE(_L, _X, _D), TIGERLAKE(_L) and ROCKETLAKE as one case
+ * ("icelake"), with one constraint table and one set of extra registers.
+ * Leaf 0xA in every dump (LCP2 i7-1065G7, i7-1165G7, i9-11900K; ILX Gold
+ * 6336Y): EAX 0x08300805, EBX 0, ECX 0xF, EDX 0x8604: version 5, 8
+ * counters per thread with HT on, 48 bits, fixed counters 0-3 x 48 bits.
+ * Three uarchs for the three cores, as --list-uarchs names them.
+ */
+#define ICL_FAMILY                                                      \
+	.table = &pmu_table_icelake,                                    \
+	.min_version = 5,               /* LCP2, ILX EAX[7:0] = 5 */    \
+	.gp_needed = 8,                 /* LCP2, ILX EAX[15:8] = 8 */   \
+	.gp_width = 48,                 /* EAX[23:16] = 0x30 */         \
+	.offcore_msrs = 2,              /* K612 intel_icl_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD /* K612 PMU_FL_NO_HT_SHARING (icelake case) */
+
+static const struct uarch uarch_icelake = {
+	.name = "icelake",
+	.pretty = "Ice Lake",
+	ICL_FAMILY,
+	.flags = UARCH_F_XSNP_HITM,     /* PM2 ICL XSNP_HITM, ICX XSNP_FWD "HitM responses" */
+};
+
+static const struct uarch uarch_tigerlake = {
+	.name = "tigerlake",
+	.pretty = "Tiger Lake",
+	ICL_FAMILY,
+	/* no UARCH_F_XSNP_HITM: PM2 TGL's XSNP_FWD adds clean forwards (pmu-facts 9.4) */
+};
+
+static const struct uarch uarch_rocketlake = {
+	.name = "rocketlake",
+	.pretty = "Rocket Lake",
+	ICL_FAMILY,
+	.flags = UARCH_F_XSNP_HITM,     /* PM2 RKL XSNP_HITM */
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -240,7 +280,7 @@ static const struct uarch uarch_tremont = {
 };
 
 /*
- * Ice Lake and later: named after K-fam (its MICROARCH, the market-segment
+ * Sapphire Rapids and later: named after K-fam (its MICROARCH, the market-segment
  * suffix dropped, as skylake holds SKYLAKE_X; the Atoms by their core, as
  * tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
  * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
@@ -252,24 +292,6 @@ static const struct uarch uarch_tremont = {
  */
 #define WHY_NO_TABLE_HYBRID \
 	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
-
-static const struct uarch uarch_icelake = {
-	.name = "icelake",
-	.pretty = "Ice Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_tigerlake = {
-	.name = "tigerlake",
-	.pretty = "Tiger Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_rocketlake = {
-	.name = "rocketlake",
-	.pretty = "Rocket Lake",
-	.why_not = WHY_NO_TABLE,
-};
 
 static const struct uarch uarch_sapphirerapids = {
 	.name = "sapphirerapids",
@@ -385,6 +407,9 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_sandybridge,
 	&uarch_ivybridge,
 	&uarch_skylake,
+	&uarch_icelake,
+	&uarch_tigerlake,
+	&uarch_rocketlake,
 	NULL,
 };
 
@@ -455,13 +480,20 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0xAF, uarch_crestmont, "K-fam ATOM_CRESTMONT_X (Sierra Forest)"),
 	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge)"),
 
-	INTEL6(0x6A, uarch_icelake, "K-fam ICELAKE_X (Sunny Cove); ILX Xeon Gold 6336Y"),
-	INTEL6(0x6C, uarch_icelake, "K-fam ICELAKE_D (Sunny Cove)"),
-	INTEL6(0x7D, uarch_icelake, "K-fam ICELAKE (Sunny Cove)"),
-	INTEL6(0x7E, uarch_icelake, "K-fam ICELAKE_L (Sunny Cove); LCP2 i7-1065G7"),
-	INTEL6(0x8C, uarch_tigerlake, "K-fam TIGERLAKE_L (Willow Cove); LCP2 i7-1165G7"),
-	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove)"),
-	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); LCP2 i9-11900K"),
+	INTEL6F(0x6A, uarch_icelake, UARCH_F_REMOTE_EVENTS,
+		"K-fam ICELAKE_X (Sunny Cove); K612 icelake; PM2 ICX (0xD3 REMOTE_HITM/FWD); PFM413 icx; "
+		"ILX Xeon Gold 6336Y"),
+	INTEL6F(0x6C, uarch_icelake, UARCH_F_REMOTE_EVENTS,
+		"K-fam ICELAKE_D (Sunny Cove); K612 icelake; PM2 ICX (mapfile 06_6C); PFM413 icl "
+		"(pmu-facts 9.8: libpfm4 alone calls it client)"),
+	INTEL6(0x7D, uarch_icelake, "K-fam ICELAKE (Sunny Cove); K612 icelake; PM2 ICL; PFM413 icl"),
+	INTEL6(0x7E, uarch_icelake, "K-fam ICELAKE_L (Sunny Cove); K612 icelake; PM2 ICL; PFM413 icl; "
+	       "LCP2 i7-1065G7"),
+	INTEL6(0x8C, uarch_tigerlake, "K-fam TIGERLAKE_L (Willow Cove); K612 icelake; PM2 TGL; "
+	       "PFM413 icl; LCP2 i7-1165G7"),
+	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove); K612 icelake; PM2 TGL; PFM413 icl"),
+	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); K612 icelake; PM2 RKL; "
+	       "PFM413 icl; LCP2 i9-11900K"),
 	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); ILX Xeon w7-2475X"),
 	INTEL6(0xCF, uarch_emeraldrapids, "K-fam EMERALDRAPIDS_X (Raptor Cove, pmu-facts 9.1); "
 	       "ILX Xeon Gold 5520+"),
@@ -495,6 +527,15 @@ const struct uarch_model uarch_models[] = {
 	{ "AuthenticAMD", UARCH_ANY, UARCH_ANY, &uarch_amd, 0, "any other AMD family" },
 	{ NULL, 0, 0, NULL, 0, NULL },
 };
+
+unsigned pmu_caps_fixed_run(const struct pmu_caps *c)
+{
+	unsigned n = 0;
+
+	while (n < 32 && (c->fixed_mask & (1u << n)))
+		n++;
+	return n;
+}
 
 unsigned uarch_fixed_needed(const struct uarch *u)
 {
@@ -621,9 +662,10 @@ static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
 			 prefix, p->gp_width, tname, u->gp_width, hv);
 		return false;
 	}
-	if (p->fixed_counters < uarch_fixed_needed(u)) {
-		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters; the %s table needs %u%s",
-			 prefix, p->fixed_counters, tname, uarch_fixed_needed(u), hv);
+	if (pmu_caps_fixed_run(p) < uarch_fixed_needed(u)) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters from "
+			 "IA32_FIXED_CTR0 on; the %s table needs %u%s", prefix, pmu_caps_fixed_run(p),
+			 tname, uarch_fixed_needed(u), hv);
 		return false;
 	}
 	return true;

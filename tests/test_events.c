@@ -538,9 +538,11 @@ static void test_table_alternatives(void **state)
 			assert_non_null(e);
 			if (e->offcore)
 				assert_int_equal(e->offcore, 1);
+			/* HITM: a row, or the parts the PMU stands for say why not (Tiger Lake) */
 			e = first_row(t, M_SNOOP_HITM, op);
-			assert_non_null(e);
-			if (e->offcore)
+			if (!e)
+				assert_non_null(t->unsupported[M_SNOOP_HITM]);
+			else if (e->offcore)
 				assert_int_equal(e->offcore, op->offcore_msrs >= 2 ? 2 : 1);
 
 			/* offcore reads: the paired row before any unpaired one */
