@@ -249,6 +249,37 @@ static const struct uarch uarch_rocketlake = {
 	.flags = UARCH_F_XSNP_HITM,     /* PM2 RKL XSNP_HITM */
 };
 
+extern const struct pmu_table pmu_table_sapphirerapids;   /* cpu/events/sapphirerapids.c */
+
+/*
+ * Sapphire Rapids and Emerald Rapids: K612 intel_pmu_init's
+ * SAPPHIRERAPIDS_X / EMERALDRAPIDS_X case, one set of constraints and
+ * extra registers (pmu-facts 9.9).  Leaf 0xA in the dumps (ILX w7-2475X,
+ * Gold 5520+): EAX 0x08300805, EBX 0, ECX 0xF, EDX 0x8604.  Server parts
+ * only: the remote events are every model's.
+ */
+#define SPR_FAMILY                                                      \
+	.table = &pmu_table_sapphirerapids,                             \
+	.min_version = 5,               /* ILX EAX[7:0] = 5 */          \
+	.gp_needed = 8,                 /* ILX EAX[15:8] = 8 */         \
+	.gp_width = 48,                                                 \
+	.offcore_msrs = 2,              /* K612 intel_glc_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD, /* K612 PMU_FL_NO_HT_SHARING (glc) */ \
+	/* PM2 SPR/EMR XSNP_FWD "HitM responses"; 0xD3 REMOTE_* in both json */ \
+	.flags = UARCH_F_XSNP_HITM | UARCH_F_REMOTE_EVENTS
+
+static const struct uarch uarch_sapphirerapids = {
+	.name = "sapphirerapids",
+	.pretty = "Sapphire Rapids",
+	SPR_FAMILY,
+};
+
+static const struct uarch uarch_emeraldrapids = {
+	.name = "emeraldrapids",
+	.pretty = "Emerald Rapids",
+	SPR_FAMILY,
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -280,7 +311,7 @@ static const struct uarch uarch_tremont = {
 };
 
 /*
- * Sapphire Rapids and later: named after K-fam (its MICROARCH, the market-segment
+ * Granite Rapids and later: named after K-fam (its MICROARCH, the market-segment
  * suffix dropped, as skylake holds SKYLAKE_X; the Atoms by their core, as
  * tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
  * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
@@ -292,18 +323,6 @@ static const struct uarch uarch_tremont = {
  */
 #define WHY_NO_TABLE_HYBRID \
 	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
-
-static const struct uarch uarch_sapphirerapids = {
-	.name = "sapphirerapids",
-	.pretty = "Sapphire Rapids",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_emeraldrapids = {
-	.name = "emeraldrapids",
-	.pretty = "Emerald Rapids",
-	.why_not = WHY_NO_TABLE,
-};
 
 static const struct uarch uarch_graniterapids = {
 	.name = "graniterapids",
@@ -410,6 +429,8 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_icelake,
 	&uarch_tigerlake,
 	&uarch_rocketlake,
+	&uarch_sapphirerapids,
+	&uarch_emeraldrapids,
 	NULL,
 };
 
@@ -494,9 +515,10 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove); K612 icelake; PM2 TGL; PFM413 icl"),
 	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); K612 icelake; PM2 RKL; "
 	       "PFM413 icl; LCP2 i9-11900K"),
-	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); ILX Xeon w7-2475X"),
+	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); K612 sapphire_rapids; "
+	       "PM2 SPR; PFM413 spr; ILX Xeon w7-2475X"),
 	INTEL6(0xCF, uarch_emeraldrapids, "K-fam EMERALDRAPIDS_X (Raptor Cove, pmu-facts 9.1); "
-	       "ILX Xeon Gold 5520+"),
+	       "K612 sapphire_rapids; PM2 EMR; PFM413 none (spr forced); ILX Xeon Gold 5520+"),
 	INTEL6(0xAD, uarch_graniterapids, "K-fam GRANITERAPIDS_X (Redwood Cove, pmu-facts 9.1); "
 	       "ILX Xeon 658X"),
 	INTEL6(0xAE, uarch_graniterapids, "K-fam GRANITERAPIDS_D (Redwood Cove, pmu-facts 9.1)"),
@@ -675,7 +697,7 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 {
 	const struct uarch_model *m = uarch_lookup(id);
 	const struct uarch_ucode *uc;
-	char prefix[96], supports[256];
+	char prefix[96], supports[384];
 	bool listed;
 
 	memset(out, 0, sizeof(*out));

@@ -24,6 +24,9 @@
 #   general-purpose counter), where the version 4 reading (bits 32-35 are
 #   lattop's LL_EN) takes both.  Load latency runs on PMC0-7 with PEBS_EN
 #   alone.  Tiger Lake's 0xD2/0x04 is no HITM count: unsupported, said.
+# - Sapphire and Emerald Rapids keep load latency off PMC0 (the kernel's
+#   0xfe, Intel's counters 1-7): with PMC1-7 held by someone, no load
+#   latency there, where Ice Lake (PMC0-7) still measures it on PMC0.
 # Expected values are the profiles' own numbers below.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
@@ -174,5 +177,22 @@ if run tgl tigerlake "$(prof tgl)"; then
 		jqe '.cpus[0].snoop | .hitm_per_sec == null and (.unsupported.hitm_per_sec | test("XSNP_FWD"))' \
 		$LIB_TMP/tgl.json
 	within "tigerlake: snoop hits (XSNP_NO_FWD) measured" "$(jq '.cpus[0].snoop.hit_per_sec' $LIB_TMP/tgl.json)" 1e5
+fi
+# ---- Sapphire Rapids: load latency off PMC0 ----
+for u in sapphirerapids emeraldrapids; do
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/$u-events.json
+	is "$u: load latency never on PMC0" \
+		"$(jq '[.events[] | select(.metric == "load_latency" and .counter == "PMC0")] | length' $LIB_TMP/$u-events.json)" 0
+	is "$u: offcore on 0x21 (requests) and 0x20 (outstanding)" \
+		"$(jq -r '[.events[] | select(.metric | startswith("offcore")) | .perfevtsel] | sort | join(" ")' $LIB_TMP/$u-events.json)" \
+		"0x430120 0x430121"
+done
+P=$(prof pmc1-7 "msr.0x187 = 0x53003c" "msr.0x188 = 0x53003c" "msr.0x189 = 0x53003c" \
+	"msr.0x18a = 0x53003c" "msr.0x18b = 0x53003c" "msr.0x18c = 0x53003c" "msr.0x18d = 0x53003c")
+if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
+	is "sapphirerapids, PMC1-7 held by someone: no load latency (PMC0 is not allowed)" \
+		"$(ll spr-pmc1-7 0)" "false false"
+	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
+		"$(ll icl-pmc1-7 0)" "true true"
 fi
 tap_done

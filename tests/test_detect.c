@@ -98,12 +98,12 @@ static const struct {
 	{ "icelakex_xeon-gold-6336y", "icelake", NULL, NULL },
 	{ "tigerlake_core-i7-1165g7", "tigerlake", NULL, NULL },
 	{ "rocketlake_core-i9-11900k", "rocketlake", NULL, NULL },
+	{ "sapphirerapids_xeon-w7-2475x", "sapphirerapids", NULL, NULL },
+	{ "emeraldrapids_xeon-gold-5520plus", "emeraldrapids", NULL, NULL },
 	/*
-	 * Sapphire Rapids and later: named, with the model, no event table
+	 * Granite Rapids and later: named, with the model, no event table
 	 * yet; the uarchs all of whose models are hybrid say so
 	 */
-	{ "sapphirerapids_xeon-w7-2475x", "sapphirerapids", NO_TABLE("Sapphire Rapids (06_8F)"), NULL },
-	{ "emeraldrapids_xeon-gold-5520plus", "emeraldrapids", NO_TABLE("Emerald Rapids (06_CF)"), NULL },
 	{ "graniterapids_xeon-658x", "graniterapids", NO_TABLE("Granite Rapids (06_AD)"), NULL },
 	{ "alderlake_core-i9-12900k", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
 	{ "alderlakep_core-i7-12700h", "alderlake", NO_TABLE("Alder Lake (06_9A)"), NULL },
