@@ -162,8 +162,9 @@ is "icelake: load latency with PEBS_EN alone, no bit 32 and up" \
 P=$(prof fixed-pebs "msr.0x3f1 = 0x100000000")   # someone's PEBS on IA32_FIXED_CTR0
 if run icl-fixed-pebs icelake $P && run skl-ll-en skylake $P; then
 	is "icelake, PEBS on FIXED_CTR0 set by someone: no load latency" "$(ll icl-fixed-pebs 0)" "false false"
-	check "icelake, PEBS on FIXED_CTR0: the note names the fixed counter as someone's" \
-		jqe '.note | test("fixed counter 0")' $LIB_TMP/icl-fixed-pebs.json
+	check "icelake, PEBS on FIXED_CTR0: the note names the fixed counter and IA32_PEBS_ENABLE" \
+		jqe '.note | test("fixed counter 0") and test("IA32_PEBS_ENABLE=0x100000000")' \
+		$LIB_TMP/icl-fixed-pebs.json
 	within "icelake, FIXED_CTR0 someone's: IPC still measured (INST_RETIRED.ANY_P)" \
 		"$(jq '.cpus[0].ipc' $LIB_TMP/icl-fixed-pebs.json)" 1.2
 	within "icelake, FIXED_CTR0 someone's: snoop HITM/s still measured" \
