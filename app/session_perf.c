@@ -45,7 +45,8 @@ void session_perf_resources(const struct session *r, struct plan_resources *res)
 
 	memset(res, 0, sizeof(*res));
 	res->ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
-	res->nfixed = c->fixed_counters < PMU_MAX_FIXED ? c->fixed_counters : PMU_MAX_FIXED;
+	/* The fixed counters from 0 up to the first the ECX bitmap leaves out (version 5). */
+	res->nfixed = pmu_caps_fixed_run(c) < PMU_MAX_FIXED ? pmu_caps_fixed_run(c) : PMU_MAX_FIXED;
 	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
 	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
 	res->rsp_free = (uint8_t)((1u << r->desc.uarch->offcore_msrs) - 1);

@@ -544,7 +544,8 @@ void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out)
 
 	/* Leaf 0xA, architectural perfmon (K-pe union cpuid10_eax/ebx/edx). */
 	if (out->max_leaf >= 0xa && !strcmp(out->vendor, "GenuineIntel")) {
-		uint32_t eax = raw->basic[0xa][0], ebx = raw->basic[0xa][1], edx = raw->basic[0xa][3];
+		uint32_t eax = raw->basic[0xa][0], ebx = raw->basic[0xa][1], ecx = raw->basic[0xa][2];
+		uint32_t edx = raw->basic[0xa][3];
 		struct pmu_caps *p = &out->pmu;
 
 		p->version = eax & 0xff;
@@ -555,6 +556,10 @@ void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out)
 		if (p->version > 1) {
 			p->fixed_counters = edx & 0x1f;
 			p->fixed_width = (edx >> 5) & 0xff;
+			p->fixed_mask = p->fixed_counters >= 32 ? ~0u : (1u << p->fixed_counters) - 1;
 		}
+		/* Version 5: ECX enumerates fixed counters too (pmu-facts 9.2). */
+		if (p->version >= 5)
+			p->fixed_mask |= ecx;
 	}
 }

@@ -49,6 +49,7 @@ static const char *const flag_names[UARCH_F__COUNT] = {
 	[1] = "nhm_ctr_reset",          /* UARCH_F_NHM_CTR_RESET */
 	[2] = "remote_events",          /* UARCH_F_REMOTE_EVENTS */
 	[3] = "ht_excl",                /* UARCH_F_HT_EXCL */
+	[4] = "xsnp_hitm",              /* UARCH_F_XSNP_HITM */
 };
 
 const char *pmu_flag_name(unsigned flag)

@@ -58,7 +58,15 @@ const char *metric_name(enum metric);
  */
 #define PMU_HT_EXCL_FIRST      0xD0
 #define PMU_HT_EXCL_LAST       0xD3
-#define UARCH_F__COUNT         4         /* flags defined above: bits 0..3 */
+/*
+ * MEM_LOAD_L3_HIT_RETIRED 0xD2/0x04 counts HITM alone.  Ice Lake on names
+ * it XSNP_FWD, and Intel's Tiger Lake file says that code also counts
+ * clean lines another core forwarded (pmu-facts 9.4): a HITM row there
+ * would count more than HITM.  The parts whose files say HITM only have
+ * the flag.
+ */
+#define UARCH_F_XSNP_HITM      (1u << 4)
+#define UARCH_F__COUNT         5         /* flags defined above: bits 0..4 */
 
 /* A flag's name in listings ("remote_events" for UARCH_F_REMOTE_EVENTS), or NULL. */
 const char *pmu_flag_name(unsigned flag);
@@ -195,6 +203,17 @@ struct pmu_table {
 #define GP(ev, um, cntmsk)    .event = (ev), .umask = (um), \
 			      .fixed = PMU_FIXED_NONE, .counters = (cntmsk)
 #define RSP(msr, val)         .offcore = (msr), .offcore_rsp = (val)
+
+/*
+ * Does IA32_PEBS_ENABLE of a perfmon @version PMU have LL_EN bits (bit 32 +
+ * k: load latency on counter k, pmu-facts 3)?  Below version 5 only: from
+ * it on bit 32 + k enables PEBS on IA32_FIXED_CTRk, and load latency is
+ * armed by its event and PEBS_EN (pmu-facts 9.2, K612 intel_pmu_pebs_enable).
+ */
+static inline bool pmu_version_ll_en(unsigned version)
+{
+	return version < 5;
+}
 
 /* The full PERFEVTSEL value lattop writes for @e: USR|OS|EN, never INT. */
 uint64_t pmu_event_evtsel(const struct pmu_event *e);

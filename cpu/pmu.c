@@ -258,12 +258,12 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	if (p->has_ldlat && (c->pebs_enable & ~ours))
 		p->ldlat_taken = true;
 	/*
-	 * Bits 32 and up of IA32_PEBS_ENABLE without the load-latency
-	 * facility: PEBS on a fixed counter (Goldmont Plus, pmu-facts 8.7).
-	 * That counter is someone's, even with its IA32_FIXED_CTR_CTRL field
-	 * still clear.
+	 * Bits 32 and up of IA32_PEBS_ENABLE without LL_EN bits: PEBS on a
+	 * fixed counter (Goldmont Plus, pmu-facts 8.7; every part from
+	 * version 5 on, pmu-facts 9.2).  That counter is someone's, even with
+	 * its IA32_FIXED_CTR_CTRL field still clear.
 	 */
-	for (unsigned k = 0; k < p->nfixed && !p->has_ldlat; k++)
+	for (unsigned k = 0; k < p->nfixed && !pmu_ll_en(p); k++)
 		if (c->pebs_enable & (1ull << (32 + k)))
 			c->fixed_taken |= 1u << k;
 	return 0;
@@ -399,8 +399,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	p->force = force;
 	p->version = desc->id.pmu.version;
 	p->ngp = desc->id.pmu.gp_counters < PMU_MAX_GP ? desc->id.pmu.gp_counters : PMU_MAX_GP;
-	p->nfixed = desc->id.pmu.fixed_counters < PMU_MAX_FIXED ? desc->id.pmu.fixed_counters
-								: PMU_MAX_FIXED;
+	/* The fixed counters leaf 0xA enumerates from 0 on (its ECX bitmap from version 5) */
+	p->nfixed = pmu_caps_fixed_run(&desc->id.pmu);
+	if (p->nfixed > PMU_MAX_FIXED)
+		p->nfixed = PMU_MAX_FIXED;
 	p->gp_width = desc->id.pmu.gp_width;
 	p->fixed_width = desc->id.pmu.fixed_width;
 	for (const struct pmu_event *e = u->table->events; e->name; e++)

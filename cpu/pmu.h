@@ -177,14 +177,28 @@ int pmu_lock(struct pmu *p, char *err, size_t errlen);
 int pmu_check_lattop(const struct pmu *p, char *msg, size_t len);
 
 /*
+ * Does IA32_PEBS_ENABLE have LL_EN bits (bit 32 + k: load latency on
+ * counter k)?  On a family with the load-latency facility, below perfmon
+ * version 5 (pmu-facts 3).  From version 5 on, bit 32 + k enables PEBS on
+ * IA32_FIXED_CTRk and load latency is armed by its event alone (pmu-facts
+ * 9.2: K612 intel_pmu_pebs_enable sets LL_EN only when version < 5): setting
+ * it "for load latency" would turn PEBS on for a fixed counter, with no
+ * DS area.
+ */
+static inline bool pmu_ll_en(const struct pmu *p)
+{
+	return p->has_ldlat && pmu_version_ll_en(p->version);
+}
+
+/*
  * The IA32_PEBS_ENABLE bits of general-purpose counter @k: PEBS_EN, and
- * LL_EN (bit 32 + k) only on a family with the load-latency facility
- * (pmu-facts 3).  Elsewhere bits 32 and up are not lattop's: on Goldmont
- * Plus bits 32-34 enable PEBS on the fixed counters (pmu-facts 8.7).
+ * LL_EN (bit 32 + k) where it exists (pmu_ll_en).  Elsewhere bits 32 and
+ * up are not lattop's: on Goldmont Plus and from version 5 on they enable
+ * PEBS on the fixed counters (pmu-facts 8.7, 9.2).
  */
 static inline uint64_t pmu_pebs_bits(const struct pmu *p, unsigned k)
 {
-	return (1ull << k) | (p->has_ldlat ? 1ull << (32 + k) : 0);    /* LL_EN */
+	return (1ull << k) | (pmu_ll_en(p) ? 1ull << (32 + k) : 0);    /* LL_EN */
 }
 
 /*

@@ -51,6 +51,10 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 			o += snprintf(buf + o, len - o, " %u", k);
 	if (c->fixed_taken && o < len)
 		o += snprintf(buf + o, len - o, ")");
+	/* A fixed counter someone's PEBS holds (Goldmont Plus, version 5): say which register */
+	if (!pmu_ll_en(p) && (c->pebs_enable >> 32) && o < len)
+		o += snprintf(buf + o, len - o, "%sIA32_PEBS_ENABLE=0x%llx", o ? ", " : "",
+			      (unsigned long long)c->pebs_enable);
 	if (p->version >= 4 && c->inuse && o < len)
 		snprintf(buf + o, len - o, ", IA32_PERF_GLOBAL_INUSE=0x%llx",
 			 (unsigned long long)c->inuse);

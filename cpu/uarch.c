@@ -209,6 +209,77 @@ static const struct uarch uarch_skylake = {
 	/* no HT bug: K-core's Skylake case adds no intel_ht_bug */
 };
 
+extern const struct pmu_table pmu_table_icelake;   /* cpu/events/icelake.c */
+
+/*
+ * The Ice Lake family (pmu-facts 9.1): K612 intel_pmu_init treats
+ * ICELAKE(_L, _X, _D), TIGERLAKE(_L) and ROCKETLAKE as one case
+ * ("icelake"), with one constraint table and one set of extra registers.
+ * Leaf 0xA in every dump (LCP2 i7-1065G7, i7-1165G7, i9-11900K; ILX Gold
+ * 6336Y): EAX 0x08300805, EBX 0, ECX 0xF, EDX 0x8604: version 5, 8
+ * counters per thread with HT on, 48 bits, fixed counters 0-3 x 48 bits.
+ * Three uarchs for the three cores, as --list-uarchs names them.
+ */
+#define ICL_FAMILY                                                      \
+	.table = &pmu_table_icelake,                                    \
+	.min_version = 5,               /* LCP2, ILX EAX[7:0] = 5 */    \
+	.gp_needed = 8,                 /* LCP2, ILX EAX[15:8] = 8 */   \
+	.gp_width = 48,                 /* EAX[23:16] = 0x30 */         \
+	.offcore_msrs = 2,              /* K612 intel_icl_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD /* K612 PMU_FL_NO_HT_SHARING (icelake case) */
+
+static const struct uarch uarch_icelake = {
+	.name = "icelake",
+	.pretty = "Ice Lake",
+	ICL_FAMILY,
+	.flags = UARCH_F_XSNP_HITM,     /* PM2 ICL XSNP_HITM, ICX XSNP_FWD "HitM responses" */
+};
+
+static const struct uarch uarch_tigerlake = {
+	.name = "tigerlake",
+	.pretty = "Tiger Lake",
+	ICL_FAMILY,
+	/* no UARCH_F_XSNP_HITM: PM2 TGL's XSNP_FWD adds clean forwards (pmu-facts 9.4) */
+};
+
+static const struct uarch uarch_rocketlake = {
+	.name = "rocketlake",
+	.pretty = "Rocket Lake",
+	ICL_FAMILY,
+	.flags = UARCH_F_XSNP_HITM,     /* PM2 RKL XSNP_HITM */
+};
+
+extern const struct pmu_table pmu_table_sapphirerapids;   /* cpu/events/sapphirerapids.c */
+
+/*
+ * Sapphire Rapids and Emerald Rapids: K612 intel_pmu_init's
+ * SAPPHIRERAPIDS_X / EMERALDRAPIDS_X case, one set of constraints and
+ * extra registers (pmu-facts 9.9).  Leaf 0xA in the dumps (ILX w7-2475X,
+ * Gold 5520+): EAX 0x08300805, EBX 0, ECX 0xF, EDX 0x8604.  Server parts
+ * only: the remote events are every model's.
+ */
+#define SPR_FAMILY                                                      \
+	.table = &pmu_table_sapphirerapids,                             \
+	.min_version = 5,               /* ILX EAX[7:0] = 5 */          \
+	.gp_needed = 8,                 /* ILX EAX[15:8] = 8 */         \
+	.gp_width = 48,                                                 \
+	.offcore_msrs = 2,              /* K612 intel_glc_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD, /* K612 PMU_FL_NO_HT_SHARING (glc) */ \
+	/* PM2 SPR/EMR XSNP_FWD "HitM responses"; 0xD3 REMOTE_* in both json */ \
+	.flags = UARCH_F_XSNP_HITM | UARCH_F_REMOTE_EVENTS
+
+static const struct uarch uarch_sapphirerapids = {
+	.name = "sapphirerapids",
+	.pretty = "Sapphire Rapids",
+	SPR_FAMILY,
+};
+
+static const struct uarch uarch_emeraldrapids = {
+	.name = "emeraldrapids",
+	.pretty = "Emerald Rapids",
+	SPR_FAMILY,
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -240,7 +311,7 @@ static const struct uarch uarch_tremont = {
 };
 
 /*
- * Ice Lake and later: named after K-fam (its MICROARCH, the market-segment
+ * Granite Rapids and later: named after K-fam (its MICROARCH, the market-segment
  * suffix dropped, as skylake holds SKYLAKE_X; the Atoms by their core, as
  * tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
  * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
@@ -252,36 +323,6 @@ static const struct uarch uarch_tremont = {
  */
 #define WHY_NO_TABLE_HYBRID \
 	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
-
-static const struct uarch uarch_icelake = {
-	.name = "icelake",
-	.pretty = "Ice Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_tigerlake = {
-	.name = "tigerlake",
-	.pretty = "Tiger Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_rocketlake = {
-	.name = "rocketlake",
-	.pretty = "Rocket Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_sapphirerapids = {
-	.name = "sapphirerapids",
-	.pretty = "Sapphire Rapids",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_emeraldrapids = {
-	.name = "emeraldrapids",
-	.pretty = "Emerald Rapids",
-	.why_not = WHY_NO_TABLE,
-};
 
 static const struct uarch uarch_graniterapids = {
 	.name = "graniterapids",
@@ -385,6 +426,11 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_sandybridge,
 	&uarch_ivybridge,
 	&uarch_skylake,
+	&uarch_icelake,
+	&uarch_tigerlake,
+	&uarch_rocketlake,
+	&uarch_sapphirerapids,
+	&uarch_emeraldrapids,
 	NULL,
 };
 
@@ -455,16 +501,24 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0xAF, uarch_crestmont, "K-fam ATOM_CRESTMONT_X (Sierra Forest)"),
 	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge)"),
 
-	INTEL6(0x6A, uarch_icelake, "K-fam ICELAKE_X (Sunny Cove); ILX Xeon Gold 6336Y"),
-	INTEL6(0x6C, uarch_icelake, "K-fam ICELAKE_D (Sunny Cove)"),
-	INTEL6(0x7D, uarch_icelake, "K-fam ICELAKE (Sunny Cove)"),
-	INTEL6(0x7E, uarch_icelake, "K-fam ICELAKE_L (Sunny Cove); LCP2 i7-1065G7"),
-	INTEL6(0x8C, uarch_tigerlake, "K-fam TIGERLAKE_L (Willow Cove); LCP2 i7-1165G7"),
-	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove)"),
-	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); LCP2 i9-11900K"),
-	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); ILX Xeon w7-2475X"),
+	INTEL6F(0x6A, uarch_icelake, UARCH_F_REMOTE_EVENTS,
+		"K-fam ICELAKE_X (Sunny Cove); K612 icelake; PM2 ICX (0xD3 REMOTE_HITM/FWD); PFM413 icx; "
+		"ILX Xeon Gold 6336Y"),
+	INTEL6F(0x6C, uarch_icelake, UARCH_F_REMOTE_EVENTS,
+		"K-fam ICELAKE_D (Sunny Cove); K612 icelake; PM2 ICX (mapfile 06_6C); PFM413 icl "
+		"(pmu-facts 9.8: libpfm4 alone calls it client)"),
+	INTEL6(0x7D, uarch_icelake, "K-fam ICELAKE (Sunny Cove); K612 icelake; PM2 ICL; PFM413 icl"),
+	INTEL6(0x7E, uarch_icelake, "K-fam ICELAKE_L (Sunny Cove); K612 icelake; PM2 ICL; PFM413 icl; "
+	       "LCP2 i7-1065G7"),
+	INTEL6(0x8C, uarch_tigerlake, "K-fam TIGERLAKE_L (Willow Cove); K612 icelake; PM2 TGL; "
+	       "PFM413 icl; LCP2 i7-1165G7"),
+	INTEL6(0x8D, uarch_tigerlake, "K-fam TIGERLAKE (Willow Cove); K612 icelake; PM2 TGL; PFM413 icl"),
+	INTEL6(0xA7, uarch_rocketlake, "K-fam ROCKETLAKE (Cypress Cove); K612 icelake; PM2 RKL; "
+	       "PFM413 icl; LCP2 i9-11900K"),
+	INTEL6(0x8F, uarch_sapphirerapids, "K-fam SAPPHIRERAPIDS_X (Golden Cove); K612 sapphire_rapids; "
+	       "PM2 SPR; PFM413 spr; ILX Xeon w7-2475X"),
 	INTEL6(0xCF, uarch_emeraldrapids, "K-fam EMERALDRAPIDS_X (Raptor Cove, pmu-facts 9.1); "
-	       "ILX Xeon Gold 5520+"),
+	       "K612 sapphire_rapids; PM2 EMR; PFM413 none (spr forced); ILX Xeon Gold 5520+"),
 	INTEL6(0xAD, uarch_graniterapids, "K-fam GRANITERAPIDS_X (Redwood Cove, pmu-facts 9.1); "
 	       "ILX Xeon 658X"),
 	INTEL6(0xAE, uarch_graniterapids, "K-fam GRANITERAPIDS_D (Redwood Cove, pmu-facts 9.1)"),
@@ -495,6 +549,15 @@ const struct uarch_model uarch_models[] = {
 	{ "AuthenticAMD", UARCH_ANY, UARCH_ANY, &uarch_amd, 0, "any other AMD family" },
 	{ NULL, 0, 0, NULL, 0, NULL },
 };
+
+unsigned pmu_caps_fixed_run(const struct pmu_caps *c)
+{
+	unsigned n = 0;
+
+	while (n < 32 && (c->fixed_mask & (1u << n)))
+		n++;
+	return n;
+}
 
 unsigned uarch_fixed_needed(const struct uarch *u)
 {
@@ -621,9 +684,10 @@ static bool uarch_check_pmu(const struct uarch *u, const struct cpuid_info *id,
 			 prefix, p->gp_width, tname, u->gp_width, hv);
 		return false;
 	}
-	if (p->fixed_counters < uarch_fixed_needed(u)) {
-		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters; the %s table needs %u%s",
-			 prefix, p->fixed_counters, tname, uarch_fixed_needed(u), hv);
+	if (pmu_caps_fixed_run(p) < uarch_fixed_needed(u)) {
+		snprintf(why, len, "%s: CPUID leaf 0xA reports %u fixed counters from "
+			 "IA32_FIXED_CTR0 on; the %s table needs %u%s", prefix, pmu_caps_fixed_run(p),
+			 tname, uarch_fixed_needed(u), hv);
 		return false;
 	}
 	return true;
@@ -633,7 +697,7 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 {
 	const struct uarch_model *m = uarch_lookup(id);
 	const struct uarch_ucode *uc;
-	char prefix[96], supports[256];
+	char prefix[96], supports[384];
 	bool listed;
 
 	memset(out, 0, sizeof(*out));

@@ -30,6 +30,13 @@ struct pmu_caps {                /* CPUID leaf 0xA */
 	unsigned gp_counters;    /* EAX[15:8], per logical CPU */
 	unsigned gp_width;       /* EAX[23:16] */
 	unsigned fixed_counters; /* EDX[4:0] (version > 1) */
+	/*
+	 * Bit i: IA32_FIXED_CTRi exists.  From version 5 on, ECX is a bitmap
+	 * of fixed counters and counter i exists when ECX[i] is set or
+	 * EDX[4:0] > i (pmu-facts 9.2, K612 intel_pmu_init takes ECX); before,
+	 * the EDX[4:0] counters from 0.
+	 */
+	uint32_t fixed_mask;
 	unsigned fixed_width;    /* EDX[12:5] */
 	unsigned ebx_len;        /* EAX[31:24] */
 	uint32_t unavailable;    /* EBX: bit set = architectural event unavailable */
@@ -132,6 +139,12 @@ extern const struct uarch *const uarch_supported[];
  * one in its order, NULL past the last (for tests and listings).
  */
 const struct pmu_table *uarch_pmu_table(size_t i);
+
+/*
+ * The fixed counters usable as a run from IA32_FIXED_CTR0: those below
+ * the first hole of @c's bitmap (lattop's tables use counters 0-2 only).
+ */
+unsigned pmu_caps_fixed_run(const struct pmu_caps *c);
 
 /* The fixed counters @u's table uses: what leaf 0xA must report at least. */
 unsigned uarch_fixed_needed(const struct uarch *u);

@@ -128,7 +128,7 @@ static const int ev_perf_cols[EV_COLS] = {
 
 /* One event's cells as text: "-" where a register is not used. */
 static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
-			char c[EV__N][64])
+			const struct cpu_desc *d, char c[EV__N][64])
 {
 	const struct pmu_event *e = u->row[j];
 	const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
@@ -148,7 +148,8 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 	if (e->ldlat) {
 		snprintf(c[EV_LDLAT], 64, "%u", pl->thresholds[u->thresh]);
 		snprintf(c[EV_PEBS], 64, "0x%llx",
-			 (1ull << u->ctr[j]) | (1ull << (32 + u->ctr[j])));
+			 (1ull << u->ctr[j]) |    /* PEBS_EN, and LL_EN below version 5 */
+			 (pmu_version_ll_en(d->id.pmu.version) ? 1ull << (32 + u->ctr[j]) : 0));
 	} else {
 		snprintf(c[EV_LDLAT], 64, "-");
 		snprintf(c[EV_PEBS], 64, "-");
@@ -217,7 +218,7 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 		for (int j = 0; j < pl->unit[ui].nrows; j++) {
 			char c[EV__N][64];
 
-			event_cells(pl, &pl->unit[ui], j, c);
+			event_cells(pl, &pl->unit[ui], j, d, c);
 			for (int k = 0; k < EV__N; k++)
 				if ((int)strlen(c[k]) > w[k])
 					w[k] = (int)strlen(c[k]);
@@ -244,7 +245,7 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 			char c[EV__N][64];
 			bool msr = e->offcore != 0;
 
-			event_cells(pl, u, j, c);
+			event_cells(pl, u, j, d, c);
 			if (fmt == FORMAT_JSON) {
 				fputs(first ? "{" : ",{", f);
 				first = false;
@@ -764,6 +765,11 @@ static void text_notes(FILE *f, const struct metrics *t)
 			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
 			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"
 								     : "any other core, the module partner's too");
+	/* One of the two not measured where the other is (Tiger Lake's HITM) */
+	if (t->snoop.supported && t->snoop.hit_reason)
+		fprintf(f, "snoop hits: not measured: %s\n", t->snoop.hit_reason);
+	if (t->snoop.supported && t->snoop.hitm_reason)
+		fprintf(f, "snoop HITM: not measured: %s\n", t->snoop.hitm_reason);
 	if (!t->snoop.remote.supported)
 		fprintf(f, "snoop, other packages: not measured: %s\n", t->snoop.remote.reason);
 	if (!t->off.supported)

@@ -233,7 +233,7 @@ static const char *pmu_hidden(const struct cpuid_info *id, char *buf, size_t len
 static void check_cpu(struct ctx *c, struct doctor_check *k)
 {
 	const struct cpu_desc *d = c->env->desc;
-	char hidden[64], list[160];
+	char hidden[64], list[384];
 
 	k->name = "CPU supported";
 	if (!d) {

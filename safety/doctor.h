@@ -58,7 +58,7 @@ struct doctor_check {
 	const char *name;
 	enum doctor_status status;
 	char detail[256];
-	char fix[256];          /* "" when there is nothing to do */
+	char fix[512];          /* "" when there is nothing to do */
 };
 
 /*

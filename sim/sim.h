@@ -92,6 +92,11 @@ struct sim_stats {
 	 * all set): its value is garbage from then on (sim.c).
 	 */
 	uint64_t pebs_write_while_counting;
+	/*
+	 * Writes to IA32_PEBS_ENABLE that set a bit of 32 and up where it
+	 * enables PEBS on a fixed counter (version 5: no LL_EN bits there).
+	 */
+	uint64_t pebs_fixed_enabled;
 };
 
 void sim_get_stats(struct sim *, struct sim_stats *);

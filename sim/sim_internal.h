@@ -123,6 +123,11 @@ struct sim_hw {
 	uint64_t evtsel_valid;          /* writable IA32_PERFEVTSELx bits */
 	uint64_t pebs_valid;            /* writable IA32_PEBS_ENABLE bits */
 	bool has_ld_lat;                /* MSR_PEBS_LD_LAT_THRESHOLD exists */
+	/*
+	 * Version 5 layout of IA32_PEBS_ENABLE: no LL_EN, bit 32 + i is PEBS
+	 * on IA32_FIXED_CTRi; load latency counts with PEBS_EN alone.
+	 */
+	bool pebs_fixed;
 	bool ht;                        /* Hyper-Threading: default 2 threads */
 	bool any_thread;                /* AnyThread bit counts the core */
 	int nrsp;                       /* MSR_OFFCORE_RSP_x registers */

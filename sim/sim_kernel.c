@@ -153,6 +153,20 @@ static const struct sk_er er_skl[] = {
 	{ 0 },
 };
 /* intel_slm_extra_regs, intel_glm_extra_regs: RSP_1 lacks bit 38 (OUTSTANDING). */
+/* intel_icl_extra_regs (the frontend register is not modelled; pmu-facts 9.4). */
+static const struct sk_er er_icl[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffffbfffULL },
+	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffffbfffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+/* intel_glc_extra_regs: OCR moved to 0x2A/0x2B (pmu-facts 9.4). */
+static const struct sk_er er_glc[] = {
+	{ 0x012a, 0xffff, SK_ER_RSP0, 0x3fffffffffULL },
+	{ 0x012b, 0xffff, SK_ER_RSP1, 0x3fffffffffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
 static const struct sk_er er_slm[] = {
 	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x768005ffffULL },
 	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x368005ffffULL },
@@ -201,12 +215,32 @@ static const struct sk_cons cons_skl[] = {
 	{ 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0xf, false },
 	{ 0 },
 };
+/*
+ * intel_icl_event_constraints, as far as lattop's events go: 0x60 and 0xB0
+ * on PMC0-3 (pmu-facts 9.5), RANGE(0xd0, 0xe6, 0xf) (pmu-facts 9.4).
+ */
+static const struct sk_cons cons_icl[] = {
+	{ 0x60, 0xff, 0xf, false }, { 0xb0, 0xff, 0xf, false },
+	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
+	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
+	{ 0 },
+};
+/* intel_glc_event_constraints: 0x20, 0x21 and RANGE(0xd0, 0xdf) on PMC0-3 (pmu-facts 9.4, 9.5). */
+static const struct sk_cons cons_glc[] = {
+	{ 0x20, 0xff, 0xf, false }, { 0x21, 0xff, 0xf, false },
+	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
+	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
+	{ 0 },
+};
 static const struct sk_cons cons_none[] = { { 0 } };
 
 /* The PEBS load-latency constraints, INTEL_PLD_CONSTRAINT (pmu-facts 10.2). */
 static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 } };
 static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false }, { 0 } };
 static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 } };
+/* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
+static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false }, { 0 } };
+static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
 static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
 
@@ -220,6 +254,8 @@ static const uint8_t models_bdw[] = { 0x3d, 0x47, 0x4f, 0x56, 0 };
 static const uint8_t models_skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0 };
 static const uint8_t models_slm[] = { 0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d, 0 };
 static const uint8_t models_glm[] = { 0x5c, 0x5f, 0x7a, 0 };
+static const uint8_t models_icl[] = { 0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7, 0 };
+static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
 
 /*
  * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
@@ -238,6 +274,10 @@ static const struct sk_pmu sk_pmus[] = {
 	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
 	  pebs_atom },
 	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom },
+	/* PMU_FL_NO_HT_SHARING on both: the extra registers are per thread. */
+	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl },
+	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
+	  pebs_glc },
 };
 
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
@@ -278,6 +318,7 @@ struct sk {
 	struct sim *sim;
 	const struct sk_pmu *pmu;
 	unsigned ngp, nfixed;
+	unsigned version;               /* perfmon version, leaf 0xA EAX[7:0] */
 	uint64_t gp_mask, fx_mask;
 	int ncpus, ncores, tpc;
 	int *group;                     /* per CPU: its module's first CPU (sk_catch_up) */
@@ -549,7 +590,7 @@ static void sk_program(struct sk *k, int cpu)
 			 * event holding the register (pmu-facts 10.2).
 			 */
 			if (e->er_at == SK_ER_LDLAT && e->attr.precise_ip)
-				pebs |= B(i) | B(32 + i);
+				pebs |= B(i) | (k->version < 5 ? B(32 + i) : 0);
 			e->raw = 0;
 		}
 		sim_wrmsr(sim, cpu, MSR_EVTSEL0 + i, sel);
@@ -1132,6 +1173,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	}
 	/* The counters, as the kernel reads them (intel_pmu_init: CPUID leaf 0xA). */
 	sim_cpuid(sim, 0xa, 0, r);
+	k->version = r[0] & 0xff;
 	k->ngp = (r[0] >> 8) & 0xff;
 	gpw = (r[0] >> 16) & 0xff;
 	k->nfixed = r[3] & 0x1f;

@@ -18,6 +18,15 @@
 #   latency runs on PMC3 only, loses it.
 # - Skylake-SP with two packages: a HITM in another package is not a HITM
 #   of this package; the local count excludes it, the remote one has it.
+# - Perfmon version 5 (Ice Lake): bit 32 + k of IA32_PEBS_ENABLE is PEBS on
+#   fixed counter k, not LL_EN: someone's bit there makes PEBS and that
+#   fixed counter theirs (no load latency, instructions on a
+#   general-purpose counter), where the version 4 reading (bits 32-35 are
+#   lattop's LL_EN) takes both.  Load latency runs on PMC0-7 with PEBS_EN
+#   alone.  Tiger Lake's 0xD2/0x04 is no HITM count: unsupported, said.
+# - Sapphire and Emerald Rapids keep load latency off PMC0 (the kernel's
+#   0xfe, Intel's counters 1-7): with PMC1-7 held by someone, no load
+#   latency there, where Ice Lake (PMC0-7) still measures it on PMC0.
 # Expected values are the profiles' own numbers below.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
@@ -144,5 +153,47 @@ if run skx skylake $P; then
 	naive=$(jq '.cpus[0].snoop | .hitm_per_sec + .remote.hitm_per_sec' $LIB_TMP/skx.json)
 	check "skylake-SP: local and remote HITM summed is not this package's HITM (the naive reading fails)" \
 		awk -v g="$naive" 'BEGIN { exit !(g > 1.02 * 5e4) }'
+fi
+# ---- perfmon version 5: IA32_PEBS_ENABLE bits 32 and up are the fixed counters' PEBS ----
+./lattop --list-events --simulate icelake --format json >$LIB_TMP/icl-events.json
+is "icelake: load latency with PEBS_EN alone, no bit 32 and up" \
+	"$(jq -r '[.events[] | select(.metric == "load_latency") | .pebs_enable] | unique | join(" ")' $LIB_TMP/icl-events.json)" \
+	"0x80"
+P=$(prof fixed-pebs "msr.0x3f1 = 0x100000000")   # someone's PEBS on IA32_FIXED_CTR0
+if run icl-fixed-pebs icelake $P && run skl-ll-en skylake $P; then
+	is "icelake, PEBS on FIXED_CTR0 set by someone: no load latency" "$(ll icl-fixed-pebs 0)" "false false"
+	check "icelake, PEBS on FIXED_CTR0: the note names the fixed counter and IA32_PEBS_ENABLE" \
+		jqe '.note | test("fixed counter 0") and test("IA32_PEBS_ENABLE=0x100000000")' \
+		$LIB_TMP/icl-fixed-pebs.json
+	within "icelake, FIXED_CTR0 someone's: IPC still measured (INST_RETIRED.ANY_P)" \
+		"$(jq '.cpus[0].ipc' $LIB_TMP/icl-fixed-pebs.json)" 1.2
+	within "icelake, FIXED_CTR0 someone's: snoop HITM/s still measured" \
+		"$(jq '.cpus[1].snoop.hitm_per_sec' $LIB_TMP/icl-fixed-pebs.json)" 5e4
+	# Version 4: bit 32 is LL_EN of PMC0, which the kernel sets only with PEBS_EN.
+	is "skylake, bit 32 alone (an LL_EN without its PEBS_EN): the control, load latency measured" \
+		"$(ll skl-ll-en 0)" "true true"
+fi
+if run tgl tigerlake "$(prof tgl)"; then
+	check "tigerlake: HITM not measured, the reason names XSNP_FWD" \
+		jqe '.cpus[0].snoop | .hitm_per_sec == null and (.unsupported.hitm_per_sec | test("XSNP_FWD"))' \
+		$LIB_TMP/tgl.json
+	within "tigerlake: snoop hits (XSNP_NO_FWD) measured" "$(jq '.cpus[0].snoop.hit_per_sec' $LIB_TMP/tgl.json)" 1e5
+fi
+# ---- Sapphire Rapids: load latency off PMC0 ----
+for u in sapphirerapids emeraldrapids; do
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/$u-events.json
+	is "$u: load latency never on PMC0" \
+		"$(jq '[.events[] | select(.metric == "load_latency" and .counter == "PMC0")] | length' $LIB_TMP/$u-events.json)" 0
+	is "$u: offcore on 0x21 (requests) and 0x20 (outstanding)" \
+		"$(jq -r '[.events[] | select(.metric | startswith("offcore")) | .perfevtsel] | sort | join(" ")' $LIB_TMP/$u-events.json)" \
+		"0x430120 0x430121"
+done
+P=$(prof pmc1-7 "msr.0x187 = 0x53003c" "msr.0x188 = 0x53003c" "msr.0x189 = 0x53003c" \
+	"msr.0x18a = 0x53003c" "msr.0x18b = 0x53003c" "msr.0x18c = 0x53003c" "msr.0x18d = 0x53003c")
+if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
+	is "sapphirerapids, PMC1-7 held by someone: no load latency (PMC0 is not allowed)" \
+		"$(ll spr-pmc1-7 0)" "false false"
+	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
+		"$(ll icl-pmc1-7 0)" "true true"
 fi
 tap_done

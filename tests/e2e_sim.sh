@@ -45,6 +45,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	ldlat=$(metric $u load_latency measured)
 	remote=$(metric $u snoop_remote_hitm measured)
 	outstanding=$(metric $u offcore_outstanding measured)
+	hitm=$(metric $u snoop_hitm measured)
 	# 40% of HITM from the module partner: served by the shared L2.
 	[ $module = 1 ] && echo "same_module_hitm_fraction = 0.4" >>$P
 	# Two packages: the server part, with reads another package served.
@@ -91,7 +92,13 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		*) within "$U cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)" ;;
 		esac
 		# HITM of every other core: the module partner's share included on the Atoms.
-		within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
+		if [ "$hitm" = false ]; then
+			is "$U cpu$c: HITM unsupported, with a reason, no number" \
+				"$(jq -r "$j.snoop | [(.unsupported.hitm_per_sec | length > 10), .hitm_per_sec, .hitm_scope] | map(tostring) | join(\" \")" "$out")" \
+				"true null null"
+		else
+			within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
+		fi
 		case "$drop" in
 		*" offcore_reads "*)
 			is "$U cpu$c: offcore not measured through perf, with why" \
@@ -115,7 +122,9 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
 			;;
 		esac
-		if [ $module = 1 ]; then
+		if [ "$hitm" = false ]; then
+			is "$U cpu$c: scope" "$(jq -r "$j.snoop.hit_scope" "$out")" other_core
+		elif [ $module = 1 ]; then
 			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
 				"other_module other_core"
 		else
@@ -160,7 +169,8 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	done
 	# Totals are sums over the 8 CPUs.
 	tot_hitm=$(awk -v d="$(truth hitm_per_sec 0)" -v o="$(truth hitm_per_sec 3)" 'BEGIN { print 7 * d + o }')
-	within "$U total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
+	[ "$hitm" = false ] ||
+		within "$U total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
 	tot_reads=$(awk -v d="$(truth offcore_reads_per_sec 0)" -v o="$(truth offcore_reads_per_sec 3)" \
 		'BEGIN { print 7 * d + o }')
 	case "$drop" in

@@ -322,6 +322,7 @@ static inline void fake_cpu(struct fakedev *f, int n, const int *ids, const stru
 	d->id.pmu.gp_counters = l.ngp;
 	d->id.pmu.gp_width = l.gp_width;
 	d->id.pmu.fixed_counters = l.nfixed;
+	d->id.pmu.fixed_mask = (1u << l.nfixed) - 1;
 	d->id.pmu.fixed_width = l.fixed_width;
 	d->uarch = u;
 	d->supported = true;

@@ -97,8 +97,15 @@ static struct rig *rig_new(const char *uarch, int n, bool fw_write)
 	assert_non_null(u);
 	r->u = u;
 	r->n = n;
+	/*
+	 * IA32_PEBS_ENABLE: PEBS_EN on each counter, and bits 32-35: LL_EN
+	 * below version 5, PEBS on the fixed counters from it on (pmu-facts
+	 * 9.2), writable as the hardware has them; lattop sets those only
+	 * below version 5 (test_pebs_fixed_v5).
+	 */
 	fake_cpu(&r->f, n, rig_ids, u, fw_write,
-		 table_has_ldlat(u->table) ? 0xfull | 0xfull << 32 : 0x1, &r->desc);
+		 table_has_ldlat(u->table) ? ((1ull << u->gp_needed) - 1) | 0xfull << 32 : 0x1,
+		 &r->desc);
 	for (int i = 0; i < n; i++) {
 		int id = rig_ids[i];
 
@@ -983,6 +990,57 @@ static void test_pebs_only_with_event_haswell(void **state)
 {
 	(void)state;
 	pebs_invariant_all(false);
+}
+
+/*
+ * Perfmon version 5 (Ice Lake): load latency is the event, its PEBS_EN
+ * and the threshold; bits 32 and up of IA32_PEBS_ENABLE enable PEBS on the
+ * fixed counters (pmu-facts 9.2).  The version 4 layout would set bit 35
+ * for counter 3, turning PEBS on for IA32_FIXED_CTR3 (the naive reading).
+ * And a fixed-counter PEBS bit someone else set makes load latency and
+ * that fixed counter theirs.
+ */
+static void test_pebs_fixed_v5(void **state)
+{
+	struct rig *r = rig_new("icelake", 1, true);
+	const struct pmu_event *ld = ldlat_row(r->u->table);
+	struct pmu_cfg a;
+
+	(void)state;
+	rig_start(r, false);
+	assert_int_equal(r->p.version, 5);
+	cfg_init(&a);
+	cfg_gp(&a, 6, pmu_event_evtsel(ld));
+	a.ldlat_ctr = 6;
+	a.ldlat = 32;
+	cfg_gp(&a, 0, EV_CYCLES);
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), 1ull << 6);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_LD_LAT), 32);
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_assert_restored(r);
+	rig_free(r);
+
+	/* Someone's PEBS on IA32_FIXED_CTR1: the facility and the counter are theirs. */
+	r = rig_new("icelake", 1, true);
+	fake_set(&r->f, 0, MSR_PEBS_ENABLE, 1ull << 33);
+	rig_start(r, false);
+	assert_true(r->p.ldlat_taken);
+	assert_true(r->p.cpu[0].fixed_taken & 0x2);
+	rig_free(r);
+
+	/* Skylake (version 4) keeps LL_EN. */
+	r = rig_new("skylake", 1, true);
+	ld = ldlat_row(r->u->table);
+	rig_start(r, false);
+	cfg_init(&a);
+	cfg_gp(&a, 2, pmu_event_evtsel(ld));
+	a.ldlat_ctr = 2;
+	a.ldlat = 32;
+	assert_int_equal(pmu_apply(&r->p, 0, &a, r->err, sizeof(r->err)), 0);
+	assert_int_equal(fake_get(&r->f, 0, MSR_PEBS_ENABLE), (1ull << 2) | (1ull << 34));
+	assert_int_equal(pmu_restore(&r->p, r->err, sizeof(r->err)), 0);
+	rig_free(r);
 }
 
 /* The same where the counter reset (Nehalem, Westmere) rewrites PERFEVTSEL0-3. */
@@ -2477,6 +2535,7 @@ static void test_rotation_on_the_simulator(void **state)
 		print_message("%s: %d slots, %llu writes to a counting PEBS counter\n", (*u)->name,
 			      pl[0].nslots, (unsigned long long)st.pebs_write_while_counting);
 		assert_int_equal(st.pebs_write_while_counting, 0);
+		assert_int_equal(st.pebs_fixed_enabled, 0);     /* no LL_EN from version 5 */
 		sampler_free(&smp);
 		pmu_close(&p);
 		msrdev_close(dev);
@@ -2541,6 +2600,7 @@ int main(void)
 		cmocka_unit_test(test_force_fixed_first_delta),
 		cmocka_unit_test(test_no_int_no_pmi),
 		cmocka_unit_test(test_pebs_only_with_event_haswell),
+		cmocka_unit_test(test_pebs_fixed_v5),
 		cmocka_unit_test(test_pebs_only_with_event_nhm_reset),
 		cmocka_unit_test(test_pebs_cleared_before_event_change),
 		cmocka_unit_test(test_pebs_counter_rezeroed),

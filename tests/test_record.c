@@ -57,7 +57,8 @@ static void setup_desc(void)
 	desc.id.model = 60;
 	desc.id.stepping = 3;
 	desc.id.pmu = (struct pmu_caps){ .version = 3, .gp_counters = 4, .gp_width = 48,
-					 .fixed_counters = 3, .fixed_width = 48 };
+					 .fixed_counters = 3, .fixed_width = 48,
+					 .fixed_mask = 0x7 };
 	desc.uarch = uarch_by_name("haswell");
 	desc.supported = true;
 }

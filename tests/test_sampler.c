@@ -64,7 +64,8 @@ static struct rig *rig_new(void)
 	r->desc.id.pdcm = true;
 	r->desc.id.max_leaf = 0xd;
 	r->desc.id.pmu = (struct pmu_caps){ .version = 3, .gp_counters = 4, .gp_width = 48,
-					    .fixed_counters = 3, .fixed_width = 48 };
+					    .fixed_counters = 3, .fixed_width = 48,
+					    .fixed_mask = 0x7 };
 	r->desc.uarch = u;
 	r->desc.supported = true;
 	/* fake_init: CPU indexes 2k and 2k + 1 are the two threads of core k. */

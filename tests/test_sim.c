@@ -1033,6 +1033,15 @@ static void test_fractions_carried(void **state)
 	sim_free(s);
 }
 
+/*
+ * The LL_EN bit of counter @k: bit 32 + k below version 5; none from it on,
+ * where that bit is a fixed counter's PEBS (facts §9.2).
+ */
+static uint64_t LL(const struct sim_hw *hw, int k)
+{
+	return hw->pebs_fixed ? 0 : B(32 + k);
+}
+
 static void test_load_latency(void **state)
 {
 	size_t u, n = 0;
@@ -1057,9 +1066,24 @@ static void test_load_latency(void **state)
 		o = (a + 1) % 4;        /* another counter */
 		s = mk(hw->name, gt_text, &clk);
 
-		/* Threshold 3, no PEBS: nothing; PEBS_EN or LL_EN alone: nothing. */
+		/* Threshold 3, no PEBS: nothing. */
 		wr(s, 0, LD_LAT, 3);
 		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+		if (hw->pebs_fixed) {
+			/*
+			 * Version 5 (facts §9.2): PEBS_EN alone arms it; bit 32 is
+			 * IA32_FIXED_CTR0's PEBS, nothing of load latency.
+			 */
+			wr(s, 0, PEBS_ENABLE, B(32));
+			assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+			wr(s, 0, PEBS_ENABLE, B(o));
+			assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
+			wr(s, 0, PEBS_ENABLE, B(a));
+			assert_int_equal(measure(s, &clk, 0, a, sel, 1), 50000000ULL);
+			assert_int_equal(measure(s, &clk, 0, o, sel, 1), 0);
+			goto armed;
+		}
+		/* PEBS_EN or LL_EN alone: nothing. */
 		wr(s, 0, PEBS_ENABLE, B(a));
 		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
 		wr(s, 0, PEBS_ENABLE, B(32 + a));
@@ -1067,16 +1091,17 @@ static void test_load_latency(void **state)
 		/* Both bits of the right counter. */
 		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + o));
 		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
-		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + a));
+		wr(s, 0, PEBS_ENABLE, B(a) | LL(hw, a));
 		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 50000000ULL);
 		assert_int_equal(measure(s, &clk, 0, o, sel, 1), 0);
+armed:
 		/* A counter the row does not allow counts nothing, its bits set or not. */
 		for (int k = 0; k < 4; k++)
 			if (!(ctrs & B(k))) {
-				wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));
+				wr(s, 0, PEBS_ENABLE, B(k) | LL(hw, k));
 				assert_int_equal(measure(s, &clk, 0, k, sel, 1), 0);
 			}
-		wr(s, 0, PEBS_ENABLE, B(a) | B(32 + a));
+		wr(s, 0, PEBS_ENABLE, B(a) | LL(hw, a));
 		/* CMASK, INV, edge, AnyThread: nothing. */
 		assert_int_equal(measure(s, &clk, 0, a, sel | CMASK(1), 1), 0);
 		assert_int_equal(measure(s, &clk, 0, a, sel | INV, 1), 0);
@@ -1099,7 +1124,7 @@ static void test_load_latency(void **state)
 		assert_int_equal(measure(s, &clk, 0, a, sel, 1), 0);
 		/* USR only, and on the highest allowed counter with its own bits. */
 		wr(s, 0, LD_LAT, 10);
-		wr(s, 0, PEBS_ENABLE, B(b) | B(32 + b));
+		wr(s, 0, PEBS_ENABLE, B(b) | LL(hw, b));
 		assert_int_equal(measure(s, &clk, 0, b, sel & ~OS, 1), 18750000ULL);
 		/* The threshold changed with the counter stopped (its global enable): split exactly. */
 		wr(s, 0, PMC(b), 0);
@@ -1165,7 +1190,7 @@ static void test_pebs_write_while_counting(void **state)
 		wr(s, 0, LD_LAT, 9);
 		wr(s, 0, PMC(k), 0);
 		wr(s, 0, EVTSEL(k), sel);
-		wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));        /* counting with PEBS from here */
+		wr(s, 0, PEBS_ENABLE, B(k) | LL(hw, k));        /* counting with PEBS from here */
 		assert_int_equal(pebs_bad(s), 0);
 
 		/* The threshold while it counts: flagged, and the count is garbage. */
@@ -1212,17 +1237,50 @@ static void test_pebs_write_while_counting(void **state)
 		clk.t += 1;
 		assert_int_equal(rd(s, 0, PMC(k)), 12500000ULL);
 		/* Stopped by PEBS_EN (and with LL_EN alone, nothing counts). */
-		wr(s, 0, PEBS_ENABLE, B(32 + k));
+		wr(s, 0, PEBS_ENABLE, LL(hw, k));
 		wr(s, 0, PMC(k), 0);
 		wr(s, 0, LD_LAT, 9);
-		wr(s, 0, PEBS_ENABLE, B(k) | B(32 + k));
+		wr(s, 0, PEBS_ENABLE, B(k) | LL(hw, k));
 		clk.t += 1;
 		assert_int_equal(rd(s, 0, PMC(k)), 50000000ULL);
-		/* PEBS_EN without LL_EN: not load latency, not this rule. */
-		wr(s, 0, PEBS_ENABLE, B(k));
-		wr(s, 0, PMC(k), 0);
-		wr(s, 0, LD_LAT, 10);
-		assert_int_equal(pebs_bad(s), bad);
+		/* PEBS_EN without LL_EN: not load latency, not this rule (below version 5). */
+		if (!hw->pebs_fixed) {
+			wr(s, 0, PEBS_ENABLE, B(k));
+			wr(s, 0, PMC(k), 0);
+			wr(s, 0, LD_LAT, 10);
+			assert_int_equal(pebs_bad(s), bad);
+		}
+		sim_free(s);
+	}
+	assert_true(n > 0);
+}
+
+/*
+ * Version 5 (facts §9.2): setting bit 32 + i of IA32_PEBS_ENABLE turns PEBS
+ * on for IA32_FIXED_CTRi; the simulator counts every write that sets one
+ * (sim_stats.pebs_fixed_enabled), which lattop must never make.  Below
+ * version 5 the same bit is LL_EN, not counted.
+ */
+static void test_pebs_fixed_enabled(void **state)
+{
+	size_t u, n = 0;
+
+	(void)state;
+	for (u = 0; sim_hw_all[u]; u++) {
+		const struct sim_hw *hw = sim_hw_all[u];
+		struct sim_stats st;
+		struct clk clk;
+		struct sim *s;
+
+		if (!(hw->pebs_valid & B(32)))
+			continue;
+		s = mk(hw->name, gt_text, &clk);
+		wr(s, 0, PEBS_ENABLE, B(0) | B(32));
+		wr(s, 0, PEBS_ENABLE, B(0) | B(32));            /* already set: not a new one */
+		wr(s, 0, PEBS_ENABLE, B(0));
+		sim_get_stats(s, &st);
+		assert_int_equal(st.pebs_fixed_enabled, hw->pebs_fixed ? 1 : 0);
+		n += hw->pebs_fixed;
 		sim_free(s);
 	}
 	assert_true(n > 0);
@@ -1534,7 +1592,10 @@ static void test_rsp_docs_decode(void **state)
 	for (u = 0; sim_hw_all[u]; u++) {
 		const struct sim_hw *hw = sim_hw_all[u];
 
-		assert_true(hw->nrsp_docs > 0);
+		/* documented values wherever an OFFCORE_RESPONSE event counts */
+		for (i = 0; i < hw->nevents; i++)
+			if (hw->events[i].kind == SIM_EV_RSP0 || hw->events[i].kind == SIM_EV_RSP1)
+				assert_true(hw->nrsp_docs > 0);
 		for (i = 0; i < hw->nrsp_docs; i++) {
 			const struct sim_rsp_doc *d = &hw->rsp_docs[i];
 			double w[SIM_T_N] = { 0 };
@@ -2383,6 +2444,7 @@ int main(void)
 		cmocka_unit_test(test_load_latency),
 		cmocka_unit_test(test_load_latency_tagged),
 		cmocka_unit_test(test_pebs_write_while_counting),
+		cmocka_unit_test(test_pebs_fixed_enabled),
 		cmocka_unit_test(test_packages),
 		cmocka_unit_test(test_packages_errors),
 		cmocka_unit_test(test_offcore_nehalem),

@@ -604,9 +604,43 @@ static void test_every_uarch(void **state)
 	}
 }
 
+/*
+ * Version 5 (Ice Lake, Sapphire Rapids): the kernel sets PEBS_EN alone for
+ * load latency (K612 intel_pmu_pebs_enable sets LL_EN below version 5
+ * only); bit 32 + k would turn PEBS on for fixed counter k.  The load
+ * latency event counts its truth, and no fixed counter's PEBS was ever
+ * enabled (the simulator counts such writes).
+ */
+static void test_ldlat_version5(void **state)
+{
+	static const char *const v5[] = { "icelake", "sapphirerapids" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v5) / sizeof(v5[0]); i++) {
+		struct perf_event_attr a = raw(0x01cd, 32);
+		const struct sim_profile *prof;
+		struct sim_stats st;
+		struct kern k;
+		int fd;
+
+		kern_up(&k, v5[i], hsw_prof);
+		prof = sim_profile_of(k.sim);
+		a.precise_ip = 1;
+		a.sample_period = 0x7fffffff;
+		fd = open_on(&k, a, 0, -1);
+		k.clk.t += 0.5;
+		near((double)rd(&k, fd).value[0], 1e8 * 0.5 * sim_profile_above(prof, 0, 32), 1e-6,
+		     v5[i]);
+		sim_get_stats(k.sim, &st);
+		assert_int_equal(st.pebs_fixed_enabled, 0);
+		kern_down(&k);
+	}
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ldlat_version5),
 		cmocka_unit_test(test_truth),
 		cmocka_unit_test(test_ldlat_multiplexed),
 		cmocka_unit_test(test_multiplexing),

@@ -113,6 +113,34 @@ static uint64_t evtsel_of(const struct sim_event *ev)
 	return USR_OS_EN | (uint64_t)ev->umask << 8 | ev->event;
 }
 
+/*
+ * Encodings libpfm4 4.13 lacks, as Intel's perfmon files give them
+ * (intel/perfmon @ 6dadedf3aa48; pmu-facts 9.5 and 9.8): a simulator row
+ * without a libpfm4 string (pfm NULL) must be one of these.
+ */
+static const struct {
+	const char *uarch, *name;
+	uint8_t event, umask;
+	const char *source;
+} json_only[] = {
+	{ "sapphirerapids", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
+	  "SPR/events/sapphirerapids_core.json V1.39" },
+	{ "emeraldrapids", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
+	  "EMR/events/emeraldrapids_core.json V1.24" },
+};
+
+static bool json_row(const struct sim_hw *hw, const struct sim_event *ev)
+{
+	for (size_t i = 0; i < sizeof(json_only) / sizeof(json_only[0]); i++)
+		if (!strcmp(json_only[i].uarch, hw->name) && !strcmp(json_only[i].name, ev->name) &&
+		    json_only[i].event == ev->event && json_only[i].umask == ev->umask) {
+			print_message("%s: %s 0x%02x/0x%02x: not in libpfm4; Intel's %s\n", hw->name,
+				      ev->name, ev->event, ev->umask, json_only[i].source);
+			return true;
+		}
+	return false;
+}
+
 /* Event rows @ev (n of them) of @hw that name @pmu: libpfm4 encodes each to its select. */
 static int check_events(const struct sim_hw *hw, const struct sim_event *ev, size_t n,
 			const char *pmu)
@@ -124,6 +152,11 @@ static int check_events(const struct sim_hw *hw, const struct sim_event *ev, siz
 
 		if (strcmp(row_pmu(hw, ev[i].pfm_pmu), pmu))
 			continue;
+		if (!ev[i].pfm) {
+			assert_true(json_row(hw, &ev[i]));
+			checked++;
+			continue;
+		}
 		print_message("%s %s: %s -> 0x%llx\n", hw->name, pmu, ev[i].pfm,
 			      (unsigned long long)evtsel_of(&ev[i]));
 		assert_non_null(ev[i].pfm);
@@ -213,7 +246,7 @@ static void test_rows_named(void **state)
 			fail_msg("%s: libpfm4 has no PMU \"%s\"", hw->name, hw->pfm_pmu);
 		pfm_terminate();
 		for (i = 0; i < hw->nevents; i++)
-			assert_non_null(hw->events[i].pfm);
+			assert_true(hw->events[i].pfm || json_row(hw, &hw->events[i]));
 		for (i = 0; i < hw->nrsp_docs; i++)
 			assert_non_null(hw->rsp_docs[i].pfm);
 	}
