@@ -285,10 +285,108 @@ static void shared_note(struct pmu *p, const char *fmt, ...)
 
 bool pmu_measures(const struct pmu *p, int dev_index)
 {
+	if (p->dev_cpu)
+		return p->dev_cpu[dev_index] >= 0;
 	for (int i = 0; i < p->ncpu; i++)
 		if (p->cpu[i].dev == dev_index)
 			return true;
 	return false;
+}
+
+/* Device CPUs in order of package, then core (or the sharing group), then index. */
+struct topo_key {
+	int package, group, dev;
+};
+
+static int topo_cmp(const void *a, const void *b)
+{
+	const struct topo_key *x = a, *y = b;
+
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+/* @k (n) sorted by package and @group's value: the runs are its groups. */
+static void topo_sort(const struct pmu *p, struct topo_key *k, bool module)
+{
+	for (int d = 0; d < p->dev->ncpu; d++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[d];
+
+		k[d] = (struct topo_key){ o->package, module ? o->module : o->core, d };
+	}
+	qsort(k, (size_t)p->dev->ncpu, sizeof(*k), topo_cmp);
+}
+
+/*
+ * The topology fields of every measured CPU (pmu.h), in O(n log n): each
+ * core, and each group sharing MSR_OFFCORE_RSP_x, is a run of the device
+ * CPUs sorted by package and core (or module).
+ */
+static int pmu_topology(struct pmu *p, char *err, size_t errlen)
+{
+	int nd = p->dev->ncpu, ns = 0;
+	struct topo_key *k = calloc((size_t)nd + 1, sizeof(*k));
+
+	p->dev_cpu = calloc((size_t)nd + 1, sizeof(*p->dev_cpu));
+	p->sib_dev = calloc((size_t)nd + 1, sizeof(*p->sib_dev));
+	if (!k || !p->dev_cpu || !p->sib_dev) {
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int d = 0; d < nd; d++)
+		p->dev_cpu[d] = -1;
+	for (int i = 0; i < p->ncpu; i++) {
+		p->dev_cpu[p->cpu[i].dev] = i;
+		p->cpu[i].share_next = i;
+	}
+	topo_sort(p, k, false);
+	for (int a = 0, b; a < nd; a = b) {
+		int first = ns;
+
+		for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++)
+			if (p->dev_cpu[k[b].dev] < 0)
+				p->sib_dev[ns++] = k[b].dev;
+		for (int x = a; x < b; x++) {
+			int i = p->dev_cpu[k[x].dev];
+			struct pmu_cpu *c = i >= 0 ? &p->cpu[i] : NULL;
+
+			if (!c)
+				continue;
+			c->sib_first = first;
+			c->nsib = ns - first;
+			c->core_shared = b - a > 1;
+			c->core_rank = 0;
+			for (int y = a; y < b; y++)
+				c->core_rank += p->dev_cpu[k[y].dev] >= 0 &&
+						p->dev->cpu[k[y].dev].id < p->dev->cpu[c->dev].id;
+		}
+	}
+	if (pmu_reg_shared(p, MSR_OFFCORE_RSP(0))) {
+		topo_sort(p, k, p->uarch->offcore_scope == OFFCORE_MODULE);
+		for (int a = 0, b; a < nd; a = b) {
+			int head = -1, prev = -1;
+
+			for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++) {
+				int i = p->dev_cpu[k[b].dev];
+
+				if (i < 0)
+					continue;
+				if (prev >= 0)
+					p->cpu[prev].share_next = i;
+				else
+					head = i;
+				prev = i;
+			}
+			if (prev >= 0)
+				p->cpu[prev].share_next = head;
+		}
+	}
+	free(k);
+	return 0;
 }
 
 /*
@@ -434,6 +532,8 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 			return -1;
 	}
 	/* Then the CPUs sharing registers with them (all measured CPUs are known by now). */
+	if (pmu_topology(p, err, errlen) < 0)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		probe_group(p, &p->cpu[i]);
 		pmu_check_siblings(p, i, NULL);
@@ -444,7 +544,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 void pmu_close(struct pmu *p)
 {
 	free(p->cpu);
+	free(p->dev_cpu);
+	free(p->sib_dev);
 	p->cpu = NULL;
+	p->dev_cpu = p->sib_dev = NULL;
 	p->ncpu = 0;
 }
 
@@ -808,17 +911,16 @@ int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
  */
 static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
 {
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *d = &p->cpu[i];
+	bool shared = pmu_reg_shared(p, reg);
+	struct pmu_cpu *d = c;
 
-		if (d != c && !(pmu_reg_shared(p, reg) &&
-				same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[d->dev])))
-			continue;
+	do {
 		if (reg == MSR_PEBS_LD_LAT)
 			d->seen_ldlat = (uint16_t)v;
 		else
 			d->seen_rsp[reg - MSR_OFFCORE_RSP(0)] = v;
-	}
+		d = &p->cpu[d->share_next];
+	} while (shared && d != c);
 }
 
 /*
@@ -833,13 +935,11 @@ static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
  */
 static int stop_sharers(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *o = &p->cpu[i];
+	for (struct pmu_cpu *o = &p->cpu[c->share_next]; o != c; o = &p->cpu[o->share_next]) {
 		int k = o->cur.ldlat_ctr;
 		int r;
 
-		if (o == c || k < 0 || !o->saved ||
-		    !same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[o->dev]) ||
+		if (k < 0 || !o->saved ||
 		    !(o->hw_pebs & pmu_pebs_bits(p, (unsigned)k)) || !(o->hw_global & (1ull << k)))
 			continue;
 		if ((r = wr(p, o, MSR_PERF_GLOBAL_CTRL, o->hw_global & ~(1ull << k), err, errlen)) < 0)
@@ -1338,9 +1438,8 @@ static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
 	give_up_reg(c, reg);
 	if (!pmu_reg_shared(p, reg))
 		return;
-	for (int i = 0; i < p->ncpu; i++)
-		if (same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[p->cpu[i].dev]))
-			give_up_reg(&p->cpu[i], reg);
+	for (struct pmu_cpu *o = &p->cpu[c->share_next]; o != c; o = &p->cpu[o->share_next])
+		give_up_reg(o, reg);
 }
 
 /*

@@ -101,6 +101,20 @@ struct pmu_cpu {
 	uint8_t sib_busy, sib_excl;
 	int sib_cpu;
 	const char *sib_err;
+	/*
+	 * The topology, worked out once by pmu_open() (the set of measured
+	 * CPUs never changes), so that no tick looks at every CPU for each
+	 * one: share_next, the next measured CPU (index) in the ring of those
+	 * sharing its MSR_OFFCORE_RSP_x (same_group()), itself when none does;
+	 * pmu.sib_dev[sib_first..+nsib], the device indices of the other CPUs
+	 * of its core that lattop does not measure; core_rank, how many
+	 * measured CPUs of its core have a lower number; core_shared, its core
+	 * has another logical CPU online.
+	 */
+	int share_next;
+	int sib_first, nsib;
+	int core_rank;
+	bool core_shared;
 	/* now */
 	struct pmu_cfg cur;
 	bool programmed;
@@ -135,6 +149,8 @@ struct pmu {
 	bool ctr_reset_skipped;         /* ... wanted, but PERFEVTSEL0-3 are not all ours */
 	int ncpu;
 	struct pmu_cpu *cpu;
+	int *dev_cpu;                   /* msrdev.cpu[] index -> cpu[] index, -1: not measured */
+	int *sib_dev;                   /* pmu_cpu.sib_first */
 	/* resources taken on some probed CPU (conservative: shared MSRs) */
 	uint8_t rsp_taken;              /* bit j: MSR_OFFCORE_RSP_j used by someone's event */
 	bool ldlat_taken;               /* someone has PEBS events enabled */

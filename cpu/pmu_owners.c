@@ -219,19 +219,15 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	const struct msrdev_cpu *me = &p->dev->cpu[c->dev];
 	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << p->ngp) - 1);
 	const char *err = NULL;
 	int who = -1, changed;
 
-	for (int d = 0; d < p->dev->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); d++) {
-		const struct msrdev_cpu *o = &p->dev->cpu[d];
+	for (int s = 0; s < c->nsib && (p->uarch->flags & UARCH_F_HT_EXCL); s++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[p->sib_dev[c->sib_first + s]];
 		uint8_t b = 0;
 		int r = 0;
 
-		if (d == c->dev || o->package != me->package || o->core != me->core ||
-		    pmu_measures(p, d))
-			continue;
 		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
 			uint64_t sel;
 			unsigned ev;

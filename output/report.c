@@ -349,8 +349,20 @@ static void jb_str(struct jb *j, const char *s)
 	size_t end = j->n + JB_ROOM - 8;
 
 	j->b[j->n++] = '"';
-	for (; s && *s && j->n < end; s++)
-		j->n += json_char(j->b + j->n, (unsigned char)*s);
+	while (s && *s && j->n < end) {
+		/* A run needing no escape is copied whole: keys and reasons are such runs. */
+		const unsigned char *u = (const unsigned char *)s;
+		size_t k = 0;
+
+		while (u[k] >= 0x20 && u[k] != '"' && u[k] != '\\')
+			k++;
+		if (k > end - j->n)
+			k = end - j->n;
+		jb_mem(j, s, k);
+		s += k;
+		if (*s && j->n < end)
+			j->n += json_char(j->b + j->n, (unsigned char)*s++);
+	}
 	j->b[j->n++] = '"';
 }
 
