@@ -682,6 +682,9 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	pl->tagged = -1;
 	pl->ht_bug = ua->flags & UARCH_F_HT_EXCL;
 	pl->ht_erratum = ua->ht_erratum;
+	pl->packages = res->packages ? res->packages : 1;
+	pl->ht_on = res->ht_on;
+	pl->twins = pl->ht_bug && res->ht_excl;
 	for (int m = 0; m < M__COUNT; m++)
 		pl->unit_of[m] = -1;
 	for (int i = 0; i <= THRESH_MAX; i++)

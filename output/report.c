@@ -148,17 +148,19 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 
 /*
  * --list-events probes nothing: on a part with the HT bug (plan.h) what it
- * prints holds for idle hyperthread siblings, and this says so; NULL
- * elsewhere.
+ * prints holds for the siblings it measures and idle ones it does not, and
+ * this says so; NULL elsewhere.
  */
-static const char *events_assume(const struct cpu_desc *d, char *buf, size_t len)
+static const char *events_assume(const struct cpu_desc *d, const struct plan *pl, char *buf,
+				 size_t len)
 {
 	if (!(d->uarch->flags & UARCH_F_HT_EXCL))
 		return NULL;
-	snprintf(buf, len, "the HT erratum (%s): this plan assumes idle hyperthread siblings; "
-		 "measuring, lattop reads the siblings' event selects and keeps the events 0xD0 to "
-		 "0xD3 off the counters a sibling uses (twin slots when it measures the sibling too)",
-		 d->uarch->ht_erratum);
+	snprintf(buf, len, "the HT erratum (%s): this plan %s; a sibling lattop does not measure "
+		 "is assumed idle: measuring, lattop reads its event selects and keeps the events "
+		 "0xD0 to 0xD3 off the counters it uses", d->uarch->ht_erratum,
+		 pl->twins ? "measures both threads of a core, in twin slots"
+			   : "measures one thread of a core");
 	return buf;
 }
 
@@ -178,7 +180,7 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 	bool first = true;
 	int w[EV__N];
 	char abuf[320];
-	const char *assume = events_assume(d, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
+	const char *assume = events_assume(d, pl, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
 
 	/* Text: each column as wide as its widest cell, so that long names stay in line. */
 	for (int k = 0; k < EV__N; k++)
@@ -199,8 +201,10 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		report_json_str(f, d->uarch->table->name);
 		fputs(",\"events\":[", f);
 	} else {
-		fprintf(f, "# %s (%s table): %d rotation slot%s\n", d->uarch->pretty,
-			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s");
+		fprintf(f, "# %s (%s table): %d rotation slot%s, every CPU measured, %d thread%s "
+			"per core, %u package%s\n", d->uarch->pretty, d->uarch->table->name, pl->nslots,
+			pl->nslots == 1 ? "" : "s", pl->ht_on ? 2 : 1, pl->ht_on ? "s" : "",
+			pl->packages, pl->packages == 1 ? "" : "s");
 		for (int k = 0; k < EV__N - 1; k++)
 			fprintf(f, "%-*s ", w[k], ev_head[k]);
 		fprintf(f, "%s\n", ev_head[EV__N - 1]);
@@ -261,6 +265,8 @@ void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 
 		plan_floor(pl, pmu_ctr_reset_writes(d->uarch, d->id.pmu.gp_counters), &rd, &wr);
 		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
+		fprintf(f, ",\"machine\":{\"threads_per_core\":%d,\"packages\":%u,\"twin_slots\":%s}",
+			pl->ht_on ? 2 : 1, pl->packages, pl->twins ? "true" : "false");
 		fputs(",\"assumes\":", f);
 		if (assume)
 			report_json_str(f, assume);

@@ -77,6 +77,18 @@ want0=$(truth loads_per_sec 0)
 for u in $(./lattop --list-uarchs --format json | jq -r '.[] | select(.flags | index("ht_excl")) | .name'); do
 	e=$(erratum $u)
 	check "$u --list-events: says its plan assumes idle siblings, naming the erratum ($e)" test -n "$e"
+	# The plan lattop runs: both threads of a core measured, twin slots,
+	# counted in the floor; one thread a core (the profile) has none.
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/$u.ev2.json
+	printf 'cpus = 4\nthreads_per_core = 1\n' >$LIB_TMP/tpc1.prof
+	./lattop --list-events --simulate $u --sim-profile $LIB_TMP/tpc1.prof --format json \
+		>$LIB_TMP/$u.ev1.json
+	check "$u --list-events: two threads per core, twin slots" \
+		jqe '.machine | .threads_per_core == 2 and .twin_slots' $LIB_TMP/$u.ev2.json
+	check "$u --list-events: one thread per core, no twin slots, fewer slots and a lower floor" \
+		jq -e --slurpfile two $LIB_TMP/$u.ev2.json '(.machine.twin_slots | not) and
+			.slots < $two[0].slots and .floor.reads + .floor.writes <
+			$two[0].floor.reads + $two[0].floor.writes' $LIB_TMP/$u.ev1.json
 	# No sibling activity: loads measured.
 	if run $u.idle --simulate $u -c 0; then
 		within "$u -c 0, idle sibling: loads/s" \
