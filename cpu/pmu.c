@@ -134,15 +134,35 @@ static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	return r;
 }
 
-/* The saved entry of @reg, or NULL; the counters, written every switch, by index. */
+/* The ix_misc[] slot of @reg (a register a switch or a check looks up), or -1. */
+static int misc_slot(uint32_t reg)
+{
+	switch (reg) {
+	case MSR_PERF_GLOBAL_CTRL:      return 0;
+	case MSR_FIXED_CTR_CTRL:        return 1;
+	case MSR_PEBS_ENABLE:           return 2;
+	case MSR_PEBS_LD_LAT:           return 3;
+	case MSR_OFFCORE_RSP(0):        return 4;
+	case MSR_OFFCORE_RSP(1):        return 5;
+	default:
+		if (reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_NMISC - 6))
+			return 6 + (int)(reg - MSR_FIXED_CTR(0));
+		return -1;
+	}
+}
+
+/* The saved entry of @reg, or NULL: by index, since every switch looks some up. */
 static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 {
 	int8_t ix = -1;
+	int m;
 
 	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
 		ix = c->ix_pmc[reg - MSR_PMC(0)];
 	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
 		ix = c->ix_evtsel[reg - MSR_PERFEVTSEL(0)];
+	else if ((m = misc_slot(reg)) >= 0)
+		ix = c->ix_misc[m];
 	else
 		for (int i = 0; i < c->nregs; i++)
 			if (c->regs[i].reg == reg)
@@ -568,6 +588,8 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
 		c->ix_pmc[reg - MSR_PMC(0)] = (int8_t)c->nregs;
 	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
 		c->ix_evtsel[reg - MSR_PERFEVTSEL(0)] = (int8_t)c->nregs;
+	else if (misc_slot(reg) >= 0)
+		c->ix_misc[misc_slot(reg)] = (int8_t)c->nregs;
 	s->reg = reg;
 	s->mask = mask;
 	s->dirty = false;
@@ -603,6 +625,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	c->nregs = 0;
 	memset(c->ix_pmc, -1, sizeof(c->ix_pmc));
 	memset(c->ix_evtsel, -1, sizeof(c->ix_evtsel));
+	memset(c->ix_misc, -1, sizeof(c->ix_misc));
 	for (unsigned k = 0; k < p->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;

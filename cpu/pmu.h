@@ -72,6 +72,7 @@ struct pmu_reg {
 };
 
 #define PMU_NREG 32
+#define PMU_NMISC 10
 
 struct pmu_cpu {
 	int id;                         /* Linux CPU number */
@@ -87,6 +88,7 @@ struct pmu_cpu {
 	struct pmu_reg regs[PMU_NREG];
 	int nregs;
 	int8_t ix_pmc[PMU_MAX_GP], ix_evtsel[PMU_MAX_GP];   /* regs[] index, -1: not saved */
+	int8_t ix_misc[PMU_NMISC];      /* ... of the other registers read every switch (pmu.c) */
 	bool saved;
 	bool group_ok;                  /* every CPU sharing its MSR_OFFCORE_RSP_x was probed */
 	/*

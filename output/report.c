@@ -372,20 +372,34 @@ static void jb_str(struct jb *j, const char *s)
 	j->b[j->n++] = '"';
 }
 
-static void jb_reason(struct jb *j, bool supported, const char *reason)
+/*
+ * A CPU's reason that is the total's (@tot's, at the same place) is said
+ * once, in the total: a long reason every CPU shares (one package, the
+ * microcode) would otherwise be most of each CPU's bytes.
+ */
+static bool json_as_total(const char *reason, const char *tot)
+{
+	return reason && tot && !strcmp(reason, tot);
+}
+
+static void jb_reason(struct jb *j, bool supported, const char *reason, const char *tot)
 {
 	if (supported)
 		JB(j, "\"supported\":true,\"reason\":");
 	else
 		JB(j, "\"supported\":false,\"reason\":");
-	if (reason)
+	if (reason && !json_as_total(reason, tot))
 		jb_str(j, reason);
 	else
 		JB(j, "null");
 }
 
-/* "key":"reason" into the "unsupported" object of section @sect, for each number not measured. */
-static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m)
+/*
+ * "key":"reason" into the "unsupported" object of section @sect, for each
+ * number not measured; null where the reason is @tot's (NULL: the total).
+ */
+static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m,
+			     const struct metrics *tot)
 {
 	bool first = true;
 
@@ -401,7 +415,10 @@ static void json_unsupported(struct jb *j, enum col_section sect, const struct m
 		first = false;
 		jb_str(j, c->key);
 		JB(j, ":");
-		jb_str(j, why);
+		if (tot && json_as_total(why, c->why(tot)))
+			JB(j, "null");
+		else
+			jb_str(j, why);
 	}
 	JB(j, "}");
 }
@@ -419,19 +436,19 @@ static bool json_within(enum col_section s, enum col_section anc)
 
 /* Open the sections from @from (open already) down to @to. */
 static void json_open(struct jb *j, enum col_section from, enum col_section to,
-		      const struct metrics *m)
+		      const struct metrics *m, const struct metrics *tot)
 {
 	const struct col_section_desc *s = &col_sections[to];
 
 	if (to == from)
 		return;
-	json_open(j, from, s->parent, m);
+	json_open(j, from, s->parent, m, tot);
 	JB(j, ",");
 	jb_str(j, s->key);
 	JB(j, ":{");
-	jb_reason(j, s->supported(m), s->reason(m));
+	jb_reason(j, s->supported(m), s->reason(m), tot ? s->reason(tot) : NULL);
 	if (s->unsupported)
-		json_unsupported(j, to, m);
+		json_unsupported(j, to, m, tot);
 }
 
 /* One field, "key":value, with a comma before it unless @first. */
@@ -475,9 +492,11 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 /*
  * The metrics of a CPU or of the total: the JSON fields of the table in
  * its order, each section opened where its first field comes and closed
- * where the next section begins.  @first: no comma before the first.
+ * where the next section begins.  @tot: the total, for a CPU (its reasons said there);
+ * @first: no comma before the first.
  */
-static void json_metrics(struct jb *j, const struct metrics *m, bool first)
+static void json_metrics(struct jb *j, const struct metrics *m, const struct metrics *tot,
+			 bool first)
 {
 	enum col_section cur = CS_NONE;
 
@@ -488,7 +507,7 @@ static void json_metrics(struct jb *j, const struct metrics *m, bool first)
 			continue;
 		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
 			JB(j, "}");
-		json_open(j, cur, c->sect, m);
+		json_open(j, cur, c->sect, m, tot);
 		cur = c->sect;
 		json_field(j, c, m, first);
 		first = false;
@@ -529,14 +548,14 @@ static void write_json(FILE *f, const struct report *r)
 			JB(&j, ",\"online\":false,\"error\":");
 			jb_str(&j, c->error);
 		}
-		json_metrics(&j, &c->m, false);
+		json_metrics(&j, &c->m, &r->total, false);
 		JB(&j, "}");
 		if (j.n > sizeof(j.b) - JB_CPU_MAX)
 			jb_flush(f, &j);
 	}
 	jb_flush(f, &j);        /* room for the total and the note */
 	JB(&j, "],\"total\":{");
-	json_metrics(&j, &r->total, true);
+	json_metrics(&j, &r->total, NULL, true);
 	JB(&j, "}");
 	if (r->note) {
 		JB(&j, ",\"note\":");

@@ -106,7 +106,7 @@ for u in $(./lattop --list-uarchs --format json | jq -r '.[] | select(.flags | i
 		is "$u -c 0, sibling on PMC0-3: loads/s not measured" \
 			"$(jq '.cpus[0].load_latency.loads_per_sec' $LIB_TMP/$u.all.json)" null
 		check "$u -c 0, sibling on PMC0-3: the reason names cpu 4 and the erratum" \
-			jqe --arg e "$e" '.cpus[0].load_latency.unsupported.loads_per_sec |
+			jqe --arg e "$e" '(.cpus[0].load_latency.unsupported.loads_per_sec // .total.load_latency.unsupported.loads_per_sec) |
 				test("^cpu 4, the hyperthread sibling of cpu 0, uses IA32_PMC0/1/2/3: the HT erratum \\(" + $e + "\\)")' \
 			$LIB_TMP/$u.all.json
 		within "$u -c 0, sibling on PMC0-3: the rest still measured (ghz)" \
@@ -163,7 +163,7 @@ if msrfs_mount $M --simulate haswell --sim-profile $P; then
 		is "unreadable sibling: loads/s not measured" \
 			"$(jq '.cpus[0].load_latency.loads_per_sec' $LIB_TMP/eio.json)" null
 		check "unreadable sibling: the reason names cpu 4" \
-			jqe '.cpus[0].load_latency.unsupported.loads_per_sec |
+			jqe '(.cpus[0].load_latency.unsupported.loads_per_sec // .total.load_latency.unsupported.loads_per_sec) |
 				startswith("cpu 4, the hyperthread sibling of cpu 0, cannot be read")' $LIB_TMP/eio.json
 	else
 		not_ok "unreadable sibling: lattop ran"
