@@ -783,12 +783,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
  */
 static struct pmu_diff diff_to(const struct pmu_cpu *c, const struct pmu_cfg *next)
 {
-	struct pmu_cfg hw = c->cur;
-
-	hw.rsp[0] = c->hw_rsp[0];
-	hw.rsp[1] = c->hw_rsp[1];
-	hw.ldlat = c->hw_ldlat;
-	return pmu_diff(&hw, next);
+	return pmu_diff_from(&c->cur, c->hw_rsp, c->hw_ldlat, next);
 }
 
 /*

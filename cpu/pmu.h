@@ -255,7 +255,9 @@ struct pmu_diff {
  * holds, whether @a used it or not).  Pure: the one definition pmu_apply(),
  * pmu_changes() and the planner's costs (plan.c) share.
  */
-static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu_cfg *b)
+/* pmu_diff() from @a's selects with offcore values @rsp and threshold @ldlat (what a CPU holds). */
+static inline struct pmu_diff pmu_diff_from(const struct pmu_cfg *a, const uint64_t rsp[2],
+					    uint16_t ldlat, const struct pmu_cfg *b)
 {
 	struct pmu_diff d = { 0, 0, false };
 
@@ -263,10 +265,15 @@ static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu
 		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
 			d.sel |= (uint8_t)(1u << k);
 	for (unsigned j = 0; j < 2; j++)
-		if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+		if ((b->rsp_mask & (1u << j)) && rsp[j] != b->rsp[j])
 			d.rsp |= (uint8_t)(1u << j);
-	d.ldlat = b->ldlat_ctr >= 0 && a->ldlat != b->ldlat;
+	d.ldlat = b->ldlat_ctr >= 0 && ldlat != b->ldlat;
 	return d;
+}
+
+static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu_cfg *b)
+{
+	return pmu_diff_from(a, a->rsp, a->ldlat, b);
 }
 
 /*

@@ -371,7 +371,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		c->t_start = c->t_fixed;
 	}
 	for (int k = 0; k < pl->nslots; k++) {
-		int next = (s->slot + 1) % pl->nslots;
+		int next = (s->slot + 1) % pl->nslots, pass_of[2];
 		bool last = k == pl->nslots - 1;
 
 		if (!wait_slot(s, t0 + (k + 1) * slot_len, stop))
@@ -426,12 +426,15 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (r < 0)
 				cpu_failed(c, r);
 		}
+		/* A slot's pass depends on the thread parity alone: once per parity. */
+		pass_of[0] = switch_pass(pl, s->slot, pl, next, 0);
+		pass_of[1] = switch_pass(pl, s->slot, pl, next, 1);
 		for (int pass = 0; pass < 3; pass++) {
 			for (int i = 0; i < p->ncpu; i++) {
 				struct sample_cpu *c = &s->cpu[i];
 				int r;
 
-				if (!c->ok || switch_pass(pl, s->slot, pl, next, c->parity) != pass)
+				if (!c->ok || pass_of[c->parity & 1] != pass)
 					continue;
 				if ((r = switch_cpu(s, i, next, err, errlen)) < 0)
 					return r;

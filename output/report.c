@@ -382,6 +382,16 @@ static bool json_as_total(const char *reason, const char *tot)
 	return reason && tot && !strcmp(reason, tot);
 }
 
+/* A key of the column table: plain identifiers (test_columns), copied whole. */
+static void jb_key(struct jb *j, const char *key)
+{
+	size_t n = strlen(key);
+
+	j->b[j->n++] = '"';
+	jb_mem(j, key, n);
+	j->b[j->n++] = '"';
+}
+
 static void jb_reason(struct jb *j, bool supported, const char *reason, const char *tot)
 {
 	if (supported)
@@ -413,7 +423,7 @@ static void json_unsupported(struct jb *j, enum col_section sect, const struct m
 		if (!first)
 			JB(j, ",");
 		first = false;
-		jb_str(j, c->key);
+		jb_key(j, c->key);
 		JB(j, ":");
 		if (tot && json_as_total(why, c->why(tot)))
 			JB(j, "null");
@@ -444,7 +454,7 @@ static void json_open(struct jb *j, enum col_section from, enum col_section to,
 		return;
 	json_open(j, from, s->parent, m, tot);
 	JB(j, ",");
-	jb_str(j, s->key);
+	jb_key(j, s->key);
 	JB(j, ":{");
 	jb_reason(j, s->supported(m), s->reason(m), tot ? s->reason(tot) : NULL);
 	if (s->unsupported)
@@ -456,7 +466,7 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 {
 	if (!first)
 		JB(j, ",");
-	jb_str(j, c->key);
+	jb_key(j, c->key);
 	JB(j, ":");
 	switch (c->kind) {
 	case CK_NUM:
@@ -538,7 +548,7 @@ static void write_json(FILE *f, const struct report *r)
 			if (!first)
 				JB(&j, ",");
 			first = false;
-			jb_str(&j, columns[k].key);
+			jb_key(&j, columns[k].key);
 			JB(&j, ":");
 			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
 		}
