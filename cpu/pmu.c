@@ -868,21 +868,14 @@ int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
 	return pebs_to_stop(p, c, next, &d, m) >= 0 ? n + 2 : n;
 }
 
-/*
- * Read IA32_PERF_GLOBAL_CTRL back (versions 2 and 3) and, when one of the
- * enable bits lattop set is clear, set them again, no one else's, and
- * remember it for pmu_hw_stopped().  0 or a negative errno.
- */
-static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+/* legacy_check() of the enable bits @ours: the read, and the bits set again. */
+static int legacy_look(struct pmu *p, struct pmu_cpu *c, uint64_t ours, char *err, size_t errlen)
 {
-	uint64_t v, ours = c->frozen ? 0 : c->cur.gp_mask;
+	uint64_t v;
 	int r;
 
 	if (p->version >= 4 || p->version < 2 || !c->programmed)
 		return 0;
-	for (unsigned k = 0; k < p->nfixed; k++)
-		if (c->cur.fixed_mask & (1u << k))
-			ours |= GLOBAL_FIXED(k);
 	if (!ours)
 		return 0;
 	if ((r = rd(p, c, MSR_PERF_GLOBAL_CTRL, &v, err, errlen)) < 0)
@@ -897,6 +890,30 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 	c->hw_global = v | ours;
 	c->legacy_stopped = true;
 	return 0;
+}
+
+/*
+ * Read IA32_PERF_GLOBAL_CTRL back (versions 2 and 3) and, when one of the
+ * enable bits lattop set is clear, set them again, no one else's, and
+ * remember it for pmu_hw_stopped().  0 or a negative errno.
+ */
+static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	uint64_t ours = c->frozen ? 0 : c->cur.gp_mask;
+
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (c->cur.fixed_mask & (1u << k))
+			ours |= GLOBAL_FIXED(k);
+	return legacy_look(p, c, ours, err, errlen);
+}
+
+/*
+ * Within pmu_apply(), where cur is half way to the next configuration: the
+ * enable bits lattop set and owns are those to find still set.
+ */
+static int legacy_check_set(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	return legacy_look(p, c, c->hw_global & reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask, err, errlen);
 }
 
 int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
@@ -1024,6 +1041,9 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		changed |= next->gp_mask & CTR_RESET_MASK;
 		zeroed = CTR_RESET_MASK;
 	} else if (stop >= 0) {
+		/* Not frozen by lattop just before: a legacy freeze is looked for first. */
+		if (!c->frozen && (r = legacy_check_set(p, c, err, errlen)) < 0)
+			return r;
 		want = c->hw_global & ~(1ull << stop);
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
 			return r;
@@ -1170,6 +1190,17 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
 			want |= GLOBAL_FIXED(k);
+	/*
+	 * Setting enable bits would hide a legacy freeze since the last look
+	 * (the sampler looks once an interval): look first, unless lattop
+	 * froze the counters itself for this switch (pmu_freeze looked) or
+	 * the reset just cleared every bit.
+	 */
+	if (want != c->hw_global && !c->frozen && !reset && stop < 0) {
+		if ((r = legacy_check_set(p, c, err, errlen)) < 0)
+			return r;
+		want |= c->hw_global;
+	}
 	if (want != c->hw_global) {
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
 			return r;

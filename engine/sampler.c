@@ -136,14 +136,23 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 	fixed |= last;
 	if (fixed && (r = pmu_read_fixed(s->pmu, i, f)) < 0)
 		return r;
-	/* Frozen at this read or at the one before: part of the delta is missing. */
-	if ((r = pmu_hw_frozen(s->pmu, i)) < 0)
-		return r;
-	c->frozen |= r || c->frz_last;
-	c->frz_last = r;
-	if ((r = pmu_hw_stopped(s->pmu, i)) < 0)
-		return r;
-	c->stopped |= r;
+	/*
+	 * Another agent's freeze, looked for once an interval, at its end (one
+	 * register read each: issue 19).  A freeze its owner leaves in place
+	 * is seen there: CTR_Frz stays set until its owner clears it, and the
+	 * legacy freeze's cleared enable bits until lattop sets them again,
+	 * which it does only after looking (pmu_freeze, pmu_apply).  Frozen at
+	 * this interval's end or at the one before: part of it is missing.
+	 */
+	if (last) {
+		if ((r = pmu_hw_frozen(s->pmu, i)) < 0)
+			return r;
+		c->frozen |= r || c->frz_last;
+		c->frz_last = r;
+		if ((r = pmu_hw_stopped(s->pmu, i)) < 0)
+			return r;
+		c->stopped |= r;
+	}
 	for (int k = 0; k < slot->nplace; k++) {
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
