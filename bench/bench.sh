@@ -16,7 +16,9 @@
 #      scrape, and the CPU time lattop's HTTP threads spend per scrape.
 #   5. Bytes of a recording (--record) against the same snapshots as
 #      --format json, and the instructions recording adds per CPU per tick.
-# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term] [export] [record].
+#   (regs: the operations of section 1 on one CPU by register, for four
+#   families; not in the default run.)
+# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record].
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
@@ -85,6 +87,39 @@ ops() {
 			$1, $2, $3, $4, $5, $6, $5 + $6, $7, $8, $7 + $8, ($5 + $6) / ($7 + $8) }'
 	done
 	echo
+}
+
+# ---- 1b. MSR operations by register ----
+# What each register costs on logical CPU 0 per interval (the same runs as
+# ops, strace -y giving each operation's file and offset, the MSR), for
+# BENCHMARKS.md's account of every operation above the floor.
+regs() {
+	echo "### MSR operations on cpu 0 per interval, by register (8 CPUs, -d 0.1)"
+	echo
+	mkdir -p $T/s && chmod 700 $T/s
+	for u in ${REGS_UARCHS:-haswell skylake silvermont nehalem}; do
+		dump=$(family_dump $u)
+		[ -n "$dump" ] || continue
+		./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
+		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' \
+			$(jq -r '"\(.machine.threads_per_core) \(.machine.packages)"' $T/ev) >$T/p
+		mkdir -p $T/m
+		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
+		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		for k in 1 11; do
+			strace -f -qq -y -e trace=pread64,pwrite64 -o $T/st ./lattop --msr-dir $T/m \
+				--cpuid-file "$dump" --state-dir $T/s -b -n $k -d 0.1 --format json >/dev/null 2>&1
+			grep '/0/msr>' $T/st | sed -E 's/^[0-9]+ +//; s/^(pread64|pwrite64)\(.*, ([0-9]+)\) .*/\1 \2/' |
+				awk '{ printf "%s 0x%x\n", $1 == "pread64" ? "read" : "write", $2 }' | sort | uniq -c >$T/c.$k
+		done
+		fusermount3 -u $T/m
+		wait
+		echo "$u (${dump##*/}):"
+		awk 'FNR == NR { a[$2 " " $3] = $1; next } { b[$2 " " $3] = $1 }
+		     END { for (k in a) if ((d = (a[k] - b[k]) / 10)) printf "    %5.1f %s\n", d, k }' $T/c.11 $T/c.1 |
+			sort -k3
+		echo
+	done
 }
 
 # ---- 2. CPU time, instructions, memory ----

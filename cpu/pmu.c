@@ -696,6 +696,11 @@ int pmu_save(struct pmu *p, char *err, size_t errlen)
 
 /* ---- programming a slot ---- */
 
+/* What shared_lost() reads back. */
+#define CHECK_RSP(j)    (1u << (j))
+#define CHECK_LDLAT     (1u << 2)
+#define CHECK_PEBS      (1u << 3)
+
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 {
@@ -997,6 +1002,8 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	uint64_t want, global_back = 0;
 	int r;
 
+	c->sh_rewritten = 0;
+
 	if (((next->gp_mask & c->gp_taken) || (next->fixed_mask & c->fixed_taken)) && !p->force) {
 		snprintf(err, errlen, "cpu %d: internal error: a configuration names counters in use "
 			 "by someone else (general-purpose 0x%x, fixed 0x%x); nothing written", c->id,
@@ -1077,6 +1084,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
 		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
+		c->sh_rewritten |= c->sh_verified & CHECK_RSP(j);
 	}
 	if (d.ldlat) {
 		if (pmu_reg_shared(p, MSR_PEBS_LD_LAT) && next->ldlat != c->seen_ldlat &&
@@ -1086,7 +1094,9 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_ldlat = next->ldlat;
 		written(p, c, MSR_PEBS_LD_LAT, next->ldlat);
+		c->sh_rewritten |= c->sh_verified & CHECK_LDLAT;
 	}
+	c->sh_verified = 0;
 
 	/* 5. Counters arriving or changing event. */
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -1441,11 +1451,6 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	return 0;
 }
 
-/* What shared_lost() reads back. */
-#define CHECK_RSP(j)    (1u << (j))
-#define CHECK_LDLAT     (1u << 2)
-#define CHECK_PEBS      (1u << 3)
-
 static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
 		       char *msg, size_t len, size_t *o);
 
@@ -1477,6 +1482,7 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 		if ((r = shared_lost(p, c, shared, &lost, msg, len, &o)) < 0)
 			return r;
 		n = r;
+		c->sh_verified = (uint8_t)shared;
 	}
 	return lost ? n + give_up(p, c, lost, 0, msg + o, len - o) : n;
 }
@@ -1619,8 +1625,10 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		/* Fields that are not lattop's: take the owners' current values. */
 		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
 	}
-	r = shared_lost(p, c, CHECK_RSP(0) | CHECK_RSP(1) | CHECK_LDLAT | CHECK_PEBS, &lost_gp, msg,
-			len, &o);
+	/* The offcore values and threshold read back and rewritten at the last switch: no need. */
+	r = shared_lost(p, c, (CHECK_RSP(0) | CHECK_RSP(1) | CHECK_LDLAT | CHECK_PEBS) & ~c->sh_rewritten,
+			&lost_gp, msg, len, &o);
+	c->sh_rewritten = 0;
 	if (r < 0)
 		return r;
 	if (!lost_gp && !lost_fx)
@@ -1686,7 +1694,7 @@ int pmu_resume(struct pmu *p, char *err, size_t errlen)
 		memset(&c->cur, 0, sizeof(c->cur));
 		c->cur.ldlat_ctr = -1;
 		c->programmed = c->frozen = c->saved = false;
-		c->rewritten = 0;
+		c->rewritten = c->sh_rewritten = 0;
 		if (probe_cpu(p, c, err, errlen) == 0 && save_cpu(p, c, err, errlen) == 0)
 			nsaved++;
 		else

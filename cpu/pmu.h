@@ -129,6 +129,12 @@ struct pmu_cpu {
 	 */
 	uint8_t ran_on;
 	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
+	/*
+	 * MSR_OFFCORE_RSP_x and the threshold (pmu.c CHECK_*) read back by
+	 * pmu_verify_before() (sh_verified) and then rewritten by the last
+	 * pmu_apply(): the check after it need not read them again.
+	 */
+	uint8_t sh_rewritten, sh_verified;
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;
 	/* what lattop last wrote there from any CPU sharing it: what a read-back must find */
