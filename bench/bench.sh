@@ -140,7 +140,7 @@ cg_split() {
 		else if (f ~ /^(lib|cpu|engine|output|export|record|safety|ui|app)\//) own += n
 		else other += n
 	     }
-	     END { print own + 0, sim + 0, other + 0, total + 0 }' "$1"
+	     END { printf "%.0f %.0f %.0f %.0f\n", own, sim, other, total }' "$1"
 }
 
 cpu() {
@@ -149,7 +149,7 @@ cpu() {
 	echo
 	echo "| CPUs | lattop instr/CPU/tick | simulator instr/CPU/tick | libraries instr/CPU/tick | lattop share | CPU time/CPU/tick (all) | lattop's own | max RSS |"
 	echo "|---|---|---|---|---|---|---|---|"
-	for n in 8 64 256 1024; do
+	for n in ${CPUS:-8 64 256 1024}; do
 		printf 'cpus = %d\n' $n >$T/nb/p
 		# Instructions: callgrind, each function's own, by the folder of its source.
 		for k in 1 11; do
