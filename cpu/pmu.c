@@ -144,10 +144,7 @@ static int misc_slot(uint32_t reg)
 	case MSR_PEBS_LD_LAT:           return 3;
 	case MSR_OFFCORE_RSP(0):        return 4;
 	case MSR_OFFCORE_RSP(1):        return 5;
-	default:
-		if (reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_NMISC - 6))
-			return 6 + (int)(reg - MSR_FIXED_CTR(0));
-		return -1;
+	default:                        return -1;
 	}
 }
 
@@ -301,112 +298,6 @@ static void shared_note(struct pmu *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->shared_note, sizeof(p->shared_note), fmt, ap);
 	va_end(ap);
-}
-
-bool pmu_measures(const struct pmu *p, int dev_index)
-{
-	if (p->dev_cpu)
-		return p->dev_cpu[dev_index] >= 0;
-	for (int i = 0; i < p->ncpu; i++)
-		if (p->cpu[i].dev == dev_index)
-			return true;
-	return false;
-}
-
-/* Device CPUs in order of package, then core (or the sharing group), then index. */
-struct topo_key {
-	int package, group, dev;
-};
-
-static int topo_cmp(const void *a, const void *b)
-{
-	const struct topo_key *x = a, *y = b;
-
-	if (x->package != y->package)
-		return x->package < y->package ? -1 : 1;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return (x->dev > y->dev) - (x->dev < y->dev);
-}
-
-/* @k (n) sorted by package and @group's value: the runs are its groups. */
-static void topo_sort(const struct pmu *p, struct topo_key *k, bool module)
-{
-	for (int d = 0; d < p->dev->ncpu; d++) {
-		const struct msrdev_cpu *o = &p->dev->cpu[d];
-
-		k[d] = (struct topo_key){ o->package, module ? o->module : o->core, d };
-	}
-	qsort(k, (size_t)p->dev->ncpu, sizeof(*k), topo_cmp);
-}
-
-/*
- * The topology fields of every measured CPU (pmu.h), in O(n log n): each
- * core, and each group sharing MSR_OFFCORE_RSP_x, is a run of the device
- * CPUs sorted by package and core (or module).
- */
-static int pmu_topology(struct pmu *p, char *err, size_t errlen)
-{
-	int nd = p->dev->ncpu, ns = 0;
-	struct topo_key *k = calloc((size_t)nd + 1, sizeof(*k));
-
-	p->dev_cpu = calloc((size_t)nd + 1, sizeof(*p->dev_cpu));
-	p->sib_dev = calloc((size_t)nd + 1, sizeof(*p->sib_dev));
-	if (!k || !p->dev_cpu || !p->sib_dev) {
-		free(k);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int d = 0; d < nd; d++)
-		p->dev_cpu[d] = -1;
-	for (int i = 0; i < p->ncpu; i++) {
-		p->dev_cpu[p->cpu[i].dev] = i;
-		p->cpu[i].share_next = i;
-	}
-	topo_sort(p, k, false);
-	for (int a = 0, b; a < nd; a = b) {
-		int first = ns;
-
-		for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++)
-			if (p->dev_cpu[k[b].dev] < 0)
-				p->sib_dev[ns++] = k[b].dev;
-		for (int x = a; x < b; x++) {
-			int i = p->dev_cpu[k[x].dev];
-			struct pmu_cpu *c = i >= 0 ? &p->cpu[i] : NULL;
-
-			if (!c)
-				continue;
-			c->sib_first = first;
-			c->nsib = ns - first;
-			c->core_shared = b - a > 1;
-			c->core_rank = 0;
-			for (int y = a; y < b; y++)
-				c->core_rank += p->dev_cpu[k[y].dev] >= 0 &&
-						p->dev->cpu[k[y].dev].id < p->dev->cpu[c->dev].id;
-		}
-	}
-	if (pmu_reg_shared(p, MSR_OFFCORE_RSP(0))) {
-		topo_sort(p, k, p->uarch->offcore_scope == OFFCORE_MODULE);
-		for (int a = 0, b; a < nd; a = b) {
-			int head = -1, prev = -1;
-
-			for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++) {
-				int i = p->dev_cpu[k[b].dev];
-
-				if (i < 0)
-					continue;
-				if (prev >= 0)
-					p->cpu[prev].share_next = i;
-				else
-					head = i;
-				prev = i;
-			}
-			if (prev >= 0)
-				p->cpu[prev].share_next = head;
-		}
-	}
-	free(k);
-	return 0;
 }
 
 /*
@@ -912,10 +803,7 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 	return legacy_look(p, c, ours, err, errlen);
 }
 
-/*
- * Within pmu_apply(), where cur is half way to the next configuration: the
- * enable bits lattop set and owns are those to find still set.
- */
+/* Within pmu_apply(), cur half way to the next: the bits lattop set and owns must be set. */
 static int legacy_check_set(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
 	return legacy_look(p, c, c->hw_global & reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask, err, errlen);

@@ -72,7 +72,7 @@ struct pmu_reg {
 };
 
 #define PMU_NREG 32
-#define PMU_NMISC 10
+#define PMU_NMISC 6
 
 struct pmu_cpu {
 	int id;                         /* Linux CPU number */
@@ -454,6 +454,13 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly);
 
 /* Does @p measure the CPU at index @dev_index of its msrdev.cpu[]? */
 bool pmu_measures(const struct pmu *p, int dev_index);
+
+/*
+ * The topology fields of struct pmu_cpu (share_next, sib_*, core_*) and
+ * pmu.dev_cpu, for pmu_open() once its CPUs are known.  0, or -1 with a
+ * message (out of memory).
+ */
+int pmu_topology(struct pmu *p, char *err, size_t errlen);
 
 /*
  * CPU index @i is back online: the kernel reinitialised its PMU, so it is
