@@ -7,7 +7,8 @@
  * own events left in the selects; --restore --reset clears those.  The
  * probe that finds them is pmu.c's.  Where the HT bug applies, the
  * counters of the hyperthread siblings lattop does not measure are read
- * here too (pmu_check_siblings), never written.
+ * here too (pmu_check_siblings), never written.  Who shares registers
+ * with whom is worked out once, when the PMU is opened (pmu_topology).
  */
 #include <errno.h>
 #include <stdio.h>
