@@ -898,6 +898,20 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			 next->gp_mask & c->gp_taken, next->fixed_mask & c->fixed_taken);
 		return -EBUSY;
 	}
+	/*
+	 * Setting enable bits (step 2 or 8) would hide a legacy freeze since
+	 * the last look (the sampler looks once an interval): look first,
+	 * before any counter starts (so that no count runs ahead of its time),
+	 * unless lattop froze the counters itself for this switch (pmu_freeze
+	 * looked) or the reset clears every bit.
+	 */
+	want = c->hw_global | next->gp_mask;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (next->fixed_mask & (1u << k))
+			want |= GLOBAL_FIXED(k);
+	if (!c->frozen && !reset && (stop >= 0 || want != c->hw_global) &&
+	    (r = legacy_check_set(p, c, err, errlen)) < 0)
+		return r;
 
 	/*
 	 * 1. PEBS off on every counter lattop programs and on the one leaving
@@ -936,9 +950,6 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		changed |= next->gp_mask & CTR_RESET_MASK;
 		zeroed = CTR_RESET_MASK;
 	} else if (stop >= 0) {
-		/* Not frozen by lattop just before: a legacy freeze is looked for first. */
-		if (!c->frozen && (r = legacy_check_set(p, c, err, errlen)) < 0)
-			return r;
 		want = c->hw_global & ~(1ull << stop);
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
 			return r;
@@ -1088,17 +1099,6 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	for (unsigned k = 0; k < p->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
 			want |= GLOBAL_FIXED(k);
-	/*
-	 * Setting enable bits would hide a legacy freeze since the last look
-	 * (the sampler looks once an interval): look first, unless lattop
-	 * froze the counters itself for this switch (pmu_freeze looked) or
-	 * the reset just cleared every bit.
-	 */
-	if (want != c->hw_global && !c->frozen && !reset && stop < 0) {
-		if ((r = legacy_check_set(p, c, err, errlen)) < 0)
-			return r;
-		want |= c->hw_global;
-	}
 	if (want != c->hw_global) {
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
 			return r;

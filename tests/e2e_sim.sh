@@ -153,8 +153,10 @@ check "--thresholds 16: the lower bound is 3 + (1 + 12 x share) + share" \
 is "--thresholds 16: why there is no upper bound" "$(jq -r .total.load_latency.unsupported.mean_cycles_max $out.json)" \
 	"no upper bound: some tagged loads are slower than the highest threshold, and no count says how much slower (a threshold above the slowest loads bounds it)"
 is "--thresholds 16, text: ~Mean is the lower bound alone" "$(awk '$1 == "total" { print $(NF - 5) }' $out.txt)" '>=7'
+# The share is measured from binomially tagged loads (the simulator's noise,
+# which every register access draws from): 30% give or take its rounding.
 check "--thresholds 16, text: the note says at least, with no upper bound" \
-	grep -q '~Mean is at least 7 cycles (total), with no upper bound: 30% of tagged loads are slower than 16 cycles' $out.txt
+	grep -Eq '~Mean is at least 7 cycles \(total\), with no upper bound: (29\.[5-9]|30|30\.[0-4])% of tagged loads are slower than 16 cycles' $out.txt
 check "--thresholds 16, text: no range" sh -c "! grep -q 'lies in' $out.txt"
 
 P=$LIB_TMP/slow.prof
