@@ -67,6 +67,36 @@ static void raw_from_sim(const struct sim *sim, struct cpuid_raw *raw)
 }
 
 /* --replay FILE: the recorded snapshots, printed as --batch printed them. */
+/*
+ * --list-events plans for a whole machine measured, as lattop measures by
+ * default: the simulator's (its profile's threads_per_core and packages);
+ * from a CPUID dump or the running CPU, which do not say how many, one of
+ * the model: two threads per core but on the Atoms, which have none (their
+ * registers are shared by module), and two packages on a server model
+ * (UARCH_F_REMOTE_EVENTS).  Both threads of a core measured is what makes
+ * the twin slots of the HT bug (plan.h).
+ */
+static void events_machine(const struct session *r, struct plan_resources *res)
+{
+	unsigned tpc = r->desc.uarch->offcore_scope == OFFCORE_MODULE ? 1 : 2;
+
+	res->packages = r->desc.flags & UARCH_F_REMOTE_EVENTS ? 2 : 1;
+	if (r->sim) {
+		int core, pkg;
+
+		res->packages = 1;
+		tpc = 0;
+		for (int i = 0; i < sim_ncpus(r->sim); i++) {
+			sim_topology(r->sim, i, &core, &pkg, NULL);
+			if ((unsigned)pkg + 1 > res->packages)
+				res->packages = (unsigned)pkg + 1;
+			tpc += core == 0 && pkg == 0;
+		}
+	}
+	res->ht_on = tpc > 1;
+	res->ht_excl = res->ht_on && (r->desc.uarch->flags & UARCH_F_HT_EXCL);
+}
+
 static int replay(const struct options *o)
 {
 	struct replay_opts ro = {
@@ -227,6 +257,10 @@ int main(int argc, char **argv)
 
 		/* Nothing probed: every counter free, as the kernel would arbitrate them. */
 		session_perf_resources(&r, &res);
+		/* The machine measured: packages, HT (twin slots through msr only: the kernel has its own). */
+		events_machine(&r, &res);
+		if (r.opt.backend == BACKEND_PERF)
+			res.ht_excl = false;
 		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
 			       err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);

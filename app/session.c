@@ -108,16 +108,24 @@ static const char *taken_note(const struct session *r, bool caveat, char *buf, s
 /* Packages of the machine (all of them, measured or not): where reads can come from. */
 static unsigned count_packages(const struct msrdev *d)
 {
+	int max = 0;
 	unsigned n = 0;
+	bool *seen;
 
-	for (int i = 0; i < d->ncpu; i++) {
-		int k;
+	for (int i = 0; i < d->ncpu; i++)
+		if (d->cpu[i].package > max)
+			max = d->cpu[i].package;
+	/* Package ids are small (the kernel's physical_package_id); one flag each. */
+	seen = calloc((size_t)max + 1, sizeof(*seen));
+	for (int i = 0; i < d->ncpu && seen; i++) {
+		int k = d->cpu[i].package;
 
-		for (k = 0; k < i; k++)
-			if (d->cpu[k].package == d->cpu[i].package)
-				break;
-		n += k == i;
+		if (k >= 0 && !seen[k]) {
+			seen[k] = true;
+			n++;
+		}
 	}
+	free(seen);
 	return n ? n : 1;
 }
 

@@ -16,7 +16,9 @@
 #      scrape, and the CPU time lattop's HTTP threads spend per scrape.
 #   5. Bytes of a recording (--record) against the same snapshots as
 #      --format json, and the instructions recording adds per CPU per tick.
-# Run as root (FUSE).  Sections: bench.sh [ops] [cpu] [term] [export] [record].
+#   (regs: the operations of section 1 on one CPU by register, for four
+#   families; not in the default run.)
+# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record].
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
@@ -35,20 +37,39 @@ ops_once() {   # UARCH DUMP CPUS N -> "reads writes" of a run of N intervals
 	awk '/pread64/ { r = $4 } /pwrite64/ { w = $4 } END { print r + 0, w + 0 }' $T/st
 }
 
+# The first dump lattop detects as family $1 and can measure: tests/dumps,
+# then ../shared/cpuid/libcpuid (read in place where present).
+family_dump() {
+	for f in tests/dumps/*.raw ../shared/cpuid/libcpuid/*.raw; do
+		[ -f "$f" ] || continue
+		[ "$(./lattop --detect --cpuid-file "$f" --format json 2>/dev/null |
+		     jq --arg u "$1" '.microarch == $u and .supported' 2>/dev/null)" = true ] &&
+			{ echo "$f"; return; }
+	done
+}
+
 ops() {
 	echo "### MSR operations per logical CPU per interval (8 CPUs, -d 0.1, median of $REPS)"
 	echo
-	echo "| microarch | reads | writes | total | floor reads | floor writes | floor | ratio |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| microarch | dump | threads/core, packages | reads | writes | total | floor reads | floor writes | floor | ratio |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	mkdir -p $T/s && chmod 700 $T/s
-	for spec in nehalem:nehalem_core-i5-750 westmere:westmere_core-i5-650 \
-		    silvermont:silvermont_atom-z3740 goldmont:goldmont_atom-c3958 \
-		    haswell:haswell_core-i7-4500u broadwell:broadwell_core-i7-5500u; do
-		u=${spec%%:*} dump=tests/dumps/${spec#*:}.raw
-		printf 'cpus = 8\n' >$T/p
+	for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+		dump=$(family_dump $u)
+		if [ -z "$dump" ]; then
+			echo "| $u | no dump | - | - | - | - | - | - | - | - |"
+			continue
+		fi
+		# The floor of the plan lattop runs on the machine --list-events
+		# plans for (twin slots, packages): the simulator serves that machine.
+		./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
+		set -- $(jq -r '"\(.floor.reads) \(.floor.writes) \(.machine.threads_per_core) \(.machine.packages)"' $T/ev)
+		fr=$1 fw=$2 tpc=$3 pkg=$4
+		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' $tpc $pkg >$T/p
 		mkdir -p $T/m
 		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
 		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		[ -e $T/m/0/msr ] || { echo "bench: msrfs did not start for $u" >&2; exit 1; }
 		: >$T/r; : >$T/w
 		for rep in $(seq $REPS); do
 			set -- $(ops_once $u $dump 8 1)
@@ -60,12 +81,45 @@ ops() {
 		fusermount3 -u $T/m
 		wait
 		r=$(median <$T/r) w=$(median <$T/w)
-		set -- $(./lattop --list-events --cpuid-file $dump --format json |
-			 jq -r '"\(.floor.reads) \(.floor.writes)"')
-		echo "$u $r $w $1 $2" | awk '{ printf "| %s | %.2f | %.2f | %.2f | %d | %d | %d | %.2f |\n",
-			$1, $2, $3, $2 + $3, $4, $5, $4 + $5, ($2 + $3) / ($4 + $5) }'
+		# A run that did nothing is a broken bench, not a cheap lattop.
+		awk -v r=$r 'BEGIN { exit !(r > 0) }' || { echo "bench: no reads counted for $u" >&2; exit 1; }
+		echo "$u ${dump##*/} $tpc $pkg $r $w $fr $fw" | awk '{ printf "| %s | %s | %d, %d | %.2f | %.2f | %.2f | %d | %d | %d | %.2f |\n",
+			$1, $2, $3, $4, $5, $6, $5 + $6, $7, $8, $7 + $8, ($5 + $6) / ($7 + $8) }'
 	done
 	echo
+}
+
+# ---- 1b. MSR operations by register ----
+# What each register costs on logical CPU 0 per interval (the same runs as
+# ops, strace -y giving each operation's file and offset, the MSR), for
+# BENCHMARKS.md's account of every operation above the floor.
+regs() {
+	echo "### MSR operations on cpu 0 per interval, by register (8 CPUs, -d 0.1)"
+	echo
+	mkdir -p $T/s && chmod 700 $T/s
+	for u in ${REGS_UARCHS:-haswell skylake silvermont nehalem}; do
+		dump=$(family_dump $u)
+		[ -n "$dump" ] || continue
+		./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
+		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' \
+			$(jq -r '"\(.machine.threads_per_core) \(.machine.packages)"' $T/ev) >$T/p
+		mkdir -p $T/m
+		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
+		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		for k in 1 11; do
+			strace -f -qq -y -e trace=pread64,pwrite64 -o $T/st ./lattop --msr-dir $T/m \
+				--cpuid-file "$dump" --state-dir $T/s -b -n $k -d 0.1 --format json >/dev/null 2>&1
+			grep '/0/msr>' $T/st | sed -E 's/^[0-9]+ +//; s/^(pread64|pwrite64)\(.*, ([0-9]+)\) .*/\1 \2/' |
+				awk '{ printf "%s 0x%x\n", $1 == "pread64" ? "read" : "write", $2 }' | sort | uniq -c >$T/c.$k
+		done
+		fusermount3 -u $T/m
+		wait
+		echo "$u (${dump##*/}):"
+		awk 'FNR == NR { a[$2 " " $3] = $1; next } { b[$2 " " $3] = $1 }
+		     END { for (k in a) if ((d = (a[k] - b[k]) / 10)) printf "    %5.1f %s\n", d, k }' $T/c.11 $T/c.1 |
+			sort -k3
+		echo
+	done
 }
 
 # ---- 2. CPU time, instructions, memory ----
@@ -73,23 +127,42 @@ ops() {
 # drops to nobody itself, after which valgrind could not write its output.
 NB="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
+# callgrind_annotate's list of functions (each one's own instructions) ->
+# "lattop simulator libraries total": by the folder of the function's
+# source, sim/ the simulator's, lattop's other folders its own, the rest
+# (the C library, libm, zstd, the loader) the libraries'.
+cg_split() {
+	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
+	     total && /^ *[0-9,]+ .*:/ {
+		n = $1; gsub(",", "", n)
+		f = $0; sub(/^ *[0-9,]+ +(\([ 0-9.]+%\) +)?/, "", f); sub(/^\.\//, "", f)
+		if (f ~ /^sim\//) sim += n
+		else if (f ~ /^(lib|cpu|engine|output|export|record|safety|ui|app)\//) own += n
+		else other += n
+	     }
+	     END { printf "%.0f %.0f %.0f %.0f\n", own, sim, other, total }' "$1"
+}
+
 cpu() {
 	mkdir -p $T/nb && chown nobody $T/nb
 	echo "### Per tick at N simulated CPUs (haswell, -d 0.05, --format json to /dev/null; median of $REPS)"
 	echo
-	echo "| CPUs | lattop instr/CPU/tick | simulator instr/CPU/tick | lattop share | CPU time/CPU/tick (both) | lattop's own | max RSS |"
-	echo "|---|---|---|---|---|---|---|"
-	for n in 8 64 256 1024; do
+	echo "| CPUs | lattop instr/CPU/tick | simulator instr/CPU/tick | libraries instr/CPU/tick | lattop share | CPU time/CPU/tick (all) | lattop's own | max RSS |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for n in ${CPUS:-8 64 256 1024}; do
 		printf 'cpus = %d\n' $n >$T/nb/p
-		# Instructions: callgrind; the simulator is what runs under sim_rdmsr/sim_wrmsr.
+		# Instructions: callgrind, each function's own, by the folder of its source.
 		for k in 1 11; do
 			$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
 				--sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null 2>&1
-			callgrind_annotate --inclusive=yes $T/nb/cg.$k 2>/dev/null >$T/ann.$k
+			callgrind_annotate --auto=no --threshold=100 $T/nb/cg.$k 2>/dev/null >$T/ann.$k
 		done
-		tot() { awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' $1; }
-		sim() { awk '/sim\/sim\.c:sim_(rd|wr)msr \[/ && !/=>/ { gsub(",", "", $1); s += $1 } END { print s + 0 }' $1; }
-		t1=$(tot $T/ann.1) t11=$(tot $T/ann.11) s1=$(sim $T/ann.1) s11=$(sim $T/ann.11)
+		set -- $(cg_split $T/ann.1) $(cg_split $T/ann.11)
+		o1=$1 s1=$2 t1=$4 o11=$5 s11=$6 t11=$8
+		if [ "$s11" -le "$s1" ] || [ "$o11" -le "$o1" ]; then
+			echo "bench: callgrind found no simulator (sim/) or no lattop instructions at $n CPUs" >&2
+			exit 1
+		fi
 		# CPU time (task-clock) of 101 ticks less 1 tick, per CPU per tick; RSS of the long run.
 		: >$T/c; : >$T/m1
 		for rep in $(seq $REPS); do
@@ -104,11 +177,11 @@ cpu() {
 			cat $T/nb/rss.101 >>$T/m1
 		done
 		c=$(median <$T/c) rss=$(median <$T/m1)
-		echo "$n $t1 $t11 $s1 $s11 $c $rss" | awk '{
-			own = (($3 - $2) - ($5 - $4)) / 10 / $1; s = ($5 - $4) / 10 / $1;
-			share = own / (own + s);
-			printf "| %d | %.0f | %.0f | %.0f%% | %.2f µs | %.2f µs | %.1f MiB |\n",
-				$1, own, s, 100 * share, $6, $6 * share, $7 / 1024 }'
+		echo "$n $o1 $o11 $s1 $s11 $t1 $t11 $c $rss" | awk '{
+			own = ($3 - $2) / 10 / $1; s = ($5 - $4) / 10 / $1; all = ($7 - $6) / 10 / $1;
+			share = own / all;
+			printf "| %d | %.0f | %.0f | %.0f | %.0f%% | %.2f µs | %.2f µs | %.1f MiB |\n",
+				$1, own, s, all - own - s, 100 * share, $8, $8 * share, $9 / 1024 }'
 	done
 	echo
 }

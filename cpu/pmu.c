@@ -134,15 +134,32 @@ static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	return r;
 }
 
-/* The saved entry of @reg, or NULL; the counters, written every switch, by index. */
+/* The ix_misc[] slot of @reg (a register a switch or a check looks up), or -1. */
+static int misc_slot(uint32_t reg)
+{
+	switch (reg) {
+	case MSR_PERF_GLOBAL_CTRL:      return 0;
+	case MSR_FIXED_CTR_CTRL:        return 1;
+	case MSR_PEBS_ENABLE:           return 2;
+	case MSR_PEBS_LD_LAT:           return 3;
+	case MSR_OFFCORE_RSP(0):        return 4;
+	case MSR_OFFCORE_RSP(1):        return 5;
+	default:                        return -1;
+	}
+}
+
+/* The saved entry of @reg, or NULL: by index, since every switch looks some up. */
 static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 {
 	int8_t ix = -1;
+	int m;
 
 	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
 		ix = c->ix_pmc[reg - MSR_PMC(0)];
 	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
 		ix = c->ix_evtsel[reg - MSR_PERFEVTSEL(0)];
+	else if ((m = misc_slot(reg)) >= 0)
+		ix = c->ix_misc[m];
 	else
 		for (int i = 0; i < c->nregs; i++)
 			if (c->regs[i].reg == reg)
@@ -281,14 +298,6 @@ static void shared_note(struct pmu *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->shared_note, sizeof(p->shared_note), fmt, ap);
 	va_end(ap);
-}
-
-bool pmu_measures(const struct pmu *p, int dev_index)
-{
-	for (int i = 0; i < p->ncpu; i++)
-		if (p->cpu[i].dev == dev_index)
-			return true;
-	return false;
 }
 
 /*
@@ -436,6 +445,8 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 			return -1;
 	}
 	/* Then the CPUs sharing registers with them (all measured CPUs are known by now). */
+	if (pmu_topology(p, err, errlen) < 0)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		probe_group(p, &p->cpu[i]);
 		pmu_check_siblings(p, i, NULL);
@@ -446,7 +457,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 void pmu_close(struct pmu *p)
 {
 	free(p->cpu);
+	free(p->dev_cpu);
+	free(p->sib_dev);
 	p->cpu = NULL;
+	p->dev_cpu = p->sib_dev = NULL;
 	p->ncpu = 0;
 }
 
@@ -467,6 +481,8 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
 		c->ix_pmc[reg - MSR_PMC(0)] = (int8_t)c->nregs;
 	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
 		c->ix_evtsel[reg - MSR_PERFEVTSEL(0)] = (int8_t)c->nregs;
+	else if (misc_slot(reg) >= 0)
+		c->ix_misc[misc_slot(reg)] = (int8_t)c->nregs;
 	s->reg = reg;
 	s->mask = mask;
 	s->dirty = false;
@@ -502,6 +518,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	c->nregs = 0;
 	memset(c->ix_pmc, -1, sizeof(c->ix_pmc));
 	memset(c->ix_evtsel, -1, sizeof(c->ix_evtsel));
+	memset(c->ix_misc, -1, sizeof(c->ix_misc));
 	for (unsigned k = 0; k < p->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;
@@ -571,6 +588,11 @@ int pmu_save(struct pmu *p, char *err, size_t errlen)
 }
 
 /* ---- programming a slot ---- */
+
+/* What shared_lost() reads back. */
+#define CHECK_RSP(j)    (1u << (j))
+#define CHECK_LDLAT     (1u << 2)
+#define CHECK_PEBS      (1u << 3)
 
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
@@ -659,12 +681,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
  */
 static struct pmu_diff diff_to(const struct pmu_cpu *c, const struct pmu_cfg *next)
 {
-	struct pmu_cfg hw = c->cur;
-
-	hw.rsp[0] = c->hw_rsp[0];
-	hw.rsp[1] = c->hw_rsp[1];
-	hw.ldlat = c->hw_ldlat;
-	return pmu_diff(&hw, next);
+	return pmu_diff_from(&c->cur, c->hw_rsp, c->hw_ldlat, next);
 }
 
 /*
@@ -749,21 +766,14 @@ int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
 	return pebs_to_stop(p, c, next, &d, m) >= 0 ? n + 2 : n;
 }
 
-/*
- * Read IA32_PERF_GLOBAL_CTRL back (versions 2 and 3) and, when one of the
- * enable bits lattop set is clear, set them again, no one else's, and
- * remember it for pmu_hw_stopped().  0 or a negative errno.
- */
-static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+/* legacy_check() of the enable bits @ours: the read, and the bits set again. */
+static int legacy_look(struct pmu *p, struct pmu_cpu *c, uint64_t ours, char *err, size_t errlen)
 {
-	uint64_t v, ours = c->frozen ? 0 : c->cur.gp_mask;
+	uint64_t v;
 	int r;
 
 	if (p->version >= 4 || p->version < 2 || !c->programmed)
 		return 0;
-	for (unsigned k = 0; k < p->nfixed; k++)
-		if (c->cur.fixed_mask & (1u << k))
-			ours |= GLOBAL_FIXED(k);
 	if (!ours)
 		return 0;
 	if ((r = rd(p, c, MSR_PERF_GLOBAL_CTRL, &v, err, errlen)) < 0)
@@ -778,6 +788,27 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 	c->hw_global = v | ours;
 	c->legacy_stopped = true;
 	return 0;
+}
+
+/*
+ * Read IA32_PERF_GLOBAL_CTRL back (versions 2 and 3) and, when one of the
+ * enable bits lattop set is clear, set them again, no one else's, and
+ * remember it for pmu_hw_stopped().  0 or a negative errno.
+ */
+static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	uint64_t ours = c->frozen ? 0 : c->cur.gp_mask;
+
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (c->cur.fixed_mask & (1u << k))
+			ours |= GLOBAL_FIXED(k);
+	return legacy_look(p, c, ours, err, errlen);
+}
+
+/* Within pmu_apply(), cur half way to the next: the bits lattop set and owns must be set. */
+static int legacy_check_set(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
+{
+	return legacy_look(p, c, c->hw_global & reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask, err, errlen);
 }
 
 int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
@@ -810,17 +841,16 @@ int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
  */
 static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
 {
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *d = &p->cpu[i];
+	bool shared = pmu_reg_shared(p, reg);
+	struct pmu_cpu *d = c;
 
-		if (d != c && !(pmu_reg_shared(p, reg) &&
-				same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[d->dev])))
-			continue;
+	do {
 		if (reg == MSR_PEBS_LD_LAT)
 			d->seen_ldlat = (uint16_t)v;
 		else
 			d->seen_rsp[reg - MSR_OFFCORE_RSP(0)] = v;
-	}
+		d = &p->cpu[d->share_next];
+	} while (shared && d != c);
 }
 
 /*
@@ -835,13 +865,11 @@ static void written(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v)
  */
 static int stop_sharers(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
-	for (int i = 0; i < p->ncpu; i++) {
-		struct pmu_cpu *o = &p->cpu[i];
+	for (struct pmu_cpu *o = &p->cpu[c->share_next]; o != c; o = &p->cpu[o->share_next]) {
 		int k = o->cur.ldlat_ctr;
 		int r;
 
-		if (o == c || k < 0 || !o->saved ||
-		    !same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[o->dev]) ||
+		if (k < 0 || !o->saved ||
 		    !(o->hw_pebs & pmu_pebs_bits(p, (unsigned)k)) || !(o->hw_global & (1ull << k)))
 			continue;
 		if ((r = wr(p, o, MSR_PERF_GLOBAL_CTRL, o->hw_global & ~(1ull << k), err, errlen)) < 0)
@@ -864,12 +892,28 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	uint64_t want, global_back = 0;
 	int r;
 
+	c->sh_rewritten = 0;
+
 	if (((next->gp_mask & c->gp_taken) || (next->fixed_mask & c->fixed_taken)) && !p->force) {
 		snprintf(err, errlen, "cpu %d: internal error: a configuration names counters in use "
 			 "by someone else (general-purpose 0x%x, fixed 0x%x); nothing written", c->id,
 			 next->gp_mask & c->gp_taken, next->fixed_mask & c->fixed_taken);
 		return -EBUSY;
 	}
+	/*
+	 * Setting enable bits (step 2 or 8) would hide a legacy freeze since
+	 * the last look (the sampler looks once an interval): look first,
+	 * before any counter starts (so that no count runs ahead of its time),
+	 * unless lattop froze the counters itself for this switch (pmu_freeze
+	 * looked) or the reset clears every bit.
+	 */
+	want = c->hw_global | next->gp_mask;
+	for (unsigned k = 0; k < p->nfixed; k++)
+		if (next->fixed_mask & (1u << k))
+			want |= GLOBAL_FIXED(k);
+	if (!c->frozen && !reset && (stop >= 0 || want != c->hw_global) &&
+	    (r = legacy_check_set(p, c, err, errlen)) < 0)
+		return r;
 
 	/*
 	 * 1. PEBS off on every counter lattop programs and on the one leaving
@@ -941,6 +985,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
 		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
+		c->sh_rewritten |= c->sh_verified & CHECK_RSP(j);
 	}
 	if (d.ldlat) {
 		if (pmu_reg_shared(p, MSR_PEBS_LD_LAT) && next->ldlat != c->seen_ldlat &&
@@ -950,7 +995,9 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_ldlat = next->ldlat;
 		written(p, c, MSR_PEBS_LD_LAT, next->ldlat);
+		c->sh_rewritten |= c->sh_verified & CHECK_LDLAT;
 	}
+	c->sh_verified = 0;
 
 	/* 5. Counters arriving or changing event. */
 	for (unsigned k = 0; k < p->ngp; k++) {
@@ -1294,11 +1341,6 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	return 0;
 }
 
-/* What shared_lost() reads back. */
-#define CHECK_RSP(j)    (1u << (j))
-#define CHECK_LDLAT     (1u << 2)
-#define CHECK_PEBS      (1u << 3)
-
 static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
 		       char *msg, size_t len, size_t *o);
 
@@ -1330,6 +1372,7 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 		if ((r = shared_lost(p, c, shared, &lost, msg, len, &o)) < 0)
 			return r;
 		n = r;
+		c->sh_verified = (uint8_t)shared;
 	}
 	return lost ? n + give_up(p, c, lost, 0, msg + o, len - o) : n;
 }
@@ -1340,9 +1383,8 @@ static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
 	give_up_reg(c, reg);
 	if (!pmu_reg_shared(p, reg))
 		return;
-	for (int i = 0; i < p->ncpu; i++)
-		if (same_group(p, &p->dev->cpu[c->dev], &p->dev->cpu[p->cpu[i].dev]))
-			give_up_reg(&p->cpu[i], reg);
+	for (struct pmu_cpu *o = &p->cpu[c->share_next]; o != c; o = &p->cpu[o->share_next])
+		give_up_reg(o, reg);
 }
 
 /*
@@ -1473,8 +1515,10 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 		/* Fields that are not lattop's: take the owners' current values. */
 		c->hw_fixed_ctrl = (c->hw_fixed_ctrl & s->mask) | (v & ~s->mask);
 	}
-	r = shared_lost(p, c, CHECK_RSP(0) | CHECK_RSP(1) | CHECK_LDLAT | CHECK_PEBS, &lost_gp, msg,
-			len, &o);
+	/* The offcore values and threshold read back and rewritten at the last switch: no need. */
+	r = shared_lost(p, c, (CHECK_RSP(0) | CHECK_RSP(1) | CHECK_LDLAT | CHECK_PEBS) & ~c->sh_rewritten,
+			&lost_gp, msg, len, &o);
+	c->sh_rewritten = 0;
 	if (r < 0)
 		return r;
 	if (!lost_gp && !lost_fx)
@@ -1540,7 +1584,7 @@ int pmu_resume(struct pmu *p, char *err, size_t errlen)
 		memset(&c->cur, 0, sizeof(c->cur));
 		c->cur.ldlat_ctr = -1;
 		c->programmed = c->frozen = c->saved = false;
-		c->rewritten = 0;
+		c->rewritten = c->sh_rewritten = 0;
 		if (probe_cpu(p, c, err, errlen) == 0 && save_cpu(p, c, err, errlen) == 0)
 			nsaved++;
 		else

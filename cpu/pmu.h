@@ -72,6 +72,7 @@ struct pmu_reg {
 };
 
 #define PMU_NREG 32
+#define PMU_NMISC 6
 
 struct pmu_cpu {
 	int id;                         /* Linux CPU number */
@@ -87,6 +88,7 @@ struct pmu_cpu {
 	struct pmu_reg regs[PMU_NREG];
 	int nregs;
 	int8_t ix_pmc[PMU_MAX_GP], ix_evtsel[PMU_MAX_GP];   /* regs[] index, -1: not saved */
+	int8_t ix_misc[PMU_NMISC];      /* ... of the other registers read every switch (pmu.c) */
 	bool saved;
 	bool group_ok;                  /* every CPU sharing its MSR_OFFCORE_RSP_x was probed */
 	/*
@@ -101,6 +103,20 @@ struct pmu_cpu {
 	uint8_t sib_busy, sib_excl;
 	int sib_cpu;
 	const char *sib_err;
+	/*
+	 * The topology, worked out once by pmu_open() (the set of measured
+	 * CPUs never changes), so that no tick looks at every CPU for each
+	 * one: share_next, the next measured CPU (index) in the ring of those
+	 * sharing its MSR_OFFCORE_RSP_x (same_group()), itself when none does;
+	 * pmu.sib_dev[sib_first..+nsib], the device indices of the other CPUs
+	 * of its core that lattop does not measure; core_rank, how many
+	 * measured CPUs of its core have a lower number; core_shared, its core
+	 * has another logical CPU online.
+	 */
+	int share_next;
+	int sib_first, nsib;
+	int core_rank;
+	bool core_shared;
 	/* now */
 	struct pmu_cfg cur;
 	bool programmed;
@@ -113,6 +129,12 @@ struct pmu_cpu {
 	 */
 	uint8_t ran_on;
 	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
+	/*
+	 * MSR_OFFCORE_RSP_x and the threshold (pmu.c CHECK_*) read back by
+	 * pmu_verify_before() (sh_verified) and then rewritten by the last
+	 * pmu_apply(): the check after it need not read them again.
+	 */
+	uint8_t sh_rewritten, sh_verified;
 	uint64_t hw_global, hw_pebs, hw_fixed_ctrl, hw_rsp[2];
 	uint16_t hw_ldlat;
 	/* what lattop last wrote there from any CPU sharing it: what a read-back must find */
@@ -135,6 +157,8 @@ struct pmu {
 	bool ctr_reset_skipped;         /* ... wanted, but PERFEVTSEL0-3 are not all ours */
 	int ncpu;
 	struct pmu_cpu *cpu;
+	int *dev_cpu;                   /* msrdev.cpu[] index -> cpu[] index, -1: not measured */
+	int *sib_dev;                   /* pmu_cpu.sib_first */
 	/* resources taken on some probed CPU (conservative: shared MSRs) */
 	uint8_t rsp_taken;              /* bit j: MSR_OFFCORE_RSP_j used by someone's event */
 	bool ldlat_taken;               /* someone has PEBS events enabled */
@@ -251,7 +275,9 @@ struct pmu_diff {
  * holds, whether @a used it or not).  Pure: the one definition pmu_apply(),
  * pmu_changes() and the planner's costs (plan.c) share.
  */
-static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu_cfg *b)
+/* pmu_diff() from @a's selects with offcore values @rsp and threshold @ldlat (what a CPU holds). */
+static inline struct pmu_diff pmu_diff_from(const struct pmu_cfg *a, const uint64_t rsp[2],
+					    uint16_t ldlat, const struct pmu_cfg *b)
 {
 	struct pmu_diff d = { 0, 0, false };
 
@@ -259,10 +285,15 @@ static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu
 		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
 			d.sel |= (uint8_t)(1u << k);
 	for (unsigned j = 0; j < 2; j++)
-		if ((b->rsp_mask & (1u << j)) && a->rsp[j] != b->rsp[j])
+		if ((b->rsp_mask & (1u << j)) && rsp[j] != b->rsp[j])
 			d.rsp |= (uint8_t)(1u << j);
-	d.ldlat = b->ldlat_ctr >= 0 && a->ldlat != b->ldlat;
+	d.ldlat = b->ldlat_ctr >= 0 && ldlat != b->ldlat;
 	return d;
+}
+
+static inline struct pmu_diff pmu_diff(const struct pmu_cfg *a, const struct pmu_cfg *b)
+{
+	return pmu_diff_from(a, a->rsp, a->ldlat, b);
 }
 
 /*
@@ -437,6 +468,13 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly);
 
 /* Does @p measure the CPU at index @dev_index of its msrdev.cpu[]? */
 bool pmu_measures(const struct pmu *p, int dev_index);
+
+/*
+ * The topology fields of struct pmu_cpu (share_next, sib_*, core_*) and
+ * pmu.dev_cpu, for pmu_open() once its CPUs are known.  0, or -1 with a
+ * message (out of memory).
+ */
+int pmu_topology(struct pmu *p, char *err, size_t errlen);
 
 /*
  * CPU index @i is back online: the kernel reinitialised its PMU, so it is

@@ -7,10 +7,12 @@
  * own events left in the selects; --restore --reset clears those.  The
  * probe that finds them is pmu.c's.  Where the HT bug applies, the
  * counters of the hyperthread siblings lattop does not measure are read
- * here too (pmu_check_siblings), never written.
+ * here too (pmu_check_siblings), never written.  Who shares registers
+ * with whom is worked out once, when the PMU is opened (pmu_topology).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/events.h"
@@ -223,19 +225,15 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	const struct msrdev_cpu *me = &p->dev->cpu[c->dev];
 	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << p->ngp) - 1);
 	const char *err = NULL;
 	int who = -1, changed;
 
-	for (int d = 0; d < p->dev->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); d++) {
-		const struct msrdev_cpu *o = &p->dev->cpu[d];
+	for (int s = 0; s < c->nsib && (p->uarch->flags & UARCH_F_HT_EXCL); s++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[p->sib_dev[c->sib_first + s]];
 		uint8_t b = 0;
 		int r = 0;
 
-		if (d == c->dev || o->package != me->package || o->core != me->core ||
-		    pmu_measures(p, d))
-			continue;
 		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
 			uint64_t sel;
 			unsigned ev;
@@ -266,4 +264,112 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 	c->sib_cpu = who;
 	c->sib_err = err;
 	return changed;
+}
+
+/* ---- the topology, worked out once ---- */
+
+bool pmu_measures(const struct pmu *p, int dev_index)
+{
+	if (p->dev_cpu)
+		return p->dev_cpu[dev_index] >= 0;
+	for (int i = 0; i < p->ncpu; i++)
+		if (p->cpu[i].dev == dev_index)
+			return true;
+	return false;
+}
+
+/* Device CPUs in order of package, then core (or the sharing group), then index. */
+struct topo_key {
+	int package, group, dev;
+};
+
+static int topo_cmp(const void *a, const void *b)
+{
+	const struct topo_key *x = a, *y = b;
+
+	if (x->package != y->package)
+		return x->package < y->package ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+/* @k (n) sorted by package and @group's value: the runs are its groups. */
+static void topo_sort(const struct pmu *p, struct topo_key *k, bool module)
+{
+	for (int d = 0; d < p->dev->ncpu; d++) {
+		const struct msrdev_cpu *o = &p->dev->cpu[d];
+
+		k[d] = (struct topo_key){ o->package, module ? o->module : o->core, d };
+	}
+	qsort(k, (size_t)p->dev->ncpu, sizeof(*k), topo_cmp);
+}
+
+/*
+ * The topology fields of every measured CPU (pmu.h), in O(n log n): each
+ * core, and each group sharing MSR_OFFCORE_RSP_x, is a run of the device
+ * CPUs sorted by package and core (or module).
+ */
+int pmu_topology(struct pmu *p, char *err, size_t errlen)
+{
+	int nd = p->dev->ncpu, ns = 0;
+	struct topo_key *k = calloc((size_t)nd + 1, sizeof(*k));
+
+	p->dev_cpu = calloc((size_t)nd + 1, sizeof(*p->dev_cpu));
+	p->sib_dev = calloc((size_t)nd + 1, sizeof(*p->sib_dev));
+	if (!k || !p->dev_cpu || !p->sib_dev) {
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int d = 0; d < nd; d++)
+		p->dev_cpu[d] = -1;
+	for (int i = 0; i < p->ncpu; i++) {
+		p->dev_cpu[p->cpu[i].dev] = i;
+		p->cpu[i].share_next = i;
+	}
+	topo_sort(p, k, false);
+	for (int a = 0, b; a < nd; a = b) {
+		int first = ns;
+
+		for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++)
+			if (p->dev_cpu[k[b].dev] < 0)
+				p->sib_dev[ns++] = k[b].dev;
+		for (int x = a; x < b; x++) {
+			int i = p->dev_cpu[k[x].dev];
+			struct pmu_cpu *c = i >= 0 ? &p->cpu[i] : NULL;
+
+			if (!c)
+				continue;
+			c->sib_first = first;
+			c->nsib = ns - first;
+			c->core_shared = b - a > 1;
+			c->core_rank = 0;
+			for (int y = a; y < b; y++)
+				c->core_rank += p->dev_cpu[k[y].dev] >= 0 &&
+						p->dev->cpu[k[y].dev].id < p->dev->cpu[c->dev].id;
+		}
+	}
+	if (pmu_reg_shared(p, MSR_OFFCORE_RSP(0))) {
+		topo_sort(p, k, p->uarch->offcore_scope == OFFCORE_MODULE);
+		for (int a = 0, b; a < nd; a = b) {
+			int head = -1, prev = -1;
+
+			for (b = a; b < nd && k[b].package == k[a].package && k[b].group == k[a].group; b++) {
+				int i = p->dev_cpu[k[b].dev];
+
+				if (i < 0)
+					continue;
+				if (prev >= 0)
+					p->cpu[prev].share_next = i;
+				else
+					head = i;
+				prev = i;
+			}
+			if (prev >= 0)
+				p->cpu[prev].share_next = head;
+		}
+	}
+	free(k);
+	return 0;
 }

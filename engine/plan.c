@@ -390,15 +390,8 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 	for (int i = 0; i < p->ncpu && (p->uarch->flags & UARCH_F_HT_EXCL); i++)
 		res->ht_excl |= plan_thread_parity(p, i) == 1;
 	res->ht_on = false;
-	for (int i = 0; i < p->ncpu && !res->ht_on && p->dev; i++) {
-		const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
-
-		for (int j = 0; j < p->dev->ncpu && !res->ht_on; j++) {
-			const struct msrdev_cpu *o = &p->dev->cpu[j];
-
-			res->ht_on = o != me && o->package == me->package && o->core == me->core;
-		}
-	}
+	for (int i = 0; i < p->ncpu && !res->ht_on; i++)
+		res->ht_on = p->cpu[i].core_shared;
 }
 
 const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
@@ -416,16 +409,7 @@ const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
 
 int plan_thread_parity(const struct pmu *p, int i)
 {
-	const struct msrdev_cpu *me = &p->dev->cpu[p->cpu[i].dev];
-	int rank = 0;
-
-	for (int j = 0; j < p->ncpu; j++) {
-		const struct msrdev_cpu *o = &p->dev->cpu[p->cpu[j].dev];
-
-		if (o->package == me->package && o->core == me->core && o->id < me->id)
-			rank++;
-	}
-	return rank & 1;
+	return p->cpu[i].core_rank & 1;
 }
 
 /* Selects and offcore registers that change from slot @a to slot @b: what a switch must write. */
@@ -698,6 +682,9 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	pl->tagged = -1;
 	pl->ht_bug = ua->flags & UARCH_F_HT_EXCL;
 	pl->ht_erratum = ua->ht_erratum;
+	pl->packages = res->packages ? res->packages : 1;
+	pl->ht_on = res->ht_on;
+	pl->twins = pl->ht_bug && res->ht_excl;
 	for (int m = 0; m < M__COUNT; m++)
 		pl->unit_of[m] = -1;
 	for (int i = 0; i <= THRESH_MAX; i++)

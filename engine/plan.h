@@ -105,6 +105,9 @@ struct plan {
 	uint8_t fixed_mask;
 	bool ht_bug;                    /* the uarch has the HT bug (UARCH_F_HT_EXCL): ht_excl rows matter */
 	const char *ht_erratum;         /* ... and its name ("HSD29"), for reasons */
+	/* The machine planned for (struct plan_resources): what --list-events says. */
+	unsigned packages;
+	bool ht_on, twins;              /* twins: ht_excl rows run in twin slots (split_excl) */
 	const char *ht_caveat;          /* HT is on and a planned row's count is in doubt with it
 					 * (struct pmu_event.ht_caveat), for the notes; or NULL */
 	const char *reason[M__COUNT];   /* why a metric is not measured, or NULL */

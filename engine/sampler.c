@@ -136,14 +136,23 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 	fixed |= last;
 	if (fixed && (r = pmu_read_fixed(s->pmu, i, f)) < 0)
 		return r;
-	/* Frozen at this read or at the one before: part of the delta is missing. */
-	if ((r = pmu_hw_frozen(s->pmu, i)) < 0)
-		return r;
-	c->frozen |= r || c->frz_last;
-	c->frz_last = r;
-	if ((r = pmu_hw_stopped(s->pmu, i)) < 0)
-		return r;
-	c->stopped |= r;
+	/*
+	 * Another agent's freeze, looked for once an interval, at its end (one
+	 * register read each: issue 19).  A freeze its owner leaves in place
+	 * is seen there: CTR_Frz stays set until its owner clears it, and the
+	 * legacy freeze's cleared enable bits until lattop sets them again,
+	 * which it does only after looking (pmu_freeze, pmu_apply).  Frozen at
+	 * this interval's end or at the one before: part of it is missing.
+	 */
+	if (last) {
+		if ((r = pmu_hw_frozen(s->pmu, i)) < 0)
+			return r;
+		c->frozen |= r || c->frz_last;
+		c->frz_last = r;
+		if ((r = pmu_hw_stopped(s->pmu, i)) < 0)
+			return r;
+		c->stopped |= r;
+	}
 	for (int k = 0; k < slot->nplace; k++) {
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
@@ -371,7 +380,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		c->t_start = c->t_fixed;
 	}
 	for (int k = 0; k < pl->nslots; k++) {
-		int next = (s->slot + 1) % pl->nslots;
+		int next = (s->slot + 1) % pl->nslots, pass_of[2];
 		bool last = k == pl->nslots - 1;
 
 		if (!wait_slot(s, t0 + (k + 1) * slot_len, stop))
@@ -426,12 +435,15 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			if (r < 0)
 				cpu_failed(c, r);
 		}
+		/* A slot's pass depends on the thread parity alone: once per parity. */
+		pass_of[0] = switch_pass(pl, s->slot, pl, next, 0);
+		pass_of[1] = switch_pass(pl, s->slot, pl, next, 1);
 		for (int pass = 0; pass < 3; pass++) {
 			for (int i = 0; i < p->ncpu; i++) {
 				struct sample_cpu *c = &s->cpu[i];
 				int r;
 
-				if (!c->ok || switch_pass(pl, s->slot, pl, next, c->parity) != pass)
+				if (!c->ok || pass_of[c->parity & 1] != pass)
 					continue;
 				if ((r = switch_cpu(s, i, next, err, errlen)) < 0)
 					return r;

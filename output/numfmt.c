@@ -31,6 +31,16 @@ static int utoa_rev(char *buf, uint64_t u)
 	return n;
 }
 
+/* The @len last decimal digits of @u into @buf, leading zeros kept (no terminator); @len. */
+static int digits(char *buf, uint64_t u, int len)
+{
+	for (int i = len - 1; i >= 0; i--) {
+		buf[i] = (char)('0' + u % 10);
+		u /= 10;
+	}
+	return len;
+}
+
 /* @v in [@lo, @hi]. */
 static int numfmt_clamp(int v, int lo, int hi)
 {
@@ -42,7 +52,6 @@ int numfmt(char *buf, double v, int sig)
 	double a = fabs(v);
 	uint64_t m;
 	int e, n = 0, len, point;
-	char d[24];
 
 	buf[0] = 0;
 	if (!isfinite(v))
@@ -84,35 +93,34 @@ int numfmt(char *buf, double v, int sig)
 			e++;
 		}
 	}
+	/*
+	 * Trailing zeros after the point go before any digit is written: a
+	 * JSON snapshot formats some fifty numbers per CPU per interval.
+	 */
+	len = sig;
+	point = e + 1;                                    /* digits before the point */
+	while (len > point && len > 1 && m % 10 == 0) {
+		m /= 10;
+		len--;
+	}
 	if (v < 0)
 		buf[n++] = '-';
-	len = utoa_rev(d, m);                             /* sig digits */
-	point = e + 1;                                    /* digits before the point */
 	if (point >= len) {
-		memcpy(buf + n, d, len);
-		n += len;
+		n += digits(buf + n, m, len);
 		for (int i = len; i < point; i++)
 			buf[n++] = '0';
 	} else if (point > 0) {
-		memcpy(buf + n, d, point);
-		n += point;
+		uint64_t p10 = (uint64_t)pow10_tab[len - point];
+
+		n += digits(buf + n, m / p10, point);
 		buf[n++] = '.';
-		memcpy(buf + n, d + point, len - point);
-		n += len - point;
+		n += digits(buf + n, m % p10, len - point);
 	} else {
 		buf[n++] = '0';
 		buf[n++] = '.';
 		for (int i = 0; i < -point; i++)
 			buf[n++] = '0';
-		memcpy(buf + n, d, len);
-		n += len;
-	}
-	/* Trailing zeros after a point, and a bare point, go. */
-	if (memchr(buf, '.', n)) {
-		while (buf[n - 1] == '0')
-			n--;
-		if (buf[n - 1] == '.')
-			n--;
+		n += digits(buf + n, m, len);
 	}
 	buf[n] = 0;
 	return n;

@@ -171,17 +171,19 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 
 /*
  * --list-events probes nothing: on a part with the HT bug (plan.h) what it
- * prints holds for idle hyperthread siblings, and this says so; NULL
- * elsewhere.
+ * prints holds for the siblings it measures and idle ones it does not, and
+ * this says so; NULL elsewhere.
  */
-static const char *events_assume(const struct cpu_desc *d, char *buf, size_t len)
+static const char *events_assume(const struct cpu_desc *d, const struct plan *pl, char *buf,
+				 size_t len)
 {
 	if (!(d->uarch->flags & UARCH_F_HT_EXCL))
 		return NULL;
-	snprintf(buf, len, "the HT erratum (%s): this plan assumes idle hyperthread siblings; "
-		 "measuring, lattop reads the siblings' event selects and keeps the events 0xD0 to "
-		 "0xD3 off the counters a sibling uses (twin slots when it measures the sibling too)",
-		 d->uarch->ht_erratum);
+	snprintf(buf, len, "the HT erratum (%s): this plan %s; a sibling lattop does not measure "
+		 "is assumed idle: measuring, lattop reads its event selects and keeps the events "
+		 "0xD0 to 0xD3 off the counters it uses", d->uarch->ht_erratum,
+		 pl->twins ? "measures both threads of a core, in twin slots"
+			   : "measures one thread of a core");
 	return buf;
 }
 
@@ -209,7 +211,7 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 	bool first = true;
 	int w[EV__N];
 	char abuf[320];
-	const char *assume = events_assume(d, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
+	const char *assume = events_assume(d, pl, abuf, sizeof(abuf)), *caveat = events_ht_caveat(pl);
 
 	/* Text: each column as wide as its widest cell, so that long names stay in line. */
 	for (int k = 0; k < EV__N; k++)
@@ -230,8 +232,10 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 		report_json_str(f, d->uarch->table->name);
 		fprintf(f, ",\"backend\":\"%s\",\"events\":[", perf ? "perf" : "msr");
 	} else {
-		fprintf(f, "# %s (%s table): %d rotation slot%s%s\n", d->uarch->pretty,
-			d->uarch->table->name, pl->nslots, pl->nslots == 1 ? "" : "s",
+		fprintf(f, "# %s (%s table): %d rotation slot%s, every CPU measured, %d thread%s "
+			"per core, %u package%s%s\n", d->uarch->pretty, d->uarch->table->name, pl->nslots,
+			pl->nslots == 1 ? "" : "s", pl->ht_on ? 2 : 1, pl->ht_on ? "s" : "",
+			pl->packages, pl->packages == 1 ? "" : "s",
 			perf ? ", opened with perf_event_open(2)" : "");
 		for (int k = 0; k < ncols - 1; k++)
 			fprintf(f, "%-*s ", w[cols[k]], ev_head[cols[k]]);
@@ -298,6 +302,8 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 
 		plan_floor(pl, pmu_ctr_reset_writes(d->uarch, d->id.pmu.gp_counters), &rd, &wr);
 		fprintf(f, "],\"slots\":%d,\"floor\":{\"reads\":%d,\"writes\":%d}", pl->nslots, rd, wr);
+		fprintf(f, ",\"machine\":{\"threads_per_core\":%d,\"packages\":%u,\"twin_slots\":%s}",
+			pl->ht_on ? 2 : 1, pl->packages, pl->twins ? "true" : "false");
 		fputs(",\"assumes\":", f);
 		if (assume)
 			report_json_str(f, assume);
@@ -398,25 +404,61 @@ static void jb_str(struct jb *j, const char *s)
 	size_t end = j->n + JB_ROOM - 8;
 
 	j->b[j->n++] = '"';
-	for (; s && *s && j->n < end; s++)
-		j->n += json_char(j->b + j->n, (unsigned char)*s);
+	while (s && *s && j->n < end) {
+		/* A run needing no escape is copied whole: keys and reasons are such runs. */
+		const unsigned char *u = (const unsigned char *)s;
+		size_t k = 0;
+
+		while (u[k] >= 0x20 && u[k] != '"' && u[k] != '\\')
+			k++;
+		if (k > end - j->n)
+			k = end - j->n;
+		jb_mem(j, s, k);
+		s += k;
+		if (*s && j->n < end)
+			j->n += json_char(j->b + j->n, (unsigned char)*s++);
+	}
 	j->b[j->n++] = '"';
 }
 
-static void jb_reason(struct jb *j, bool supported, const char *reason)
+/*
+ * A CPU's reason that is the total's (@tot's, at the same place) is said
+ * once, in the total: a long reason every CPU shares (one package, the
+ * microcode) would otherwise be most of each CPU's bytes.
+ */
+static bool json_as_total(const char *reason, const char *tot)
+{
+	return reason && tot && !strcmp(reason, tot);
+}
+
+/* A key of the column table: plain identifiers (test_columns), copied whole. */
+static void jb_key(struct jb *j, const char *key)
+{
+	size_t n = strlen(key);
+
+	j->b[j->n++] = '"';
+	jb_mem(j, key, n);
+	j->b[j->n++] = '"';
+}
+
+static void jb_reason(struct jb *j, bool supported, const char *reason, const char *tot)
 {
 	if (supported)
 		JB(j, "\"supported\":true,\"reason\":");
 	else
 		JB(j, "\"supported\":false,\"reason\":");
-	if (reason)
+	if (reason && !json_as_total(reason, tot))
 		jb_str(j, reason);
 	else
 		JB(j, "null");
 }
 
-/* "key":"reason" into the "unsupported" object of section @sect, for each number not measured. */
-static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m)
+/*
+ * "key":"reason" into the "unsupported" object of section @sect, for each
+ * number not measured; null where the reason is @tot's (NULL: the total).
+ */
+static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m,
+			     const struct metrics *tot)
 {
 	bool first = true;
 
@@ -430,9 +472,12 @@ static void json_unsupported(struct jb *j, enum col_section sect, const struct m
 		if (!first)
 			JB(j, ",");
 		first = false;
-		jb_str(j, c->key);
+		jb_key(j, c->key);
 		JB(j, ":");
-		jb_str(j, why);
+		if (tot && json_as_total(why, c->why(tot)))
+			JB(j, "null");
+		else
+			jb_str(j, why);
 	}
 	JB(j, "}");
 }
@@ -450,19 +495,19 @@ static bool json_within(enum col_section s, enum col_section anc)
 
 /* Open the sections from @from (open already) down to @to. */
 static void json_open(struct jb *j, enum col_section from, enum col_section to,
-		      const struct metrics *m)
+		      const struct metrics *m, const struct metrics *tot)
 {
 	const struct col_section_desc *s = &col_sections[to];
 
 	if (to == from)
 		return;
-	json_open(j, from, s->parent, m);
+	json_open(j, from, s->parent, m, tot);
 	JB(j, ",");
-	jb_str(j, s->key);
+	jb_key(j, s->key);
 	JB(j, ":{");
-	jb_reason(j, s->supported(m), s->reason(m));
+	jb_reason(j, s->supported(m), s->reason(m), tot ? s->reason(tot) : NULL);
 	if (s->unsupported)
-		json_unsupported(j, to, m);
+		json_unsupported(j, to, m, tot);
 }
 
 /* One field, "key":value, with a comma before it unless @first. */
@@ -470,7 +515,7 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 {
 	if (!first)
 		JB(j, ",");
-	jb_str(j, c->key);
+	jb_key(j, c->key);
 	JB(j, ":");
 	switch (c->kind) {
 	case CK_NUM:
@@ -506,9 +551,11 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 /*
  * The metrics of a CPU or of the total: the JSON fields of the table in
  * its order, each section opened where its first field comes and closed
- * where the next section begins.  @first: no comma before the first.
+ * where the next section begins.  @tot: the total, for a CPU (its reasons said there);
+ * @first: no comma before the first.
  */
-static void json_metrics(struct jb *j, const struct metrics *m, bool first)
+static void json_metrics(struct jb *j, const struct metrics *m, const struct metrics *tot,
+			 bool first)
 {
 	enum col_section cur = CS_NONE;
 
@@ -519,7 +566,7 @@ static void json_metrics(struct jb *j, const struct metrics *m, bool first)
 			continue;
 		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
 			JB(j, "}");
-		json_open(j, cur, c->sect, m);
+		json_open(j, cur, c->sect, m, tot);
 		cur = c->sect;
 		json_field(j, c, m, first);
 		first = false;
@@ -552,7 +599,7 @@ static void write_json(FILE *f, const struct report *r)
 			if (!first)
 				JB(&j, ",");
 			first = false;
-			jb_str(&j, columns[k].key);
+			jb_key(&j, columns[k].key);
 			JB(&j, ":");
 			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
 		}
@@ -562,14 +609,14 @@ static void write_json(FILE *f, const struct report *r)
 			JB(&j, ",\"online\":false,\"error\":");
 			jb_str(&j, c->error);
 		}
-		json_metrics(&j, &c->m, false);
+		json_metrics(&j, &c->m, &r->total, false);
 		JB(&j, "}");
 		if (j.n > sizeof(j.b) - JB_CPU_MAX)
 			jb_flush(f, &j);
 	}
 	jb_flush(f, &j);        /* room for the total and the note */
 	JB(&j, "],\"total\":{");
-	json_metrics(&j, &r->total, true);
+	json_metrics(&j, &r->total, NULL, true);
 	JB(&j, "}");
 	if (r->note) {
 		JB(&j, ",\"note\":");

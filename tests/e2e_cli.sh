@@ -140,6 +140,18 @@ is "--list-uarchs json: a metric needing a model flag names the models with it" 
 is "--list-uarchs json: Haswell's remote HITM needs remote_events (06_3F) and 2 packages" \
 	"$(jq -c '.[] | select(.name == "haswell") | .metrics[] | select(.metric == "snoop_remote_hitm") | [.needs, .models, .packages]' $LIB_TMP/uarchs.json)" \
 	'[["remote_events"],["06_3F"],2]'
+# --list-events of a dump plans for the machine of its model: a server part
+# has two packages (its remote events planned), a client part one, an Atom
+# no second thread.
+is "--list-events: a server dump plans two packages and its remote events" \
+	"$(./lattop --list-events --cpuid-file tests/dumps/ivybridge_xeon-e5-2697v2.raw --format json |
+	   jq -c '[.machine.packages, ([.events[].metric] | index("snoop_remote_hitm") != null)]')" '[2,true]'
+is "--list-events: a client dump plans one package, two threads a core" \
+	"$(./lattop --list-events --cpuid-file tests/dumps/haswell_core-i7-4500u.raw --format json |
+	   jq -c '[.machine.packages, .machine.threads_per_core, .machine.twin_slots]')" '[1,2,true]'
+is "--list-events: an Atom dump plans one thread a core" \
+	"$(./lattop --list-events --cpuid-file tests/dumps/silvermont_atom-z3740.raw --format json |
+	   jq -c '.machine.threads_per_core')" 1
 ./lattop --list-uarchs >$LIB_TMP/uarchs.txt
 is "--list-uarchs text: exit 0" "$?" 0
 is "--list-uarchs text: one block per uarch, in the order of the JSON" \

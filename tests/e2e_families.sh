@@ -67,7 +67,7 @@ P=$(prof ucode-old "cpu1.msr.0x8b = 0x2500000000")
 if run snb-ucode sandybridge $P; then
 	is "sandybridge, cpu 1 on microcode 0x25: no load latency" "$(ll snb-ucode 0)" "false false"
 	check "sandybridge, old microcode: the reason names 0x28, cpu 1 and 0x25" \
-		jqe '.cpus[0].load_latency.reason | test("0x28") and test("cpu 1 runs 0x25")' $LIB_TMP/snb-ucode.json
+		jqe '(.cpus[0].load_latency.reason // .total.load_latency.reason) | test("0x28") and test("cpu 1 runs 0x25")' $LIB_TMP/snb-ucode.json
 	within "sandybridge, old microcode: snoop HITM/s still measured" \
 		"$(jq '.cpus[1].snoop.hitm_per_sec' $LIB_TMP/snb-ucode.json)" 5e4
 fi
@@ -79,7 +79,7 @@ fi
 if run snbep-ucode sandybridge "$(prof ucode-ep "packages = 2" "threads_per_core = 1" \
 	"msr.0x8b = 0x70b00000000")"; then
 	check "sandybridge-EP (06_2D stepping 7) on 0x70b: no load latency, 0x70c named" \
-		jqe '.cpus[2].load_latency | (.supported | not) and (.reason | test("0x70c"))' \
+		jqe '. as $r | .cpus[2].load_latency | (.supported | not) and ((.reason // $r.total.load_latency.reason) | test("0x70c"))' \
 		$LIB_TMP/snbep-ucode.json
 fi
 # A stepping the kernel's table does not list: PEBS off whatever the
@@ -87,7 +87,7 @@ fi
 if run snb-step5 sandybridge "$(prof step5 "stepping = 5" "msr.0x8b = 0xff00000000")"; then
 	is "sandybridge stepping 5 on microcode 0xff: no load latency" "$(ll snb-step5 0)" "false false"
 	check "sandybridge stepping 5: the reason names the stepping and the kernel's table" \
-		jqe '.cpus[0].load_latency.reason | test("stepping 5") and test("pebs_ucodes")' \
+		jqe '(.cpus[0].load_latency.reason // .total.load_latency.reason) | test("stepping 5") and test("pebs_ucodes")' \
 		$LIB_TMP/snb-step5.json
 	within "sandybridge stepping 5: snoop HITM/s still measured" \
 		"$(jq '.cpus[1].snoop.hitm_per_sec' $LIB_TMP/snb-step5.json)" 5e4
@@ -98,7 +98,7 @@ fi
 if run snbep-step2 sandybridge "$(prof step-ep "packages = 2" "threads_per_core = 1" "stepping = 2" \
 	"msr.0x8b = 0xfff00000000")"; then
 	check "sandybridge-EP (06_2D) stepping 2: no load latency whatever the microcode" \
-		jqe '.cpus[2].load_latency | (.supported | not) and (.reason | test("06_2D stepping 2"))' \
+		jqe '. as $r | .cpus[2].load_latency | (.supported | not) and ((.reason // $r.total.load_latency.reason) | test("06_2D stepping 2"))' \
 		$LIB_TMP/snbep-step2.json
 fi
 if run ivb-step0 ivybridge "$(prof ivb-step0 "stepping = 0")"; then
@@ -112,7 +112,7 @@ fi
 if run snb-psen sandybridge "$(prof psen "msr.0x3f1 = 0x8000000000000000")"; then
 	is "sandybridge, PS_EN set: no load latency" "$(ll snb-psen 0)" "false false"
 	check "sandybridge, PS_EN set: the reason says PEBS is someone else's" \
-		jqe '.cpus[0].load_latency.reason | test("PEBS")' $LIB_TMP/snb-psen.json
+		jqe '(.cpus[0].load_latency.reason // .total.load_latency.reason) | test("PEBS")' $LIB_TMP/snb-psen.json
 	within "sandybridge, PS_EN set: offcore latency still measured" \
 		"$(jq '.cpus[3].offcore.avg_latency_cycles' $LIB_TMP/snb-psen.json)" 180
 fi

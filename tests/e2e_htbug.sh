@@ -77,6 +77,18 @@ want0=$(truth loads_per_sec 0)
 for u in $(./lattop --list-uarchs --format json | jq -r '.[] | select(.flags | index("ht_excl")) | .name'); do
 	e=$(erratum $u)
 	check "$u --list-events: says its plan assumes idle siblings, naming the erratum ($e)" test -n "$e"
+	# The plan lattop runs: both threads of a core measured, twin slots,
+	# counted in the floor; one thread a core (the profile) has none.
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/$u.ev2.json
+	printf 'cpus = 4\nthreads_per_core = 1\n' >$LIB_TMP/tpc1.prof
+	./lattop --list-events --simulate $u --sim-profile $LIB_TMP/tpc1.prof --format json \
+		>$LIB_TMP/$u.ev1.json
+	check "$u --list-events: two threads per core, twin slots" \
+		jqe '.machine | .threads_per_core == 2 and .twin_slots' $LIB_TMP/$u.ev2.json
+	check "$u --list-events: one thread per core, no twin slots, fewer slots and a lower floor" \
+		jq -e --slurpfile two $LIB_TMP/$u.ev2.json '(.machine.twin_slots | not) and
+			.slots < $two[0].slots and .floor.reads + .floor.writes <
+			$two[0].floor.reads + $two[0].floor.writes' $LIB_TMP/$u.ev1.json
 	# No sibling activity: loads measured.
 	if run $u.idle --simulate $u -c 0; then
 		within "$u -c 0, idle sibling: loads/s" \
@@ -94,7 +106,7 @@ for u in $(./lattop --list-uarchs --format json | jq -r '.[] | select(.flags | i
 		is "$u -c 0, sibling on PMC0-3: loads/s not measured" \
 			"$(jq '.cpus[0].load_latency.loads_per_sec' $LIB_TMP/$u.all.json)" null
 		check "$u -c 0, sibling on PMC0-3: the reason names cpu 4 and the erratum" \
-			jqe --arg e "$e" '.cpus[0].load_latency.unsupported.loads_per_sec |
+			jqe --arg e "$e" '(.cpus[0].load_latency.unsupported.loads_per_sec // .total.load_latency.unsupported.loads_per_sec) |
 				test("^cpu 4, the hyperthread sibling of cpu 0, uses IA32_PMC0/1/2/3: the HT erratum \\(" + $e + "\\)")' \
 			$LIB_TMP/$u.all.json
 		within "$u -c 0, sibling on PMC0-3: the rest still measured (ghz)" \
@@ -151,7 +163,7 @@ if msrfs_mount $M --simulate haswell --sim-profile $P; then
 		is "unreadable sibling: loads/s not measured" \
 			"$(jq '.cpus[0].load_latency.loads_per_sec' $LIB_TMP/eio.json)" null
 		check "unreadable sibling: the reason names cpu 4" \
-			jqe '.cpus[0].load_latency.unsupported.loads_per_sec |
+			jqe '(.cpus[0].load_latency.unsupported.loads_per_sec // .total.load_latency.unsupported.loads_per_sec) |
 				startswith("cpu 4, the hyperthread sibling of cpu 0, cannot be read")' $LIB_TMP/eio.json
 	else
 		not_ok "unreadable sibling: lattop ran"

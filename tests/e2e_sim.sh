@@ -112,7 +112,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		false)
 			# Reads measured and shown; the latency not, with its reason.
 			is "$U cpu$c: offcore reads supported, latency not, with a reason" \
-				"$(jq -r "$j | .offcore | [.supported, (.avg_latency_cycles == null), (.unsupported.avg_latency_cycles | length > 10)] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j | .offcore | [.supported, (.avg_latency_cycles == null), ((.unsupported.avg_latency_cycles // \$r.total.offcore.unsupported.avg_latency_cycles) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
 				"true true true"
 			;;
 		*)
@@ -138,12 +138,12 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"$(truth remote_hitm_per_sec $c)"
 		else
 			is "$U cpu$c: no other package, with a reason" \
-				"$(jq -r "$j.snoop.remote | [.supported, (.reason | length > 10), .hitm_per_sec] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j.snoop.remote | [.supported, ((.reason // \$r.total.snoop.remote.reason) | length > 10), .hitm_per_sec] | map(tostring) | join(\" \")" "$out")" \
 				"false true null"
 		fi
 		if [ "$ldlat" = false ]; then
 			is "$U cpu$c: load latency unsupported, with a reason, no numbers" \
-				"$(jq -r "$j.load_latency | [.supported, (.reason | length > 10), .loads_per_sec, (.above_per_sec | map(select(. != null)) | length)] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j.load_latency | [.supported, ((.reason // \$r.total.load_latency.reason) | length > 10), .loads_per_sec, (.above_per_sec | map(select(. != null)) | length)] | map(tostring) | join(\" \")" "$out")" \
 				"false true null 0"
 		else
 			loads=$(truth loads_per_sec $c)
@@ -164,7 +164,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 			# 4% of the loads take 300 cycles, above the top threshold 256: the mean
 			# has a lower bound and no upper one (no middle either), each null said why.
 			check "$U cpu$c: the mean's lower bound holds the truth ($MEAN), the upper is open" \
-				jqe "$j.load_latency | .mean_cycles_min <= $MEAN and .mean_cycles_max == null and .mean_cycles_est == null and (.unsupported.mean_cycles_max | length > 10) and (.unsupported.mean_cycles_est | length > 10)" "$out"
+				jqe ". as \$r | \$r.total.load_latency.unsupported as \$t | $j.load_latency | .mean_cycles_min <= $MEAN and .mean_cycles_max == null and .mean_cycles_est == null and ((.unsupported.mean_cycles_max // \$t.mean_cycles_max) | length > 10) and ((.unsupported.mean_cycles_est // \$t.mean_cycles_est) | length > 10)" "$out"
 		fi
 	done
 	# Totals are sums over the 8 CPUs.
@@ -203,8 +203,10 @@ check "--thresholds 16: the lower bound is 3 + (1 + 12 x share) + share" \
 is "--thresholds 16: why there is no upper bound" "$(jq -r .total.load_latency.unsupported.mean_cycles_max $out.json)" \
 	"no upper bound: some tagged loads are slower than the highest threshold, and no count says how much slower (a threshold above the slowest loads bounds it)"
 is "--thresholds 16, text: ~Mean is the lower bound alone" "$(awk '$1 == "total" { print $(NF - 5) }' $out.txt)" '>=7'
+# The share is measured from binomially tagged loads (the simulator's noise,
+# which every register access draws from): 30% give or take its rounding.
 check "--thresholds 16, text: the note says at least, with no upper bound" \
-	grep -q '~Mean is at least 7 cycles (total), with no upper bound: 30% of tagged loads are slower than 16 cycles' $out.txt
+	grep -Eq '~Mean is at least 7 cycles \(total\), with no upper bound: (29\.[5-9]|30|30\.[0-4])% of tagged loads are slower than 16 cycles' $out.txt
 check "--thresholds 16, text: no range" sh -c "! grep -q 'lies in' $out.txt"
 
 P=$LIB_TMP/slow.prof
@@ -241,6 +243,36 @@ for thr in 8,16,64,256 16 8,512 4,5,6 16,400 300,301 8,16,32,64,128,256,512; do
 	check "--thresholds $thr: the text's ~Mean $cell holds $MEAN" \
 		awk -v lo="$lo" -v hi="$hi" -v m=$MEAN 'BEGIN { exit !(lo <= m && (hi == "inf" || m <= hi)) }'
 done
+
+# Count and time cover the same span (issue 19): at a switch, counters that
+# keep their event are read, then count on while the other CPUs are read
+# and reprogrammed; those counts belong to the next slot, and so must the
+# time from their read.  512 CPUs make that gap a good part of a 6 ms slot:
+# crediting the time from the reprogramming instead read offcore and snoop
+# rates 7-11% high here.
+printf 'cpus = 512\n' >$LIB_TMP/span.prof
+if ./lattop --simulate haswell --sim-profile $LIB_TMP/span.prof -b -n 3 -d 0.05 --format json \
+	2>$LIB_TMP/span.err | tail -1 >$LIB_TMP/span.json; then
+	within "512 CPUs, slots of 6 ms: offcore reads/s, total" \
+		"$(jq '.total.offcore.reads_per_sec' $LIB_TMP/span.json)" "$((512 * 20000000))"
+	within "512 CPUs, slots of 6 ms: snoop hits/s, total" \
+		"$(jq '.total.snoop.hit_per_sec' $LIB_TMP/span.json)" "$((512 * 1000000))"
+else
+	not_ok "512 CPUs: lattop ran"
+	diag "$(cat $LIB_TMP/span.err)"
+fi
+
+# A reason every CPU shares is said once, in the total: a CPU's is null
+# there, and one of its own stays (e2e_partial: another user on one CPU).
+printf 'cpus = 4\n' >$LIB_TMP/reasons.prof
+./lattop --simulate haswell --sim-profile $LIB_TMP/reasons.prof --once -d 0.1 --format json \
+	>$LIB_TMP/reasons.json 2>/dev/null
+check "json: the one-package reason once, in the total, not in each CPU" \
+	jqe '(.total.snoop.remote.reason | test("one package")) and
+		([.cpus[].snoop.remote | select(.supported == false and .reason == null)] | length == 4)' \
+	$LIB_TMP/reasons.json
+check "json: the reason appears once in the whole object" \
+	test "$(grep -o 'the client parts have one package' $LIB_TMP/reasons.json | wc -l)" = 1
 
 # The naive readings, shown to fail here: on Haswell, the load-latency
 # count divided by all loads (what lattop did before) is the tagging rate

@@ -39,6 +39,11 @@ static void test_table(void **state)
 		assert_true(!!c->name == !!(c->text.head || c->screen.head || (c->flags & COL_F_CSV)));
 		for (const char *p = c->name; p && *p; p++)
 			assert_true(islower((unsigned char)*p) || *p == '_');
+		/* JSON keys are copied unescaped (report.c, jb_key): identifiers only. */
+		for (const char *p = c->key; p && *p; p++)
+			assert_true(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_');
+		for (const char *p = col_sections[c->sect].key; p && *p; p++)
+			assert_true(islower((unsigned char)*p) || *p == '_');
 		for (int j = 0; j < i; j++) {
 			const struct column *d = &columns[j];
 
