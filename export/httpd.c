@@ -67,9 +67,8 @@ int httpd_bind(const struct listen_addr *a, int *fdp, char *where, size_t wherel
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
-	int fd, one = 1;
+	int fd = -1, one = 1;
 	char host[INET6_ADDRSTRLEN];
-
 	struct listen_addr v4;
 
 	/* Every address where there is no IPv6: IPv4's. */
