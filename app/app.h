@@ -51,7 +51,7 @@ extern volatile sig_atomic_t stop_signal;
 bool is_stop_signal(int sig);
 /* A signal that ends the run came. */
 bool stop_ending(void);
-/* Stop as @sig asks until SIGCONT.  False when a signal that ends the run came while stopped. */
+/* Stop as @sig asks until SIGCONT.  False when a signal that ends the run came before or while stopped. */
 bool stop_here(int sig);
 /* The ending and stopping signals set stop_signal; SIGPIPE is ignored. */
 void install_signals(void);

@@ -46,21 +46,44 @@ static bool orphaned(void)
  * action: whoever sent one still wants lattop stopped, so it stops with
  * SIGSTOP there.
  */
+/*
+ * Forget a stop signal, unless a signal that ends the run came meanwhile
+ * (while the registers went back, or while stopped): that one must not be
+ * lost, and the caller ends instead.  The handled signals are blocked
+ * around the test and the clearing, so none falls between them.  True
+ * when the run must end.
+ */
+static bool forget_stop(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU };
+	sigset_t block, old;
+	bool ending;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	ending = stop_ending();
+	if (!ending)
+		stop_signal = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ending;
+}
+
 bool stop_here(int sig)
 {
 	struct sigaction sa, old;
 
-	stop_signal = 0;
+	/* SIGTERM during the write-back: end, do not stop. */
+	if (forget_stop())
+		return false;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, &old);
 	raise(orphaned() ? SIGSTOP : sig);
 	sigaction(sig, &old, NULL);
-	if (stop_ending())
-		return false;
-	stop_signal = 0;
-	return true;
+	return !forget_stop();
 }
 
 static void on_signal(int sig)

@@ -91,6 +91,18 @@ for pair in $PAIRS; do
 		else
 			kill -$sig $pid 2>/dev/null
 		fi
+		# A lattop that never ends is a failure, told with its state, not a hang.
+		t=0
+		while kill -0 $pid 2>/dev/null && [ $t -lt 300 ]; do
+			sleep 0.1
+			t=$((t + 1))
+		done
+		if kill -0 $pid 2>/dev/null; then
+			not_ok "$what: ended within 30 s of its last signal"
+			diag "$(grep -E '^(State|SigPnd|ShdPnd|SigBlk|SigIgn)' /proc/$pid/status 2>/dev/null | tr '\n' ' ')"
+			kill -KILL $pid 2>/dev/null
+			sig=KILL
+		fi
 		wait $pid 2>/dev/null
 		rc=$?
 		msrfs_ctl $M clear-faults
