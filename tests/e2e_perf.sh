@@ -98,16 +98,16 @@ is "haswell, both hyperthreads: every number shown is the truth" $bad 0
 # ---- partners sharing an offcore register ----
 ./lattop --simulate nehalem --backend perf --once -d 0.3 --format json >$LIB_TMP/nhm.json
 check "nehalem, both hyperthreads: offcore not measured, the hyperthreads named" \
-	jqe '.cpus[0].offcore | .reads_per_sec == null and (.reason | test("hyperthreads of a core share MSR_OFFCORE_RSP_x"))' \
+	jqe '.total.offcore.reason as $t | .cpus[0].offcore | .reads_per_sec == null and ((.reason // $t) | test("hyperthreads of a core share MSR_OFFCORE_RSP_x"))' \
 	$LIB_TMP/nhm.json
 check "nehalem, both hyperthreads: load latency neither (the threshold is shared)" \
-	jqe '.cpus[0].load_latency | .supported == false and (.reason | test("perf_event_open"))' $LIB_TMP/nhm.json
+	jqe '.total.load_latency.reason as $t | .cpus[0].load_latency | .supported == false and ((.reason // $t) | test("perf_event_open"))' $LIB_TMP/nhm.json
 ./lattop --simulate nehalem --backend perf --once -d 0.3 -c 0-3 --format json >$LIB_TMP/nhm1.json
 check "nehalem, one thread per core: offcore and load latency measured" \
 	jqe '[.cpus[] | .offcore.reads_per_sec > 0 and .load_latency.loads_per_sec > 0] | all' $LIB_TMP/nhm1.json
 ./lattop --simulate silvermont --backend perf --once -d 0.3 --format json >$LIB_TMP/slm.json
 check "silvermont, both cores of a module: offcore not measured, the module named" \
-	jqe '.cpus[0].offcore | .reads_per_sec == null and (.reason | test("cores of a module share"))' $LIB_TMP/slm.json
+	jqe '.total.offcore.reason as $t | .cpus[0].offcore | .reads_per_sec == null and ((.reason // $t) | test("cores of a module share"))' $LIB_TMP/slm.json
 ./lattop --list-events --simulate silvermont --backend perf --format json >$LIB_TMP/slm-ev.json
 check "--list-events --backend perf says the same" \
 	jqe '.unsupported.offcore_reads | test("cores of a module share")' $LIB_TMP/slm-ev.json

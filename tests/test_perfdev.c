@@ -202,7 +202,8 @@ static void test_group(void **state)
 	touch_pages(256);                               /* not counted either */
 	assert_int_equal(perfdev_read_counts(dev, l, fmt, &c), 0);
 	assert_int_equal(c.nr, 2);
-	assert_true(c.value[1] >= 512 && c.value[1] < 512 + 64);
+	/* AddressSanitizer's shadow memory faults too: then the 512 are a floor only. */
+	assert_true(c.value[1] >= 512 && (getenv("LATTOP_SANITIZED") || c.value[1] < 512 + 64));
 	assert_true(c.value[0] > 0);                    /* task-clock ns */
 	assert_true(c.enabled > 0 && c.running == c.enabled);
 	assert_true(c.id[0] != c.id[1]);
@@ -487,6 +488,12 @@ static void test_perf_stat_oracle(void **state)
 	char x = 0;
 
 	(void)state;
+	/*
+	 * Under the sanitizers the child's faults include AddressSanitizer's
+	 * shadow memory, which differs from run to run: no exact oracle.
+	 */
+	if (getenv("LATTOP_SANITIZED"))
+		skip();
 	theirs = perf_stat_faults(argv);
 	if (theirs < 0)
 		skip();                 /* no perf here: scripts/deps.sh linux-perf */
