@@ -87,14 +87,14 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		case "$drop" in
 		*" snoop_hit "*)
 			is "$U cpu$c: snoop hit/s not measured through perf, with why" \
-				"$(jq -r "$j.snoop | [.hit_per_sec, (.unsupported.hit_per_sec | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j.snoop | [.hit_per_sec, ((.unsupported.hit_per_sec // \$r.total.snoop.unsupported.hit_per_sec) | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
 				"null true" ;;
 		*) within "$U cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)" ;;
 		esac
 		# HITM of every other core: the module partner's share included on the Atoms.
 		if [ "$hitm" = false ]; then
 			is "$U cpu$c: HITM unsupported, with a reason, no number" \
-				"$(jq -r "$j.snoop | [(.unsupported.hitm_per_sec | length > 10), .hitm_per_sec, .hitm_scope] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j.snoop | [((.unsupported.hitm_per_sec // \$r.total.snoop.unsupported.hitm_per_sec) | length > 10), .hitm_per_sec, .hitm_scope] | map(tostring) | join(\" \")" "$out")" \
 				"true null null"
 		else
 			within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
@@ -102,7 +102,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		case "$drop" in
 		*" offcore_reads "*)
 			is "$U cpu$c: offcore not measured through perf, with why" \
-				"$(jq -r "$j.offcore | [.reads_per_sec, (.reason | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
+				"$(jq -r ". as \$r | $j.offcore | [.reads_per_sec, ((.reason // \$r.total.offcore.reason) | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
 				"null true"
 			continue ;;
 		esac
