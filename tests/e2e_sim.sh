@@ -153,10 +153,11 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"$(awk -v l="$loads" -v f="$(truth ldlat_tagged_fraction $c)" 'BEGIN { printf "%.10g", l * f }')"
 			i=0
 			for t in $(echo $THR | tr , ' '); do
-				within "$U cpu$c: share above $t" "$(jq "$j.load_latency.above_share[$i]" "$out")" \
-					"$(above_frac $t)"
-				within "$U cpu$c: loads above $t/s (estimated)" "$(jq "$j.load_latency.above_per_sec[$i]" "$out")" \
-					"$(awk -v l="$loads" -v f="$(above_frac $t)" 'BEGIN { printf "%.10g", l * f }')"
+				within_se "$U cpu$c: share above $t" "$(jq "$j.load_latency.above_share[$i]" "$out")" \
+					"$(above_frac $t)" "$(jq "$j.load_latency.above_share_stderr[$i]" "$out")"
+				within_se "$U cpu$c: loads above $t/s (estimated)" "$(jq "$j.load_latency.above_per_sec[$i]" "$out")" \
+					"$(awk -v l="$loads" -v f="$(above_frac $t)" 'BEGIN { printf "%.10g", l * f }')" \
+					"$(jq "$j.load_latency.above_per_sec_stderr[$i]" "$out")"
 				i=$((i + 1))
 			done
 			check "$U cpu$c: shares never rise with the threshold" \

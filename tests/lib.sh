@@ -278,6 +278,21 @@ sim_uarchs_version() {
 # ---- ground truth (tests/e2e_sim.sh, e2e_wrap.sh, e2e_htbug.sh) ----
 
 # within NAME GOT WANT: ok when |GOT - WANT| <= 2% of WANT (exactly 0 when WANT is 0)
+# within_se NAME GOT WANT SE: GOT within 2% of WANT, or within four of its
+# standard errors SE when those are wider: an estimate from randomly tagged
+# loads is a sample, and a test of it must not fail one run in twenty.
+within_se() {
+	if awk -v g="$2" -v w="$3" -v se="$4" 'BEGIN { if (g == "null" || g == "") exit 1;
+		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w; tol = 0.02 * a;
+		if (se != "null" && se != "" && 4 * se > tol) tol = 4 * se;
+		exit !(a == 0 ? d == 0 : d <= tol) }'; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got $2, want $3 (within 2% or 4 standard errors, $4)"
+	fi
+}
+
 within() {
 	if awk -v g="$2" -v w="$3" 'BEGIN { if (g == "null" || g == "") exit 1;
 		d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
