@@ -89,6 +89,21 @@ for pair in $PAIRS; do
 			msleep $(rnd 600)
 			kill -TERM $pid 2>/dev/null
 		else
+			# A background job of a script starts with SIGINT and SIGQUIT
+			# ignored (POSIX): one sent before lattop catches it is lost by
+			# the kernel, which is the shell's doing, not lattop's.
+			if [ $sig = INT ] || [ $sig = QUIT ]; then
+				n=2
+				[ $sig = QUIT ] && n=3
+				t=0
+				while [ $t -lt 100 ] && ! awk -v n=$n '/^SigCgt:/ {
+					v = 0; h = substr($2, length($2) - 3)
+					for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+					exit !(int(v / 2 ^ (n - 1)) % 2) }' /proc/$pid/status 2>/dev/null; do
+					sleep 0.05
+					t=$((t + 1))
+				done
+			fi
 			kill -$sig $pid 2>/dev/null
 		fi
 		# A lattop that never ends is a failure, told with its state, not a hang.
