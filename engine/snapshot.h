@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "engine/metrics.h"
+#include "engine/sharing.h"
 
 struct msrdev;
 struct pmu;
@@ -47,6 +48,8 @@ struct snapshot {
 	double share_lat;               /* each load-latency threshold */
 	double share_snoop;
 	double share_offcore;
+	/* The contended lines of the interval (perf backend); NULL when not sampled. */
+	const struct sharing_frame *sharing;
 	/* storage */
 	struct rates *rates, *ok_rates, *core_rates;
 	int *core_of;                   /* CPU row -> core row */
