@@ -107,6 +107,7 @@ struct session {
 	struct perfdev *perfdev;
 	struct perf_sampler perf;
 	int cgroup_fd;                  /* --cgroup's directory, when given */
+	int *parity;                    /* perf: each CPU's rank among its core's measured threads */
 };
 
 /*

@@ -330,7 +330,7 @@ struct sk {
 	double now;                     /* what the simulator's clock says now */
 	int paranoid;
 	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
-	long fd_limit;                  /* RLIMIT_NOFILE less the descriptors open at the start */
+	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
 };
 
@@ -809,6 +809,30 @@ static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, in
 	return 0;
 }
 
+/* The descriptors open now, besides the events. */
+static long sk_fd_open(void)
+{
+	long open_now = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir)))
+		open_now += de->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	return open_now;
+}
+
+/* RLIMIT_NOFILE's soft limit now. */
+static long sk_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
+		return LONG_MAX;
+	return (long)rl.rlim_cur;
+}
+
 static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
@@ -852,7 +876,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX || lead->nsib + 1 >= (int)(k->ngp + k->nfixed))
 			return -EINVAL; /* validate_group: more than the counters */
 	}
-	if (k->nfds >= k->fd_limit)
+	/* get_unused_fd_flags(): the limit in force at each open, which the process may raise. */
+	if (k->fd_base + k->nfds >= sk_fd_limit())
 		return -EMFILE;
 	sk_catch_up(k, cpu);
 	i = sk_new_event(k);
@@ -1095,23 +1120,6 @@ static void sk_caps(struct sk *k)
 	k->perfmon = k->sys_admin || (eff & B(38));
 }
 
-/* RLIMIT_NOFILE less what is open now: what the events may take. */
-static long sk_fd_room(void)
-{
-	struct rlimit rl;
-	long open_now = 0;
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *de;
-
-	while (dir && (de = readdir(dir)))
-		open_now += de->d_name[0] != '.';
-	if (dir)
-		closedir(dir);
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
-		return LONG_MAX;
-	return (long)rl.rlim_cur - open_now;
-}
-
 /* The kernel's own users of @cpu's counters: the NMI watchdog, another perf user. */
 static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 {
@@ -1216,7 +1224,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 		}
 	}
 	sk_caps(k);
-	k->fd_limit = sk_fd_room();
+	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
 	k->now = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */
