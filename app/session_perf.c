@@ -21,7 +21,12 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "safety/privs.h"
 #include "ui/ui.h"
+
+/* include/uapi/linux/capability.h */
+#define PERF_CAP_SYS_ADMIN 21
+#define PERF_CAP_PERFMON 38
 
 /*
  * Packages of the machine: where reads can come from (plan_resources.packages),
@@ -231,6 +236,31 @@ static int perf_nofile(const struct session *r, const struct plan *pl, char *err
 	return 0;
 }
 
+/*
+ * The capability lattop keeps when it gives root up (pmu-facts 10.7): what
+ * opens CPU-wide events again when the thresholds change.  CAP_PERFMON,
+ * where the kernel knows it (Linux 5.8, cap_last_cap 38 and up) and the
+ * paranoid level lets it count; CAP_SYS_ADMIN otherwise (Debian's and
+ * Ubuntu's level 3 lets nothing else through).
+ */
+static int perf_keep_cap(struct session *r)
+{
+	char buf[16];
+	int level = 2, last = 0, fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		if (n > 0) {
+			buf[n] = 0;
+			last = atoi(buf);
+		}
+		close(fd);
+	}
+	perfdev_paranoid(r->perfdev, &level);
+	return level <= 2 && last >= PERF_CAP_PERFMON ? PERF_CAP_PERFMON : PERF_CAP_SYS_ADMIN;
+}
+
 /* Does @d's kernel have a core PMU (into @pmu)?  Why not, when it has none. */
 static int perf_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu, char *err, size_t errlen)
 {
@@ -379,7 +409,7 @@ static int perf_loop(struct session *r, char *err, size_t errlen)
 			continue;
 		}
 		short_next = false;
-		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, false);
+		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, privs_dropped());
 		perf_shares(r);
 		session_export_interval(r);
 		perf_wait_reader(r);
@@ -469,6 +499,15 @@ int session_perf(struct session *r)
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
 		goto out;
+	}
+	/* Everything that needs root is open: keep only the capability that opens events again. */
+	{
+		char who[64];
+
+		if (privs_drop_keep(perf_keep_cap(r), who, sizeof(who), err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
 	}
 	if (options_screen(&r->opt)) {
 		if (session_ui_open(r, err, sizeof(err)) < 0) {

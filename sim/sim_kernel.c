@@ -40,7 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
@@ -833,6 +836,24 @@ static long sk_fd_limit(void)
 	return (long)rl.rlim_cur;
 }
 
+/*
+ * CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set
+ * now: the kernel asks at every perf_event_open(2), and lattop may have
+ * given capabilities up since the last one.
+ */
+static void sk_caps(struct sk *k)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[2];
+	unsigned long long eff = 0;
+
+	memset(c, 0, sizeof(c));
+	if (syscall(SYS_capget, &h, c) == 0)
+		eff = c[0].effective | (unsigned long long)c[1].effective << 32;
+	k->sys_admin = eff & B(21);
+	k->perfmon = k->sys_admin || (eff & B(38));
+}
+
 static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
@@ -845,6 +866,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return -EINVAL;
 	if (attr->size && (attr->size < SK_ATTR_VER0 || attr->size > sizeof(*attr)))
 		return -E2BIG;
+	sk_caps(k);
 	/* Debian's level 3 (CONFIG_SECURITY_PERF_EVENTS_RESTRICT): CAP_SYS_ADMIN or nothing */
 	if (k->paranoid > 2 && !k->sys_admin)
 		return -EACCES;
@@ -1103,22 +1125,6 @@ static const struct perfdev_ops sk_ops = {
 	.file = sk_file,
 	.destroy = sk_destroy,
 };
-
-/* CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set. */
-static void sk_caps(struct sk *k)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long eff = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	if (f)
-		fclose(f);
-	k->sys_admin = eff & B(21);
-	k->perfmon = k->sys_admin || (eff & B(38));
-}
 
 /* The kernel's own users of @cpu's counters: the NMI watchdog, another perf user. */
 static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
