@@ -56,6 +56,7 @@ bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
 bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
 bad "--cgroup without --backend perf" "needs --backend perf" $D --cgroup /sys/fs/cgroup
+bad "--msr-dir with --backend perf" "is the msr backend's device: not with --backend perf" --backend perf --msr-dir /tmp --once
 bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra
