@@ -62,7 +62,7 @@ static int parity_of(const struct perf_sampler *s, int i)
 }
 
 /*
- * Move every CPU from slot @from (-1: every group enabled) to slot @to:
+ * Move every CPU from slot @from to slot @to:
  * first disable on every CPU what stops, then enable what starts, so that
  * siblings never hold both slots' groups at once.
  */
@@ -73,7 +73,7 @@ static void slot_switch(struct perf_sampler *s, int from, int to)
 			for (int u = 0; u < s->plan->nunits; u++) {
 				struct perf_group *g = group(s, i, u);
 				int par = parity_of(s, i);
-				bool was = from < 0 || slot_runs(s->plan, from, par, u);
+				bool was = slot_runs(s->plan, from, par, u);
 				bool will = slot_runs(s->plan, to, par, u);
 
 				if (!g->n || was == will || will != (pass == 1))
@@ -123,6 +123,13 @@ static int open_unit(struct perf_sampler *s, int i, int u, char *err, size_t err
 			return -EINVAL;
 		}
 		a.read_format = PERF_READ_FORMAT;
+		/*
+		 * Twin slots: a group opens enabled only where the first slot runs
+		 * it, so that the kernel never holds more than a slot's groups
+		 * (multiplexing them all meanwhile would be the starvation again).
+		 */
+		if (s->rotate && j == 0)
+			a.disabled = !slot_runs(s->plan, 0, parity_of(s, i), u);
 		fd = perfdev_open_event(s->dev, &a, s->cgroup_fd >= 0 ? s->cgroup_fd : -1, s->cpus[i],
 					j ? g->fd[0] : -1, s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
 		if (fd < 0) {
@@ -217,6 +224,8 @@ long perf_sampler_nofile(const struct plan *pl, long ncpu)
 
 static int open_all(struct perf_sampler *s, char *err, size_t errlen)
 {
+	s->rotate = s->plan->twins && s->plan->nslots > 1;
+	s->slot = 0;
 	for (int i = 0; i < s->ncpu; i++)
 		for (int u = 0; u < s->plan->nunits; u++) {
 			int r = unit_used(s->plan, u) ? open_unit(s, i, u, err, errlen) : 0;
@@ -227,9 +236,6 @@ static int open_all(struct perf_sampler *s, char *err, size_t errlen)
 			}
 		}
 	open_tsc(s);
-	s->rotate = s->plan->twins && s->plan->nslots > 1;
-	if (s->rotate)
-		slot_switch(s, -1, 0);
 	baseline(s);
 	return 0;
 }

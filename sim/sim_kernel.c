@@ -314,6 +314,8 @@ struct sk_cpu {
 	int gp[SIM_MAX_GP];             /* the event on each counter, or -1 */
 	int fx[SIM_MAX_FIXED];
 	unsigned seq;                   /* next seq number */
+	/* Its events, by index into k->ev: a step or a schedule looks at these only. */
+	int *ev, nev, cap;
 };
 
 struct sk {
@@ -328,6 +330,7 @@ struct sk {
 	struct sk_cpu *cpu;
 	struct sk_event *ev;
 	int nev, cap;
+	int free_hint;                  /* no free slot below this index */
 	double (*clock)(void *);
 	void *clock_arg;
 	double now;                     /* what the simulator's clock says now */
@@ -544,6 +547,38 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	}
 }
 
+/* Event @i is on its CPU now: into that CPU's list.  0 or -ENOMEM. */
+static int sk_cpu_add(struct sk *k, int i)
+{
+	struct sk_cpu *c = &k->cpu[k->ev[i].cpu];
+
+	if (c->nev == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 16;
+		int *ne = realloc(c->ev, sizeof(*ne) * (size_t)cap);
+
+		if (!ne)
+			return -ENOMEM;
+		c->ev = ne;
+		c->cap = cap;
+	}
+	c->ev[c->nev++] = i;
+	return 0;
+}
+
+static void sk_cpu_del(struct sk *k, int i)
+{
+	struct sk_cpu *c = &k->cpu[k->ev[i].cpu];
+
+	for (int j = 0; j < c->nev; j++)
+		if (c->ev[j] == i) {
+			memmove(&c->ev[j], &c->ev[j + 1], sizeof(int) * (size_t)(c->nev - j - 1));
+			c->nev--;
+			break;
+		}
+	if (i < k->free_hint)
+		k->free_hint = i;
+}
+
 /* Bring @cpu's events to instant @t: counts read there, times added. */
 static void sk_step(struct sk *k, int cpu, double t)
 {
@@ -553,11 +588,9 @@ static void sk_step(struct sk *k, int cpu, double t)
 	if (!(dt > 0))
 		return;
 	k->now = t;
-	for (int i = 0; i < k->nev; i++) {
-		struct sk_event *e = &k->ev[i];
+	for (int j = 0; j < c->nev; j++) {
+		struct sk_event *e = &k->ev[c->ev[j]];
 
-		if (!e->used || e->cpu != cpu)
-			continue;
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
 			e->running += dt;
@@ -645,13 +678,14 @@ static void sk_schedule(struct sk *k, int cpu)
 	int *groups, ng = 0;
 	bool can_add = true, was;
 
-	groups = malloc(sizeof(*groups) * (size_t)(k->nev ? k->nev : 1));
+	groups = malloc(sizeof(*groups) * (size_t)(c->nev ? c->nev : 1));
 	if (!groups)
 		return;
-	for (int i = 0; i < k->nev; i++) {
+	for (int j = 0; j < c->nev; j++) {
+		int i = c->ev[j];
 		struct sk_event *e = &k->ev[i];
 
-		if (!e->used || e->cpu != cpu || e->tsc)
+		if (e->tsc)
 			continue;
 		sk_er_put(k, e);
 		e->ctr = -1;
@@ -705,12 +739,14 @@ static void sk_schedule(struct sk *k, int cpu)
 /* perf_rotate_context: the first flexible group goes last. */
 static void sk_rotate(struct sk *k, int cpu)
 {
+	struct sk_cpu *c = &k->cpu[cpu];
 	int first = -1;
 
-	for (int i = 0; i < k->nev; i++) {
+	for (int j = 0; j < c->nev; j++) {
+		int i = c->ev[j];
 		struct sk_event *e = &k->ev[i];
 
-		if (e->used && e->cpu == cpu && e->leader == i && !e->attr.pinned &&
+		if (e->leader == i && !e->attr.pinned &&
 		    e->state != SK_OFF && e->state != SK_ERROR && (first < 0 || e->seq < k->ev[first].seq))
 			first = i;
 	}
@@ -770,9 +806,13 @@ static struct sk_event *sk_fd_event(struct sk *k, int fd)
 
 static int sk_new_event(struct sk *k)
 {
-	for (int i = 0; i < k->nev; i++)
-		if (!k->ev[i].used)
+	/* A freed slot from the lowest one freed on: opens stay linear in the events. */
+	for (int i = k->free_hint; i < k->nev; i++)
+		if (!k->ev[i].used) {
+			k->free_hint = i + 1;
 			return i;
+		}
+	k->free_hint = k->nev + 1;
 	if (k->nev == k->cap) {
 		int cap = k->cap ? k->cap * 2 : 64;
 		struct sk_event *ne = realloc(k->ev, sizeof(*ne) * (size_t)cap);
@@ -911,6 +951,10 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	e->used = true;
 	e->attr = *attr;
 	e->cpu = cpu;
+	if (sk_cpu_add(k, i) < 0) {
+		e->used = false;
+		return -ENOMEM;
+	}
 	e->er = er;
 	e->er_at = -1;
 	e->ctr = -1;
@@ -1068,6 +1112,7 @@ static int sk_close(struct perfdev *d, int fd)
 			k->ev[e->sib[j]].leader = e->sib[j];
 	}
 	sk_er_put(k, e);
+	sk_cpu_del(k, i);
 	e->used = false;
 	k->nfds--;
 	sk_schedule(k, cpu);
@@ -1112,6 +1157,8 @@ static void sk_destroy(struct perfdev *d)
 
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
 	free(k->ev);
+	for (int c = 0; c < k->ncpus; c++)
+		free(k->cpu[c].ev);
 	free(k->cpu);
 	free(k->group);
 	free(k);
@@ -1157,6 +1204,8 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1,
 			.seq = k->cpu[cpu].seq++,
 		};
+		if (sk_cpu_add(k, i) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
