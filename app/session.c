@@ -245,6 +245,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 		.cpu = sn->cpu,
 		.total = sn->total,
 		.note = n,
+		.sharing = sn->sharing,
 		.hidden = r->opt.hidden,
 	};
 
