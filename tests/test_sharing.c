@@ -5,7 +5,8 @@
  * interval, the Phys column only where a physical address is known, and
  * says why when the lines are not measured; a recording gives every field
  * of every frame back bit for bit (a frame without lines stays without),
- * and a version-2 recording still reads, without lines.
+ * and a version-2 recording still reads, without lines; the man page
+ * names every column with its help.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -275,12 +276,45 @@ static void test_version2(void **state)
 	record_file_free(&rf);
 }
 
+/*
+ * The man page's lines view lists each column of the lines' table with
+ * its help in the same words (white space folded), as the help screen
+ * draws them from the table.
+ */
+static void test_man(void **state)
+{
+	FILE *f = fopen("man/lattop.1", "r");
+	char *man, *p, *q;
+	size_t n;
+
+	(void)state;
+	if (!f)
+		skip();
+	man = calloc(1, 1 << 20);
+	assert_non_null(man);
+	n = fread(man, 1, (1 << 20) - 1, f);
+	fclose(f);
+	man[n] = 0;
+	for (p = q = man; *p; p++)
+		*q++ = *p == '\n' ? ' ' : *p;
+	*q = 0;
+	for (int c = 0; c < SHC__COUNT; c++) {
+		char it[64];
+
+		snprintf(it, sizeof(it), ".It Ic %s ", shcols[c].head);
+		if (!strstr(man, it) || !strstr(man, shcols[c].help))
+			fail_msg("man/lattop.1 lacks the column %s: %s", shcols[c].head, shcols[c].help);
+	}
+	free(man);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_version2),
+		cmocka_unit_test(test_man),
 	};
 	int rc;
 	char cmd[64];
