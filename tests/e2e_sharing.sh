@@ -198,7 +198,13 @@ tm send-keys -t sh L
 check "the msr backend: L says the lines need --backend perf" wait_for "the contended lines need --backend perf"
 tm send-keys -t sh h
 sleep 0.2
-tm send-keys -t sh End
+wait_for "lattop keys" >/dev/null
+# After the keys, page by page.
+for _p in 1 2 3; do
+	screen | grep -q "false: threads touch different 8-byte words of it" && break
+	tm send-keys -t sh NPage
+	sleep 0.3
+done
 check "the help: the lines' columns" wait_for "contended lines (L)"
 check "... each with its help" wait_for "false: threads touch different 8-byte words of it"
 tm send-keys -t sh q
