@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.." && . tests/lib.sh
 
 L=./lattop
 T=$LIB_TMP
-SOCK=lattop-sharing-$$
 
 if [ ! -x tests/tools/sharerec ]; then
 	not_ok "tests/tools/sharerec is built (make tests)"
@@ -53,163 +52,149 @@ if ! command -v tmux >/dev/null 2>&1; then
 	tap_done
 	exit 0
 fi
-tm() {
-	env -u TMUX tmux -L "$SOCK" -f /dev/null "$@"
-}
-SOCKS=""
-start() {   # NAME WIDTH HEIGHT COMMAND
-	SOCK=lattop-sharing-$$-$1
-	SOCKS="$SOCKS $SOCK"
-	tm new-session -d -s sh -x $2 -y $3 "$4"
-}
-trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; done; lib_cleanup' EXIT
-screen() {
-	tm capture-pane -p -t sh 2>/dev/null
-}
-# wait_for TEXT: until the screen shows it (3 s at most).
-wait_for() {
-	_n=30
-	while [ $_n -gt 0 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
+trap 'tmux_cleanup; lib_cleanup' EXIT
 # The addresses of the rows shown, in order.
 addrs() {
-	screen | grep -oE '^ 0x7f3a0000[0-9a-f]+' | tr -d ' ' | paste -sd' ' -
+	tmux_screen | grep -oE '^ 0x7f3a0000[0-9a-f]+' | tr -d ' ' | paste -sd' ' -
 }
 # The header and the status line where they belong: nothing drawn over them.
 intact() {   # GEOM WIDTH HEIGHT
-	check "$1: the header on the first line" sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | head -1 | grep -q '^ lattop'"
-	check "$1: the status line on the last" sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | sed -n '$3p' | grep -q 'sort: '"
+	is "$1: the header on the first line" "$(tmux_screen | head -1 | grep -c '^ lattop')" 1
+	is "$1: the status line on the last" "$(tmux_screen | sed -n "$3p" | grep -c 'sort: ')" 1
 }
 
 for geom in 80x24 200x50 40x10; do
 	w=${geom%x*} h=${geom#*x}
-	start $geom $w $h "TZ=UTC $L --replay $T/lines.lrec; echo lattop-exited; sleep 30"
-	wait_for REPLAY >/dev/null
-	tm send-keys -t sh ' '
-	wait_for "PAUSED" >/dev/null
+	tmux_start $geom $w $h "TZ=UTC $L --replay $T/lines.lrec; echo lattop-exited; sleep 30"
+	tmux_wait REPLAY >/dev/null
+	tmux_on send-keys -t s ' '
+	tmux_wait "PAUSED" >/dev/null
 	if [ $h -ge 24 ]; then
 		check "$geom: the pane under the CPU panes, with the counts" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ Contended lines  12[0-9]{2} samples, 5 lost, 2 throttled in 0.50 s'"
+			tmux_shows '^ Contended lines  12[0-9]{2} samples, 5 lost, 2 throttled in 0.50 s'
 		is "$geom: the pane: the five costliest lines" "$(addrs)" \
 			"0x7f3a00001040 0x7f3a00002000 0x7f3a00003080 0x7f3a00004000 0x7f3a00005000"
 		check "$geom: the pane: the verdict and the process" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ 0x7f3a00001040( +-)? +2[0-9]{2}k .*false +4242 worker'"
-		check "$geom: the history meter still below it" wait_for "History of the total"
+			tmux_shows '^ 0x7f3a00001040( +-)? +2[0-9]{2}k .*false +4242 worker'
+		check "$geom: the history meter still below it" tmux_wait "History of the total"
 	else
-		is "$geom: no room for the pane: not drawn" "$(screen | grep -c 'Contended lines')" 0
+		is "$geom: no room for the pane: not drawn" "$(tmux_screen | grep -c 'Contended lines')" 0
 	fi
 	intact "$geom: panes" $w $h
-	tm send-keys -t sh L
-	check "$geom: L: the lines view" wait_for "Contended lines"
-	check "$geom: L: sorted by HITM/s" wait_for "sort: HITM/s  lines"
+	tmux_on send-keys -t s L
+	check "$geom: L: the lines view" tmux_wait "Contended lines"
+	check "$geom: L: sorted by HITM/s" tmux_wait "sort: HITM/s  lines"
 	rows=6
 	[ $h -lt 24 ] && rows=4
 	is "$geom: L: the lines, costliest first" "$(addrs)" \
 		"$(echo 0x7f3a00001040 0x7f3a00002000 0x7f3a00003080 0x7f3a00004000 0x7f3a00005000 0x7f3a00006000 | cut -d' ' -f1-$rows)"
 	if [ $w -ge 200 ]; then
 		check "$geom: L: every column" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ Address +Phys +HITM/s +RHITM/s +Loads/s +Stores/s +Lat +Thr +CPUs +Node +Sharing +Process +Symbol'"
-		check "$geom: L: the counts in the title" wait_for " samples, 5 lost, 2 throttled in 0.50 s"
+			tmux_shows '^ Address +Phys +HITM/s +RHITM/s +Loads/s +Stores/s +Lat +Thr +CPUs +Node +Sharing +Process +Symbol'
+		check "$geom: L: the counts in the title" tmux_wait " samples, 5 lost, 2 throttled in 0.50 s"
 	fi
 	intact "$geom: lines" $w $h
-	tm send-keys -t sh s
-	check "$geom: s: sorted by the next column" wait_for "lines sorted by"
-	tm send-keys -t sh '<'
+	tmux_on send-keys -t s s
+	check "$geom: s: sorted by the next column" tmux_wait "lines sorted by"
+	tmux_on send-keys -t s '<'
 	sleep 0.2
-	tm send-keys -t sh I
+	tmux_on send-keys -t s I
 	sleep 0.3
 	# The line chosen (the costliest) stays in sight: on a short screen the last rows.
 	is "$geom: I: the cheapest first" "$(addrs)" "$(addrs | tr ' ' '\n' | sort -r | paste -sd' ' -)"
 	is "$geom: ... down to the costliest, still chosen" "$(addrs | awk '{ print $NF }')" 0x7f3a00001040
-	tm send-keys -t sh I
+	tmux_on send-keys -t s I
 	sleep 0.2
-	tm send-keys -t sh s s
-	check "$geom: s s: sorted by loads/s" wait_for "sort: Loads/s  lines"
-	tm send-keys -t sh '<' '<'
-	check "$geom: < <: HITM/s again" wait_for "sort: HITM/s  lines"
-	tm send-keys -t sh Down Enter
-	check "$geom: Down Enter: the second line's detail, its verdict" wait_for "Line 0x7f3a00002000  true sharing"
+	tmux_on send-keys -t s s s
+	check "$geom: s s: sorted by loads/s" tmux_wait "sort: Loads/s  lines"
+	tmux_on send-keys -t s '<' '<'
+	check "$geom: < <: HITM/s again" tmux_wait "sort: HITM/s  lines"
+	tmux_on send-keys -t s Down Enter
+	check "$geom: Down Enter: the second line's detail, its verdict" tmux_wait "Line 0x7f3a00002000  true sharing"
 	if [ $h -ge 24 ]; then
 		check "$geom: the detail: its word 0 read and written by 78 and 79, from db_commit" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ +\\+0 +RW +400 +300 78,79 +db_commit\\+0x40 \\(0x5550\\)'"
+			tmux_shows '^ +\+0 +RW +400 +300 78,79 +db_commit\+0x40 \(0x5550\)'
 		check "$geom: the detail: the map, word 0 both, the rest untouched" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ +BBBBBBBB\\.{56}'"
-		check "$geom: the detail: its process" wait_for "Processes 77 db"
+			tmux_shows '^ +BBBBBBBB\.{56}'
+		check "$geom: the detail: its process" tmux_wait "Processes 77 db"
 	fi
 	intact "$geom: detail" $w $h
-	tm send-keys -t sh Escape
-	check "$geom: Esc: back to the lines" wait_for "Contended lines"
-	tm send-keys -t sh Up Enter
-	check "$geom: Up Enter: the false sharing" wait_for "Line 0x7f3a00001040  false sharing"
+	tmux_on send-keys -t s Escape
+	check "$geom: Esc: back to the lines" tmux_wait "Contended lines"
+	tmux_on send-keys -t s Up Enter
+	check "$geom: Up Enter: the false sharing" tmux_wait "Line 0x7f3a00001040  false sharing"
 	if [ $h -ge 24 ]; then
 		check "$geom: its words 0 and 8 written by 4243 and 4244" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ +\\+0 +W +0 +900 4243 +worker_loop\\+0x1f' &&
-			       env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ +\\+8 +W +0 +880 4244 +worker_loop\\+0x2b'"
+			tmux_shows '^ +\+0 +W +0 +900 4243 +worker_loop\+0x1f'
+		check "$geom: ... and 8" tmux_shows '^ +\+8 +W +0 +880 4244 +worker_loop\+0x2b'
 		check "$geom: the map: two words written" \
-			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | grep -qE '^ +W{16}\\.{48}'"
+			tmux_shows '^ +W{16}\.{48}'
 	fi
 	# Played on: the line chosen stays chosen while its rate changes.
-	tm send-keys -t sh ' '
+	tmux_on send-keys -t s ' '
 	sleep 1.5
-	check "$geom: played on, the detail stays on its line" wait_for "Line 0x7f3a00001040  false sharing"
+	check "$geom: played on, the detail stays on its line" tmux_wait "Line 0x7f3a00001040  false sharing"
 	if [ $w -ge 80 ]; then
-		hitm=$(screen | grep -oE 'HITM/s [0-9.]+k' | head -1)
+		hitm=$(tmux_screen | grep -oE 'HITM/s [0-9.]+k' | head -1)
 		check "$geom: ... its rate that of a later frame ($hitm)" test "$hitm" != "HITM/s 201k"
 	fi
-	tm send-keys -t sh Enter L
-	check "$geom: Enter L: the panes again" wait_for "sort: CPU  per CPU"
-	tm send-keys -t sh q
-	check "$geom: q quits" wait_for "lattop-exited"
-	tm kill-server 2>/dev/null
+	tmux_on send-keys -t s Enter L
+	check "$geom: Enter L: the panes again" tmux_wait "sort: CPU  per CPU"
+	tmux_on send-keys -t s q
+	check "$geom: q quits" tmux_wait "lattop-exited"
+	tmux_on kill-server 2>/dev/null
 done
 
 # Not measured: the pane and the view say why.
-start unsup 80 24 "TZ=UTC $L --replay $T/unsup.lrec; echo lattop-exited; sleep 30"
-check "unsupported: the pane says why" wait_for "Contended lines  n/a: the family has no sampled data source"
-tm send-keys -t sh L
+tmux_start unsup 80 24 "TZ=UTC $L --replay $T/unsup.lrec; echo lattop-exited; sleep 30"
+check "unsupported: the pane says why" tmux_wait "Contended lines  n/a: the family has no sampled data source"
+tmux_on send-keys -t s L
+tmux_wait "Contended lines  n/a" >/dev/null
 check "unsupported: L: the view says why" \
-	sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t sh | sed -n 3,4p | grep -q 'Contended lines  n/a: the family has no sampled data source'"
-tm send-keys -t sh Enter
+	test "$(tmux_screen | sed -n 3,4p | grep -c 'Contended lines  n/a: the family has no sampled data source')" = 1
+tmux_on send-keys -t s Enter
 sleep 0.3
-is "unsupported: Enter: no detail" "$(screen | grep -c '^ Line 0x')" 0
-tm send-keys -t sh q
-wait_for "lattop-exited" >/dev/null
-tm kill-server 2>/dev/null
+is "unsupported: Enter: no detail" "$(tmux_screen | grep -c '^ Line 0x')" 0
+tmux_on send-keys -t s q
+tmux_wait "lattop-exited" >/dev/null
+tmux_on kill-server 2>/dev/null
 
 # Without lines: L says where they come from; nothing else changes.
-start none 80 24 "TZ=UTC $L --replay $T/none.lrec; echo lattop-exited; sleep 30"
-wait_for REPLAY >/dev/null
-is "a recording without lines: no pane" "$(screen | grep -c 'Contended lines')" 0
-tm send-keys -t sh L
-check "a recording without lines: L says so" wait_for "no contended lines in this recording"
-is "... and the panes stay" "$(screen | grep -c 'sort: CPU  per CPU')" 1
-tm send-keys -t sh q
-wait_for "lattop-exited" >/dev/null
-tm kill-server 2>/dev/null
+tmux_start none 80 24 "TZ=UTC $L --replay $T/none.lrec; echo lattop-exited; sleep 30"
+tmux_wait REPLAY >/dev/null
+is "a recording without lines: no pane" "$(tmux_screen | grep -c 'Contended lines')" 0
+tmux_on send-keys -t s L
+check "a recording without lines: L says so" tmux_wait "no contended lines in this recording"
+is "... and the panes stay" "$(tmux_screen | grep -c 'sort: CPU  per CPU')" 1
+tmux_on send-keys -t s q
+tmux_wait "lattop-exited" >/dev/null
+tmux_on kill-server 2>/dev/null
 
-start live 80 24 "$L --simulate haswell --backend msr; echo lattop-exited; sleep 30"
-wait_for "Snoop" >/dev/null
-tm send-keys -t sh L
-check "the msr backend: L says the lines need --backend perf" wait_for "the contended lines need --backend perf"
-tm send-keys -t sh h
+# 100 lines: the whole help fits.
+tmux_start live 120 100 "$L --simulate haswell --backend msr; echo lattop-exited; sleep 30"
+tmux_wait "Snoop" >/dev/null
+tmux_on send-keys -t s L
+check "the msr backend: L says the lines need --backend perf" tmux_wait "the contended lines need --backend perf"
+tmux_on send-keys -t s h
+tmux_wait "lattop keys" >/dev/null
+tmux_wait "any key closes this help" >/dev/null
+is "the msr backend: the help has no lines' columns" "$(tmux_screen | grep -c 'contended lines (L)')" 0
+tmux_on send-keys -t s q
 sleep 0.2
-wait_for "lattop keys" >/dev/null
-# After the keys, page by page.
-for _p in 1 2 3; do
-	screen | grep -q "false: threads touch different 8-byte words of it" && break
-	tm send-keys -t sh NPage
-	sleep 0.3
-done
-check "the help: the lines' columns" wait_for "contended lines (L)"
-check "... each with its help" wait_for "false: threads touch different 8-byte words of it"
-tm send-keys -t sh q
+tmux_on send-keys -t s q
+tmux_wait "lattop-exited" >/dev/null
+tmux_on kill-server 2>/dev/null
+
+# A run with lines: the help lists their columns, after the keys.
+tmux_start help 120 100 "TZ=UTC $L --replay $T/lines.lrec; echo lattop-exited; sleep 30"
+tmux_wait REPLAY >/dev/null
+tmux_on send-keys -t s h
+tmux_wait "lattop keys" >/dev/null
+check "the help: the lines' columns" tmux_wait "contended lines (L)"
+check "... each with its help" tmux_wait "false: threads touch different 8-byte words of it"
+tmux_on send-keys -t s q
 sleep 0.2
-tm send-keys -t sh q
-wait_for "lattop-exited" >/dev/null
-tm kill-server 2>/dev/null
+tmux_on send-keys -t s q
+tmux_wait "lattop-exited" >/dev/null
+tmux_on kill-server 2>/dev/null
 tap_done
