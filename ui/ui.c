@@ -97,6 +97,9 @@ static unsigned long ui_state(const struct ui *ui)
 	MIX(ui->per_core);
 	MIX(ui->paused);
 	MIX(ui->history);
+	MIX(ui->lines);
+	MIX(ui->lsort);
+	MIX(ui->lreverse);
 	MIX(ui->nthresh);
 	for (int i = 0; i < ui->nthresh && i < THRESH_MAX; i++)
 		MIX(ui->thresh[i]);
