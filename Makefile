@@ -61,7 +61,11 @@ tests/msrfs/%.o: tests/msrfs/%.c
 tests/tools/msrpeek: tests/tools/msrpeek.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile \
+# A recording with contended lines, through the recorder (tests/e2e_sharing.sh).
+tests/tools/sharerec: tests/tools/sharerec.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/tools/sharerec tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile \
 	tests/fuzz/fuzz_listen tests/fuzz/fuzz_record
 
 # Install what is missing when root; otherwise print the exact command.
@@ -134,7 +138,7 @@ screenshots: lattop
 	sh scripts/screenshots.sh
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench bench/perf_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/tools/sharerec bench/export_bench bench/perf_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
 		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record \
 		tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d
@@ -158,8 +162,8 @@ FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c
 		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
-FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c engine/metrics.c \
-		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/perf_attr.c \
+FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c record/record_sharing.c engine/metrics.c \
+		    output/report.c output/numfmt.c output/columns.c output/sharecols.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/perf_attr.c \
 		    $(sort cpu/events.c $(wildcard cpu/events/*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.

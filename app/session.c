@@ -245,6 +245,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 		.cpu = sn->cpu,
 		.total = sn->total,
 		.note = n,
+		.sharing = sn->sharing,
 		.hidden = r->opt.hidden,
 	};
 
@@ -276,6 +277,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 			.recording = r->recording ? r->opt.record : NULL,
 			.recorded = r->recording ? r->rec.size : 0,
 			.record_paused = r->recording && r->rec_lost > 0,
+			.sharing = sn->sharing,
 		};
 
 		ui_frame(r->ui, &f);

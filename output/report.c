@@ -825,6 +825,61 @@ static void text_notes(FILE *f, const struct metrics *t)
 		fprintf(f, "offcore latency: not measured: %s\n", t->off.latency_reason);
 }
 
+/*
+ * The contended lines under the CPU table: the counts of the interval,
+ * then the costliest lines (by HITM/s), one row a line, the columns of
+ * the lines' table (sharecols.c).  Nothing when the run does not sample.
+ */
+#define TEXT_LINES 10
+
+static int text_line_cmp(const void *a, const void *b)
+{
+	return shcols_cmp(SHC_HITM, false, *(const struct sharing_line *const *)a,
+			  *(const struct sharing_line *const *)b);
+}
+
+static void text_sharing(FILE *f, const struct sharing_frame *fr)
+{
+	const struct sharing_line *top[SHARING_TOP];
+	int n = fr->nlines < SHARING_TOP ? fr->nlines : SHARING_TOP;
+	bool phys = shcols_phys(fr);
+	char counts[160], b[SHARING_SYM + 32];
+
+	if (!fr->supported) {
+		fprintf(f, "contended lines: not measured: %s\n", fr->reason);
+		return;
+	}
+	shcols_counts(fr, counts, sizeof(counts));
+	fprintf(f, "contended lines: %s%s\n", n > 0 ? "" : "none; ", counts);
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++)
+		top[i] = &fr->line[i];
+	qsort(top, (size_t)n, sizeof(*top), text_line_cmp);
+	if (n > TEXT_LINES)
+		n = TEXT_LINES;
+	for (int i = -1; i < n; i++) {
+		bool first = true;
+
+		for (int c = 0; c < SHC__COUNT; c++) {
+			const struct shcol *k = &shcols[c];
+
+			if (k->phys && !phys)
+				continue;
+			if (i < 0)
+				snprintf(b, sizeof(b), "%s", k->head);
+			else
+				k->cell(top[i], b, sizeof(b));
+			if (c == SHC__COUNT - 1)
+				fprintf(f, "%s%s", first ? "" : " ", b);
+			else
+				fprintf(f, k->left ? "%s%-*s" : "%s%*s", first ? "" : " ", k->width, b);
+			first = false;
+		}
+		fputc('\n', f);
+	}
+}
+
 static void write_text(FILE *f, const struct report *r)
 {
 	const struct metrics *t = &r->total;
@@ -859,6 +914,8 @@ static void write_text(FILE *f, const struct report *r)
 	}
 	text_line(f, r, wc, wk, "total", "", t, NULL);
 	text_notes(f, t);
+	if (r->sharing)
+		text_sharing(f, r->sharing);
 	if (r->note)
 		fprintf(f, "note: %s\n", r->note);
 }

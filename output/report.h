@@ -31,6 +31,8 @@ struct report {
 	const struct row *cpu;         /* per CPU (engine/snapshot.h) */
 	struct metrics total;
 	const char *note;              /* counters taken etc., or NULL */
+	/* The contended lines of the interval (engine/sharing.h), or NULL: not sampled. */
+	const struct sharing_frame *sharing;
 	col_set hidden;                /* text and csv columns --show/--hide leave out */
 };
 
