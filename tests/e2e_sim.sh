@@ -45,6 +45,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	ldlat=$(metric $u load_latency measured)
 	remote=$(metric $u snoop_remote_hitm measured)
 	outstanding=$(metric $u offcore_outstanding measured)
+	reads=$(metric $u offcore_reads measured)
 	hitm=$(metric $u snoop_hitm measured)
 	# 40% of HITM from the module partner: served by the shared L2.
 	[ $module = 1 ] && echo "same_module_hitm_fraction = 0.4" >>$P
@@ -106,27 +107,39 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"null true"
 			continue ;;
 		esac
-		within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
-			"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
-		case $outstanding in
-		false)
-			# Reads measured and shown; the latency not, with its reason.
-			is "$U cpu$c: offcore reads supported, latency not, with a reason" \
-				"$(jq -r ". as \$r | $j | .offcore | [.supported, (.avg_latency_cycles == null), ((.unsupported.avg_latency_cycles // \$r.total.offcore.unsupported.avg_latency_cycles) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
-				"true true true"
-			;;
-		*)
-			lat=$(truth offcore_latency $c)
-			within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
-			within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
-				"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
-			;;
-		esac
+		if [ "$reads" = false ]; then
+			# The E-cores: no occupancy event, so no offcore number at all, said why.
+			is "$U cpu$c: offcore unsupported, with a reason, no number" \
+				"$(jq -r ". as \$r | $j.offcore | [.supported, .reads_per_sec, .avg_latency_cycles, ((.reason // \$r.total.offcore.reason) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
+				"false null null true"
+		else
+			within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
+				"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
+			case $outstanding in
+			false)
+				# Reads measured and shown; the latency not, with its reason.
+				is "$U cpu$c: offcore reads supported, latency not, with a reason" \
+					"$(jq -r ". as \$r | $j | .offcore | [.supported, (.avg_latency_cycles == null), ((.unsupported.avg_latency_cycles // \$r.total.offcore.unsupported.avg_latency_cycles) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
+					"true true true"
+				;;
+			*)
+				lat=$(truth offcore_latency $c)
+				within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
+				within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
+					"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
+				;;
+			esac
+		fi
 		if [ "$hitm" = false ]; then
 			is "$U cpu$c: scope" "$(jq -r "$j.snoop.hit_scope" "$out")" other_core
 		elif [ $module = 1 ]; then
-			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
-				"other_module other_core"
+			# Snoop hits not measured through perf (the module's shared register): no scope.
+			case "$drop" in
+			*" snoop_hit "*) hs=null ;;
+			*) hs=other_module ;;
+			esac
+			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | (.hit_scope | tostring) + \" \" + .hitm_scope" "$out")" \
+				"$hs other_core"
 		else
 			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
 				"other_core other_core"
@@ -174,8 +187,8 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		within "$U total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
 	tot_reads=$(awk -v d="$(truth offcore_reads_per_sec 0)" -v o="$(truth offcore_reads_per_sec 3)" \
 		'BEGIN { print 7 * d + o }')
-	case "$drop" in
-	*" offcore_reads "*) ;;
+	case "$drop$reads" in
+	*" offcore_reads "*|*false) ;;
 	*) within "$U total: offcore reads/s" "$(jq .total.offcore.reads_per_sec "$out")" "$tot_reads" ;;
 	esac
 	within "$U total: ghz" "$(jq .total.ghz "$out")" 2.4
