@@ -342,6 +342,29 @@ static const struct uarch uarch_gracemont = {
 	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
 };
 
+extern const struct pmu_table pmu_table_crestmont;   /* cpu/events/crestmont.c */
+
+/*
+ * Crestmont: Sierra Forest 06_AF, Grand Ridge 06_B6 (K612 intel_pmu_init's
+ * crestmont case; PM2 mapfile: SRF, GRR).  No dump of either (pmu-facts
+ * 9.1: their leaf 0xA and 0x23 are UNVERIFIED): version 5 and 48-bit
+ * counters as every Atom since Tremont, 8 counters from Intel's lists
+ * (Counter 0-7) and Meteor Lake's Crestmont cores (leaf 0x23.1 GP 0xFF,
+ * fixed 0x7); a part whose leaf 0xA says otherwise is refused with the
+ * reason.  Not hybrid, no SMT; four cores share an L2: the
+ * MSR_OFFCORE_RSP_x scope is taken per module (UNVERIFIED, as Goldmont).
+ */
+static const struct uarch uarch_crestmont = {
+	.name = "crestmont",
+	.pretty = "Crestmont",
+	.table = &pmu_table_crestmont,
+	.min_version = 5,               /* UNVERIFIED, see above */
+	.gp_needed = 8,                 /* PM2 SRF/GRR Counter 0-7; UNVERIFIED in CPUID */
+	.gp_width = 48,
+	.offcore_msrs = 2,              /* K612 intel_cmt_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+};
+
 /*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
@@ -367,7 +390,7 @@ static const struct uarch uarch_bonnell = {
 };
 
 /*
- * The hybrids and Crestmont: named after K-fam (its MICROARCH, the
+ * The hybrids: named after K-fam (its MICROARCH, the
  * market-segment suffix dropped, as skylake holds SKYLAKE_X; the Atoms by
  * their core, as tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
  * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
@@ -423,11 +446,6 @@ static const struct uarch uarch_pantherlake = {
 };
 
 
-static const struct uarch uarch_crestmont = {
-	.name = "crestmont",
-	.pretty = "Crestmont",
-	.why_not = WHY_NO_TABLE,
-};
 
 static const struct uarch uarch_airmont_np = {
 	.name = "airmont-np",
@@ -479,6 +497,7 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_graniterapids,
 	&uarch_tremont,
 	&uarch_gracemont,
+	&uarch_crestmont,
 	NULL,
 };
 
@@ -549,8 +568,11 @@ const struct uarch_model uarch_models[] = {
 	       "PFM413 none (tmt forced); LCP2 N5100"),
 	INTEL6(0xBE, uarch_gracemont, "K-fam ATOM_GRACEMONT (Alder Lake-N); K612 gracemont; "
 	       "PM2 ADL alderlake_gracemont_core.json; PFM413 none; LCP2 i3-N305"),
-	INTEL6(0xAF, uarch_crestmont, "K-fam ATOM_CRESTMONT_X (Sierra Forest)"),
-	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge)"),
+	INTEL6F(0xAF, uarch_crestmont, UARCH_F_REMOTE_EVENTS,
+		"K-fam ATOM_CRESTMONT_X (Sierra Forest); K612 crestmont; PM2 SRF (0xD3 REMOTE_FWD_*); "
+		"PFM413 none"),
+	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge); K612 crestmont; PM2 GRR; "
+	       "PFM413 none"),
 
 	INTEL6F(0x6A, uarch_icelake, UARCH_F_REMOTE_EVENTS,
 		"K-fam ICELAKE_X (Sunny Cove); K612 icelake; PM2 ICX (0xD3 REMOTE_HITM/FWD); PFM413 icx; "

@@ -354,6 +354,32 @@ static const struct sim_event grt_events[] = {
 	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, ALL6, "MEM_LOAD_UOPS_RETIRED.HITM", NULL, NULL },
 };
 
+#define ALL8_CMT 0xff
+
+/*
+ * Crestmont, Sierra Forest 06_AF (no libpfm4 PMU: tests/test_sim_pfm.c
+ * holds Intel's values; PM SRF/events/sierraforest_core.json V1.18,
+ * GRR/events/grandridge_core.json V1.13, facts §9.3-9.5).  Load latency
+ * 0xD0/0x05 on PMC0-1 only, with PEBS_EN; no retired-load HITM event on
+ * Grand Ridge, so none is simulated: HITM through the offcore response.
+ */
+static const struct sim_event cmt_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8_CMT, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL8_CMT, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL8_CMT, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL8_CMT, "OCR (MSR 0x1a6)", NULL, NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL8_CMT, "OCR (MSR 0x1a7)", NULL, NULL },
+};
+
+/* Sierra Forest with two packages: the remote loads (facts §9.4: 0xD3/0x04, 0x08). */
+static const struct sim_event cmt_server_events[] = {
+	{ 0xd3, 0x04, SIM_EV_RHIT_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM",
+	  NULL, NULL },
+	{ 0xd3, 0x08, SIM_EV_RHITM_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM",
+	  NULL, NULL },
+};
+
 /*
  * Offcore-response values documented as meaningful, with what the decoder
  * below counts for them (clean, hitm, rest, outstanding weights).
@@ -516,6 +542,17 @@ static const struct sim_rsp_doc tnt_rsp[] = {
 	{ 0, 0x8000000000000001ULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0, 0 },       /* ...OUTSTANDING */
 	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DEMAND_DATA_RD_ANY_RESPONSE", NULL, 0, 0, 0, 0 },
 	{ 1, 0x04003C0001ULL, 1, 0, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+	{ 1, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+};
+
+/*
+ * Crestmont: the json's MSRValues (PM SRF, GRR), read as Gracemont's (L3
+ * hit 18-21, snoop results 31-36; facts §9.4).  The L3-hit HITM is that of
+ * another module: the module's own cores are served behind the L2.
+ */
+static const struct sim_rsp_doc cmt_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, NULL, NULL, 0, 1, 1, 0 },     /* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
+	{ 0, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HITM */
 	{ 1, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },
 };
 
@@ -918,6 +955,35 @@ static const struct sim_hw hw_graniterapids = {
 	.server_model = 0xad, .server_stepping = 1, .server_microcode = 0x10003a2,
 };
 
+/*
+ * Crestmont, Sierra Forest 06_AF, one package or two.  No CPUID dump of
+ * Sierra Forest or Grand Ridge was found (facts §9.1): leaf 0xA is taken
+ * as Meteor Lake's Crestmont cores report it (EAX 0x07300805, ECX 0x7,
+ * EDX 0x8603: version 5, 8 counters, fixed counters 0-2; facts §9.1), leaf
+ * 1 ECX/EDX as Alder Lake-N's: both UNVERIFIED for this part.  No SMT;
+ * four cores share an L2.  MSR_OFFCORE_RSP_x masks 0x800ff3ffffffffff and
+ * 0xff3ffffffffff (K612 intel_cmt_extra_regs, facts §9.4), per core here.
+ * Microcode revision arbitrary.
+ */
+static const struct sim_hw hw_crestmont = {
+	.name = "crestmont", .pfm_pmu = NULL, .model = 0xaf, .stepping = 3,
+	.microcode = 0x3000341,
+	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },
+	.brand = "Intel(R) simulated Crestmont (lattop simulator)",
+	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
+	.has_ld_lat = true, .pebs_fixed = true,
+	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(cmt_events), .rsp_docs = ROWS(cmt_rsp),
+	.module_cores = 4,
+	.multi_package = true, .server_model = 0xaf, .server_stepping = 3,
+	.server_microcode = 0x3000341,
+	.server_events = ROWS(cmt_server_events),
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
@@ -925,7 +991,7 @@ const struct sim_hw *const sim_hw_all[] = {
 	&hw_sandybridge, &hw_ivybridge, &hw_skylake,
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
 	&hw_sapphirerapids, &hw_emeraldrapids, &hw_graniterapids,
-	&hw_tremont, &hw_gracemont, NULL,
+	&hw_tremont, &hw_gracemont, &hw_crestmont, NULL,
 };
 
 const char *sim_uarch_name(size_t i)

@@ -188,6 +188,13 @@ static const struct sk_er er_tnt[] = {
 	{ 0x02b7, 0xffff, SK_ER_RSP1, 0xff0ffffff9fffULL },
 	{ 0 },
 };
+/* intel_cmt_extra_regs (Crestmont; pmu-facts 9.4): the snoop-response registers not modelled. */
+static const struct sk_er er_cmt[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x800ff3ffffffffffULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0xff3ffffffffffULL },
+	{ 0x05d0, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
 static const struct sk_er er_glm[] = {
 	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x760005ffbfULL },
 	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x360005ffbfULL },
@@ -277,6 +284,7 @@ static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
 static const uint8_t models_gnr[] = { 0xad, 0xae, 0 };
 static const uint8_t models_tnt[] = { 0x86, 0x96, 0x9c, 0 };
 static const uint8_t models_grt[] = { 0xbe, 0 };
+static const uint8_t models_cmt[] = { 0xaf, 0xb6, 0 };
 
 /*
  * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
@@ -321,6 +329,9 @@ static const struct sk_pmu sk_pmus[] = {
 	 * constraints), E-cores without SMT.
 	 */
 	{ "gracemont", models_grt, true, 3, true, true, false, false, er_grt, cons_none,
+	  pebs_grt },
+	/* The crestmont case (K612): as Gracemont, its own extra registers. */
+	{ "crestmont", models_cmt, true, 3, true, true, false, false, er_cmt, cons_none,
 	  pebs_grt },
 };
 

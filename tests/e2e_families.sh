@@ -34,6 +34,10 @@
 # - Tremont: the offcore latency from MSR_OFFCORE_RSP_0's OUTSTANDING bit
 #   63 (Goldmont's was 38: the naive value counts nothing on Tremont), no
 #   load latency, and nothing written to IA32_PEBS_ENABLE.
+# - Crestmont's HITM comes from the offcore response, which stops at the
+#   module: with 40% of the HITM served inside the module, it counts the
+#   other 60%, said to be other modules' (the retired-load reading of the
+#   older Atoms would count all of it).
 # Expected values are the profiles' own numbers below.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
@@ -230,5 +234,16 @@ if run tnt tremont "$(prof tnt)"; then
 	is "tremont: no load latency" "$(ll tnt 0)" "false false"
 	within "tremont: offcore latency cycles" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/tnt.json)" 180
 	within "tremont: offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/tnt.json)" 2e7
+fi
+# ---- Crestmont: HITM of other modules only ----
+if run cmt crestmont "$(prof cmt "same_module_hitm_fraction = 0.4")"; then
+	within "crestmont: HITM/s is other modules' (60% of 5e4)" \
+		"$(jq '.cpus[0].snoop.hitm_per_sec' $LIB_TMP/cmt.json)" 3e4
+	is "crestmont: HITM scope other_module, no snoop-hit number" \
+		"$(jq -r '.cpus[0].snoop | (.hitm_scope | tostring) + " " + (.hit_per_sec | tostring)' $LIB_TMP/cmt.json)" \
+		"other_module null"
+	is "crestmont: load latency measured, offcore not" \
+		"$(jq -r '.cpus[0] | [.load_latency.supported, .offcore.supported] | map(tostring) | join(" ")' $LIB_TMP/cmt.json)" \
+		"true false"
 fi
 tap_done

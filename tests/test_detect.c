@@ -1080,7 +1080,7 @@ static const struct uarch_model *model_row(const char *vendor, unsigned family, 
  */
 static void test_model_table(void **state)
 {
-	char supports[256];
+	char supports[512];
 	struct cpuid_info id;
 	struct cpu_desc d;
 	unsigned m;
@@ -1152,7 +1152,7 @@ static void test_model_table(void **state)
  */
 static void test_supports(void **state)
 {
-	char s[256], tail[64];
+	char s[512], tail[64];
 	const char *p;
 	size_t n = 0;
 
