@@ -23,6 +23,7 @@
 #   (regs: the operations of section 1 on one CPU by register, for four
 #   families; not in the default run.)
 # Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf].
+# UARCHS="tremont gracemont" limits section 1 to those families.
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
@@ -58,7 +59,7 @@ ops() {
 	echo "| microarch | dump | threads/core, packages | reads | writes | total | floor reads | floor writes | floor | ratio |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	mkdir -p $T/s && chmod 700 $T/s
-	for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+	for u in ${UARCHS:-$(./lattop --list-uarchs --format json | jq -r '.[].name')}; do
 		dump=$(family_dump $u)
 		if [ -z "$dump" ]; then
 			echo "| $u | no dump | - | - | - | - | - | - | - | - |"

@@ -456,18 +456,22 @@ static void jb_reason(struct jb *j, bool supported, const char *reason, const ch
 /*
  * "key":"reason" into the "unsupported" object of section @sect, for each
  * number not measured; null where the reason is @tot's (NULL: the total).
+ * A section that measures nothing says one reason; a number whose own
+ * reason is another (Crestmont through perf: no snoop-hit event, and HITM
+ * refused by the kernel) says its own here too.
  */
 static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m,
 			     const struct metrics *tot)
 {
-	bool first = true;
+	bool whole = !col_sections[sect].supported(m), first = true;
+	const char *sr = whole && col_sections[sect].reason ? col_sections[sect].reason(m) : NULL;
 
 	JB(j, ",\"unsupported\":{");
-	for (int i = 0; col_sections[sect].supported(m) && i < COL__COUNT; i++) {
+	for (int i = 0; i < COL__COUNT; i++) {
 		const struct column *c = &columns[i];
 		const char *why = c->why && c->sect == sect ? c->why(m) : NULL;
 
-		if (!why || !(c->flags & COL_F_JSON))
+		if (!why || !(c->flags & COL_F_JSON) || (whole && (!sr || !strcmp(why, sr))))
 			continue;
 		if (!first)
 			JB(j, ",");
@@ -805,9 +809,12 @@ static void text_notes(FILE *f, const struct metrics *t)
 		fprintf(f, "load latency: >N and ~Mean not measured: %s\n", t->lat.tagged_reason);
 	else if (t->lat.loads_reason)
 		fprintf(f, "load latency: Loads/s and >N not measured: %s\n", t->lat.loads_reason);
-	if (!t->snoop.supported)
+	if (!t->snoop.supported) {
 		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
-	else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
+		/* HITM not measured for a reason of its own (Crestmont through perf) */
+		if (t->snoop.reason && t->snoop.hitm_reason && strcmp(t->snoop.reason, t->snoop.hitm_reason))
+			fprintf(f, "snoop HITM: not measured: %s\n", t->snoop.hitm_reason);
+	} else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
 		fprintf(f, "snoop: Hit/s counts hits in %s, HITM/s in %s\n",
 			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
 			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"

@@ -1149,7 +1149,7 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!hw) {
-		char known[256];
+		char known[512];
 
 		sim_uarch_list(known, sizeof(known));
 		sim_seterr(err, errlen, "unknown microarchitecture '%s' (known: %s)",

@@ -100,6 +100,7 @@ enum sim_rsp_layout {
 	SIM_RSP_HSW,            /* §5.2: request 15:0, supplier 30:16, snoop 37:31 */
 	SIM_RSP_SLM,            /* §5.3: snoop 31/33/34/36, OUTSTANDING 38 */
 	SIM_RSP_GLM,            /* §5.4: snoop 33/34/36, OUTSTANDING 38 */
+	SIM_RSP_TNT,            /* §9.4-9.5: L3 hit 21:18, snoop 31-36, OUTSTANDING 63 */
 };
 
 /* Which logical CPUs share one MSR_OFFCORE_RSP_x pair. */

@@ -175,6 +175,29 @@ static const struct sk_er er_slm[] = {
 	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x368005ffffULL },
 	{ 0 },
 };
+/*
+ * intel_grt_extra_regs (Gracemont; pmu-facts 9.3, 9.4): OCR on 0x01b7 and
+ * 0x02b7, mask 0x3fffffffff; the load-latency event is 0xD0/0x05.
+ */
+static const struct sk_er er_grt[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffffffffULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x3fffffffffULL },
+	{ 0x05d0, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+/* intel_tnt_extra_regs (Tremont; pmu-facts 9.4, 9.5): OUTSTANDING, bit 63, in RSP_0 only. */
+static const struct sk_er er_tnt[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x800ff0ffffff9fffULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0xff0ffffff9fffULL },
+	{ 0 },
+};
+/* intel_cmt_extra_regs (Crestmont; pmu-facts 9.4): the snoop-response registers not modelled. */
+static const struct sk_er er_cmt[] = {
+	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x800ff3ffffffffffULL },
+	{ 0x02b7, 0xffff, SK_ER_RSP1, 0xff3ffffffffffULL },
+	{ 0x05d0, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
 static const struct sk_er er_glm[] = {
 	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x760005ffbfULL },
 	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x360005ffbfULL },
@@ -244,6 +267,8 @@ static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 }
 /* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
 static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false }, { 0 } };
 static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false }, { 0 } };
+/* Gracemont: INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3) (pmu-facts 9.3). */
+static const struct sk_cons pebs_grt[] = { { 0x05d0, 0xffff, 0x3, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
 static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
 
@@ -259,6 +284,10 @@ static const uint8_t models_slm[] = { 0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d, 0 };
 static const uint8_t models_glm[] = { 0x5c, 0x5f, 0x7a, 0 };
 static const uint8_t models_icl[] = { 0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7, 0 };
 static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
+static const uint8_t models_gnr[] = { 0xad, 0xae, 0 };
+static const uint8_t models_tnt[] = { 0x86, 0x96, 0x9c, 0 };
+static const uint8_t models_grt[] = { 0xbe, 0 };
+static const uint8_t models_cmt[] = { 0xaf, 0xb6, 0 };
 
 /*
  * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
@@ -281,6 +310,32 @@ static const struct sk_pmu sk_pmus[] = {
 	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl },
 	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
 	  pebs_glc },
+	/*
+	 * The granite_rapids case (K612): Golden Cove's constraints and the
+	 * load latency's 0xfe, no auxiliary event (pmu-facts 9.3, 9.9); the
+	 * OCR registers' masks (intel_rwc_extra_regs) are not modelled here:
+	 * the Golden Cove ones stand in, lattop programs no OCR on this table.
+	 */
+	{ "granite_rapids", models_gnr, true, 3, true, false, false, false, er_glc, cons_glc,
+	  pebs_glc },
+	/*
+	 * The Tremont case: slm_format_attr (no ldlat), RSP_1 by umask as on
+	 * the older Atoms, only fixed-counter constraints.  Its PEBS
+	 * constraints are not modelled: no load-latency event exists, and
+	 * lattop opens no other precise event.
+	 */
+	{ "Tremont", models_tnt, false, 3, true, true, false, false, er_tnt, cons_none,
+	  cons_none },
+	/*
+	 * The gracemont case: nhm_format_attr (ldlat), RSP_1 by umask as on
+	 * the older Atoms, only fixed-counter constraints (intel_grt_event_
+	 * constraints), E-cores without SMT.
+	 */
+	{ "gracemont", models_grt, true, 3, true, true, false, false, er_grt, cons_none,
+	  pebs_grt },
+	/* The crestmont case (K612): as Gracemont, its own extra registers. */
+	{ "crestmont", models_cmt, true, 3, true, true, false, false, er_cmt, cons_none,
+	  pebs_grt },
 };
 
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };

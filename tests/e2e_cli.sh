@@ -241,11 +241,14 @@ for u in $UARCHS; do
 		;;
 	esac
 	# Offcore occupancy through an offcore response (the Atoms): the
-	# OUTSTANDING bit, which exists in MSR_OFFCORE_RSP_0 only.
+	# OUTSTANDING bit, which exists in MSR_OFFCORE_RSP_0 only: bit 38 up to
+	# Goldmont Plus (perfmon version 4), bit 63 on Tremont (version 5;
+	# pmu-facts 9.5), beside demand data reads (bit 0) alone.
 	if [ "$(jq '[.events[] | select(.metric == "offcore_outstanding" and .offcore_msr != null)] | length' $LIB_TMP/e.json)" -gt 0 ]; then
+		vv=$(jq -r --arg u $u '.[] | select(.name == $u) | .leaf_0xa.min_version' $LIB_TMP/uarchs.json)
 		is "$u --list-events: OUTSTANDING in MSR_OFFCORE_RSP_0" \
 			"$(jq -r '.events[] | select(.metric == "offcore_outstanding") | .offcore_msr + " " + .offcore_rsp' $LIB_TMP/e.json)" \
-			"0x1a6 0x4000000001"
+			"0x1a6 $([ "$vv" -ge 5 ] && echo 0x8000000000000001 || echo 0x4000000001)"
 	fi
 done
 # --list-events text: the register values of the JSON, in columns that stay in line.

@@ -153,6 +153,17 @@ check "--list-events --backend perf says the same" \
 ./lattop --simulate silvermont --backend perf --once -d 0.3 -c 0,2,4,6 --format json >$LIB_TMP/slm1.json
 check "silvermont, one core per module: offcore measured" \
 	jqe '[.cpus[] | .offcore.reads_per_sec > 0] | all' $LIB_TMP/slm1.json
+# Tremont's modules are four cores behind one L2 (the scope taken per module, as Goldmont's).
+./lattop --simulate tremont --backend perf --once -d 0.3 --format json >$LIB_TMP/tnt.json
+check "tremont, the cores of a module: offcore not measured, the module named" \
+	jqe '.total.offcore.reason as $t | .cpus[0].offcore | .reads_per_sec == null and ((.reason // $t) | test("cores of a module share"))' $LIB_TMP/tnt.json
+./lattop --simulate tremont --backend perf --once -d 0.3 -c 0,4 --format json >$LIB_TMP/tnt1.json
+check "tremont, one core per module: offcore latency measured (OUTSTANDING, bit 63, through config1)" \
+	jqe '[.cpus[] | .offcore.reads_per_sec > 0 and .offcore.avg_latency_cycles > 0] | all' $LIB_TMP/tnt1.json
+# Gracemont: the kernel's load-latency event is 0xD0/0x05 on PMC0-1 (its PEBS constraint 0x3).
+./lattop --simulate gracemont --backend perf --once -d 0.3 --format json >$LIB_TMP/grt.json
+check "gracemont: load latency measured through the kernel (0x5d0 on PMC0-1)" \
+	jqe '[.cpus[] | .load_latency.loads_per_sec > 0 and .load_latency.above_share[0] > 0] | all' $LIB_TMP/grt.json
 
 # ---- permissions: as nobody, the simulated kernel's paranoid level ----
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
