@@ -31,6 +31,7 @@ struct report {
 	const struct row *cpu;         /* per CPU (engine/snapshot.h) */
 	struct metrics total;
 	const char *note;              /* counters taken etc., or NULL */
+	const struct sharing_frame *sharing;   /* the contended lines; NULL: none (json omits it) */
 	col_set hidden;                /* text and csv columns --show/--hide leave out */
 };
 

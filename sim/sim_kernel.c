@@ -35,6 +35,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +119,48 @@ struct sk_pmu {
 	const struct sk_er *er;         /* ended by code 0 */
 	const struct sk_cons *cons;     /* ended by cntmask 0 */
 	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
+	/* Sampling (ds.c): the load-latency event, "mem-stores" (0: none), the data sources. */
+	uint16_t ldlat_config, store_config;
+	const struct sk_dse *dse;       /* the kernel's translation of the PEBS code, ended by 0 */
+	uint8_t dse_hitm, dse_remote_hitm;      /* the code the hardware writes for each */
+	bool mem_loads_aux;             /* PMU_FL_MEM_LOADS_AUX: 0x8203 must lead the group */
 };
+
+/*
+ * The kernel's translation of a PEBS load's data-source code into union
+ * perf_mem_data_src (K61/K612 ds.c pebs_data_source[] and the family
+ * patches; pmu-facts 10.6), as far as the simulated samples go: a local
+ * HITM and a remote one.  Only the codes below are ever written.
+ */
+struct sk_dse {
+	uint8_t code;
+	uint64_t data_src;
+};
+#define SK_P(a, b)      ((uint64_t)PERF_MEM_##a##_##b << PERF_MEM_##a##_SHIFT)
+#define SK_LEVEL(x)     ((uint64_t)PERF_MEM_LVLNUM_##x << PERF_MEM_LVLNUM_SHIFT)
+#define SK_REM          ((uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT)
+#define SK_OP_LH        (SK_P(OP, LOAD) | SK_P(LVL, HIT))
+/* Base table (SNB..BDW): 0x7 L3 hit HITM, 0x9 remote cache HITM (REM_CCE1). */
+static const struct sk_dse dse_base[] = {
+	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0x9, SK_OP_LH | SK_P(LVL, REM_CCE1) | SK_REM | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0 },
+};
+/* intel_pmu_pebs_data_source_nhm: 0x6 and 0x7 are HITM, not a clean hit and HITM. */
+static const struct sk_dse dse_nhm[] = {
+	{ 0x6, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0x9, SK_OP_LH | SK_P(LVL, REM_CCE1) | SK_REM | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0 },
+};
+/* intel_pmu_pebs_data_source_skl: 0xD is any cache, remote, HITM, with no lvl bit. */
+static const struct sk_dse dse_skl[] = {
+	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
+	{ 0xd, SK_OP_LH | SK_LEVEL(ANY_CACHE) | SK_REM | SK_P(SNOOP, HITM) },
+	{ 0 },
+};
+/* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
+#define SK_STORE_SRC (SK_P(OP, STORE) | SK_P(LVL, HIT) | SK_P(LVL, L1) | SK_LEVEL(L1))
 
 /* intel_nehalem_extra_regs, intel_westmere_extra_regs (K61). */
 static const struct sk_er er_nhm[] = {
@@ -236,11 +278,16 @@ static const struct sk_cons cons_none[] = { { 0 } };
 
 /* The PEBS load-latency constraints, INTEL_PLD_CONSTRAINT (pmu-facts 10.2). */
 static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 } };
-static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false }, { 0 } };
-static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 } };
+/* The stores: INTEL_PST_CONSTRAINT(0x02cd, 0x8) on SNB/IVB, 0x82d0 on 0xf from HSW (ds.c). */
+static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false },
+					   { 0x02cd, 0xffff, 0x8, false }, { 0 } };
+static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
 /* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
-static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false }, { 0 } };
-static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false }, { 0 } };
+static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
+static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
 static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
 
@@ -259,25 +306,43 @@ static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
 
 /*
  * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
- * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).
+ * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).  Sampling: the
+ * "mem-loads" and "mem-stores" aliases (K61 core.c EVENT_ATTR_STR
+ * mem_ld_nhm 0x100b, mem_ld_snb/hsw 0x01cd, mem_st_snb 0x02cd, mem_st_hsw
+ * 0x82d0: none before Sandy Bridge), the data-source patch intel_pmu_init
+ * applies (_nhm on Nehalem and Westmere, _skl from Skylake on: pmu-facts
+ * 10.6), and PMU_FL_MEM_LOADS_AUX on Sapphire Rapids (pmu-facts 9.3).
+ * The codes the hardware writes for a HITM: the SDM's "L3 hit, HITM other
+ * core" (0x7; Nehalem's 0x6, which the base table would read as a clean
+ * hit), remote 0x9 (REM_CCE1) or, from Skylake servers, 0xD.
  */
 static const struct sk_pmu sk_pmus[] = {
-	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm },
-	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm },
-	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb },
+	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm,
+	  0x100b, 0, dse_nhm, 0x6, 0x9, false },
+	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm,
+	  0x100b, 0, dse_nhm, 0x6, 0x9, false },
+	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb,
+	  0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
 	{ "sandybridge", models_snbep, true, 2, true, false, false, true, er_snbep, cons_snb,
-	  pebs_snb },
-	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb },
-	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw },
-	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw },
-	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw },
+	  pebs_snb, 0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
+	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb,
+	  0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
+	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw,
+	  0x01cd, 0x82d0, dse_base, 0x7, 0x9, false },
+	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw,
+	  0x01cd, 0x82d0, dse_base, 0x7, 0x9, false },
+	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw,
+	  0x01cd, 0x82d0, dse_skl, 0x7, 0xd, false },
+	/* no load latency on the Atoms: nothing sampled */
 	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
-	  pebs_atom },
-	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom },
+	  pebs_atom, 0, 0, NULL, 0, 0, false },
+	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom,
+	  0, 0, NULL, 0, 0, false },
 	/* PMU_FL_NO_HT_SHARING on both: the extra registers are per thread. */
-	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl },
+	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl,
+	  0x01cd, 0x82d0, dse_skl, 0x7, 0xd, false },
 	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
-	  pebs_glc },
+	  pebs_glc, 0x01cd, 0x82d0, dse_skl, 0x7, 0xd, true },
 };
 
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
@@ -300,6 +365,12 @@ struct sk_event {
 	uint64_t count;
 	double enabled, running;        /* seconds */
 	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
+	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
+	unsigned char *ring;
+	size_t ring_len;
+	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
+	double *carry;                  /* per line access: the share of a sample due */
+	double *rcarry;                 /* ... and of a remote one */
 };
 
 struct sk_cpu {
@@ -541,6 +612,201 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	}
 }
 
+/* ---- samples into ring buffers ---- */
+
+/* HZ and the unthrottle tick (K61 perf_event_max_sample_rate, __perf_event_account_interrupt). */
+#define SK_HZ 250
+/* What the simulated hardware measures of a HITM load: local, remote (core cycles). */
+#define SK_LAT_HITM 110
+#define SK_LAT_REMOTE_HITM 310
+
+/* Room in @e's ring for @len bytes (data_tail read with acquire, as the kernel does). */
+static bool sk_ring_room(const struct sk_event *e, size_t len)
+{
+	const struct perf_event_mmap_page *m = (const void *)e->ring;
+	uint64_t tail = __atomic_load_n(&m->data_tail, __ATOMIC_ACQUIRE);
+
+	return m->data_size - (m->data_head - tail) >= len;
+}
+
+/* Copy @len bytes into @e's ring at data_head, wrapping, and publish them. */
+static void sk_ring_write(struct sk_event *e, const void *rec, size_t len)
+{
+	struct perf_event_mmap_page *m = (void *)e->ring;
+	unsigned char *data = e->ring + m->data_offset;
+	uint64_t at = m->data_head & (m->data_size - 1);
+	size_t first = len < m->data_size - at ? len : (size_t)(m->data_size - at);
+
+	memcpy(data + at, rec, first);
+	memcpy(data, (const unsigned char *)rec + first, len - first);
+	__atomic_store_n(&m->data_head, m->data_head + len, __ATOMIC_RELEASE);
+}
+
+/*
+ * Put a record in @e's ring, or count it lost.  The LOST record goes
+ * first, when the next record fits: the kernel says a loss only with the
+ * next output that finds room (pmu-facts 10.5, K61 perf_output_begin).
+ */
+static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
+{
+	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
+		{ PERF_RECORD_LOST, 0, sizeof(lost) }, id, 0,
+	};
+
+	if (e->lost) {
+		if (!sk_ring_room(e, sizeof(lost) + len)) {
+			e->lost += sample;
+			return;
+		}
+		lost.lost = e->lost;
+		sk_ring_write(e, &lost, sizeof(lost));
+		e->lost = 0;
+	}
+	if (!sk_ring_room(e, len)) {
+		e->lost += sample;
+		return;
+	}
+	sk_ring_write(e, rec, len);
+}
+
+/* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
+static uint64_t sk_data_src(const struct sk *k, bool remote)
+{
+	uint8_t code = remote ? k->pmu->dse_remote_hitm : k->pmu->dse_hitm;
+
+	for (const struct sk_dse *d = k->pmu->dse; d && d->code; d++)
+		if (d->code == code)
+			return d->data_src;
+	return 0;
+}
+
+/* A physical address for @addr of @pid: the offset in the page kept, the frame made up. */
+static uint64_t sk_phys(uint64_t addr, int pid)
+{
+	return (1ULL << 38) | ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
+}
+
+/* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
+static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
+		      const struct sim_line_access *a, bool store, bool remote)
+{
+	uint64_t w[32], t = e->attr.sample_type, id = (uint64_t)(e - k->ev) + 1;
+	uint64_t addr = l->addr + a->offset;
+	size_t n = 1;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_IP)
+		w[n++] = l->ip ? l->ip : 0x401000 + (uint64_t)a->offset * 4 + (store ? 2 : 0);
+	if (t & PERF_SAMPLE_TID)
+		w[n++] = (uint64_t)(uint32_t)l->pid | (uint64_t)(uint32_t)a->tid << 32;
+	if (t & PERF_SAMPLE_TIME)
+		w[n++] = (uint64_t)(k->now * 1e9);
+	if (t & PERF_SAMPLE_ADDR)
+		w[n++] = addr;
+	if (t & PERF_SAMPLE_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_CPU)
+		w[n++] = (uint64_t)(uint32_t)e->cpu;
+	if (t & PERF_SAMPLE_PERIOD)
+		w[n++] = e->attr.sample_period;
+	if (t & PERF_SAMPLE_WEIGHT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_DATA_SRC)
+		w[n++] = store ? SK_STORE_SRC : sk_data_src(k, remote);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		w[n++] = sk_phys(addr, l->pid);
+	{
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+					       (uint16_t)(n * 8) };
+
+		memcpy(&w[0], &h, sizeof(h));
+	}
+	sk_ring_put(e, id, w, n * 8, true);
+}
+
+/* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
+static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
+{
+	struct { struct perf_event_header h; uint64_t time, id, stream_id; } r = {
+		{ type, 0, sizeof(r) }, (uint64_t)(k->now * 1e9), (uint64_t)(e - k->ev) + 1,
+		(uint64_t)(e - k->ev) + 1,
+	};
+
+	sk_ring_put(e, r.id, &r, sizeof(r), false);
+}
+
+/*
+ * The samples @e owes for @dt seconds of counting on its CPU: each
+ * profile line's accesses by threads on this CPU (thread TID on CPU TID %
+ * cpus), loads for the load-latency event when their latency is above its
+ * threshold, stores of the writing accesses for "mem-stores".  Above
+ * perf_event_max_sample_rate the event is throttled: the kernel stops it
+ * for the rest of each tick, so only max_rate x dt samples come, and each
+ * tick says THROTTLE and UNTHROTTLE.
+ */
+static void sk_emit(struct sk *k, struct sk_event *e, double dt)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	uint64_t cfg = e->attr.config & 0xffff;
+	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
+		     cfg == k->pmu->store_config;
+	double period = (double)e->attr.sample_period, want = 0, keep = 1;
+	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
+			  SIM_DEFAULT_MAX_SAMPLE_RATE;
+	int ticks;
+
+	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+		return;
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++)
+			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
+				want += l->hitm_per_sec / l->nacc * dt / period;
+	}
+	if (want > max_rate * dt) {
+		keep = max_rate * dt / want;
+		ticks = (int)ceil(dt * SK_HZ);
+		for (int t = 0; t < ticks; t++) {
+			sk_throttle_rec(k, e, PERF_RECORD_THROTTLE);
+			sk_throttle_rec(k, e, PERF_RECORD_UNTHROTTLE);
+		}
+	}
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++) {
+			const struct sim_line_access *a = &l->acc[j];
+			double *c = &e->carry[i * SIM_LINE_ACCESSES + j];
+			double *rc = &e->rcarry[i * SIM_LINE_ACCESSES + j];
+
+			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
+				continue;
+			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
+			*c += l->hitm_per_sec / l->nacc * dt / period * keep;
+			for (; *c >= 1; *c -= 1) {
+				bool remote = false;
+
+				if (loads) {
+					*rc += l->remote;
+					remote = *rc >= 1;
+					if (remote)
+						*rc -= 1;
+					if ((remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM) <=
+					    (double)(e->attr.config1 & 0xffff))
+						continue;
+				}
+				sk_sample(k, e, l, a, stores, remote);
+			}
+		}
+	}
+}
+
 /* Bring @cpu's events to instant @t: counts read there, times added. */
 static void sk_step(struct sk *k, int cpu, double t)
 {
@@ -558,6 +824,7 @@ static void sk_step(struct sk *k, int cpu, double t)
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
 			e->running += dt;
+			sk_emit(k, e, dt);
 		}
 		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
 			e->enabled += dt;
@@ -842,6 +1109,19 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return rc;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
 		return -EINVAL;         /* the TSC in a group is not modelled */
+	/*
+	 * PMU_FL_MEM_LOADS_AUX (Sapphire Rapids): a load-latency event that
+	 * samples the data source must have LD_BLOCKS.STORE_FORWARD 0x8203
+	 * as its group leader; -ENODATA when it leads itself (K612
+	 * intel_pmu_hw_config, require_mem_loads_aux_event).
+	 */
+	if (k->pmu->mem_loads_aux && attr->precise_ip && (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    (attr->config & 0xffff) == k->pmu->ldlat_config) {
+		if (!lead)
+			return -ENODATA;
+		if ((lead->attr.config & 0xffff) != 0x8203)
+			return -EINVAL;
+	}
 	if (pid != -1)
 		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
 	if (k->paranoid > 0 && !k->perfmon)
@@ -985,7 +1265,11 @@ static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned l
 			}
 		return 0;
 	case PERF_EVENT_IOC_PERIOD:
-		return e->attr.sample_period ? 0 : -EINVAL;
+		/* the argument points to the new period (K61 perf_event_period) */
+		if (!e->attr.sample_period || !arg || !*(const uint64_t *)arg)
+			return -EINVAL;
+		e->attr.sample_period = *(const uint64_t *)arg;
+		return 0;
 	default:
 		return -ENOTTY;
 	}
@@ -1021,6 +1305,11 @@ static int sk_close(struct perfdev *d, int fd)
 			k->ev[e->sib[j]].leader = e->sib[j];
 	}
 	sk_er_put(k, e);
+	free(e->ring);
+	free(e->carry);
+	free(e->rcarry);
+	e->ring = NULL;
+	e->carry = e->rcarry = NULL;
 	e->used = false;
 	k->nfds--;
 	sk_schedule(k, cpu);
@@ -1059,11 +1348,87 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }
 
+/* The fields a simulated sample can carry; another asked for is refused at mmap. */
+#define SK_SAMPLE_TYPES (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+	PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
+
+/*
+ * mmap of a sampling event: a control page and 2^n data pages (K61
+ * perf_mmap: EINVAL otherwise), the same layout as the kernel's, in
+ * memory of the simulated kernel's own.  The processes of the profile's
+ * lines are told first, as COMM records, as a side-band would.
+ */
+static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	struct perf_event_mmap_page *m;
+	size_t data = len - PERFDEV_PAGE, nacc = (size_t)prof->nlines * SIM_LINE_ACCESSES;
+
+	if (!e)
+		return -EBADF;
+	if (len <= PERFDEV_PAGE || len % PERFDEV_PAGE || (data & (data - 1)) || e->ring)
+		return -EINVAL;
+	if (!e->attr.sample_period || e->attr.freq || (e->attr.sample_type & ~(uint64_t)SK_SAMPLE_TYPES))
+		return -EINVAL;         /* only what the simulated samples carry */
+	sk_catch_up(k, e->cpu);
+	e->ring = aligned_alloc(PERFDEV_PAGE, len);
+	e->carry = calloc(nacc ? nacc : 1, sizeof(double));
+	e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
+	if (!e->ring || !e->carry || !e->rcarry) {
+		free(e->ring);
+		free(e->carry);
+		free(e->rcarry);
+		e->ring = NULL;
+		e->carry = e->rcarry = NULL;
+		return -ENOMEM;
+	}
+	memset(e->ring, 0, len);
+	e->ring_len = len;
+	m = (void *)e->ring;
+	m->version = 0;
+	m->data_offset = PERFDEV_PAGE;
+	m->data_size = data;
+	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
+	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
+		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
+			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,
+			(uint32_t)prof->lines[i].pid, { 0 },
+		};
+
+		memcpy(c.comm, prof->lines[i].comm, sizeof(c.comm));
+		sk_ring_put(e, (uint64_t)(e - k->ev) + 1, &c, sizeof(c), false);
+	}
+	*map = e->ring;
+	return 0;
+}
+
+static void sk_munmap(struct perfdev *d, int fd, void *map, size_t len)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+
+	(void)len;
+	if (!e || e->ring != map)
+		return;
+	free(e->ring);
+	e->ring = NULL;
+	e->ring_len = 0;
+}
+
 static void sk_destroy(struct perfdev *d)
 {
 	struct sk *k = sk_of(d);
 
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
+	for (int i = 0; i < k->nev; i++) {
+		free(k->ev[i].ring);
+		free(k->ev[i].carry);
+		free(k->ev[i].rcarry);
+	}
 	free(k->ev);
 	free(k->cpu);
 	free(k->group);
@@ -1076,6 +1441,8 @@ static const struct perfdev_ops sk_ops = {
 	.ioctl = sk_ioctl,
 	.close = sk_close,
 	.file = sk_file,
+	.mmap = sk_mmap,
+	.munmap = sk_munmap,
 	.destroy = sk_destroy,
 };
 
