@@ -232,13 +232,8 @@ static void record_interval(struct session *r, const struct report *rep)
 	}
 }
 
-/* Why the msr backend shows no contended lines (issue 23). */
-#define SHARING_WHY_MSR "the msr backend has no PEBS buffer: the contended lines are sampled " \
-	"through the kernel only (--backend perf)"
-
 int session_show(struct session *r, bool first, char *note, size_t notelen)
 {
-	static struct sharing_frame no_sharing;
 	struct timeval tv;
 	const struct snapshot *sn = &r->snap;
 	const char *n = taken_note(r, true, note, notelen);
@@ -253,12 +248,6 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 		.hidden = r->opt.hidden,
 		.sharing = sn->sharing,
 	};
-
-	if (!rep.sharing) {
-		if (!no_sharing.reason[0])
-			sharing_frame_unsupported(&no_sharing, SHARING_WHY_MSR);
-		rep.sharing = &no_sharing;
-	}
 
 	gettimeofday(&tv, NULL);
 	rep.time = tv.tv_sec + tv.tv_usec / 1e6;

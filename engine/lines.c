@@ -156,19 +156,22 @@ static const char *comm_of(const struct lines *t, int pid)
  * False sharing: threads touch different words of the line, one at least
  * writing, and no word has a writer and another thread.  True sharing:
  * some written word is touched by two threads or more.  Unknown: one
- * thread, no writer, or too few samples.
+ * thread, no writer, or too few samples.  Where no store of the line was
+ * sampled (Nehalem and Westmere have no store event) but its loads were
+ * served HITM, the HITM is the proof that a word is written, unknown
+ * which: every word touched counts as written.
  */
 static enum sharing_verdict verdict(const struct lines_line *l)
 {
 	int tids[SHARING_WORDS * SHARING_TIDS], ntids = 0;
-	bool written = false;
+	bool inferred = l->stores <= 0 && l->hitm > 0, written = inferred;
 
 	if (l->samples < VERDICT_MIN)
 		return SHARING_UNKNOWN;
 	for (int i = 0; i < SHARING_WORDS; i++) {
 		const struct lines_word *w = &l->word[i];
 
-		if (w->writes > 0 && w->ntids > 1)
+		if ((w->writes > 0 || inferred) && w->ntids > 1)
 			return SHARING_TRUE;
 		written |= w->writes > 0;
 		for (int j = 0; j < w->ntids; j++)

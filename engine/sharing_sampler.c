@@ -300,7 +300,12 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 
 			if (ev->fd < 0)
 				continue;
-			/* the times first: the share of the interval the event sampled */
+			/*
+			 * The times first: the samples in the ring are those of the
+			 * time the event ran since the last read (dr), so each stands
+			 * for period x interval / dr accesses of the interval: a rate
+			 * is samples x period / running, the kernel's own scaling.
+			 */
 			ev->scale = 1;
 			if (perfdev_read_counts(s->dev, ev->fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
 						PERF_FORMAT_TOTAL_TIME_RUNNING, &k) == 0) {
@@ -308,8 +313,8 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 				dr = k.running - ev->running;
 				ev->enabled = k.enabled;
 				ev->running = k.running;
-				if (dr > 0 && de > dr)
-					ev->scale = (double)de / (double)dr;
+				if (dr > 0 && de > 0)
+					ev->scale = seconds * 1e9 / (double)dr;
 			}
 			s->cur = ev;
 			s->cur_kind = i;
@@ -320,7 +325,10 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 	s->frame.samples = s->samples;
 	s->frame.lost = s->lost;
 	s->frame.throttled = s->throttled;
-	s->frame.period = s->cpu[0].ev[SHARING_EV_LOADS].period;
+	s->frame.period = 0;
+	for (int c = 0; c < s->ncpu; c++)
+		if (s->cpu[c].ev[SHARING_EV_LOADS].period > s->frame.period)
+			s->frame.period = s->cpu[c].ev[SHARING_EV_LOADS].period;
 	lines_interval(&s->lines, seconds, &s->frame);
 	return &s->frame;
 }

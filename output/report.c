@@ -732,9 +732,14 @@ static void write_json(FILE *f, const struct report *r)
 	JB(&j, "],\"total\":{");
 	json_metrics(&j, &r->total, NULL, true);
 	JB(&j, "}");
-	if (r->sharing) {
+	if (r->sharing || !strcmp(report_backend(r->source), "msr")) {
+		static struct sharing_frame msr_frame;
+
+		/* The msr backend never has lines: said by its source, live and replayed alike. */
+		if (!r->sharing && !msr_frame.reason[0])
+			snprintf(msr_frame.reason, sizeof(msr_frame.reason), "%s", REPORT_SHARING_WHY_MSR);
 		jb_flush(f, &j);
-		json_sharing(f, &j, r->sharing);
+		json_sharing(f, &j, r->sharing ? r->sharing : &msr_frame);
 	}
 	if (r->note) {
 		JB(&j, ",\"note\":");
