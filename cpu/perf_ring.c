@@ -21,7 +21,8 @@ int perf_ring_init(struct perf_ring *r, void *map, size_t len, size_t page)
 	/* Kernels before 4.1 leave data_offset/data_size 0: the data starts a page in. */
 	off = m->data_offset ? m->data_offset : page;
 	size = m->data_size ? m->data_size : len - page;
-	if (off > len || size > len - off || size < 8 || (size & (size - 1)))
+	if (off > len || size > len - off || size < 8 || (size & (size - 1)) ||
+	    (((uintptr_t)map + off) & 7))
 		return -EINVAL;
 	r->meta = m;
 	r->data = (const unsigned char *)map + off;
@@ -36,8 +37,12 @@ long perf_ring_drain(struct perf_ring *r, perf_ring_fn fn, void *arg)
 	uint64_t tail = r->meta->data_tail;
 	long n = 0;
 
-	/* A head behind the tail or more than a ring ahead is not the kernel's: skip it all. */
-	if (head - tail > r->size) {
+	/*
+	 * A head behind the tail or more than a ring ahead, or either not a
+	 * multiple of 8 (the kernel aligns every record), is not the kernel's:
+	 * skip it all.  So every record below starts 8-aligned.
+	 */
+	if (head - tail > r->size || ((head | tail) & 7)) {
 		r->bad++;
 		tail = head;
 	}
@@ -48,15 +53,8 @@ long perf_ring_drain(struct perf_ring *r, perf_ring_fn fn, void *arg)
 
 		if (head - tail < sizeof(h))
 			goto bad;
-		/* The header itself may wrap (8 bytes at an 8-aligned offset do not, but check). */
-		if (at + sizeof(h) <= r->size)
-			memcpy(&h, r->data + at, sizeof(h));
-		else {
-			size_t first = (size_t)(r->size - at);
-
-			memcpy(&h, r->data + at, first);
-			memcpy((unsigned char *)&h + first, r->data, sizeof(h) - first);
-		}
+		/* 8 bytes at an 8-aligned offset of a ring of 2^n >= 8 bytes: never split */
+		memcpy(&h, r->data + at, sizeof(h));
 		if (h.size < sizeof(h) || (h.size & 7) || h.size > head - tail)
 			goto bad;
 		if (at + h.size <= r->size)

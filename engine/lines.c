@@ -105,6 +105,7 @@ void lines_add(struct lines *t, const struct lines_access *a)
 	struct lines_word *w = &l->word[(a->addr & (SHARING_LINE_BYTES - 1)) / SHARING_WORD_BYTES];
 
 	l->samples += 1;
+	l->idle = 0;
 	l->cost += a->hitm ? 1 : COST_PLAIN;
 	if (a->store) {
 		l->stores += a->period;
@@ -268,7 +269,7 @@ void lines_interval(struct lines *t, double seconds, struct sharing_frame *f)
 		if (!l->key)
 			continue;
 		l->samples *= LINES_DECAY;
-		if (l->samples < LINES_FORGET) {
+		if (l->samples < LINES_FORGET || ++l->idle > LINES_IDLE) {
 			memset(l, 0, sizeof(*l));
 			continue;
 		}

@@ -11,8 +11,9 @@
  * the cost of the cheapest line of its window.  Every count decays by
  * LINES_DECAY per interval, so the table follows what happens now: rates
  * are decayed samples x period over decayed seconds, an estimate
- * (samples x period / interval for a steady line), and a line whose
- * decayed samples fall below LINES_FORGET leaves.  The processes' names
+ * (samples x period / interval for a steady line), and a line with no
+ * sample for LINES_IDLE intervals (or whose decayed samples fall below
+ * LINES_FORGET) leaves.  The processes' names
  * live in a bounded table of their own (COMM records).
  */
 #ifndef LATTOP_LINES_H
@@ -28,6 +29,7 @@
 #define LINES_COMMS 1024        /* process names kept (a power of two) */
 #define LINES_DECAY 0.5         /* what an interval's counts weigh one interval later */
 #define LINES_FORGET 0.05       /* decayed samples below which a line leaves */
+#define LINES_IDLE 3            /* intervals without a sample after which a line leaves */
 #define LINES_CPUS 64           /* CPUs told apart per line (a bitmap) */
 
 /* One access as the sampler decoded it. */
@@ -54,6 +56,7 @@ struct lines_line {
 	uint64_t addr, phys;
 	double cost, err;               /* decayed HITM samples + accesses / 1e3; space-saving error */
 	double samples;                 /* decayed */
+	int idle;                       /* intervals since its last sample */
 	double hitm, rhitm, loads, stores;      /* decayed samples x period */
 	double lat_sum, lat_n;
 	uint64_t cpus;                  /* bitmap, CPU % LINES_CPUS */
