@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev libzstd-dev \
-	     zlib1g-dev
+	     zlib1g-dev libelf-dev libdw-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
 	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl linux-perf \
 	     systemd
@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -I. -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
+LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread -lelf
 
 # The layers, bottom to top (HACKING.md): what a folder may include is
 # checked by tests/e2e_headers.sh.  app/ and ui/ make the program; the

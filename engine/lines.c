@@ -106,7 +106,8 @@ void lines_add(struct lines *t, const struct lines_access *a)
 
 	l->samples += 1;
 	l->idle = 0;
-	l->cost += a->hitm ? 1 : COST_PLAIN;
+	/* by what the sample stands for: the lines rank by estimated HITM, then accesses */
+	l->cost += a->hitm ? a->period : a->period * COST_PLAIN;
 	if (a->store) {
 		l->stores += a->period;
 		w->writes += 1;

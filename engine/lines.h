@@ -6,7 +6,8 @@
  * table probed over a window of LINES_PROBE slots; a new line that finds
  * no free slot in its window takes the place of the cheapest line there
  * (space-saving, Metwally et al. 2005), and carries that line's cost as
- * its error: a line's cost (its decayed HITM samples, then its accesses)
+ * its error: a line's cost (its decayed HITM samples, then its accesses,
+ * each times what it stands for)
  * is overestimated by at most its error, and a line evicted had at most
  * the cost of the cheapest line of its window.  Every count decays by
  * LINES_DECAY per interval, so the table follows what happens now: rates
@@ -54,7 +55,7 @@ struct lines_word {
 struct lines_line {
 	uint64_t key;                   /* 0: a free slot */
 	uint64_t addr, phys;
-	double cost, err;               /* decayed HITM samples + accesses / 1e3; space-saving error */
+	double cost, err;               /* decayed HITM + accesses / 1e3 (x period); space-saving error */
 	double samples;                 /* decayed */
 	int idle;                       /* intervals since its last sample */
 	double hitm, rhitm, loads, stores;      /* decayed samples x period */

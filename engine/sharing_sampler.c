@@ -16,6 +16,7 @@
 #include "cpu/events.h"
 #include "cpu/perf_attr.h"
 #include "engine/sharing_sampler.h"
+#include "engine/symbols.h"
 
 /*
  * What a family samples beside its load-latency row: the kernel's
@@ -125,6 +126,19 @@ static void close_all(struct sharing_sampler *s)
 	}
 }
 
+int sharing_sampler_init(struct sharing_sampler *s, uint64_t sample_type)
+{
+	memset(s, 0, sizeof(*s));
+	s->sample_type = sample_type;
+	s->sym = symbols_new();
+	if (!s->sym || lines_init(&s->lines) < 0) {
+		symbols_free(s->sym);
+		s->sym = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
 			  const int *cpus, int ncpu, int cgroup_fd)
 {
@@ -133,11 +147,9 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 	char why[160];
 	int rc = 0;
 
-	memset(s, 0, sizeof(*s));
-	s->dev = dev;
-	s->sample_type = SAMPLE_TYPE | PERF_SAMPLE_PHYS_ADDR;
-	if (lines_init(&s->lines) < 0)
+	if (sharing_sampler_init(s, SAMPLE_TYPE | PERF_SAMPLE_PHYS_ADDR) < 0)
 		return -1;
+	s->dev = dev;
 	s->cpu = calloc((size_t)ncpu, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -1;
@@ -188,8 +200,13 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			a.sample_period = ev->period;
 			a.precise_ip = 2;
 			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-			/* the side-band: process names, on one event only */
-			a.comm = c == 0 && i == SHARING_EV_LOADS;
+			/*
+			 * The side-band, on each CPU's load event (the kernel tells a
+			 * CPU's events what happens on that CPU): names, executable
+			 * mappings, forks and exits, for the symbols.
+			 */
+			a.comm = a.mmap2 = a.task = i == SHARING_EV_LOADS;
+			a.mmap_data = 0;
 			rc = open_sampling(s, &a, cpus[c], group, cgroup_fd);
 			if (rc < 0)
 				goto refused;
@@ -246,7 +263,51 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 		s->throttled++;
 		s->cur->throttled = true;
 		break;
+	case PERF_RECORD_MMAP2:
+		/* { u32 pid, tid; u64 addr, len, pgoff; 24 bytes of device or build id; u32 prot, flags; char filename[] } */
+		if (len > sizeof(*h) + 64) {
+			const unsigned char *p = (const unsigned char *)h + sizeof(*h);
+			uint64_t addr, size, pgoff;
+			uint32_t pid, prot;
+			char path[SYMBOLS_PATH];
+			size_t n = len - sizeof(*h) - 64;
+
+			memcpy(&pid, p, 4);
+			memcpy(&addr, p + 8, 8);
+			memcpy(&size, p + 16, 8);
+			memcpy(&pgoff, p + 24, 8);
+			memcpy(&prot, p + 56, 4);
+			if (n >= sizeof(path))
+				n = sizeof(path) - 1;
+			memcpy(path, p + 64, n);
+			path[n] = '\0';
+			if (prot & 4)   /* PROT_EXEC: code, where the IPs are */
+				symbols_mmap(s->sym, (int)pid, addr, size, pgoff, path);
+		}
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		/* { u32 pid, ppid, tid, ptid; u64 time }: a process, when pid == tid */
+		if (len >= sizeof(*h) + 16) {
+			uint32_t id[4];
+
+			memcpy(id, (const char *)h + sizeof(*h), sizeof(id));
+			if (id[0] != id[2])
+				break;
+			if (h->type == PERF_RECORD_FORK)
+				symbols_fork(s->sym, (int)id[0], (int)id[1]);
+			else
+				symbols_forget(s->sym, (int)id[0]);
+		}
+		break;
 	case PERF_RECORD_COMM:
+		/* an exec replaces the process's mappings: they come again as MMAP2 */
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && len >= sizeof(*h) + 4) {
+			uint32_t pid;
+
+			memcpy(&pid, (const char *)h + sizeof(*h), 4);
+			symbols_forget(s->sym, (int)pid);
+		}
 		if (len > sizeof(*h) + 8) {
 			char comm[SHARING_COMM];
 			uint32_t pid;
@@ -291,7 +352,6 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 {
 	if (!s->frame.supported)
 		return &s->frame;
-	s->samples = s->lost = s->throttled = 0;
 	for (int c = 0; c < s->ncpu; c++)
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &s->cpu[c].ev[i];
@@ -316,11 +376,23 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 				if (dr > 0 && de > 0)
 					ev->scale = seconds * 1e9 / (double)dr;
 			}
-			s->cur = ev;
-			s->cur_kind = i;
-			perf_ring_drain(ev->ring, on_record, s);
+			sharing_sampler_drain(s, ev, i);
 			adapt(s, ev, seconds);
 		}
+	return sharing_sampler_end(s, seconds);
+}
+
+void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int kind)
+{
+	s->cur = ev;
+	s->cur_kind = kind;
+	perf_ring_drain(ev->ring, on_record, s);
+}
+
+const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, double seconds)
+{
+	char sym[SHARING_SYM];
+
 	s->frame.interval_s = seconds;
 	s->frame.samples = s->samples;
 	s->frame.lost = s->lost;
@@ -330,6 +402,20 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 		if (s->cpu[c].ev[SHARING_EV_LOADS].period > s->frame.period)
 			s->frame.period = s->cpu[c].ev[SHARING_EV_LOADS].period;
 	lines_interval(&s->lines, seconds, &s->frame);
+	s->samples = s->lost = s->throttled = 0;
+	/* the frame's code addresses as symbols, of the line's first process */
+	for (int i = 0; i < s->frame.nlines; i++) {
+		struct sharing_line *l = &s->frame.line[i];
+		int pid = l->nprocs ? l->procs[0].pid : 0;
+
+		for (int w = 0; w < l->nwords; w++)
+			if (l->words[w].top_ip)
+				snprintf(l->words[w].symbol, sizeof(l->words[w].symbol), "%s",
+					 symbols_resolve(s->sym, pid, l->words[w].top_ip, sym, sizeof(sym)));
+		if (l->top_ip)
+			snprintf(l->top_symbol, sizeof(l->top_symbol), "%s",
+				 symbols_resolve(s->sym, pid, l->top_ip, sym, sizeof(sym)));
+	}
 	return &s->frame;
 }
 
@@ -339,5 +425,6 @@ void sharing_sampler_free(struct sharing_sampler *s)
 		close_all(s);
 	free(s->cpu);
 	lines_free(&s->lines);
+	symbols_free(s->sym);
 	memset(s, 0, sizeof(*s));
 }

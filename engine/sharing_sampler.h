@@ -33,6 +33,8 @@
 #include "engine/lines.h"
 #include "engine/sharing.h"
 
+struct symbols;
+
 #define SHARING_LDLAT 30                /* cycles: perf mem's and perf c2c's default */
 #define SHARING_PERIOD 1000             /* the first period, loads above the threshold */
 #define SHARING_RATE_MAX 1000           /* samples a second per CPU and event */
@@ -63,6 +65,7 @@ struct sharing_sampler {
 	struct sharing_cpu *cpu;
 	uint64_t sample_type;
 	struct lines lines;
+	struct symbols *sym;
 	struct sharing_frame frame;
 	/* while draining */
 	struct sharing_ev *cur;
@@ -81,6 +84,18 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);
+
+/*
+ * The parts, for a reader of rings of its own (tests/test_perf_real.c,
+ * the bench): a sampler with no event, its samples of @sample_type
+ * (within PERF_RING_SAMPLE_TYPES); one ring of @ev drained, its samples
+ * accesses of kind @kind (SHARING_EV_LOADS or _STORES) standing for
+ * ev->period x ev->scale each; the interval ended.  init: 0, or -1 out of
+ * memory.
+ */
+int sharing_sampler_init(struct sharing_sampler *s, uint64_t sample_type);
+void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int kind);
+const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, double seconds);
 
 /* A frame that says why nothing is sampled. */
 void sharing_frame_unsupported(struct sharing_frame *f, const char *why);
