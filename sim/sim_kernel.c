@@ -756,6 +756,12 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
 		     cfg == k->pmu->store_config;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
+	/*
+	 * The load-latency event sees only the loads the hardware tags
+	 * (pmu-facts 8.1): its samples are of tagged loads, as the simulated
+	 * PMU counts them; mem-stores counts every store.
+	 */
+	double tagged = prof->cpu[e->cpu].ldlat_tagged_fraction;
 	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
 			  SIM_DEFAULT_MAX_SAMPLE_RATE;
 	int ticks;
@@ -767,7 +773,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 
 		for (int j = 0; j < l->nacc; j++)
 			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
-				want += l->hitm_per_sec / l->nacc * dt / period;
+				want += l->hitm_per_sec / l->nacc * dt / period * (loads ? tagged : 1);
 	}
 	if (want > max_rate * dt) {
 		keep = max_rate * dt / want;
@@ -788,7 +794,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
 				continue;
 			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
-			*c += l->hitm_per_sec / l->nacc * dt / period * keep;
+			*c += l->hitm_per_sec / l->nacc * dt / period * keep * (loads ? tagged : 1);
 			for (; *c >= 1; *c -= 1) {
 				bool remote = false;
 
