@@ -16,7 +16,8 @@
  * The cost: the kernel's default perf_event_max_sample_rate (100000/s)
  * and perf_cpu_time_max_percent (25) budget 2.5 us a sample (K61
  * kernel/events/core.c); at SHARING_RATE_MAX samples a second per CPU
- * sampling costs at most 0.25% of a CPU, under 1%.  The period starts at
+ * and event, two events cost at most 0.5% of a CPU, under 1%.  The
+ * period starts at
  * SHARING_PERIOD and is raised whenever a CPU gave more, or the kernel
  * throttled (PERF_RECORD_THROTTLE): by the ratio, at least doubled.
  */
