@@ -124,4 +124,30 @@ check "lost: the first interval lost samples, said by the next" \
 is "lost: then a period long enough to lose none" "$(tail -1 $LIB_TMP/lost.json | jq .sharing.lost)" 0
 check "lost: the period grew" test "$(tail -1 $LIB_TMP/lost.json | jq .sharing.period)" -gt 1000
 
+# ---- /metrics: bounded aggregates, never a series per line ----
+if command -v curl >/dev/null 2>&1; then
+	./lattop --simulate skylake --sim-profile $P --backend perf -b -n 40 -d 0.25 --format json \
+		--listen 127.0.0.1:0 >/dev/null 2>$LIB_TMP/listen.err &
+	lp=$!
+	wait_for $LIB_TMP/listen.err serving 10
+	port=$(sed -n 's|^lattop: serving http://.*:\([0-9]*\)/metrics$|\1|p' $LIB_TMP/listen.err)
+	i=0
+	until curl -sf http://127.0.0.1:$port/metrics | grep -q '^lattop_sharing_samples_total [1-9]' ||
+		[ $i -ge 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	check "metrics: samples counted once an interval is read" test $i -lt 100
+	curl -sf http://127.0.0.1:$port/metrics >$LIB_TMP/metrics
+	is "metrics: the lines tracked, a gauge" "$(grep '^lattop_sharing_lines ' $LIB_TMP/metrics)" \
+		"lattop_sharing_lines 2"
+	is "metrics: lost and throttled, counters" \
+		"$(grep -c '^lattop_sharing_\(lost\|throttled\)_total 0$' $LIB_TMP/metrics)" 2
+	check "metrics: no address, no line as a label" sh -c "! grep -q '7f3a0000' $LIB_TMP/metrics"
+	kill $lp
+	wait $lp 2>/dev/null
+else
+	skip "no curl here"
+fi
+
 tap_done
