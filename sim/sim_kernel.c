@@ -28,9 +28,10 @@
  * at is at the same instant.
  *
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
- * and sampling ones alike (no ring buffer: a sampling event is read for
- * its count).  Not modelled: per-task and cgroup events (-EOPNOTSUPP),
- * ring buffers, hybrid PMUs.  Like the simulator, single-threaded per
+ * and sampling ones alike, and the ring buffer of a sampling event
+ * (sk_mmap): the profile's contended lines as samples with each family's
+ * data source, COMM, LOST and THROTTLE records.  Not modelled: per-task
+ * and cgroup events (-EOPNOTSUPP), hybrid PMUs.  Single-threaded per
  * device; the process's capabilities are the real ones.
  */
 #include <errno.h>
@@ -129,8 +130,7 @@ struct sk_pmu {
 /*
  * The kernel's translation of a PEBS load's data-source code into union
  * perf_mem_data_src (K61/K612 ds.c pebs_data_source[] and the family
- * patches; pmu-facts 10.6), as far as the simulated samples go: a local
- * HITM and a remote one.  Only the codes below are ever written.
+ * patches; pmu-facts 10.6), for the codes the simulated samples carry.
  */
 struct sk_dse {
 	uint8_t code;
@@ -367,7 +367,6 @@ struct sk_event {
 	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
 	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
 	unsigned char *ring;
-	size_t ring_len;
 	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
 	double *carry;                  /* per line access: the share of a sample due */
 	double *rcarry;                 /* ... and of a remote one */
@@ -614,6 +613,15 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 
 /* ---- samples into ring buffers ---- */
 
+static void sk_ring_free(struct sk_event *e)
+{
+	free(e->ring);
+	free(e->carry);
+	free(e->rcarry);
+	e->ring = NULL;
+	e->carry = e->rcarry = NULL;
+}
+
 /* HZ and the unthrottle tick (K61 perf_event_max_sample_rate, __perf_event_account_interrupt). */
 #define SK_HZ 250
 /* What the simulated hardware measures of a HITM load: local, remote (core cycles). */
@@ -720,12 +728,8 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 		w[n++] = store ? SK_STORE_SRC : sk_data_src(k, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		w[n++] = sk_phys(addr, l->pid);
-	{
-		struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
-					       (uint16_t)(n * 8) };
-
-		memcpy(&w[0], &h, sizeof(h));
-	}
+	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+						   (uint16_t)(n * 8) }, 8);
 	sk_ring_put(e, id, w, n * 8, true);
 }
 
@@ -764,7 +768,6 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	double tagged = prof->cpu[e->cpu].ldlat_tagged_fraction;
 	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
 			  SIM_DEFAULT_MAX_SAMPLE_RATE;
-	int ticks;
 
 	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
 		return;
@@ -777,8 +780,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	}
 	if (want > max_rate * dt) {
 		keep = max_rate * dt / want;
-		ticks = (int)ceil(dt * SK_HZ);
-		for (int t = 0; t < ticks; t++) {
+		for (int t = 0, ticks = (int)ceil(dt * SK_HZ); t < ticks; t++) {
 			sk_throttle_rec(k, e, PERF_RECORD_THROTTLE);
 			sk_throttle_rec(k, e, PERF_RECORD_UNTHROTTLE);
 		}
@@ -1311,11 +1313,7 @@ static int sk_close(struct perfdev *d, int fd)
 			k->ev[e->sib[j]].leader = e->sib[j];
 	}
 	sk_er_put(k, e);
-	free(e->ring);
-	free(e->carry);
-	free(e->rcarry);
-	e->ring = NULL;
-	e->carry = e->rcarry = NULL;
+	sk_ring_free(e);
 	e->used = false;
 	k->nfds--;
 	sk_schedule(k, cpu);
@@ -1385,15 +1383,10 @@ static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
 	e->carry = calloc(nacc ? nacc : 1, sizeof(double));
 	e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
 	if (!e->ring || !e->carry || !e->rcarry) {
-		free(e->ring);
-		free(e->carry);
-		free(e->rcarry);
-		e->ring = NULL;
-		e->carry = e->rcarry = NULL;
+		sk_ring_free(e);
 		return -ENOMEM;
 	}
 	memset(e->ring, 0, len);
-	e->ring_len = len;
 	m = (void *)e->ring;
 	m->version = 0;
 	m->data_offset = PERFDEV_PAGE;
@@ -1418,11 +1411,8 @@ static void sk_munmap(struct perfdev *d, int fd, void *map, size_t len)
 	struct sk_event *e = sk_fd_event(k, fd);
 
 	(void)len;
-	if (!e || e->ring != map)
-		return;
-	free(e->ring);
-	e->ring = NULL;
-	e->ring_len = 0;
+	if (e && e->ring == map)
+		sk_ring_free(e);
 }
 
 static void sk_destroy(struct perfdev *d)
@@ -1430,11 +1420,8 @@ static void sk_destroy(struct perfdev *d)
 	struct sk *k = sk_of(d);
 
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
-	for (int i = 0; i < k->nev; i++) {
-		free(k->ev[i].ring);
-		free(k->ev[i].carry);
-		free(k->ev[i].rcarry);
-	}
+	for (int i = 0; i < k->nev; i++)
+		sk_ring_free(&k->ev[i]);
 	free(k->ev);
 	free(k->cpu);
 	free(k->group);
