@@ -393,7 +393,8 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch, r->ids, r->nids,
+	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
+				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
 				  r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");

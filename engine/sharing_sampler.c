@@ -139,8 +139,26 @@ int sharing_sampler_init(struct sharing_sampler *s, uint64_t sample_type)
 	return 0;
 }
 
+unsigned sharing_sampler_threshold(const struct plan *pl)
+{
+	unsigned best = SHARING_LDLAT;
+	bool found = false;
+
+	for (int i = 0; pl && i < pl->nthresh; i++) {
+		unsigned t = pl->thresholds[i];
+
+		if (pl->ldlat_unit[i] < 0 || t < SHARING_LDLAT_MIN)
+			continue;
+		if (!found || (t > SHARING_LDLAT ? t - SHARING_LDLAT : SHARING_LDLAT - t) <
+			      (best > SHARING_LDLAT ? best - SHARING_LDLAT : SHARING_LDLAT - best))
+			best = t;
+		found = true;
+	}
+	return best;
+}
+
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  const int *cpus, int ncpu, int cgroup_fd)
+			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd)
 {
 	const struct pmu_event *row = ldlat_row(u);
 	const struct sharing_family *fam = NULL;
@@ -179,7 +197,7 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 				continue;
 			memset(&a, 0, sizeof(a));
 			if (i == SHARING_EV_LOADS) {
-				perf_attr_of(row, SHARING_LDLAT, &a);
+				perf_attr_of(row, ldlat, &a);
 			} else {
 				a.size = sizeof(a);
 				a.type = PERF_TYPE_RAW;

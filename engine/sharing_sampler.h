@@ -32,11 +32,13 @@
 #include "cpu/perfdev.h"
 #include "cpu/uarch.h"
 #include "engine/lines.h"
+#include "engine/plan.h"
 #include "engine/sharing.h"
 
 struct symbols;
 
 #define SHARING_LDLAT 30                /* cycles: perf mem's and perf c2c's default */
+#define SHARING_LDLAT_MIN 8             /* below it most samples are L1 hits: not the plan's then */
 #define SHARING_PERIOD 1000             /* the first period, loads above the threshold */
 #define SHARING_RATE_MAX 1000           /* samples a second per CPU and event */
 #define SHARING_COST_US 2.5             /* assumed per sample (see above) */
@@ -75,13 +77,23 @@ struct sharing_sampler {
 };
 
 /*
+ * The load-latency threshold to sample at beside plan @pl: the plan's
+ * counted threshold nearest SHARING_LDLAT, so that the sampling event and
+ * that unit hold MSR_PEBS_LD_LAT_THRESHOLD at one value (the kernel
+ * schedules together only events that agree on it: pmu-facts 10.3) and
+ * sampling takes no time from the counting; SHARING_LDLAT when the plan
+ * counts none.
+ */
+unsigned sharing_sampler_threshold(const struct plan *pl);
+
+/*
  * Open the sampling events on @cpus[0..@ncpu) through @dev for family
- * @u; with @cgroup_fd >= 0 that cgroup's tasks only.  Never fails the
+ * @u, loads above @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks only.  Never fails the
  * session: what cannot be sampled leaves the frame unsupported with the
  * reason.  -1 only when out of memory.
  */
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  const int *cpus, int ncpu, int cgroup_fd);
+			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd);
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);
