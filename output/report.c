@@ -580,10 +580,22 @@ static const char *const verdict_name[] = {
 	[SHARING_TRUE] = "true_sharing",
 };
 
-/* "0x..." for an address: JSON numbers lose precision above 2^53. */
+/* "0x..." for an address (JSON numbers lose precision above 2^53); null for 0, unknown. */
 static void jb_hex(struct jb *j, uint64_t v)
 {
-	j->n += (size_t)sprintf(j->b + j->n, "\"0x%" PRIx64 "\"", v);
+	if (v)
+		j->n += (size_t)sprintf(j->b + j->n, "\"0x%" PRIx64 "\"", v);
+	else
+		JB(j, "null");
+}
+
+/* A string, or null when empty. */
+static void jb_str_or_null(struct jb *j, const char *s)
+{
+	if (s[0])
+		jb_str(j, s);
+	else
+		JB(j, "null");
 }
 
 /* One contended line of the sharing object (man page, JSON OUTPUT). */
@@ -592,10 +604,7 @@ static void json_line(struct jb *j, const struct sharing_line *l)
 	JB(j, "{\"addr\":");
 	jb_hex(j, l->addr);
 	JB(j, ",\"phys\":");
-	if (l->phys)
-		jb_hex(j, l->phys);
-	else
-		JB(j, "null");
+	jb_hex(j, l->phys);
 	JB(j, ",\"hitm_per_sec\":");
 	jb_num(j, l->hitm_per_sec);
 	JB(j, ",\"remote_hitm_per_sec\":");
@@ -641,27 +650,15 @@ static void json_line(struct jb *j, const struct sharing_line *l)
 			jb_int(j, w->tids[t]);
 		}
 		JB(j, "],\"ip\":");
-		if (w->top_ip)
-			jb_hex(j, w->top_ip);
-		else
-			JB(j, "null");
+		jb_hex(j, w->top_ip);
 		JB(j, ",\"symbol\":");
-		if (w->symbol[0])
-			jb_str(j, w->symbol);
-		else
-			JB(j, "null");
+		jb_str_or_null(j, w->symbol);
 		JB(j, "}");
 	}
 	JB(j, "],\"top_ip\":");
-	if (l->top_ip)
-		jb_hex(j, l->top_ip);
-	else
-		JB(j, "null");
+	jb_hex(j, l->top_ip);
 	JB(j, ",\"top_symbol\":");
-	if (l->top_symbol[0])
-		jb_str(j, l->top_symbol);
-	else
-		JB(j, "null");
+	jb_str_or_null(j, l->top_symbol);
 	JB(j, "}");
 }
 
