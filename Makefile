@@ -108,10 +108,13 @@ check-sanitize: deps-test
 PKGS_BENCH := strace valgrind htop time linux-perf
 bench: deps-test
 	@sh scripts/deps.sh $(PKGS_BENCH)
-	@$(MAKE) --no-print-directory tests bench/export_bench bench/sharing_bench
+	@$(MAKE) --no-print-directory tests bench/export_bench bench/perf_bench bench/sharing_bench
 	@sh bench/bench.sh
 
 bench/export_bench: bench/export_bench.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+bench/perf_bench: bench/perf_bench.o liblattop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
 
 bench/sharing_bench: bench/sharing_bench.o liblattop.a
@@ -134,7 +137,8 @@ screenshots: lattop
 	sh scripts/screenshots.sh
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench bench/sharing_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench bench/perf_bench \
+		bench/sharing_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
 		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record \
 		tests/fuzz/fuzz_ring tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d

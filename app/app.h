@@ -109,6 +109,7 @@ struct session {
 	struct perf_sampler perf;
 	struct sharing_sampler sharing; /* the contended lines (issue 23) */
 	int cgroup_fd;                  /* --cgroup's directory, when given */
+	int *parity;                    /* perf: each CPU's rank among its core's measured threads */
 };
 
 /*

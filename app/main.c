@@ -97,6 +97,26 @@ static void events_machine(const struct session *r, struct plan_resources *res)
 	res->ht_excl = res->ht_on && (r->desc.uarch->flags & UARCH_F_HT_EXCL);
 }
 
+/*
+ * The plan lattop runs on this machine through @perf or the msr device,
+ * nothing probed (every counter free, as the kernel would arbitrate
+ * them), into r->plans[0]: what --list-events shows and --doctor counts.
+ */
+static int machine_plan(struct session *r, bool perf, char *err, size_t errlen)
+{
+	struct plan_resources res;
+
+	session_perf_resources(r, &res);
+	/* The machine measured: packages, HT (twin slots through msr only: the kernel has its own). */
+	events_machine(r, &res);
+	if (plan_build(&r->plans[0], r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
+		       err, errlen) < 0)
+		return -1;
+	if (perf)
+		session_perf_plan(r, &r->plans[0]);
+	return 0;
+}
+
 static int replay(const struct options *o)
 {
 	struct replay_opts ro = {
@@ -212,7 +232,12 @@ int main(int argc, char **argv)
 			.desc = &r.desc,
 			.euid = geteuid(),
 		};
-		int n = doctor_run(&env, checks, DOCTOR__COUNT);
+		int n;
+
+		if (r.desc.supported && machine_plan(&r, true, err, sizeof(err)) == 0)
+			env.perf_nofile = perf_sampler_nofile(&r.plans[0],
+							       sysconf(_SC_NPROCESSORS_CONF));
+		n = doctor_run(&env, checks, DOCTOR__COUNT);
 
 		if (r.opt.format == FORMAT_JSON)
 			doctor_print_json(stdout, checks, n);
@@ -253,21 +278,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (r.opt.mode == MODE_LIST_EVENTS) {
-		struct plan_resources res;
-
-		/* Nothing probed: every counter free, as the kernel would arbitrate them. */
-		session_perf_resources(&r, &res);
-		/* The machine measured: packages, HT (twin slots through msr only: the kernel has its own). */
-		events_machine(&r, &res);
-		if (r.opt.backend == BACKEND_PERF)
-			res.ht_excl = false;
-		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
-			       err, sizeof(err)) < 0) {
+		if (machine_plan(&r, r.opt.backend == BACKEND_PERF, err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
-		if (r.opt.backend == BACKEND_PERF)
-			session_perf_plan(&r, &r.plans[0]);
 		report_events_backend(stdout, r.opt.format, &r.desc, &r.plans[0],
 				      r.opt.backend == BACKEND_PERF);
 		status = out_done(EXIT_OK);

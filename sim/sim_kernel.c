@@ -42,7 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
@@ -400,7 +403,7 @@ struct sk {
 	double now;                     /* what the simulator's clock says now */
 	int paranoid;
 	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
-	long fd_limit;                  /* RLIMIT_NOFILE less the descriptors open at the start */
+	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
 };
 
@@ -1084,6 +1087,48 @@ static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, in
 	return 0;
 }
 
+/* The descriptors open now, besides the events. */
+static long sk_fd_open(void)
+{
+	long open_now = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir)))
+		open_now += de->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	return open_now;
+}
+
+/* RLIMIT_NOFILE's soft limit now. */
+static long sk_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
+		return LONG_MAX;
+	return (long)rl.rlim_cur;
+}
+
+/*
+ * CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set
+ * now: the kernel asks at every perf_event_open(2), and lattop may have
+ * given capabilities up since the last one.
+ */
+static void sk_caps(struct sk *k)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[2];
+	unsigned long long eff = 0;
+
+	memset(c, 0, sizeof(c));
+	if (syscall(SYS_capget, &h, c) == 0)
+		eff = c[0].effective | (unsigned long long)c[1].effective << 32;
+	k->sys_admin = eff & B(21);
+	k->perfmon = k->sys_admin || (eff & B(38));
+}
+
 static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
@@ -1096,6 +1141,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return -EINVAL;
 	if (attr->size && (attr->size < SK_ATTR_VER0 || attr->size > sizeof(*attr)))
 		return -E2BIG;
+	sk_caps(k);
 	/* Debian's level 3 (CONFIG_SECURITY_PERF_EVENTS_RESTRICT): CAP_SYS_ADMIN or nothing */
 	if (k->paranoid > 2 && !k->sys_admin)
 		return -EACCES;
@@ -1140,7 +1186,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX || lead->nsib + 1 >= (int)(k->ngp + k->nfixed))
 			return -EINVAL; /* validate_group: more than the counters */
 	}
-	if (k->nfds >= k->fd_limit)
+	/* get_unused_fd_flags(): the limit in force at each open, which the process may raise. */
+	if (k->fd_base + k->nfds >= sk_fd_limit())
 		return -EMFILE;
 	sk_catch_up(k, cpu);
 	i = sk_new_event(k);
@@ -1439,39 +1486,6 @@ static const struct perfdev_ops sk_ops = {
 	.destroy = sk_destroy,
 };
 
-/* CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set. */
-static void sk_caps(struct sk *k)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long eff = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	if (f)
-		fclose(f);
-	k->sys_admin = eff & B(21);
-	k->perfmon = k->sys_admin || (eff & B(38));
-}
-
-/* RLIMIT_NOFILE less what is open now: what the events may take. */
-static long sk_fd_room(void)
-{
-	struct rlimit rl;
-	long open_now = 0;
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *de;
-
-	while (dir && (de = readdir(dir)))
-		open_now += de->d_name[0] != '.';
-	if (dir)
-		closedir(dir);
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
-		return LONG_MAX;
-	return (long)rl.rlim_cur - open_now;
-}
-
 /* The kernel's own users of @cpu's counters: the NMI watchdog, another perf user. */
 static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 {
@@ -1576,7 +1590,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 		}
 	}
 	sk_caps(k);
-	k->fd_limit = sk_fd_room();
+	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
 	k->now = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */

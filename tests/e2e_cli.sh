@@ -56,6 +56,7 @@ bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
 bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
 bad "--cgroup without --backend perf" "needs --backend perf" $D --cgroup /sys/fs/cgroup
+bad "--msr-dir with --backend perf" "is the msr backend's device: not with --backend perf" --backend perf --msr-dir /tmp --once
 bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra
@@ -303,9 +304,15 @@ is "--detect on a CPU lattop cannot measure: exit 1" "$?" 1
 ./lattop --doctor --format json --cpuid-file $HSW --msr-dir $LIB_TMP/state >$LIB_TMP/doc.json
 rc=$?
 is "--doctor --format json: keys" "$(jq -c '[keys, (.checks[0] | keys), (.checks | length > 5)]' $LIB_TMP/doc.json)" \
-	'[["can_measure","checks"],["detail","fix","name","status"],true]'
+	'[["backends","can_measure","checks"],["backend","detail","fix","name","status"],true]'
 is "--doctor --format json: can_measure agrees with the exit status" \
 	"$(jq -r '.can_measure' $LIB_TMP/doc.json) $rc" "false 1"
+is "--doctor --format json: can_measure is either backend's verdict" \
+	"$(jq -c '[.backends.msr, .backends.perf, .can_measure == (.backends.msr or .backends.perf)]' $LIB_TMP/doc.json)" \
+	'[false,false,true]'
+is "--doctor --format json: each check names the backend it stands in the way of" \
+	"$(jq -c '[.checks[] | select(.name == "CPU supported" or .name == "msr driver" or .name == "perf: open files") | .backend]' $LIB_TMP/doc.json)" \
+	'["both","msr","perf"]'
 is "--doctor --format json: every status is a word of the four" \
 	"$(jq -r '[.checks[].status | select(. != "ok" and . != "warn" and . != "fail" and . != "skip")] | length' $LIB_TMP/doc.json)" 0
 
