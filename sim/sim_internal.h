@@ -272,6 +272,14 @@ struct sim_profile {
 	struct sim_vary vary;
 };
 
+/* sim_dse.c: a PEBS data-source code as the kernel translates it, per family (ended by code 0). */
+struct sim_dse {
+	uint8_t code;
+	uint64_t data_src;
+};
+extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
+extern const uint64_t sim_dse_store;
+
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);
 /* Traffic of logical CPU @cpu over [t0, t1] (seconds since the start), added to @out. */

@@ -125,45 +125,10 @@ struct sk_pmu {
 	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
 	/* Sampling (ds.c): the load-latency event, "mem-stores" (0: none), the data sources. */
 	uint16_t ldlat_config, store_config;
-	const struct sk_dse *dse;       /* the kernel's translation of the PEBS code, ended by 0 */
+	const struct sim_dse *dse;      /* the kernel's translation of the PEBS code (sim_dse.c) */
 	uint8_t dse_hitm, dse_remote_hitm;      /* the code the hardware writes for each */
 	bool mem_loads_aux;             /* PMU_FL_MEM_LOADS_AUX: 0x8203 must lead the group */
 };
-
-/*
- * The kernel's translation of a PEBS load's data-source code into union
- * perf_mem_data_src (K61/K612 ds.c pebs_data_source[] and the family
- * patches; pmu-facts 10.6), for the codes the simulated samples carry.
- */
-struct sk_dse {
-	uint8_t code;
-	uint64_t data_src;
-};
-#define SK_P(a, b)      ((uint64_t)PERF_MEM_##a##_##b << PERF_MEM_##a##_SHIFT)
-#define SK_LEVEL(x)     ((uint64_t)PERF_MEM_LVLNUM_##x << PERF_MEM_LVLNUM_SHIFT)
-#define SK_REM          ((uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT)
-#define SK_OP_LH        (SK_P(OP, LOAD) | SK_P(LVL, HIT))
-/* Base table (SNB..BDW): 0x7 L3 hit HITM, 0x9 remote cache HITM (REM_CCE1). */
-static const struct sk_dse dse_base[] = {
-	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0x9, SK_OP_LH | SK_P(LVL, REM_CCE1) | SK_REM | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0 },
-};
-/* intel_pmu_pebs_data_source_nhm: 0x6 and 0x7 are HITM, not a clean hit and HITM. */
-static const struct sk_dse dse_nhm[] = {
-	{ 0x6, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0x9, SK_OP_LH | SK_P(LVL, REM_CCE1) | SK_REM | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0 },
-};
-/* intel_pmu_pebs_data_source_skl: 0xD is any cache, remote, HITM, with no lvl bit. */
-static const struct sk_dse dse_skl[] = {
-	{ 0x7, SK_OP_LH | SK_P(LVL, L3) | SK_LEVEL(L3) | SK_P(SNOOP, HITM) },
-	{ 0xd, SK_OP_LH | SK_LEVEL(ANY_CACHE) | SK_REM | SK_P(SNOOP, HITM) },
-	{ 0 },
-};
-/* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
-#define SK_STORE_SRC (SK_P(OP, STORE) | SK_P(LVL, HIT) | SK_P(LVL, L1) | SK_LEVEL(L1))
 
 /* intel_nehalem_extra_regs, intel_westmere_extra_regs (K61). */
 static const struct sk_er er_nhm[] = {
@@ -321,21 +286,21 @@ static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
  */
 static const struct sk_pmu sk_pmus[] = {
 	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm,
-	  0x100b, 0, dse_nhm, 0x6, 0x9, false },
+	  0x100b, 0, sim_dse_nhm, 0x6, 0x9, false },
 	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm,
-	  0x100b, 0, dse_nhm, 0x6, 0x9, false },
+	  0x100b, 0, sim_dse_nhm, 0x6, 0x9, false },
 	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb,
-	  0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
+	  0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
 	{ "sandybridge", models_snbep, true, 2, true, false, false, true, er_snbep, cons_snb,
-	  pebs_snb, 0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
+	  pebs_snb, 0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
 	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb,
-	  0x01cd, 0x02cd, dse_base, 0x7, 0x9, false },
+	  0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
 	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw,
-	  0x01cd, 0x82d0, dse_base, 0x7, 0x9, false },
+	  0x01cd, 0x82d0, sim_dse_base, 0x7, 0x9, false },
 	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw,
-	  0x01cd, 0x82d0, dse_base, 0x7, 0x9, false },
+	  0x01cd, 0x82d0, sim_dse_base, 0x7, 0x9, false },
 	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw,
-	  0x01cd, 0x82d0, dse_skl, 0x7, 0xd, false },
+	  0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, false },
 	/* no load latency on the Atoms: nothing sampled */
 	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
 	  pebs_atom, 0, 0, NULL, 0, 0, false },
@@ -343,9 +308,9 @@ static const struct sk_pmu sk_pmus[] = {
 	  0, 0, NULL, 0, 0, false },
 	/* PMU_FL_NO_HT_SHARING on both: the extra registers are per thread. */
 	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl,
-	  0x01cd, 0x82d0, dse_skl, 0x7, 0xd, false },
+	  0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, false },
 	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
-	  pebs_glc, 0x01cd, 0x82d0, dse_skl, 0x7, 0xd, true },
+	  pebs_glc, 0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, true },
 };
 
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
@@ -685,7 +650,7 @@ static uint64_t sk_data_src(const struct sk *k, bool remote)
 {
 	uint8_t code = remote ? k->pmu->dse_remote_hitm : k->pmu->dse_hitm;
 
-	for (const struct sk_dse *d = k->pmu->dse; d && d->code; d++)
+	for (const struct sim_dse *d = k->pmu->dse; d && d->code; d++)
 		if (d->code == code)
 			return d->data_src;
 	return 0;
@@ -728,7 +693,7 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_DATA_SRC)
-		w[n++] = store ? SK_STORE_SRC : sk_data_src(k, remote);
+		w[n++] = store ? sim_dse_store : sk_data_src(k, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		w[n++] = sk_phys(addr, l->pid);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
