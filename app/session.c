@@ -331,6 +331,7 @@ void session_export_interval(struct session *r)
 
 	if (!r->fleet.active)
 		return;
+	export_sharing(&r->fleet.x, r->snap.sharing);
 	gettimeofday(&tv, NULL);
 	if (fleet_tick(&r->fleet, r->plan, r->snap.cpu, tv.tv_sec + tv.tv_usec / 1e6, err,
 		       sizeof(err)) < 0)

@@ -410,6 +410,7 @@ static int perf_loop(struct session *r, char *err, size_t errlen)
 		}
 		short_next = false;
 		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, privs_dropped());
+		r->snap.sharing = sharing_sampler_interval(&r->sharing, r->snap.interval_s);
 		perf_shares(r);
 		session_export_interval(r);
 		perf_wait_reader(r);
@@ -492,7 +493,10 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	if (snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
+	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
+				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
+				  r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
+	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
@@ -559,6 +563,7 @@ out:
 	if (r->recording)
 		record_close(&r->rec);
 	perf_sampler_free(&r->perf);
+	sharing_sampler_free(&r->sharing);
 	free(r->parity);
 	perfdev_close(r->perfdev);
 	r->perfdev = NULL;

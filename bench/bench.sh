@@ -20,16 +20,20 @@
 #      per interval of every family, lattop's instructions and memory per
 #      tick through the simulated kernel (bench/perf_bench, and section 2's
 #      measure with --backend perf).
+#   7. The contended lines: instructions (callgrind) per sample from the
+#      ring buffer to the line table and the frame, symbols cached, at 10^4
+#      to 10^6 samples an interval over 10^2 to 10^6 distinct lines, the
+#      resident memory, and the samples lattop lost (bench/sharing_bench).
 #   (regs: the operations of section 1 on one CPU by register, for four
 #   families; not in the default run.)
-# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf].
-# UARCHS="tremont gracemont" limits section 1 to those families.
+# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf]
+# [sharing].  UARCHS="tremont gracemont" limits section 1 to those families.
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
 trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
-sections=${*:-ops cpu term export record perf}
+sections=${*:-ops cpu term export record perf sharing}
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -370,6 +374,33 @@ export_() {
 
 echo "## lattop benchmarks ($(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r))"
 echo
+
+# ---- 7. the contended lines ----
+# Instructions of lattop's part only (the ring's reader, the table, the
+# frame: --toggle-collect), less a run of no sample: the setup.
+sharing_ir() {   # SAMPLES LINES -> instructions
+	valgrind --tool=callgrind --callgrind-out-file=$T/cg.sh --toggle-collect=sharing_sampler_drain \
+		--toggle-collect=sharing_sampler_end ./bench/sharing_bench "$1" "$2" >$T/sh.out 2>/dev/null
+	callgrind_annotate $T/cg.sh 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+}
+
+sharing() {
+	echo "### The contended lines: per sample, ring buffer to frame (bench/sharing_bench, callgrind)"
+	echo
+	echo "| samples an interval | distinct lines | instructions per sample | resident KiB | lost by lattop |"
+	echo "|---|---|---|---|---|"
+	for l in 100 10000 1000000; do
+		base=$(sharing_ir 0 $l)
+		for n in 10000 100000 1000000; do
+			ir=$(sharing_ir $n $l)
+			set -- $(cat $T/sh.out)
+			rss=$(./bench/sharing_bench $n $l | awk '{ print $4 }')
+			echo "| $n | $l | $(awk -v a="$ir" -v b="$base" -v n=$n 'BEGIN { printf "%.0f", (a - b) / n }') | $rss | $2 |"
+		done
+	done
+	echo
+}
+
 for s in $sections; do
 	case $s in
 	export) export_ ;;

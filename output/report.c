@@ -579,6 +579,117 @@ static void json_metrics(struct jb *j, const struct metrics *m, const struct met
 		JB(j, "}");
 }
 
+static const char *const verdict_name[] = {
+	[SHARING_UNKNOWN] = "unknown", [SHARING_FALSE] = "false_sharing",
+	[SHARING_TRUE] = "true_sharing",
+};
+
+/* "0x..." for an address (JSON numbers lose precision above 2^53); null for 0, unknown. */
+static void jb_hex(struct jb *j, uint64_t v)
+{
+	if (v)
+		j->n += (size_t)sprintf(j->b + j->n, "\"0x%" PRIx64 "\"", v);
+	else
+		JB(j, "null");
+}
+
+/* A string, or null when empty. */
+static void jb_str_or_null(struct jb *j, const char *s)
+{
+	if (s[0])
+		jb_str(j, s);
+	else
+		JB(j, "null");
+}
+
+/* One contended line of the sharing object (man page, JSON OUTPUT). */
+static void json_line(struct jb *j, const struct sharing_line *l)
+{
+	JB(j, "{\"addr\":");
+	jb_hex(j, l->addr);
+	JB(j, ",\"phys\":");
+	jb_hex(j, l->phys);
+	JB(j, ",\"hitm_per_sec\":");
+	jb_num(j, l->hitm_per_sec);
+	JB(j, ",\"remote_hitm_per_sec\":");
+	jb_num(j, l->remote_hitm_per_sec);
+	JB(j, ",\"loads_per_sec\":");
+	jb_num(j, l->loads_per_sec);
+	JB(j, ",\"stores_per_sec\":");
+	jb_num(j, l->stores_per_sec);
+	JB(j, ",\"mean_latency_cycles\":");
+	jb_num(j, l->mean_latency_cycles);
+	JB(j, ",\"verdict\":");
+	jb_key(j, verdict_name[l->verdict <= SHARING_TRUE ? l->verdict : SHARING_UNKNOWN]);
+	JB(j, ",\"threads\":");
+	jb_int(j, l->nthreads);
+	JB(j, ",\"cpus\":");
+	jb_int(j, l->ncpus);
+	JB(j, ",\"processes\":[");
+	for (int i = 0; i < l->nprocs && i < SHARING_PROCS; i++) {
+		if (i)
+			JB(j, ",");
+		JB(j, "{\"pid\":");
+		jb_int(j, l->procs[i].pid);
+		JB(j, ",\"comm\":");
+		jb_str(j, l->procs[i].comm);
+		JB(j, "}");
+	}
+	JB(j, "],\"offsets\":[");
+	for (int i = 0; i < l->nwords && i < SHARING_WORDS; i++) {
+		const struct sharing_word *w = &l->words[i];
+
+		if (i)
+			JB(j, ",");
+		JB(j, "{\"offset\":");
+		jb_int(j, w->offset);
+		JB(j, ",\"reads\":");
+		jb_num(j, w->reads);
+		JB(j, ",\"writes\":");
+		jb_num(j, w->writes);
+		JB(j, ",\"tids\":[");
+		for (int t = 0; t < w->ntids && t < SHARING_TIDS; t++) {
+			if (t)
+				JB(j, ",");
+			jb_int(j, w->tids[t]);
+		}
+		JB(j, "],\"ip\":");
+		jb_hex(j, w->top_ip);
+		JB(j, ",\"symbol\":");
+		jb_str_or_null(j, w->symbol);
+		JB(j, "}");
+	}
+	JB(j, "],\"top_ip\":");
+	jb_hex(j, l->top_ip);
+	JB(j, ",\"top_symbol\":");
+	jb_str_or_null(j, l->top_symbol);
+	JB(j, "}");
+}
+
+/* The "sharing" object: the interval's contended lines, or why there are none. */
+static void json_sharing(FILE *f, struct jb *j, const struct sharing_frame *s)
+{
+	JB(j, ",\"sharing\":{");
+	jb_reason(j, s->supported, s->supported ? NULL : s->reason, NULL);
+	JB(j, ",\"samples\":");
+	jb_int(j, (long long)s->samples);
+	JB(j, ",\"lost\":");
+	jb_int(j, (long long)s->lost);
+	JB(j, ",\"throttled\":");
+	jb_int(j, (long long)s->throttled);
+	JB(j, ",\"period\":");
+	jb_int(j, (long long)s->period);
+	JB(j, ",\"lines\":[");
+	for (int i = 0; i < s->nlines && i < SHARING_TOP; i++) {
+		if (i)
+			JB(j, ",");
+		json_line(j, &s->line[i]);
+		if (j->n > sizeof(j->b) - JB_CPU_MAX)
+			jb_flush(f, j);
+	}
+	JB(j, "]}");
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	static struct jb j;
@@ -622,6 +733,15 @@ static void write_json(FILE *f, const struct report *r)
 	JB(&j, "],\"total\":{");
 	json_metrics(&j, &r->total, NULL, true);
 	JB(&j, "}");
+	if (r->sharing || !strcmp(report_backend(r->source), "msr")) {
+		static struct sharing_frame msr_frame;
+
+		/* The msr backend never has lines: said by its source, live and replayed alike. */
+		if (!r->sharing && !msr_frame.reason[0])
+			snprintf(msr_frame.reason, sizeof(msr_frame.reason), "%s", REPORT_SHARING_WHY_MSR);
+		jb_flush(f, &j);
+		json_sharing(f, &j, r->sharing ? r->sharing : &msr_frame);
+	}
 	if (r->note) {
 		JB(&j, ",\"note\":");
 		jb_str(&j, r->note);

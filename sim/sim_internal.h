@@ -224,8 +224,34 @@ struct sim_vary {
 	double burst_period, burst_start, burst_len, burst_hitm_per_sec;
 };
 
+/*
+ * A contended cache line of the profile (key line, repeatable), whose
+ * accesses the simulated kernel samples (sim_kernel.c).
+ */
+#define SIM_LINE_ACCESSES 8
+struct sim_line_access {
+	int tid;
+	bool write;                     /* read-modify-write; else a read */
+	unsigned offset;                /* of the 8-byte word in the line */
+};
+struct sim_line {
+	uint64_t addr;                  /* 64-byte aligned */
+	char comm[16];
+	int pid;
+	double hitm_per_sec;            /* loads of the line served HITM, all accesses together */
+	double remote;                  /* share of them served by another package */
+	uint64_t ip;                    /* the instruction; 0: one made up per access */
+	int nacc;
+	struct sim_line_access acc[SIM_LINE_ACCESSES];
+};
+#define SIM_MAX_LINES 256
+#define SIM_DEFAULT_MAX_SAMPLE_RATE 100000      /* K61 DEFAULT_MAX_SAMPLE_RATE */
+
 struct sim_profile {
 	char name[256];                 /* the file, for messages */
+	struct sim_line *lines;         /* [nlines] */
+	int nlines;
+	int max_sample_rate;            /* kernel.perf_event_max_sample_rate */
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
 	int packages;                   /* 1 unless set */
@@ -246,6 +272,14 @@ struct sim_profile {
 	size_t npresets;
 	struct sim_vary vary;
 };
+
+/* sim_dse.c: a PEBS data-source code as the kernel translates it, per family (ended by code 0). */
+struct sim_dse {
+	uint8_t code;
+	uint64_t data_src;
+};
+extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
+extern const uint64_t sim_dse_store;
 
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);

@@ -28,13 +28,15 @@
  * at is at the same instant.
  *
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
- * and sampling ones alike (no ring buffer: a sampling event is read for
- * its count).  Not modelled: per-task and cgroup events (-EOPNOTSUPP),
- * ring buffers, hybrid PMUs.  Like the simulator, single-threaded per
+ * and sampling ones alike, and the ring buffer of a sampling event
+ * (sk_mmap): the profile's contended lines as samples with each family's
+ * data source, COMM, LOST and THROTTLE records.  Not modelled: per-task
+ * and cgroup events (-EOPNOTSUPP), hybrid PMUs.  Single-threaded per
  * device; the process's capabilities are the real ones.
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +123,11 @@ struct sk_pmu {
 	const struct sk_er *er;         /* ended by code 0 */
 	const struct sk_cons *cons;     /* ended by cntmask 0 */
 	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
+	/* Sampling (ds.c): the load-latency event, "mem-stores" (0: none), the data sources. */
+	uint16_t ldlat_config, store_config;
+	const struct sim_dse *dse;      /* the kernel's translation of the PEBS code (sim_dse.c) */
+	uint8_t dse_hitm, dse_remote_hitm;      /* the code the hardware writes for each */
+	bool mem_loads_aux;             /* PMU_FL_MEM_LOADS_AUX: 0x8203 must lead the group */
 };
 
 /* intel_nehalem_extra_regs, intel_westmere_extra_regs (K61). */
@@ -262,11 +269,16 @@ static const struct sk_cons cons_none[] = { { 0 } };
 
 /* The PEBS load-latency constraints, INTEL_PLD_CONSTRAINT (pmu-facts 10.2). */
 static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 } };
-static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false }, { 0 } };
-static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 } };
+/* The stores: INTEL_PST_CONSTRAINT(0x02cd, 0x8) on SNB/IVB, 0x82d0 on 0xf from HSW (ds.c). */
+static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false },
+					   { 0x02cd, 0xffff, 0x8, false }, { 0 } };
+static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
 /* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
-static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false }, { 0 } };
-static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false }, { 0 } };
+static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
+static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false },
+					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
 /* Gracemont: INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3) (pmu-facts 9.3). */
 static const struct sk_cons pebs_grt[] = { { 0x05d0, 0xffff, 0x3, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
@@ -291,25 +303,43 @@ static const uint8_t models_cmt[] = { 0xaf, 0xb6, 0 };
 
 /*
  * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
- * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).
+ * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).  Sampling: the
+ * "mem-loads" and "mem-stores" aliases (K61 core.c EVENT_ATTR_STR
+ * mem_ld_nhm 0x100b, mem_ld_snb/hsw 0x01cd, mem_st_snb 0x02cd, mem_st_hsw
+ * 0x82d0: none before Sandy Bridge), the data-source patch intel_pmu_init
+ * applies (_nhm on Nehalem and Westmere, _skl from Skylake on: pmu-facts
+ * 10.6), and PMU_FL_MEM_LOADS_AUX on Sapphire Rapids (pmu-facts 9.3).
+ * The codes the hardware writes for a HITM: the SDM's "L3 hit, HITM other
+ * core" (0x7; Nehalem's 0x6, which the base table would read as a clean
+ * hit), remote 0x9 (REM_CCE1) or, from Skylake servers, 0xD.
  */
 static const struct sk_pmu sk_pmus[] = {
-	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm },
-	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm },
-	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb },
+	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm,
+	  0x100b, 0, sim_dse_nhm, 0x6, 0x9, false },
+	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm,
+	  0x100b, 0, sim_dse_nhm, 0x6, 0x9, false },
+	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb,
+	  0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
 	{ "sandybridge", models_snbep, true, 2, true, false, false, true, er_snbep, cons_snb,
-	  pebs_snb },
-	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb },
-	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw },
-	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw },
-	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw },
+	  pebs_snb, 0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
+	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb,
+	  0x01cd, 0x02cd, sim_dse_base, 0x7, 0x9, false },
+	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw,
+	  0x01cd, 0x82d0, sim_dse_base, 0x7, 0x9, false },
+	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw,
+	  0x01cd, 0x82d0, sim_dse_base, 0x7, 0x9, false },
+	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw,
+	  0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, false },
+	/* no load latency on the Atoms: nothing sampled */
 	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
-	  pebs_atom },
-	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom },
+	  pebs_atom, 0, 0, NULL, 0, 0, false },
+	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom,
+	  0, 0, NULL, 0, 0, false },
 	/* PMU_FL_NO_HT_SHARING on both: the extra registers are per thread. */
-	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl },
+	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl,
+	  0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, false },
 	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
-	  pebs_glc },
+	  pebs_glc, 0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, true },
 	/*
 	 * The granite_rapids case (K612): Golden Cove's constraints and the
 	 * load latency's 0xfe, no auxiliary event (pmu-facts 9.3, 9.9); the
@@ -317,25 +347,26 @@ static const struct sk_pmu sk_pmus[] = {
 	 * the Golden Cove ones stand in, lattop programs no OCR on this table.
 	 */
 	{ "granite_rapids", models_gnr, true, 3, true, false, false, false, er_glc, cons_glc,
-	  pebs_glc },
+	  pebs_glc, 0x01cd, 0x82d0, sim_dse_skl, 0x7, 0xd, false },
 	/*
 	 * The Tremont case: slm_format_attr (no ldlat), RSP_1 by umask as on
 	 * the older Atoms, only fixed-counter constraints.  Its PEBS
 	 * constraints are not modelled: no load-latency event exists, and
-	 * lattop opens no other precise event.
+	 * lattop opens no other precise event.  Nothing sampled.
 	 */
 	{ "Tremont", models_tnt, false, 3, true, true, false, false, er_tnt, cons_none,
-	  cons_none },
+	  cons_none, 0, 0, NULL, 0, 0, false },
 	/*
 	 * The gracemont case: nhm_format_attr (ldlat), RSP_1 by umask as on
 	 * the older Atoms, only fixed-counter constraints (intel_grt_event_
-	 * constraints), E-cores without SMT.
+	 * constraints), E-cores without SMT.  Its data sources (the kernel's
+	 * grt_latency_data) are not modelled: lattop samples nothing there.
 	 */
 	{ "gracemont", models_grt, true, 3, true, true, false, false, er_grt, cons_none,
-	  pebs_grt },
+	  pebs_grt, 0, 0, NULL, 0, 0, false },
 	/* The crestmont case (K612): as Gracemont, its own extra registers. */
 	{ "crestmont", models_cmt, true, 3, true, true, false, false, er_cmt, cons_none,
-	  pebs_grt },
+	  pebs_grt, 0, 0, NULL, 0, 0, false },
 };
 
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
@@ -358,6 +389,11 @@ struct sk_event {
 	uint64_t count;
 	double enabled, running;        /* seconds */
 	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
+	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
+	unsigned char *ring;
+	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
+	double *carry;                  /* per line access: the share of a sample due */
+	double *rcarry;                 /* ... and of a remote one */
 };
 
 struct sk_cpu {
@@ -634,6 +670,210 @@ static void sk_cpu_del(struct sk *k, int i)
 		k->free_hint = i;
 }
 
+/* ---- samples into ring buffers ---- */
+
+static void sk_ring_free(struct sk_event *e)
+{
+	free(e->ring);
+	free(e->carry);
+	free(e->rcarry);
+	e->ring = NULL;
+	e->carry = e->rcarry = NULL;
+}
+
+/* HZ and the unthrottle tick (K61 perf_event_max_sample_rate, __perf_event_account_interrupt). */
+#define SK_HZ 250
+/* What the simulated hardware measures of a HITM load: local, remote (core cycles). */
+#define SK_LAT_HITM 110
+#define SK_LAT_REMOTE_HITM 310
+
+/* Room in @e's ring for @len bytes (data_tail read with acquire, as the kernel does). */
+static bool sk_ring_room(const struct sk_event *e, size_t len)
+{
+	const struct perf_event_mmap_page *m = (const void *)e->ring;
+	uint64_t tail = __atomic_load_n(&m->data_tail, __ATOMIC_ACQUIRE);
+
+	return m->data_size - (m->data_head - tail) >= len;
+}
+
+/* Copy @len bytes into @e's ring at data_head, wrapping, and publish them. */
+static void sk_ring_write(struct sk_event *e, const void *rec, size_t len)
+{
+	struct perf_event_mmap_page *m = (void *)e->ring;
+	unsigned char *data = e->ring + m->data_offset;
+	uint64_t at = m->data_head & (m->data_size - 1);
+	size_t first = len < m->data_size - at ? len : (size_t)(m->data_size - at);
+
+	memcpy(data + at, rec, first);
+	memcpy(data, (const unsigned char *)rec + first, len - first);
+	__atomic_store_n(&m->data_head, m->data_head + len, __ATOMIC_RELEASE);
+}
+
+/*
+ * Put a record in @e's ring, or count it lost.  The LOST record goes
+ * first, when the next record fits: the kernel says a loss only with the
+ * next output that finds room (pmu-facts 10.5, K61 perf_output_begin).
+ */
+static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
+{
+	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
+		{ PERF_RECORD_LOST, 0, sizeof(lost) }, id, 0,
+	};
+
+	if (e->lost) {
+		if (!sk_ring_room(e, sizeof(lost) + len)) {
+			e->lost += sample;
+			return;
+		}
+		lost.lost = e->lost;
+		sk_ring_write(e, &lost, sizeof(lost));
+		e->lost = 0;
+	}
+	if (!sk_ring_room(e, len)) {
+		e->lost += sample;
+		return;
+	}
+	sk_ring_write(e, rec, len);
+}
+
+/* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
+static uint64_t sk_data_src(const struct sk *k, bool remote)
+{
+	uint8_t code = remote ? k->pmu->dse_remote_hitm : k->pmu->dse_hitm;
+
+	for (const struct sim_dse *d = k->pmu->dse; d && d->code; d++)
+		if (d->code == code)
+			return d->data_src;
+	return 0;
+}
+
+/* A physical address for @addr of @pid: the offset in the page kept, the frame made up. */
+static uint64_t sk_phys(uint64_t addr, int pid)
+{
+	return (1ULL << 38) | ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
+}
+
+/* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
+static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
+		      const struct sim_line_access *a, bool store, bool remote)
+{
+	uint64_t w[32], t = e->attr.sample_type, id = (uint64_t)(e - k->ev) + 1;
+	uint64_t addr = l->addr + a->offset;
+	size_t n = 1;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_IP)
+		w[n++] = l->ip ? l->ip : 0x401000 + (uint64_t)a->offset * 4 + (store ? 2 : 0);
+	if (t & PERF_SAMPLE_TID)
+		w[n++] = (uint64_t)(uint32_t)l->pid | (uint64_t)(uint32_t)a->tid << 32;
+	if (t & PERF_SAMPLE_TIME)
+		w[n++] = (uint64_t)(k->now * 1e9);
+	if (t & PERF_SAMPLE_ADDR)
+		w[n++] = addr;
+	if (t & PERF_SAMPLE_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_CPU)
+		w[n++] = (uint64_t)(uint32_t)e->cpu;
+	if (t & PERF_SAMPLE_PERIOD)
+		w[n++] = e->attr.sample_period;
+	if (t & PERF_SAMPLE_WEIGHT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_DATA_SRC)
+		w[n++] = store ? sim_dse_store : sk_data_src(k, remote);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		w[n++] = sk_phys(addr, l->pid);
+	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+						   (uint16_t)(n * 8) }, 8);
+	sk_ring_put(e, id, w, n * 8, true);
+}
+
+/* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
+static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
+{
+	struct { struct perf_event_header h; uint64_t time, id, stream_id; } r = {
+		{ type, 0, sizeof(r) }, (uint64_t)(k->now * 1e9), (uint64_t)(e - k->ev) + 1,
+		(uint64_t)(e - k->ev) + 1,
+	};
+
+	sk_ring_put(e, r.id, &r, sizeof(r), false);
+}
+
+/*
+ * The samples @e owes for @dt seconds of counting on its CPU: each
+ * profile line's accesses by threads on this CPU (thread TID on CPU TID %
+ * cpus), loads for the load-latency event when their latency is above its
+ * threshold, stores of the writing accesses for "mem-stores".  Above
+ * perf_event_max_sample_rate the event is throttled: the kernel stops it
+ * for the rest of each tick, so only max_rate x dt samples come, and each
+ * tick says THROTTLE and UNTHROTTLE.
+ */
+static void sk_emit(struct sk *k, struct sk_event *e, double dt)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	uint64_t cfg = e->attr.config & 0xffff;
+	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
+		     cfg == k->pmu->store_config;
+	double period = (double)e->attr.sample_period, want = 0, keep = 1;
+	/*
+	 * The load-latency event sees only the loads the hardware tags
+	 * (pmu-facts 8.1): its samples are of tagged loads, as the simulated
+	 * PMU counts them; mem-stores counts every store.
+	 */
+	double tagged = prof->cpu[e->cpu].ldlat_tagged_fraction;
+	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
+			  SIM_DEFAULT_MAX_SAMPLE_RATE;
+
+	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+		return;
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++)
+			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
+				want += l->hitm_per_sec / l->nacc * dt / period * (loads ? tagged : 1);
+	}
+	if (want > max_rate * dt) {
+		keep = max_rate * dt / want;
+		for (int t = 0, ticks = (int)ceil(dt * SK_HZ); t < ticks; t++) {
+			sk_throttle_rec(k, e, PERF_RECORD_THROTTLE);
+			sk_throttle_rec(k, e, PERF_RECORD_UNTHROTTLE);
+		}
+	}
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++) {
+			const struct sim_line_access *a = &l->acc[j];
+			double *c = &e->carry[i * SIM_LINE_ACCESSES + j];
+			double *rc = &e->rcarry[i * SIM_LINE_ACCESSES + j];
+
+			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
+				continue;
+			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
+			*c += l->hitm_per_sec / l->nacc * dt / period * keep * (loads ? tagged : 1);
+			for (; *c >= 1; *c -= 1) {
+				bool remote = false;
+
+				if (loads) {
+					*rc += l->remote;
+					remote = *rc >= 1;
+					if (remote)
+						*rc -= 1;
+					if ((remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM) <=
+					    (double)(e->attr.config1 & 0xffff))
+						continue;
+				}
+				sk_sample(k, e, l, a, stores, remote);
+			}
+		}
+	}
+}
+
 /* Bring @cpu's events to instant @t: counts read there, times added. */
 static void sk_step(struct sk *k, int cpu, double t)
 {
@@ -649,6 +889,7 @@ static void sk_step(struct sk *k, int cpu, double t)
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
 			e->running += dt;
+			sk_emit(k, e, dt);
 		}
 		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
 			e->enabled += dt;
@@ -983,6 +1224,19 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return rc;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
 		return -EINVAL;         /* the TSC in a group is not modelled */
+	/*
+	 * PMU_FL_MEM_LOADS_AUX (Sapphire Rapids): a load-latency event that
+	 * samples the data source must have LD_BLOCKS.STORE_FORWARD 0x8203
+	 * as its group leader; -ENODATA when it leads itself (K612
+	 * intel_pmu_hw_config, require_mem_loads_aux_event).
+	 */
+	if (k->pmu->mem_loads_aux && attr->precise_ip && (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    (attr->config & 0xffff) == k->pmu->ldlat_config) {
+		if (!lead)
+			return -ENODATA;
+		if ((lead->attr.config & 0xffff) != 0x8203)
+			return -EINVAL;
+	}
 	if (pid != -1)
 		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
 	if (k->paranoid > 0 && !k->perfmon)
@@ -1131,7 +1385,11 @@ static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned l
 			}
 		return 0;
 	case PERF_EVENT_IOC_PERIOD:
-		return e->attr.sample_period ? 0 : -EINVAL;
+		/* the argument points to the new period (K61 perf_event_period) */
+		if (!e->attr.sample_period || !arg || !*(const uint64_t *)arg)
+			return -EINVAL;
+		e->attr.sample_period = *(const uint64_t *)arg;
+		return 0;
 	default:
 		return -ENOTTY;
 	}
@@ -1168,6 +1426,7 @@ static int sk_close(struct perfdev *d, int fd)
 	}
 	sk_er_put(k, e);
 	sk_cpu_del(k, i);
+	sk_ring_free(e);
 	e->used = false;
 	k->nfds--;
 	sk_schedule(k, cpu);
@@ -1206,11 +1465,76 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }
 
+/* The fields a simulated sample can carry; another asked for is refused at mmap. */
+#define SK_SAMPLE_TYPES (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+	PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
+
+/*
+ * mmap of a sampling event: a control page and 2^n data pages (K61
+ * perf_mmap: EINVAL otherwise), the same layout as the kernel's, in
+ * memory of the simulated kernel's own.  The processes of the profile's
+ * lines are told first, as COMM records, as a side-band would.
+ */
+static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	struct perf_event_mmap_page *m;
+	size_t data = len - PERFDEV_PAGE, nacc = (size_t)prof->nlines * SIM_LINE_ACCESSES;
+
+	if (!e)
+		return -EBADF;
+	if (len <= PERFDEV_PAGE || len % PERFDEV_PAGE || (data & (data - 1)) || e->ring)
+		return -EINVAL;
+	if (!e->attr.sample_period || e->attr.freq || (e->attr.sample_type & ~(uint64_t)SK_SAMPLE_TYPES))
+		return -EINVAL;         /* only what the simulated samples carry */
+	sk_catch_up(k, e->cpu);
+	e->ring = aligned_alloc(PERFDEV_PAGE, len);
+	e->carry = calloc(nacc ? nacc : 1, sizeof(double));
+	e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
+	if (!e->ring || !e->carry || !e->rcarry) {
+		sk_ring_free(e);
+		return -ENOMEM;
+	}
+	memset(e->ring, 0, len);
+	m = (void *)e->ring;
+	m->version = 0;
+	m->data_offset = PERFDEV_PAGE;
+	m->data_size = data;
+	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
+	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
+		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
+			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,
+			(uint32_t)prof->lines[i].pid, { 0 },
+		};
+
+		memcpy(c.comm, prof->lines[i].comm, sizeof(c.comm));
+		sk_ring_put(e, (uint64_t)(e - k->ev) + 1, &c, sizeof(c), false);
+	}
+	*map = e->ring;
+	return 0;
+}
+
+static void sk_munmap(struct perfdev *d, int fd, void *map, size_t len)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+
+	(void)len;
+	if (e && e->ring == map)
+		sk_ring_free(e);
+}
+
 static void sk_destroy(struct perfdev *d)
 {
 	struct sk *k = sk_of(d);
 
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
+	for (int i = 0; i < k->nev; i++)
+		sk_ring_free(&k->ev[i]);
 	free(k->ev);
 	for (int c = 0; c < k->ncpus; c++)
 		free(k->cpu[c].ev);
@@ -1225,6 +1549,8 @@ static const struct perfdev_ops sk_ops = {
 	.ioctl = sk_ioctl,
 	.close = sk_close,
 	.file = sk_file,
+	.mmap = sk_mmap,
+	.munmap = sk_munmap,
 	.destroy = sk_destroy,
 };
 

@@ -335,7 +335,7 @@ help_keys() {
 	END { flush() }' "$1"
 }
 
-# ---- the screen in tmux (e2e_sharing.sh) ----
+# ---- the screen in tmux (e2e_lines_screen.sh) ----
 
 # A tmux server of its own per session: a new one never races the one dying.
 # tmux_start NAME WIDTH HEIGHT COMMAND: session "s" on a server named after

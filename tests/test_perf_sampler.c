@@ -157,7 +157,8 @@ static void fake_destroy(struct perfdev *d)
 }
 
 static const struct perfdev_ops fake_ops = {
-	fake_open, fake_read, fake_ioctl, fake_close, fake_file, fake_destroy,
+	.open = fake_open, .read = fake_read, .ioctl = fake_ioctl, .close = fake_close,
+	.file = fake_file, .destroy = fake_destroy,
 };
 
 /*

@@ -3,7 +3,7 @@
  * (struct sharing_frame), through the recorder's own writer (record_open,
  * record_write), for the tests of what reads them back: `lattop --replay`
  * on the screen (the lines view, a line's detail, the pane), in text and
- * in JSON (tests/e2e_sharing.sh).
+ * in JSON (tests/e2e_lines_screen.sh).
  *
  *   sharerec FILE [FRAMES] [unsupported]
  *
