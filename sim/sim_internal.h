@@ -289,4 +289,51 @@ void sim_profile_traffic(const struct sim_profile *, int cpu, double t0, double 
 /* Fraction of @cpu's loads whose latency is greater than @threshold cycles. */
 double sim_profile_above(const struct sim_profile *, int cpu, double threshold);
 
+/*
+ * sim_kernel_tab.c: what the simulated kernel knows of each PMU, a case of
+ * intel_pmu_init each (its own tables, never lattop's).
+ */
+/*
+ * An event constraint: config & mask == code -> the counters in cntmask
+ * (INTEL_EVENT_CONSTRAINT: mask 0xff, INTEL_UEVENT_CONSTRAINT: 0xffff).
+ * excl: INTEL_EXCLEVT_CONSTRAINT, exclusive against the HT sibling once
+ * intel_ht_bug applies (SMT on).
+ */
+struct sk_cons {
+	uint16_t code, mask;
+	uint8_t cntmask;
+	bool excl;
+};
+
+/* An extra register (INTEL_UEVENT_EXTRA_REG, INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG). */
+enum { SK_ER_RSP0, SK_ER_RSP1, SK_ER_LDLAT, SK_ER_N };
+struct sk_er {
+	uint16_t code, mask;    /* config & mask == code */
+	uint8_t idx;            /* SK_ER_* */
+	uint64_t valid;         /* config1 bits the register takes; others: EINVAL */
+};
+
+/* What the kernel knows of one PMU (a case of intel_pmu_init). */
+struct sk_pmu {
+	const char *name;               /* caps/pmu_name */
+	const uint8_t *models;          /* display models, ended by 0 */
+	bool ldlat_format;              /* the format attribute ldlat (nhm/snb: yes; slm/glm: no) */
+	unsigned max_precise;           /* x86_pmu_max_precise */
+	/* PMU_FL_HAS_RSP_1 and how intel_alt_er moves an event: by event code or by umask. */
+	bool alt_rsp, alt_by_umask;
+	bool er_per_core;               /* shared_regs per core (no PMU_FL_NO_HT_SHARING) */
+	bool ht_bug;                    /* intel_ht_bug: EXCL on 0xd0-0xd3 with SMT on */
+	const struct sk_er *er;         /* ended by code 0 */
+	const struct sk_cons *cons;     /* ended by cntmask 0 */
+	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
+	/* Sampling (ds.c): the load-latency event, "mem-stores" (0: none), the data sources. */
+	uint16_t ldlat_config, store_config;
+	const struct sim_dse *dse;      /* the kernel's translation of the PEBS code (sim_dse.c) */
+	uint8_t dse_hitm, dse_remote_hitm;      /* the code the hardware writes for each */
+	bool mem_loads_aux;             /* PMU_FL_MEM_LOADS_AUX: 0x8203 must lead the group */
+};
+
+extern const struct sk_pmu sk_pmus[];
+extern const size_t sk_npmus;
+
 #endif
