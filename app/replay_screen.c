@@ -135,6 +135,7 @@ int replay_screen(const struct options *o)
 		f = (struct ui_frame){
 			.desc = rep->desc,
 			.simulated = report_simulated(rep->source),
+			.backend = report_backend(rep->source),
 			.interval_s = rep->interval_s,
 			.measured_s = rep->interval_s,
 			.time = rep->time,

@@ -259,6 +259,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 		struct ui_frame f = {
 			.desc = &r->desc,
 			.simulated = r->sim != NULL,
+			.backend = r->opt.backend == BACKEND_PERF ? "perf" : "msr",
 			.interval_s = r->opt.interval,
 			.measured_s = sn->interval_s,
 			.time = rep.time,

@@ -1236,6 +1236,8 @@ else
 	[ -n "$LATTOP_SANITIZED" ] && nolsan="env ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 "
 	start perf 80 24 "sh -c 'echo \$\$ >$LIB_TMP/perf.pid; exec env -u SUDO_UID -u SUDO_GID $nolsan./lattop --simulate haswell --backend perf -d 0.3'"
 	expect perf "perf as root: the screen shows measurements" '(^|\|)total +[0-9.]+[kMG]? ' 8
+	has "perf: the header says which backend measured" "$(cap perf | head -n 1)" \
+		'^ lattop  SIMULATED  Haswell  through perf '
 	pid=$(cat $LIB_TMP/perf.pid 2>/dev/null)
 	is "perf as root: lattop runs as nobody" "$(awk '/^Uid:/ { print $2, $3, $4 }' /proc/$pid/status)" \
 		"65534 65534 65534"

@@ -408,7 +408,7 @@ static int layout_sort_rows(struct ui *ui, const struct ui_snap *s)
 
 static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead)
 {
-	char clock[24], iv[32], b[256], rl[48] = "";
+	char clock[24], iv[32], b[256], rl[48] = "", via[16] = "";
 	const char *pretty = s->valid ? s->f.desc->uarch->pretty : "";
 	int x, rw, left;
 	bool sim = s->valid && s->f.simulated, show_iv = true, show_clock = true;
@@ -444,6 +444,8 @@ static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead
 	 * what is left.  Right: PAUSED, the interval, the clock; on a narrow
 	 * screen the clock goes first, then the interval.
 	 */
+	if (s->valid && s->f.backend)
+		snprintf(via, sizeof(via), "through %s", s->f.backend);
 	left = 1 + 6 + (sim ? 12 : 0) + 1 + (int)strlen(pretty) + 1;
 	for (;;) {
 		rw = (ui->paused ? 10 : 0) + (rep ? (int)strlen(rl) + 2 : 0) +
@@ -465,6 +467,9 @@ static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead
 		if (sim)
 			x += 1 + draw_text(ui, 0, x + 1, COLS - x - 1, UA_SIMULATED, " SIMULATED ");
 		x += 1 + draw_text(ui, 0, x + 1, COLS - x - 1, UA_UARCH, pretty);
+		/* The backend that measured, where the brand leaves room for it first. */
+		if (via[0] && COLS - x - rw - 3 >= (int)strlen(via))
+			x += 2 + draw_text(ui, 0, x + 2, COLS - x - 2, UA_NORMAL, via);
 		if (s->f.desc->id.brand[0] && COLS - x - rw - 3 >= 8) {
 			int room = COLS - x - rw - 3;
 			const char *brand = s->f.desc->id.brand;

@@ -24,6 +24,7 @@
 struct ui_frame {
 	const struct cpu_desc *desc;
 	bool simulated;                 /* the data comes from the simulator */
+	const char *backend;            /* "msr" or "perf": which measured; NULL: not said */
 	double interval_s;              /* the interval asked for */
 	double measured_s;              /* the one measured */
 	double time;                    /* seconds since the epoch, at the end */
