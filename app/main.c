@@ -131,6 +131,8 @@ int main(int argc, char **argv)
 	struct session r;
 	struct sim_profile *profile = NULL;
 	struct cpuid_raw raw;
+	struct cpuid_set cpus = { 0 };
+	int cpu0 = 0;
 	char err[1024];
 	int status;
 
@@ -188,19 +190,24 @@ int main(int argc, char **argv)
 			return fail(EXIT_USAGE, err);
 		}
 		raw_from_sim(r.sim, &raw);
+		cpus.n = 1;
+		cpus.cpu = &cpu0;
+		cpus.raw = &raw;
 	} else if (r.opt.cpuid_file) {
-		if (cpuid_raw_file(r.opt.cpuid_file, &raw, err, sizeof(err)) < 0 ||
-		    cpuid_raw_complete(&raw, r.opt.cpuid_file, err, sizeof(err)) < 0)
+		/* Every CPU of the dump: a hybrid's core types differ from CPU to CPU. */
+		if (cpuid_set_file(r.opt.cpuid_file, &cpus, err, sizeof(err)) < 0)
 			return fail(EXIT_USAGE, err);
-	} else if (cpuid_raw_running(&raw, err, sizeof(err)) < 0) {
+		for (int i = 0; i < cpus.n; i++)
+			if (cpuid_raw_complete(&cpus.raw[i], r.opt.cpuid_file, err, sizeof(err)) < 0) {
+				cpuid_set_free(&cpus);
+				return fail(EXIT_USAGE, err);
+			}
+	} else if (cpuid_set_running(&cpus, err, sizeof(err)) < 0) {
 		return fail(EXIT_CANNOT, err);
 	}
-	{
-		struct cpuid_info id;
-
-		cpuid_decode(&raw, &id);
-		uarch_detect(&id, &r.desc);
-	}
+	uarch_detect_set(&cpus, &r.desc);
+	if (cpus.raw != &raw)
+		cpuid_set_free(&cpus);
 
 	status = EXIT_OK;
 	if (r.opt.mode == MODE_DOCTOR) {

@@ -70,8 +70,41 @@ void report_detect_json(FILE *f, const struct cpu_desc *d)
 		report_json_str(f, d->reason);
 	}
 	fprintf(f, ",\"pmu\":{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,"
-		"\"fixed_counters\":%u,\"fixed_width\":%u}}",
+		"\"fixed_counters\":%u,\"fixed_width\":%u}",
 		c->version, c->gp_counters, c->gp_width, c->fixed_counters, c->fixed_width);
+	if (d->hybrid) {
+		fputs(",\"hybrid\":true,\"core_types\":[", f);
+		for (int t = 0; t < d->ntypes; t++) {
+			const struct core_type_desc *ct = &d->type[t];
+			bool first = true;
+
+			fputs(t ? ",{\"type\":" : "{\"type\":", f);
+			report_json_str(f, core_type_name(ct->type));
+			fputs(",\"microarch\":", f);
+			report_json_str(f, ct->uarch->name);
+			fputs(",\"pmu_table\":", f);
+			if (ct->uarch->table)
+				report_json_str(f, ct->uarch->table->name);
+			else
+				fputs("null", f);
+			fprintf(f, ",\"native_model\":%u,\"gp_counters\":%u,\"fixed_counters\":%u,"
+				"\"supported\":%s", ct->native, ct->pmu.gp_counters,
+				pmu_caps_fixed_run(&ct->pmu), ct->supported ? "true" : "false");
+			if (!ct->supported) {
+				fputs(",\"reason\":", f);
+				report_json_str(f, ct->reason);
+			}
+			fputs(",\"cpus\":[", f);
+			for (int cpu = 0; cpu < CPUSET_MAX; cpu++)
+				if (ct->cpus[cpu / 64] >> (cpu % 64) & 1) {
+					fprintf(f, "%s%d", first ? "" : ",", cpu);
+					first = false;
+				}
+			fputs("]}", f);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
@@ -93,6 +126,14 @@ void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
 	fprintf(f, "perfmon:     version %u, %u general-purpose counters x %u bits, "
 		"%u fixed x %u bits\n", c->version, c->gp_counters, c->gp_width,
 		c->fixed_counters, c->fixed_width);
+	for (int t = 0; t < d->ntypes; t++) {
+		const struct core_type_desc *ct = &d->type[t];
+
+		fprintf(f, "core type:   %s: %s (%s), %u general-purpose counters, %u fixed, %d cpus, "
+			"%s\n", core_type_name(ct->type), ct->uarch->name, ct->uarch->pretty,
+			ct->pmu.gp_counters, pmu_caps_fixed_run(&ct->pmu), ct->ncpu,
+			ct->supported ? "supported" : "not supported");
+	}
 	if (d->supported)
 		fprintf(f, "supported:   yes\n");
 	else
