@@ -141,6 +141,7 @@ struct pmu_event {
 	 * The libpfm4 event string that must encode to this row on every
 	 * libpfm4 PMU of the table it applies to (struct pmu_table.pfm); for a
 	 * fixed-counter row, the architectural event libpfm4 maps to it.
+	 * NULL in a table libpfm4 has no PMU for (struct pmu_table.json).
 	 */
 	const char *pfm;
 	struct pfm_diff pfm_diff;
@@ -182,6 +183,12 @@ struct pmu_table {
 	const char *unsupported[M__COUNT];   /* why no row serves a metric, when none does */
 	/* the libpfm4 PMUs its rows are checked on, ended by name == NULL */
 	struct pfm_pmu pfm[PMU_TABLE_PFM_MAX];
+	/*
+	 * Where libpfm4 4.13 has no PMU for the family (pfm[] empty): the
+	 * Intel perfmon file (path in intel/perfmon) whose values, written
+	 * into tests/test_events.c, every row is checked against instead.
+	 */
+	const char *json;
 };
 
 /* IA32_PERFEVTSELx bits (SDM Vol.3B Figure 18-6; kernel perf_event.h). */
