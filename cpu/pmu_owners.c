@@ -40,7 +40,7 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (unsigned k = 0; k < p->ngp && o < len; k++)
+	for (unsigned k = 0; k < c->ngp && o < len; k++)
 		if (c->gp_taken & (1u << k))
 			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
 				      k, (unsigned long long)c->evtsel[k]);
@@ -48,7 +48,7 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
 			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
 			      (c->fixed_taken & (c->fixed_taken - 1)) ? "s" : "");
-	for (unsigned k = 0; c->fixed_taken && k < p->nfixed && o < len; k++)
+	for (unsigned k = 0; c->fixed_taken && k < c->nfixed && o < len; k++)
 		if (c->fixed_taken & (1u << k))
 			o += snprintf(buf + o, len - o, " %u", k);
 	if (c->fixed_taken && o < len)
@@ -64,12 +64,11 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 
 int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 {
-	uint8_t all = (uint8_t)((1u << p->ngp) - 1);
-
 	if (p->force)
 		return -1;
 	for (int i = 0; i < p->ncpu; i++) {
 		const struct pmu_cpu *c = &p->cpu[i];
+		uint8_t all = (uint8_t)((1u << c->ngp) - 1);
 		char taken[512];
 
 		if ((c->gp_taken & all) != all)
@@ -115,7 +114,7 @@ int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
 		if (!c->gp_lattop && !c->fixed_lattop)
 			continue;
 		regs[0] = 0;
-		for (unsigned k = 0; k < p->ngp && o < sizeof(regs); k++)
+		for (unsigned k = 0; k < c->ngp && o < sizeof(regs); k++)
 			if (c->gp_lattop & (1u << k))
 				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
 						      o ? ", " : "", k,
@@ -175,22 +174,22 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 			holder = h;
 			continue;
 		}
-		for (unsigned k = 0; k < p->ngp; k++)
+		for (unsigned k = 0; k < c->ngp; k++)
 			if (c->gp_lattop & (1u << k))
 				pebs &= ~pmu_pebs_bits(p, k);
-		for (unsigned k = 0; k < p->nfixed; k++)
+		for (unsigned k = 0; k < c->nfixed; k++)
 			if (c->fixed_lattop & (1u << k))
 				fixed &= ~PMU_FIXED_FIELD(k);
 		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
-		for (unsigned k = 0; k < p->ngp && !r; k++)
+		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
 				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
 		if (!r && fixed != c->fixed_ctrl)
 			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
-		for (unsigned k = 0; k < p->ngp && !r; k++)
+		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
 				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
-		for (unsigned k = 0; k < p->nfixed && !r; k++)
+		for (unsigned k = 0; k < c->nfixed && !r; k++)
 			if (c->fixed_lattop & (1u << k))
 				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
 		if (r < 0)
@@ -225,7 +224,7 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << p->ngp) - 1);
+	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << c->ngp) - 1);
 	const char *err = NULL;
 	int who = -1, changed;
 
@@ -234,7 +233,7 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 		uint8_t b = 0;
 		int r = 0;
 
-		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
+		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
 			uint64_t sel;
 			unsigned ev;
 

@@ -416,10 +416,25 @@ static const struct uarch uarch_pantherlake = {
 	.why_not = WHY_NO_TABLE_HYBRID,
 };
 
+extern const struct pmu_table pmu_table_gracemont;   /* cpu/events/gracemont.c */
+
+/*
+ * Gracemont: Alder Lake-N 06_BE, and the E-cores of Alder and Raptor Lake
+ * (pmu-facts 9.1; PM2 mapfile rows 06_BE core, 0x20,0x000001).  Leaf 0xA
+ * of the dumps (LCP2 i3-N305; the hybrids' E-cores): EAX 0x07300605,
+ * ECX 0x7, EDX 0x8603: version 5, 6 counters x 48 bits, 3 fixed.  No SMT
+ * on an E-core, and the kernel shares no MSR_OFFCORE_RSP_x between them
+ * (K612 intel_grt_extra_regs, no PMU_FL sharing; pmu-facts 9.6).
+ */
 static const struct uarch uarch_gracemont = {
 	.name = "gracemont",
 	.pretty = "Gracemont",
-	.why_not = WHY_NO_TABLE,
+	.table = &pmu_table_gracemont,
+	.min_version = 5,               /* LCP2 EAX[7:0] = 5 */
+	.gp_needed = 6,                 /* LCP2 EAX[15:8] = 6 */
+	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */
+	.offcore_msrs = 2,              /* K612 intel_grt_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_THREAD,
 };
 
 static const struct uarch uarch_crestmont = {

@@ -14,6 +14,22 @@ static bool row_eligible(const struct pmu_event *e, const struct uarch *u,
 	return (e->needs & (u->flags | res->flags)) == e->needs && e->offcore <= u->offcore_msrs;
 }
 
+/*
+ * Why no row of @t serves @m on this model when the table has rows for it:
+ * a table serving server and client parts (Sapphire Rapids and the Alder
+ * Lake P-cores) keeps the remote events for the servers (UARCH_F_REMOTE_EVENTS).
+ */
+static const char *model_lacks(const struct pmu_table *t, enum metric m, const struct uarch *u,
+			       const struct plan_resources *res)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->metric == m && (e->needs & UARCH_F_REMOTE_EVENTS) &&
+		    !((u->flags | res->flags) & UARCH_F_REMOTE_EVENTS))
+			return "a client model: its retired-load events see no other package "
+			       "(the remote events are a server model's)";
+	return "no event for it on this CPU";
+}
+
 static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
 {
 	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
@@ -819,8 +835,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 				pl->unit[ui].alt[pl->unit[ui].nalt++] = last = e;
 		if (!last) {
 			pl->nunits--;
-			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m]
-							    : "no event for it on this CPU");
+			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m] : model_lacks(t, m, ua, res));
 			continue;
 		}
 		if (remote_metric(m) && res->packages < 2) {
