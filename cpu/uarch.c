@@ -523,6 +523,7 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_emeraldrapids,
 	&uarch_alderlake,
 	&uarch_raptorlake,
+	&uarch_gracemont,
 	NULL,
 };
 
