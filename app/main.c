@@ -55,15 +55,28 @@ int out_done(int status)
 	return fail(EXIT_CANNOT, msg);
 }
 
-/* CPUID from the simulator, for detection that runs the same decoder. */
-static void raw_from_sim(const struct sim *sim, struct cpuid_raw *raw)
+/*
+ * CPUID from the simulator, each CPU's, for detection that runs the same
+ * decoder.  0, or -1 out of memory.
+ */
+static int raw_from_sim(const struct sim *sim, struct cpuid_set *s)
 {
-	memset(raw, 0, sizeof(*raw));
-	for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-		sim_cpuid(sim, i, 0, raw->basic[i]);
-	for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-		sim_cpuid(sim, 0x80000000u + i, 0, raw->ext[i]);
-	raw->basic_present = ~0u;
+	s->n = sim_ncpus(sim);
+	s->cpu = calloc((size_t)s->n, sizeof(*s->cpu));
+	s->raw = calloc((size_t)s->n, sizeof(*s->raw));
+	if (!s->cpu || !s->raw)
+		return -1;
+	for (int c = 0; c < s->n; c++) {
+		struct cpuid_raw *raw = &s->raw[c];
+
+		s->cpu[c] = c;
+		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
+			sim_cpuid_on(sim, c, i, 0, raw->basic[i]);
+		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
+			sim_cpuid_on(sim, c, 0x80000000u + i, 0, raw->ext[i]);
+		raw->basic_present = ~0u;
+	}
+	return 0;
 }
 
 /* --replay FILE: the recorded snapshots, printed as --batch printed them. */
@@ -130,9 +143,7 @@ int main(int argc, char **argv)
 {
 	struct session r;
 	struct sim_profile *profile = NULL;
-	struct cpuid_raw raw;
 	struct cpuid_set cpus = { 0 };
-	int cpu0 = 0;
 	char err[1024];
 	int status;
 
@@ -189,10 +200,10 @@ int main(int argc, char **argv)
 			sim_profile_free(profile);
 			return fail(EXIT_USAGE, err);
 		}
-		raw_from_sim(r.sim, &raw);
-		cpus.n = 1;
-		cpus.cpu = &cpu0;
-		cpus.raw = &raw;
+		if (raw_from_sim(r.sim, &cpus) < 0) {
+			cpuid_set_free(&cpus);
+			return fail(EXIT_CANNOT, "out of memory");
+		}
 	} else if (r.opt.cpuid_file) {
 		/* Every CPU of the dump: a hybrid's core types differ from CPU to CPU. */
 		if (cpuid_set_file(r.opt.cpuid_file, &cpus, err, sizeof(err)) < 0)
@@ -206,8 +217,7 @@ int main(int argc, char **argv)
 		return fail(EXIT_CANNOT, err);
 	}
 	uarch_detect_set(&cpus, &r.desc);
-	if (cpus.raw != &raw)
-		cpuid_set_free(&cpus);
+	cpuid_set_free(&cpus);
 
 	status = EXIT_OK;
 	if (r.opt.mode == MODE_DOCTOR) {

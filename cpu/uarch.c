@@ -833,7 +833,9 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
  * @fixed_kernel: the counters the kernel gives the type when leaf 0xA
  * reports only the subset common to both (Alder and Raptor Lake: K612 ADL
  * case of intel_pmu_init adds 2 general-purpose and 1 fixed counter to the
- * P-core PMU; pmu-facts 9.6), 0 when leaf 0xA or 0x23 says it.
+ * P-core PMU; pmu-facts 9.6), 0 when leaf 0xA or 0x23 says it.  The
+ * kernel's fourth fixed counter there is SLOTS (topdown), which no table
+ * uses: lattop leaves it out (fixed_kernel 0), so never touches it.
  */
 struct uarch_hybrid {
 	unsigned model;
@@ -846,15 +848,15 @@ struct uarch_hybrid {
 
 #define HYB(m, t, n, u, gp, fx, src) { m, CORE_TYPE_##t, n, &u, gp, fx, src }
 static const struct uarch_hybrid uarch_hybrids[] = {
-	HYB(0x97, CORE, 1, uarch_goldencove, 8, 4, "PM2 mapfile 06_97 0x40,0x000001 GLC; K612 ADL case"),
+	HYB(0x97, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_97 0x40,0x000001 GLC; K612 ADL case"),
 	HYB(0x97, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
-	HYB(0x9A, CORE, 1, uarch_goldencove, 8, 4, "PM2 mapfile 06_9A; K612 ADL case"),
+	HYB(0x9A, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_9A; K612 ADL case"),
 	HYB(0x9A, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_9A"),
-	HYB(0xB7, CORE, 1, uarch_raptorcove, 8, 4, "K-fam RAPTORLAKE (Raptor Cove); K612 ADL case"),
+	HYB(0xB7, CORE, 1, uarch_raptorcove, 8, 0, "K-fam RAPTORLAKE (Raptor Cove); K612 ADL case"),
 	HYB(0xB7, ATOM, 1, uarch_gracemont, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
-	HYB(0xBA, CORE, 1, uarch_goldencove, 8, 4, "PM2 mapfile 06_BA GLC; K612 ADL case"),
+	HYB(0xBA, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_BA GLC; K612 ADL case"),
 	HYB(0xBA, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BA GRT"),
-	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 4, "PM2 mapfile 06_BF GLC; K612 ADL case"),
+	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 0, "PM2 mapfile 06_BF GLC; K612 ADL case"),
 	HYB(0xBF, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BF GRT"),
 	HYB(0xAA, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x40,0x000002"),
 	HYB(0xAA, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
@@ -936,8 +938,10 @@ static void uarch_type_detect(struct cpu_desc *out, struct core_type_desc *t,
 	tid.pmu = t->pmu;
 	if (h && h->gp_kernel && tid.pmu.gp_counters < h->gp_kernel) {
 		tid.pmu.gp_counters = h->gp_kernel;
-		tid.pmu.fixed_mask |= (1u << h->fixed_kernel) - 1;
-		tid.pmu.fixed_counters = h->fixed_kernel;
+		if (h->fixed_kernel) {
+			tid.pmu.fixed_mask |= (1u << h->fixed_kernel) - 1;
+			tid.pmu.fixed_counters = h->fixed_kernel;
+		}
 	}
 	t->pmu = tid.pmu;
 	cpus_list(t->cpus, cpus, sizeof(cpus));

@@ -34,6 +34,11 @@ struct row {
 	const char *error;              /* why not, when !ok */
 	double interval_s;              /* the time its interval covered; 0 in a recorded row */
 	const struct rates *rates;      /* what @m comes from; NULL in a recorded row */
+	/*
+	 * A hybrid part's: the core type of its CPUs, "core" or "atom" (JSON
+	 * core_type, the Prometheus label); NULL on a part that is not hybrid.
+	 */
+	const char *core_type;
 	struct metrics m;
 };
 
@@ -53,6 +58,7 @@ struct snapshot {
 	/* storage */
 	struct rates *rates, *ok_rates, *core_rates;
 	int *core_of;                   /* CPU row -> core row */
+	int8_t *core_type;              /* core row -> its core type (struct sample_cpu.type) */
 };
 
 /*

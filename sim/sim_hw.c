@@ -779,13 +779,86 @@ static const struct sim_hw hw_emeraldrapids = {
 	.server_model = 0xcf, .server_stepping = 2, .server_microcode = 0x21000283,
 };
 
+/*
+ * Alder Lake and Raptor Lake, the hybrids (facts §9.1, §9.6): Golden Cove
+ * (Raptor Cove) Core CPUs, then Gracemont Atom CPUs.  CPUID from the
+ * dumps in ../shared/cpuid (i9-12900K 06_97 stepping 2, i9-13900KF 06_B7
+ * stepping 1): leaf 7 EDX[15] the hybrid flag, leaf 0x1A EAX 0x40000001 on
+ * the Core CPUs and 0x20000001 on the Atom CPUs, and on both leaf 0xA EAX
+ * 0x07300605, ECX 0x7, EDX 0x8603: the 6 general-purpose and 3 fixed
+ * counters both types have.  A Core CPU has 8 general-purpose counters
+ * (the kernel's ADL case adds 2, facts §9.6), which this simulator gives it
+ * (ngp); its fourth fixed counter is not simulated (three here).  One
+ * thread per core: the simulated hybrids have no Hyper-Threading.
+ */
+#define GRT6    0x3f
+
+/* Gracemont, from ADL/events/alderlake_gracemont_core.json V1.40 (facts §9.3, §9.4). */
+static const struct sim_event grt_atom_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, GRT6, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, GRT6, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, GRT6, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
+	/* counters 0,1; tagged loads, counted with PEBS_EN (facts §9.3) */
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	/* OCR: RSP_0 with umask 0x01, RSP_1 with 0x02 (MSRIndex 0x1a6,0x1a7) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, GRT6, "OCR (MSR 0x1a6)", NULL, NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, GRT6, "OCR (MSR 0x1a7)", NULL, NULL },
+	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, GRT6, "MEM_LOAD_UOPS_RETIRED.HITM", NULL, NULL },
+};
+
+/* The Atom CPUs of the Alder and Raptor Lake hybrids: not a machine of its own. */
+static const struct sim_hw hw_adl_atom = {
+	.name = "alderlake (Gracemont CPUs)", .model = 0x97, .stepping = 2,
+	.microcode = 0x2c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,    /* i9-12900K dump, CPU 16 */
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },
+	.brand = "Intel(R) simulated Alder Lake (lattop sim)",
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14),
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0x3fULL | (0x7ULL << 32),
+	.has_ld_lat = true, .pebs_fixed = true,
+	.nrsp = 2, .rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_grt_extra_regs */
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_THREAD,
+	.events = ROWS(grt_atom_events),
+	.core_type = 0x20, .native = 1,
+};
+
+#define ADL_CORE                                                                \
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
+	.ngp = 8,                                       /* facts §9.6 */        \
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+	.evtsel_valid = EVTSEL_ARCH,                                            \
+	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
+	.has_ld_lat = true, .pebs_fixed = true,                                 \
+	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26,                    \
+	.rsp_scope = SIM_SCOPE_THREAD,                                          \
+	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
+	.events = ROWS(spr_events),     /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */ \
+	.atom = &hw_adl_atom, .core_type = 0x40, .native = 1
+
+static const struct sim_hw hw_alderlake = {
+	.name = "alderlake", .pfm_pmu = "spr", .model = 0x97, .stepping = 2,
+	.microcode = 0x2c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* i9-12900K dump */
+	.brand = "Intel(R) simulated Alder Lake (lattop sim)",
+	ADL_CORE,
+};
+
+static const struct sim_hw hw_raptorlake = {
+	.name = "raptorlake", .pfm_pmu = "spr", .model = 0xb7, .stepping = 1,
+	.microcode = 0x11d,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* i9-13900KF dump */
+	.brand = "Intel(R) simulated Raptor Lake (lattop sim)",
+	ADL_CORE,
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
 	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell,
 	&hw_sandybridge, &hw_ivybridge, &hw_skylake,
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
-	&hw_sapphirerapids, &hw_emeraldrapids, NULL,
+	&hw_sapphirerapids, &hw_emeraldrapids, &hw_alderlake, &hw_raptorlake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)
@@ -834,7 +907,7 @@ unsigned sim_hw_version(const struct sim_hw *hw)
 
 unsigned sim_hw_ngp(const struct sim_hw *hw)
 {
-	return (hw->leaf_a[0] >> 8) & 0xff;
+	return hw->ngp ? hw->ngp : (hw->leaf_a[0] >> 8) & 0xff;
 }
 
 unsigned sim_hw_gp_width(const struct sim_hw *hw)

@@ -390,13 +390,13 @@ static const struct {
 	const char *name;
 	struct { const char *type, *uarch, *cpus; unsigned gp, fixed; } t[3];
 } hybrid_parts[] = {
-	{ "alderlake_core-i9-12900k", { { "core", "goldencove", "0-15", 8, 4 },
+	{ "alderlake_core-i9-12900k", { { "core", "goldencove", "0-15", 8, 3 },
 					{ "atom", "gracemont", "16-23", 6, 3 } } },
-	{ "alderlakep_core-i7-12700h", { { "core", "goldencove", "0-11", 8, 4 },
+	{ "alderlakep_core-i7-12700h", { { "core", "goldencove", "0-11", 8, 3 },
 					 { "atom", "gracemont", "12-19", 6, 3 } } },
-	{ "raptorlake_core-i9-13900kf", { { "core", "raptorcove", "0-15", 8, 4 },
+	{ "raptorlake_core-i9-13900kf", { { "core", "raptorcove", "0-15", 8, 3 },
 					  { "atom", "gracemont", "16-31", 6, 3 } } },
-	{ "raptorlakep_core-i7-1370p", { { "core", "goldencove", "0-11", 8, 4 },
+	{ "raptorlakep_core-i7-1370p", { { "core", "goldencove", "0-11", 8, 3 },
 					 { "atom", "gracemont", "12-19", 6, 3 } } },
 	{ "meteorlake_core-ultra-7-155h", { { "core", "redwoodcove", "0-1,10-19", 8, 4 },
 					    { "atom", "crestmont", "2-9,20-21", 8, 3 } } },
