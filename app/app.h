@@ -169,6 +169,9 @@ void session_perf_plan(const struct session *s, struct plan *pl);
  * core type, each from its type's table and the resources @res_of gives
  * for it, linked (plan_link_types()).  0, or -1 with a message.
  */
+/* A hybrid part's rows: each CPU's and core's core type (struct row.core_type), once. */
+void session_core_types(struct session *r);
+
 int session_plan(struct session *r, struct plan *next,
 		 void (*res_of)(const struct session *, int type, struct plan_resources *),
 		 char *err, size_t errlen);

@@ -140,6 +140,17 @@ static void resources_of(const struct session *r, int type, struct plan_resource
 	res->packages = count_packages(r->dev);
 }
 
+void session_core_types(struct session *r)
+{
+	for (int i = 0; i < r->snap.ncpu; i++) {
+		int t = cpu_desc_type_of(&r->desc, r->snap.cpu[i].cpu);
+
+		r->snap.cpu[i].core_type = t >= 0 ? core_type_name(r->desc.type[t].type) : NULL;
+		if (t >= 0)
+			r->snap.core[r->snap.core_of[i]].core_type = r->snap.cpu[i].core_type;
+	}
+}
+
 int session_plan(struct session *r, struct plan *next,
 		 void (*res_of)(const struct session *, int type, struct plan_resources *),
 		 char *err, size_t errlen)
@@ -654,6 +665,7 @@ int session_measure(struct session *r)
 		snapshot_free(&r->snap);
 		return fail(EXIT_CANNOT, "out of memory");
 	}
+	session_core_types(r);
 	if (r->opt.record && (res = session_record_start(r, err, sizeof(err))) < 0) {
 		status = fail(res == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;               /* nothing written yet: only closed */

@@ -42,6 +42,18 @@ struct row {
 	struct metrics m;
 };
 
+/*
+ * The mark a hybrid part's row carries beside its CPU number in the text
+ * and on the screen: "P" for a Core (P-core) CPU, "E" for an Atom
+ * (E-core) one, "" otherwise.
+ */
+static inline const char *row_type_mark(const struct row *r)
+{
+	if (!r->core_type)
+		return "";
+	return r->core_type[0] == 'c' ? "P" : "E";
+}
+
 struct snapshot {
 	int ncpu;
 	struct row *cpu;                /* per measured CPU, in the order measured */

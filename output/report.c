@@ -644,6 +644,10 @@ static void write_json(FILE *f, const struct report *r)
 			JB(&j, ":");
 			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
 		}
+		if (c->core_type) {
+			JB(&j, ",\"core_type\":");
+			jb_str(&j, c->core_type);
+		}
 		if (c->ok) {
 			JB(&j, ",\"online\":true");
 		} else {
@@ -678,6 +682,7 @@ struct report_id {
 	double time;
 	const char *cpu;
 	int core, package;
+	const char *core_type;          /* a hybrid part's row: its core type; NULL otherwise */
 };
 
 static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
@@ -708,6 +713,9 @@ static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
 			}
 		}
 	}
+	/* A hybrid part: the core type last, "" in the total. */
+	if (r->desc && r->desc->hybrid)
+		fprintf(f, ",%s", id->core_type ? id->core_type : "");
 	fputc('\n', f);
 }
 
@@ -733,6 +741,8 @@ static void csv_head(FILE *f, const struct report *r)
 			sep = true;
 		}
 	}
+	if (r->desc && r->desc->hybrid)
+		fputs(",core_type", f);
 	fputc('\n', f);
 }
 
@@ -761,7 +771,7 @@ bool report_csv_new_head(const struct report *r, char **last)
 static void write_csv(FILE *f, const struct report *r, bool first)
 {
 	const struct metrics *t = &r->total;
-	struct report_id id = { r->time, NULL, -1, -1 };
+	struct report_id id = { r->time, NULL, -1, -1, NULL };
 	char cpu[16];
 
 	if (first)
@@ -771,10 +781,12 @@ static void write_csv(FILE *f, const struct report *r, bool first)
 		id.cpu = cpu;
 		id.core = r->cpu[i].core;
 		id.package = r->cpu[i].package;
+		id.core_type = r->cpu[i].core_type;
 		csv_row(f, r, &id, &r->cpu[i].m);
 	}
 	id.cpu = "total";
 	id.core = id.package = -1;
+	id.core_type = NULL;
 	csv_row(f, r, &id, t);
 }
 
@@ -893,7 +905,7 @@ static void write_text(FILE *f, const struct report *r)
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];
 
-		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
+		snprintf(id, sizeof(id), "%d%s", r->cpu[i].cpu, row_type_mark(&r->cpu[i]));
 		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
 		text_line(f, r, wc, wk, id, core, &r->cpu[i].m,
 			  r->cpu[i].ok ? NULL : r->cpu[i].error ? r->cpu[i].error : "?");
