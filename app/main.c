@@ -253,9 +253,16 @@ int main(int argc, char **argv)
 	 * stand-ins (--simulate, --msr-dir) are msr devices: msr there.
 	 */
 	if (r.opt.backend == BACKEND_AUTO)
-		r.opt.backend = !r.sim && !r.opt.msr_dir && (r.opt.mode == MODE_SCREEN ||
+		r.opt.backend = !r.sim && !r.opt.msr_dir && !r.desc.hybrid && (r.opt.mode == MODE_SCREEN ||
 				r.opt.mode == MODE_ONCE || r.opt.mode == MODE_BATCH) &&
 				session_perf_permitted() ? BACKEND_PERF : BACKEND_MSR;
+	/* A hybrid part's kernel PMUs are one per core type (cpu_core, cpu_atom): not opened yet. */
+	if (r.opt.backend == BACKEND_PERF && r.desc.hybrid && r.desc.supported) {
+		status = fail(EXIT_CANNOT, "--backend perf: this is a hybrid part, whose kernel has a "
+			      "PMU per core type (cpu_core, cpu_atom); lattop's perf backend opens the "
+			      "core PMU only: use --backend msr");
+		goto out;
+	}
 	/* Through the kernel, its PMU is what decides first (the simulator brings its own). */
 	if (r.opt.backend == BACKEND_PERF && !r.sim && r.opt.mode != MODE_LIST_EVENTS &&
 	    session_perf_usable(err, sizeof(err)) < 0) {

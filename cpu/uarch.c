@@ -426,7 +426,17 @@ extern const struct pmu_table pmu_table_gracemont;   /* cpu/events/gracemont.c *
  * on an E-core, and the kernel shares no MSR_OFFCORE_RSP_x between them
  * (K612 intel_grt_extra_regs, no PMU_FL sharing; pmu-facts 9.6).
  */
+/*
+ * Alder Lake-N (06_BE, Gracemont only) is the atoms branch's (its
+ * simulator and tests); here, the hybrids' E-cores.
+ */
 static const struct uarch uarch_gracemont = {
+	.name = "gracemont",
+	.pretty = "Gracemont",
+	.why_not = "lattop has no event table for it",
+};
+
+static const struct uarch uarch_gracemont_e = {
 	.name = "gracemont",
 	.pretty = "Gracemont",
 	.table = &pmu_table_gracemont,
@@ -523,7 +533,6 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_emeraldrapids,
 	&uarch_alderlake,
 	&uarch_raptorlake,
-	&uarch_gracemont,
 	NULL,
 };
 
@@ -849,15 +858,15 @@ struct uarch_hybrid {
 #define HYB(m, t, n, u, gp, fx, src) { m, CORE_TYPE_##t, n, &u, gp, fx, src }
 static const struct uarch_hybrid uarch_hybrids[] = {
 	HYB(0x97, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_97 0x40,0x000001 GLC; K612 ADL case"),
-	HYB(0x97, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
+	HYB(0x97, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
 	HYB(0x9A, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_9A; K612 ADL case"),
-	HYB(0x9A, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_9A"),
+	HYB(0x9A, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_9A"),
 	HYB(0xB7, CORE, 1, uarch_raptorcove, 8, 0, "K-fam RAPTORLAKE (Raptor Cove); K612 ADL case"),
-	HYB(0xB7, ATOM, 1, uarch_gracemont, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
+	HYB(0xB7, ATOM, 1, uarch_gracemont_e, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
 	HYB(0xBA, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_BA GLC; K612 ADL case"),
-	HYB(0xBA, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BA GRT"),
+	HYB(0xBA, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_BA GRT"),
 	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 0, "PM2 mapfile 06_BF GLC; K612 ADL case"),
-	HYB(0xBF, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BF GRT"),
+	HYB(0xBF, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_BF GRT"),
 	HYB(0xAA, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x40,0x000002"),
 	HYB(0xAA, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
 	HYB(0xAC, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1"),

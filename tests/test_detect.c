@@ -120,7 +120,7 @@ static const struct {
 	{ "arrowlake_core-ultra-7-265k", "arrowlake", HYB_NO("Arrow Lake (06_C6)", "P", "Lion Cove"), NULL },
 	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", HYB_NO("Arrow Lake (06_C5)", "P", "Lion Cove"), NULL },
 	{ "lunarlake_core-ultra-9-288v", "lunarlake", HYB_NO("Lunar Lake (06_BD)", "P", "Lion Cove"), NULL },
-	{ "alderlaken_core-i3-n305", "gracemont", NULL, NULL },
+	{ "alderlaken_core-i3-n305", "gracemont", NO_TABLE("Gracemont (06_BE)"), NULL },
 	{ "elkhartlake_celeron-j6412", "tremont", NO_TABLE("Tremont (06_96)"), NULL },
 	{ "lakefield_core-i5-l16g7", "lakefield", HYB_NO("Lakefield (06_8A)", "E", "Tremont"), NULL },
 };
