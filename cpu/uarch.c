@@ -896,6 +896,36 @@ static const struct uarch_hybrid *uarch_hybrid_lookup(const struct cpuid_info *i
 	return NULL;
 }
 
+const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type)
+{
+	for (const struct uarch_hybrid *h = uarch_hybrids; h->uarch; h++) {
+		const struct uarch_hybrid *g;
+		const struct uarch_model *m;
+
+		for (m = uarch_models; m->vendor; m++)
+			if (m->uarch == u && m->family == 6 && m->model == h->model)
+				break;
+		if (!m->vendor)
+			continue;               /* another part's row */
+		for (g = uarch_hybrids; g < h; g++) {
+			if (g->uarch != h->uarch || g->type != h->type)
+				continue;
+			for (m = uarch_models; m->vendor; m++)
+				if (m->uarch == u && m->family == 6 && m->model == g->model)
+					break;
+			if (m->vendor)
+				break;          /* listed already, for an earlier model */
+		}
+		if (g < h)
+			continue;
+		if (i-- == 0) {
+			*type = h->type;
+			return h->uarch;
+		}
+	}
+	return NULL;
+}
+
 const char *core_type_name(uint8_t type)
 {
 	return type == CORE_TYPE_CORE ? "core" : type == CORE_TYPE_ATOM ? "atom" : "unknown";

@@ -152,6 +152,13 @@ struct cpu_desc {
 /* The core type of Linux CPU @cpu in @d (an index into d->type[]), or -1 (none, not hybrid). */
 int cpu_desc_type_of(const struct cpu_desc *d, int cpu);
 
+/*
+ * The @i-th distinct microarchitecture of a core type of hybrid part @u
+ * ("goldencove", then "gracemont" for "alderlake"), its CORE_TYPE_* in
+ * *@type; NULL past the last (and for a part that is never hybrid).
+ */
+const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type);
+
 /* "core" or "atom", as JSON and the rows name a CORE_TYPE_*. */
 const char *core_type_name(uint8_t type);
 
