@@ -110,6 +110,31 @@ static void events_machine(const struct session *r, struct plan_resources *res)
 	res->ht_excl = res->ht_on && (r->desc.uarch->flags & UARCH_F_HT_EXCL);
 }
 
+/*
+ * What --list-events plans with, for core type @type (-1: the part):
+ * nothing probed, every counter of the type free, as the kernel would
+ * arbitrate them; the machine measured (packages, HT: twin slots through
+ * msr only, the kernel has its own).
+ */
+static void events_res(const struct session *r, int type, struct plan_resources *res)
+{
+	session_perf_resources(r, res);
+	if (type >= 0) {
+		const struct core_type_desc *t = &r->desc.type[type];
+
+		res->ngp = t->pmu.gp_counters < PMU_MAX_GP ? t->pmu.gp_counters : PMU_MAX_GP;
+		res->nfixed = pmu_caps_fixed_run(&t->pmu) < PMU_MAX_FIXED ? pmu_caps_fixed_run(&t->pmu)
+									 : PMU_MAX_FIXED;
+		res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+		res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
+		res->rsp_free = (uint8_t)((1u << t->uarch->offcore_msrs) - 1);
+		res->flags = t->flags;
+	}
+	events_machine(r, res);
+	if (r->opt.backend == BACKEND_PERF)
+		res->ht_excl = false;
+}
+
 static int replay(const struct options *o)
 {
 	struct replay_opts ro = {
@@ -277,23 +302,21 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (r.opt.mode == MODE_LIST_EVENTS) {
-		struct plan_resources res;
-
-		/* Nothing probed: every counter free, as the kernel would arbitrate them. */
-		session_perf_resources(&r, &res);
-		/* The machine measured: packages, HT (twin slots through msr only: the kernel has its own). */
-		events_machine(&r, &res);
-		if (r.opt.backend == BACKEND_PERF)
-			res.ht_excl = false;
-		if (plan_build(&r.plans[0], r.desc.uarch, &res, r.opt.thresholds, r.opt.nthresh,
-			       err, sizeof(err)) < 0) {
+		/* A hybrid part: a listing per core type, each with its type's microarchitecture. */
+		if (session_plan(&r, &r.plans[0], events_res, err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
 		if (r.opt.backend == BACKEND_PERF)
 			session_perf_plan(&r, &r.plans[0]);
-		report_events_backend(stdout, r.opt.format, &r.desc, &r.plans[0],
-				      r.opt.backend == BACKEND_PERF);
+		for (int t = 0; t < (r.desc.ntypes ? r.desc.ntypes : 1); t++) {
+			struct cpu_desc dt = r.desc;
+
+			if (r.desc.ntypes)
+				dt.uarch = r.desc.type[t].uarch;
+			report_events_backend(stdout, r.opt.format, &dt, plan_of_type(&r.plans[0], t),
+					      r.opt.backend == BACKEND_PERF);
+		}
 		status = out_done(EXIT_OK);
 		goto out;
 	}

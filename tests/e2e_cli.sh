@@ -199,10 +199,16 @@ ok "--simulate unknown: the error names every microarchitecture"
 
 # --list-events: every microarchitecture, the documented shape.
 for u in $UARCHS; do
-	./lattop --list-events --simulate $u --format json >$LIB_TMP/e.json 2>$LIB_TMP/err
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/e2.json 2>$LIB_TMP/err
 	is "$u --list-events: exit 0" "$?" 0
+	# A hybrid part: a listing per core type, its microarchitecture's; the first checked here.
+	head -n 1 $LIB_TMP/e2.json >$LIB_TMP/e.json
+	mu=$(jq -r --arg u $u '.[] | select(.name == $u) | (.core_types[0].microarch // .name)' $LIB_TMP/uarchs.json)
+	is "$u --list-events: a listing per core type" "$(jq -c .microarch $LIB_TMP/e2.json | tr '\n' ' ')" \
+		"$(./lattop --detect --simulate $u --format json |
+		   jq -c --arg u $u 'if .hybrid then .core_types[].microarch else $u end' | tr '\n' ' ')"
 	is "$u --list-events: keys" "$(jq -c '[.microarch, (.events[0] | keys)]' $LIB_TMP/e.json)" \
-		"[\"$u\",[\"counter\",\"ld_lat_threshold\",\"metric\",\"name\",\"offcore_msr\",\"offcore_rsp\",\"pebs_enable\",\"perfevtsel\",\"slots\"]]"
+		"[\"$mu\",[\"counter\",\"ld_lat_threshold\",\"metric\",\"name\",\"offcore_msr\",\"offcore_rsp\",\"pebs_enable\",\"perfevtsel\",\"slots\"]]"
 	is "$u --list-events: no PERFEVTSEL with INT (bit 20) or without EN (bit 22)" \
 		"$(jq '[.events[] | select(.perfevtsel != null) | .perfevtsel | ltrimstr("0x") | explode |
 			reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end)) |
@@ -265,7 +271,7 @@ for u in $UARCHS; do
 				if (c != " " && !in_) a[++n] = i; in_ = c != " " }
 			return n }
 		/^#/ { next }
-		!h { starts($0, H); h = 1; next }
+		$1 == "event" { starts($0, H); next }    # a header per listing (per core type)
 		{ starts($0, R); for (k = 1; k <= 8; k++) if (R[k] != H[k]) { print "misaligned: " $0; next } }')" ""
 done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
