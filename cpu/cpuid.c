@@ -269,6 +269,34 @@ static int cpuid_dump_binary(const char *line, size_t n)
  * twice for one CPU, every "Logical CPU" part has its basic_cpuid[0], and
  * the last line ends in '\n'.
  */
+FILE *cpuid_dump_open(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	FILE *f;
+	int fd;
+
+	/*
+	 * Only a regular file: libcpuid opens @path again, so a pipe's data
+	 * would be gone by then, a FIFO would block this open without
+	 * O_NONBLOCK, and /dev/zero is one endless line for getline().
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 /* Which basic_cpuid[i] lines (i < 32) one logical CPU of a dump has. */
 static uint32_t cpuid_basic_seen(const unsigned *lines)
 {
@@ -292,30 +320,11 @@ static int cpuid_dump_check(const char *path, uint32_t *basic_seen, char *err, s
 	struct stat st;
 	ssize_t n;
 	FILE *f;
-	int ret = -1, bin, fd;
+	int ret = -1, bin;
 
 	memset(seen, 0, sizeof(seen));
-	/*
-	 * Only a regular file: libcpuid opens @path again, so a pipe's data
-	 * would be gone by then, a FIFO would block this open without
-	 * O_NONBLOCK, and /dev/zero is one endless line for getline().
-	 */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!(f = cpuid_dump_open(path, &st, err, errlen)))
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
 	if (st.st_size > (off_t)DUMP_MAX_BYTES) {
 		snprintf(err, errlen, "%s: larger than %u MiB, more than libcpuid's raw format "
 			 "holds for %u logical CPUs (lattop's limit): not a CPUID dump",
@@ -435,7 +444,6 @@ static void cpuid_dump_warn(const char *msg)
  * each CPU's basic_present is the first CPU's, which cpuid_dump_check()
  * counts.  0, or -1 with a message.
  */
-int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen);
 int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen)
 {
 	struct cpu_raw_data_array_t all;

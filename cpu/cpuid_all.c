@@ -321,14 +321,11 @@ bad:
 	return -1;
 }
 
-/* cpuid.c's reader of libcpuid's format, every CPU of it. */
-int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen);
-
 int cpuid_set_file(const char *path, struct cpuid_set *s, char *err, size_t errlen)
 {
 	struct stat st;
 	FILE *f;
-	int fd, rc;
+	int rc;
 	bool r;
 
 	memset(s, 0, sizeof(*s));
@@ -336,22 +333,8 @@ int cpuid_set_file(const char *path, struct cpuid_set *s, char *err, size_t errl
 		snprintf(err, errlen, "empty CPUID dump file name");
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!(f = cpuid_dump_open(path, &st, err, errlen)))
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
 	r = cpuidr_is(f);
 	rc = r ? cpuidr_read(f, path, s, err, errlen) : 0;
 	fclose(f);

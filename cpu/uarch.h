@@ -11,6 +11,7 @@
 #define LATTOP_UARCH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -192,6 +193,15 @@ int cpuid_set_running(struct cpuid_set *s, char *err, size_t errlen);
 int cpuid_set_file(const char *path, struct cpuid_set *s, char *err, size_t errlen);
 
 void cpuid_set_free(struct cpuid_set *s);
+
+/*
+ * cpuid.c, for cpuid_all.c: the readers of each dump format.  A regular
+ * file opened for reading (its stat in @st), or NULL with a message; every
+ * CPU of a libcpuid raw dump into @s.
+ */
+struct stat;
+FILE *cpuid_dump_open(const char *path, struct stat *st, char *err, size_t errlen);
+int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen);
 
 /* Classify; never fails: an unknown CPU is described with a reason. */
 void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out);
