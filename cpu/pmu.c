@@ -396,19 +396,6 @@ static void ucode_check(struct pmu *p, struct pmu_cpu *c, const struct cpu_desc 
 			 desc->ldlat_min_ucode, desc->ldlat_ucode_source, c->id, (unsigned)(v >> 32));
 }
 
-/* The general-purpose and fixed counters lattop may use of what @c enumerates. */
-static unsigned pmu_caps_ngp(const struct pmu_caps *c)
-{
-	return c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
-}
-
-static unsigned pmu_caps_nfixed(const struct pmu_caps *c)
-{
-	unsigned n = pmu_caps_fixed_run(c);
-
-	return n < PMU_MAX_FIXED ? n : PMU_MAX_FIXED;
-}
-
 int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	     const int *ids, int n, bool force, char *err, size_t errlen)
 {
@@ -420,28 +407,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	p->uarch = u;
 	p->force = force;
 	p->version = desc->id.pmu.version;
-	p->ngp = pmu_caps_ngp(&desc->id.pmu);
 	/* The fixed counters leaf 0xA enumerates from 0 on (its ECX bitmap from version 5) */
-	p->nfixed = pmu_caps_nfixed(&desc->id.pmu);
 	p->gp_width = desc->id.pmu.gp_width;
 	p->fixed_width = desc->id.pmu.fixed_width;
-	for (const struct pmu_event *e = u->table->events; e->name; e++)
-		if (e->ldlat)
-			p->has_ldlat = true;
-	/* A hybrid part: each type's counters (the most of them in p), and its table's load latency. */
-	for (int t = 0; t < desc->ntypes; t++) {
-		const struct core_type_desc *ct = &desc->type[t];
-
-		if (t == 0)
-			p->ngp = p->nfixed = 0;
-		if (pmu_caps_ngp(&ct->pmu) > p->ngp)
-			p->ngp = pmu_caps_ngp(&ct->pmu);
-		if (pmu_caps_nfixed(&ct->pmu) > p->nfixed)
-			p->nfixed = pmu_caps_nfixed(&ct->pmu);
-		for (const struct pmu_event *e = ct->uarch->table->events; e->name; e++)
-			if (e->ldlat)
-				p->has_ldlat = true;
-	}
+	pmu_core_types(p, desc);
 	p->ctr_reset = pmu_ctr_reset_writes(u, p->ngp) > 0;
 	p->cpu = calloc(n, sizeof(*p->cpu));
 	if (!p->cpu) {
@@ -456,21 +425,8 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 		c->id = ids[i];
 		c->dev = msrdev_index(dev, ids[i]);
 		c->cur.ldlat_ctr = -1;
-		c->uarch = u;
-		c->ngp = p->ngp;
-		c->nfixed = p->nfixed;
-		if (desc->ntypes) {
-			int t = cpu_desc_type_of(desc, ids[i]);
-
-			if (t < 0) {
-				snprintf(err, errlen, "cpu %d: CPUID read no core type for it", ids[i]);
-				return -1;
-			}
-			c->type = (int8_t)t;
-			c->uarch = desc->type[t].uarch;
-			c->ngp = pmu_caps_ngp(&desc->type[t].pmu);
-			c->nfixed = pmu_caps_nfixed(&desc->type[t].pmu);
-		}
+		if (pmu_cpu_type(p, c, desc, err, errlen) < 0)
+			return -1;
 		if (c->dev < 0) {
 			snprintf(err, errlen, "cpu %d: no such CPU", ids[i]);
 			return -1;

@@ -185,6 +185,16 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 void pmu_close(struct pmu *p);
 
 /*
+ * pmu_owners.c, for pmu_open(): the counters of @p (on a hybrid part the
+ * most any core type has) and whether a table measures load latency; and
+ * CPU @c's core type, its microarchitecture and counters (0, or -1 with a
+ * message when CPUID gave the CPU no core type).
+ */
+void pmu_core_types(struct pmu *p, const struct cpu_desc *desc);
+int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc,
+		 char *err, size_t errlen);
+
+/*
  * The first CPU with no free general-purpose counter, or -1.  When one is
  * found, @msg says which CPU, registers and values, and the likely owner.
  */

@@ -372,3 +372,64 @@ int pmu_topology(struct pmu *p, char *err, size_t errlen)
 	free(k);
 	return 0;
 }
+
+/* The general-purpose and fixed counters lattop may use of what @c enumerates. */
+static unsigned pmu_caps_ngp(const struct pmu_caps *c)
+{
+	return c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
+}
+
+static unsigned pmu_caps_nfixed(const struct pmu_caps *c)
+{
+	unsigned n = pmu_caps_fixed_run(c);
+
+	return n < PMU_MAX_FIXED ? n : PMU_MAX_FIXED;
+}
+
+static bool table_has_ldlat(const struct pmu_table *t)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->ldlat)
+			return true;
+	return false;
+}
+
+void pmu_core_types(struct pmu *p, const struct cpu_desc *desc)
+{
+	p->ngp = pmu_caps_ngp(&desc->id.pmu);
+	p->nfixed = pmu_caps_nfixed(&desc->id.pmu);
+	p->has_ldlat = table_has_ldlat(desc->uarch->table);
+	/* A hybrid part: each type's counters (the most of them in p), and its table's load latency. */
+	for (int t = 0; t < desc->ntypes; t++) {
+		const struct core_type_desc *ct = &desc->type[t];
+
+		if (t == 0)
+			p->ngp = p->nfixed = 0;
+		if (pmu_caps_ngp(&ct->pmu) > p->ngp)
+			p->ngp = pmu_caps_ngp(&ct->pmu);
+		if (pmu_caps_nfixed(&ct->pmu) > p->nfixed)
+			p->nfixed = pmu_caps_nfixed(&ct->pmu);
+		p->has_ldlat |= table_has_ldlat(ct->uarch->table);
+	}
+}
+
+int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc,
+		 char *err, size_t errlen)
+{
+	int t = cpu_desc_type_of(desc, c->id);
+
+	c->uarch = p->uarch;
+	c->ngp = p->ngp;
+	c->nfixed = p->nfixed;
+	if (!desc->ntypes)
+		return 0;
+	if (t < 0) {
+		snprintf(err, errlen, "cpu %d: CPUID read no core type for it", c->id);
+		return -1;
+	}
+	c->type = (int8_t)t;
+	c->uarch = desc->type[t].uarch;
+	c->ngp = pmu_caps_ngp(&desc->type[t].pmu);
+	c->nfixed = pmu_caps_nfixed(&desc->type[t].pmu);
+	return 0;
+}
