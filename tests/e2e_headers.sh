@@ -32,7 +32,7 @@ output: engine cpu lib
 export: output engine cpu lib
 record: output engine cpu lib
 safety: output engine cpu lib
-ui: cpu/uarch.h cpu/events.h engine/metrics.h engine/thresh.h engine/snapshot.h output/columns.h output/numfmt.h
+ui: cpu/uarch.h cpu/events.h engine/metrics.h engine/thresh.h engine/snapshot.h engine/sharing.h output/columns.h output/numfmt.h
 app: lib cpu sim engine output export record safety ui
 '
 folders=$(printf '%s\n' "$rules" | sed -n 's/^\([a-z]*\):.*/\1/p')
