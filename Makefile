@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 PKGS_RUN  := libcpuid-dev libncurses-dev pkg-config msr-tools libmicrohttpd-dev libzstd-dev \
-	     zlib1g-dev
+	     zlib1g-dev libelf-dev libdw-dev
 PKGS_TEST := libpfm4-dev libcmocka-dev libfuse3-dev fuse3 tmux mandoc jq clang libclang-rt-14-dev \
 	     valgrind prometheus prometheus-node-exporter python3 python3-prometheus-client curl linux-perf \
 	     systemd
@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -I. -D_GNU_SOURCE
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread
+LDLIBS_CORE := -lcpuid -lzstd -lz -lm -lpthread -lelf
 
 # The layers, bottom to top (HACKING.md): what a folder may include is
 # checked by tests/e2e_headers.sh.  app/ and ui/ make the program; the
@@ -61,8 +61,12 @@ tests/msrfs/%.o: tests/msrfs/%.c
 tests/tools/msrpeek: tests/tools/msrpeek.c
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
-tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile \
-	tests/fuzz/fuzz_listen tests/fuzz/fuzz_record
+# A recording with contended lines, through the recorder (tests/e2e_lines_screen.sh).
+tests/tools/sharerec: tests/tools/sharerec.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/tools/sharerec tests/fuzz/fuzz_cpuid \
+	tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record tests/fuzz/fuzz_ring
 
 # Install what is missing when root; otherwise print the exact command.
 deps:
@@ -108,10 +112,16 @@ check-sanitize: deps-test
 PKGS_BENCH := strace valgrind htop time linux-perf
 bench: deps-test
 	@sh scripts/deps.sh $(PKGS_BENCH)
-	@$(MAKE) --no-print-directory tests bench/export_bench
+	@$(MAKE) --no-print-directory tests bench/export_bench bench/perf_bench bench/sharing_bench
 	@sh bench/bench.sh
 
 bench/export_bench: bench/export_bench.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+bench/perf_bench: bench/perf_bench.o liblattop.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
+
+bench/sharing_bench: bench/sharing_bench.o liblattop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
 
 # The binary is installed stripped; `make install STRIP=` keeps its symbols.
@@ -131,15 +141,17 @@ screenshots: lattop
 	sh scripts/screenshots.sh
 
 clean:
-	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek bench/export_bench */*.o */*.d cpu/events/*.o cpu/events/*.d tests/*/*.o tests/*/*.d \
+	rm -f lattop liblattop.a $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/tools/sharerec \
+		bench/export_bench bench/perf_bench bench/sharing_bench */*.o */*.d cpu/events/*.o \
+		cpu/events/*.d tests/*/*.o tests/*/*.d \
 		tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record \
-		tests/fuzz/obj/*.o \
+		tests/fuzz/fuzz_ring tests/fuzz/obj/*.o \
 		tests/fuzz/obj/*.d
 
 -include $(wildcard */*.d cpu/events/*.d tests/*/*.d)
 
 # ---- fuzzing: begin (tests/fuzz/, tests/e2e_fuzz.sh) ----
-# libFuzzer harnesses of the input parsers (CPUID dumps, profiles, --listen), built with clang from their
+# libFuzzer harnesses of the input parsers (CPUID dumps, profiles, --listen, recordings, perf rings), built with clang from their
 # own objects in tests/fuzz/obj/ (not the gcc ones).  `make check` runs them
 # over tests/fuzz/regress/ and fuzzes 15 s each; `make fuzz` is the long run
 # (FUZZ_SECONDS per harness; `make -j4 fuzz` runs them at once), new units in
@@ -155,16 +167,19 @@ FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c
 		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
-FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c engine/metrics.c \
-		    output/report.c output/numfmt.c output/columns.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/cpuid_all.c cpu/perf_attr.c \
+FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c record/record_sharing.c engine/metrics.c \
+		    output/report.c output/numfmt.c output/columns.c output/sharecols.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/cpuid_all.c cpu/perf_attr.c \
 		    $(sort cpu/events.c $(wildcard cpu/events/*.c)))) tests/fuzz/obj/fuzz_record.o
+
+# The perf ring reader and the line table it feeds.
+FUZZ_RING_OBJ    := tests/fuzz/obj/perf_ring.o tests/fuzz/obj/lines.o tests/fuzz/obj/fuzz_ring.o
 
 # Ask clang for its libFuzzer runtime only when a goal may need it.
 ifneq ($(filter tests check fuzz fuzz-% tests/fuzz/%,$(MAKECMDGOALS)),)
 FUZZ_RT := $(wildcard $(shell $(FUZZ_CC) -print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer*.a)
 endif
 
-.PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
+.PHONY: fuzz fuzz-cpuid fuzz-profile fuzz-listen fuzz-record fuzz-ring
 ifneq ($(FUZZ_RT),)
 tests/fuzz/obj/%.o: cpu/%.c
 	@mkdir -p $(@D)
@@ -209,16 +224,19 @@ tests/fuzz/fuzz_listen: $(FUZZ_LISTEN_OBJ)
 
 tests/fuzz/fuzz_record: $(FUZZ_RECORD_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lcpuid -lzstd -lz -lm
+
+tests/fuzz/fuzz_ring: $(FUZZ_RING_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ -lm
 else
 # No clang or no libFuzzer runtime: say so; tests/e2e_fuzz.sh skips.
-tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record:
+tests/fuzz/fuzz_cpuid tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record tests/fuzz/fuzz_ring:
 	@echo "lattop: $@ not built: no $(FUZZ_CC) with libFuzzer (apt-get install clang libclang-rt-14-dev)" >&2
 endif
 
 fuzz: deps-test
-	@$(MAKE) --no-print-directory fuzz-cpuid fuzz-profile fuzz-listen fuzz-record
+	@$(MAKE) --no-print-directory fuzz-cpuid fuzz-profile fuzz-listen fuzz-record fuzz-ring
 
-fuzz-cpuid fuzz-profile fuzz-listen fuzz-record: fuzz-%: tests/fuzz/fuzz_%
+fuzz-cpuid fuzz-profile fuzz-listen fuzz-record fuzz-ring: fuzz-%: tests/fuzz/fuzz_%
 	@test -x tests/fuzz/fuzz_$*
 	@mkdir -p tests/fuzz/crashes tests/fuzz/work/$*
 	tests/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \

@@ -20,6 +20,7 @@
 #include "cpu/uarch.h"
 #include "cpu/perfdev.h"
 #include "engine/perf_sampler.h"
+#include "engine/sharing_sampler.h"
 #include "engine/plan.h"
 #include "engine/sampler.h"
 #include "engine/snapshot.h"
@@ -108,7 +109,9 @@ struct session {
 	/* --backend perf (session_perf.c) */
 	struct perfdev *perfdev;
 	struct perf_sampler perf;
+	struct sharing_sampler sharing; /* the contended lines (issue 23) */
 	int cgroup_fd;                  /* --cgroup's directory, when given */
+	int *parity;                    /* perf: each CPU's rank among its core's measured threads */
 };
 
 /*

@@ -111,10 +111,10 @@ static void events_machine(const struct session *r, struct plan_resources *res)
 }
 
 /*
- * What --list-events plans with, for core type @type (-1: the part):
- * nothing probed, every counter of the type free, as the kernel would
- * arbitrate them; the machine measured (packages, HT: twin slots through
- * msr only, the kernel has its own).
+ * What --list-events and --doctor plan with, for core type @type (-1:
+ * the part): nothing probed, every counter of the type free, as the
+ * kernel would arbitrate them; the machine measured (packages, HT: twin
+ * slots through msr only, the kernel has its own).
  */
 static void events_res(const struct session *r, int type, struct plan_resources *res)
 {
@@ -133,6 +133,20 @@ static void events_res(const struct session *r, int type, struct plan_resources 
 	events_machine(r, res);
 	if (r->opt.backend == BACKEND_PERF)
 		res->ht_excl = false;
+}
+
+/*
+ * The plan lattop runs on this machine through @perf or the msr device,
+ * a plan per core type on a hybrid part, into r->plans[0]: what
+ * --list-events shows and --doctor counts.
+ */
+static int machine_plan(struct session *r, bool perf, char *err, size_t errlen)
+{
+	if (session_plan(r, &r->plans[0], events_res, err, errlen) < 0)
+		return -1;
+	if (perf)
+		session_perf_plan(r, &r->plans[0]);
+	return 0;
 }
 
 static int replay(const struct options *o)
@@ -254,7 +268,12 @@ int main(int argc, char **argv)
 			.desc = &r.desc,
 			.euid = geteuid(),
 		};
-		int n = doctor_run(&env, checks, DOCTOR__COUNT);
+		int n;
+
+		if (r.desc.supported && machine_plan(&r, true, err, sizeof(err)) == 0)
+			env.perf_nofile = perf_sampler_nofile(&r.plans[0],
+							       sysconf(_SC_NPROCESSORS_CONF));
+		n = doctor_run(&env, checks, DOCTOR__COUNT);
 
 		if (r.opt.format == FORMAT_JSON)
 			doctor_print_json(stdout, checks, n);
@@ -303,12 +322,10 @@ int main(int argc, char **argv)
 	}
 	if (r.opt.mode == MODE_LIST_EVENTS) {
 		/* A hybrid part: a listing per core type, each with its type's microarchitecture. */
-		if (session_plan(&r, &r.plans[0], events_res, err, sizeof(err)) < 0) {
+		if (machine_plan(&r, r.opt.backend == BACKEND_PERF, err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
-		if (r.opt.backend == BACKEND_PERF)
-			session_perf_plan(&r, &r.plans[0]);
 		for (int t = 0; t < (r.desc.ntypes ? r.desc.ntypes : 1); t++) {
 			struct cpu_desc dt = r.desc;
 

@@ -599,6 +599,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (o->cgroup && o->backend != BACKEND_PERF)
 		return bad(err, errlen, "--cgroup", o->cgroup, "needs --backend perf: the msr backend "
 			   "counts whole CPUs");
+	if (o->msr_dir && o->backend == BACKEND_PERF)
+		return bad(err, errlen, "--msr-dir", o->msr_dir, "is the msr backend's device: not with "
+			   "--backend perf");
 	if (o->sim_profile && !o->simulate)
 		return bad(err, errlen, "--sim-profile", o->sim_profile, "needs --simulate UARCH");
 	if (o->simulate && o->msr_dir)

@@ -36,23 +36,21 @@ static void clock_of(double t, char *buf, size_t len)
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
-/* Where the replay is: "frame 40 of 600, 12:00:02 of 12:00:00-12:00:30", then @what. */
-static void replay_where(struct ui *ui, const struct record_file *rf, int i, const char *what)
+/* Where the replay is, for the header: "frame 40 of 600, 12:00:02 of 12:00:00-12:00:30". */
+static void replay_where(const struct record_file *rf, int i, char *buf, size_t len)
 {
-	char at[16], first[16], last[16], msg[256];
+	char at[16], first[16], last[16];
 
 	clock_of(rf->f[i].rep.time, at, sizeof(at));
 	clock_of(rf->f[0].rep.time, first, sizeof(first));
 	clock_of(rf->f[rf->nf - 1].rep.time, last, sizeof(last));
-	snprintf(msg, sizeof(msg), "%sframe %d of %d, %s of %s-%s", what, i + 1, rf->nf, at, first,
-		 last);
-	ui_message(ui, msg);
+	snprintf(buf, len, "frame %d of %d, %s of %s-%s", i + 1, rf->nf, at, first, last);
 }
 
 /* The end, of the recording or of the part --end chose (@cut). */
 static void the_end(char *buf, size_t len, bool cut)
 {
-	snprintf(buf, len, "the end of the %s: ", cut ? "replay (--end)" : "recording");
+	snprintf(buf, len, "the end of the %s", cut ? "replay (--end)" : "recording");
 }
 
 /* --replay FILE on a terminal: the screen over the recorded frames. */
@@ -60,7 +58,7 @@ int replay_screen(const struct options *o)
 {
 	struct record_file rf;
 	struct ui *ui;
-	char err[1024], endmsg[160] = "";
+	char err[1024], endmsg[160] = "", told[160] = "";
 	double first, begin = -INFINITY, end = INFINITY, speed = 1, anchor_wall, anchor_rec;
 	bool playing = true, ended = false, reanchor = false;
 	int lo, hi, i;
@@ -114,6 +112,7 @@ int replay_screen(const struct options *o)
 	for (i = lo; !stop_ending(); ) {
 		const struct report *rep;
 		struct ui_frame f;
+		char where[128];
 		double wait = 1;
 		enum ui_action a;
 
@@ -146,12 +145,23 @@ int replay_screen(const struct options *o)
 			.replay = true,
 			.replay_paused = !playing && !ended,
 			.replay_speed = speed,
+			.replay_where = where,
+			.sharing = rep->sharing,
 		};
 
+		replay_where(&rf, i, where, sizeof(where));
 		ui_frame(ui, &f);
-		/* At the end, the end is said (and stays said), not a pause. */
-		if (ended)
-			replay_where(ui, &rf, i, endmsg);
+		/*
+		 * At the end, the end is said, not a pause: once, when it is
+		 * reached (the header keeps the position), so that what a key
+		 * says there is not written over.
+		 */
+		if (ended && strcmp(told, endmsg)) {
+			ui_message(ui, endmsg);
+			snprintf(told, sizeof(told), "%s", endmsg);
+		} else if (!ended) {
+			told[0] = 0;
+		}
 		/* The next snapshot when it is due, however long drawing this one took. */
 		if (playing && i < hi)
 			wait = fmin(fmax(anchor_wall + (rf.f[i + 1].rep.time - anchor_rec) / speed -
@@ -167,13 +177,10 @@ int replay_screen(const struct options *o)
 			break;
 		case UI_PLAY:
 			playing = !playing && !ended;
-			if (!playing && !ended)
-				replay_where(ui, &rf, i, "paused at ");
 			break;
 		case UI_STEP_BACK:
 			playing = ended = false;
 			i = i > lo ? i - 1 : lo;
-			replay_where(ui, &rf, i, "");
 			break;
 		case UI_STEP_FWD:
 			playing = false;
@@ -181,8 +188,6 @@ int replay_screen(const struct options *o)
 			ended = i == hi;
 			if (ended)
 				the_end(endmsg, sizeof(endmsg), hi < rf.nf - 1);
-			else
-				replay_where(ui, &rf, i, "");
 			break;
 		case UI_FASTER:
 			speed = fmin(speed * 2, UI_SPEED_MAX);
@@ -199,12 +204,10 @@ int replay_screen(const struct options *o)
 			if (t > rf.f[hi].rep.time) {
 				/* Past the last snapshot: said, and the last one shown. */
 				clock_of(rf.f[hi].rep.time, when, sizeof(when));
-				snprintf(endmsg, sizeof(endmsg), "past the end: the %s ends at %s; ",
+				snprintf(endmsg, sizeof(endmsg), "past the end: the %s ends at %s",
 					 hi < rf.nf - 1 ? "replay (--end)" : "recording", when);
 				playing = false;
 				ended = true;
-			} else {
-				replay_where(ui, &rf, i, "");
 			}
 			break;
 		}

@@ -285,6 +285,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 		.cpu = sn->cpu,
 		.total = sn->total,
 		.note = n,
+		.sharing = sn->sharing,
 		.hidden = r->opt.hidden,
 	};
 
@@ -316,6 +317,7 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 			.recording = r->recording ? r->opt.record : NULL,
 			.recorded = r->recording ? r->rec.size : 0,
 			.record_paused = r->recording && r->rec_lost > 0,
+			.sharing = sn->sharing,
 		};
 
 		ui_frame(r->ui, &f);
@@ -366,6 +368,7 @@ void session_export_interval(struct session *r)
 
 	if (!r->fleet.active)
 		return;
+	export_sharing(&r->fleet.x, r->snap.sharing);
 	gettimeofday(&tv, NULL);
 	if (fleet_tick(&r->fleet, r->plan, r->snap.cpu, tv.tv_sec + tv.tv_usec / 1e6, err,
 		       sizeof(err)) < 0)

@@ -17,10 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "app/app.h"
+#include "safety/privs.h"
 #include "ui/ui.h"
+
+/* include/uapi/linux/capability.h */
+#define PERF_CAP_SYS_ADMIN 21
+#define PERF_CAP_PERFMON 38
 
 /*
  * Packages of the machine: where reads can come from (plan_resources.packages),
@@ -62,6 +68,34 @@ void session_perf_resources(const struct session *r, struct plan_resources *res)
 			res->ht_on = r->dev->cpu[j].id != me->id && r->dev->cpu[j].package == me->package &&
 				     r->dev->cpu[j].core == me->core;
 	}
+	/*
+	 * The HT bug with both threads of a core measured: twin slots, which
+	 * the perf sampler runs itself (perf_sampler.c: the kernel's own
+	 * exclusivity would starve one sibling).
+	 */
+	for (int i = 0; r->parity && i < r->nids && !res->ht_excl; i++)
+		res->ht_excl = (r->desc.uarch->flags & UARCH_F_HT_EXCL) && r->parity[i] == 1;
+}
+
+/*
+ * Each measured CPU's rank among the measured threads of its core (0, 1):
+ * the parity that picks its half of a twin slot.  0, or -1 out of memory.
+ */
+static int perf_parity(struct session *r)
+{
+	r->parity = calloc((size_t)r->nids + 1, sizeof(*r->parity));
+	if (!r->parity)
+		return -1;
+	for (int i = 0; r->dev && i < r->nids; i++) {
+		const struct msrdev_cpu *me = &r->dev->cpu[msrdev_index(r->dev, r->ids[i])];
+
+		for (int j = 0; j < i; j++) {
+			const struct msrdev_cpu *o = &r->dev->cpu[msrdev_index(r->dev, r->ids[j])];
+
+			r->parity[i] += o->package == me->package && o->core == me->core;
+		}
+	}
+	return 0;
 }
 
 /* Topology of the @i-th CPU measured: from the device, or (--list-events) the simulator's @i-th. */
@@ -171,6 +205,62 @@ static void perf_refused(struct session *r, int rc, char *err, size_t errlen)
 			 "kernel.perf_event_paranoid=0", level);
 }
 
+/*
+ * Every CPU's events are held open at once, more descriptors than the
+ * usual soft limit of 1024 on a large machine.  Raise the soft limit to
+ * what plan @pl needs, as far as the hard limit lets any process (the
+ * kernel checks the soft limit at each open, get_unused_fd_flags); a hard
+ * limit below the need is said now, before anything is opened.
+ */
+static int perf_nofile(const struct session *r, const struct plan *pl, char *err, size_t errlen)
+{
+	long need = perf_sampler_nofile(pl, r->nids);
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= (rlim_t)need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)need) {
+		snprintf(err, errlen, "--backend perf holds %d events on each of %d CPUs open: it "
+			 "needs %ld descriptors, and the hard open-file limit is %llu: raise it "
+			 "(LimitNOFILE=%ld in a systemd unit, 'hard nofile' in "
+			 "/etc/security/limits.conf)", perf_sampler_events(pl), r->nids, need,
+			 (unsigned long long)rl.rlim_max, need);
+		return -1;
+	}
+	rl.rlim_cur = (rlim_t)need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		snprintf(err, errlen, "raising the open-file limit to %ld: %s", need, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The capability lattop keeps when it gives root up (pmu-facts 10.7): what
+ * opens CPU-wide events again when the thresholds change.  CAP_PERFMON,
+ * where the kernel knows it (Linux 5.8, cap_last_cap 38 and up) and the
+ * paranoid level lets it count; CAP_SYS_ADMIN otherwise (Debian's and
+ * Ubuntu's level 3 lets nothing else through).
+ */
+static int perf_keep_cap(struct session *r)
+{
+	char buf[16];
+	int level = 2, last = 0, fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		if (n > 0) {
+			buf[n] = 0;
+			last = atoi(buf);
+		}
+		close(fd);
+	}
+	perfdev_paranoid(r->perfdev, &level);
+	return level <= 2 && last >= PERF_CAP_PERFMON ? PERF_CAP_PERFMON : PERF_CAP_SYS_ADMIN;
+}
+
 /* Does @d's kernel have a core PMU (into @pmu)?  Why not, when it has none. */
 static int perf_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu, char *err, size_t errlen)
 {
@@ -261,6 +351,8 @@ static int perf_replan(struct session *r, char *err, size_t errlen)
 		       err, errlen) < 0)
 		return -1;
 	session_perf_plan(r, next);
+	if (perf_nofile(r, next, err, errlen) < 0)
+		return -1;
 	rc = perf_sampler_replan(&r->perf, next, err, errlen);
 	if (rc < 0) {
 		perf_refused(r, rc, err, errlen);
@@ -317,7 +409,8 @@ static int perf_loop(struct session *r, char *err, size_t errlen)
 			continue;
 		}
 		short_next = false;
-		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, false);
+		snapshot_compute(&r->snap, r->plan, r->perf.cpu, r->perf.tsc_hz, privs_dropped());
+		r->snap.sharing = sharing_sampler_interval(&r->sharing, r->snap.interval_s);
 		perf_shares(r);
 		session_export_interval(r);
 		perf_wait_reader(r);
@@ -357,6 +450,10 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
+	if (perf_parity(r) < 0) {
+		status = fail(EXIT_CANNOT, "out of memory");
+		goto out;
+	}
 	{
 		struct plan_resources res;
 
@@ -381,8 +478,12 @@ int session_perf(struct session *r)
 			goto out;
 		}
 	}
+	if (perf_nofile(r, r->plan, err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
+	}
 	/* Opened before anything is shown: a refusal is said at once, nothing changed. */
-	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->nids,
+	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->parity, r->nids,
 				r->opt.cgroup ? r->cgroup_fd : -1, err, sizeof(err));
 	if (rc < 0) {
 		if (rc == -EOPNOTSUPP && r->opt.cgroup && r->sim)
@@ -392,7 +493,10 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	if (snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
+	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
+				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
+				  r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
+	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
@@ -400,6 +504,15 @@ int session_perf(struct session *r)
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
 		goto out;
+	}
+	/* Everything that needs root is open: keep only the capability that opens events again. */
+	{
+		char who[64];
+
+		if (privs_drop_keep(perf_keep_cap(r), who, sizeof(who), err, sizeof(err)) < 0) {
+			status = fail(EXIT_CANNOT, err);
+			goto out;
+		}
 	}
 	if (options_screen(&r->opt)) {
 		if (session_ui_open(r, err, sizeof(err)) < 0) {
@@ -451,6 +564,8 @@ out:
 	if (r->recording)
 		record_close(&r->rec);
 	perf_sampler_free(&r->perf);
+	sharing_sampler_free(&r->sharing);
+	free(r->parity);
 	perfdev_close(r->perfdev);
 	r->perfdev = NULL;
 	if (r->opt.cgroup && r->cgroup_fd >= 0)

@@ -16,15 +16,24 @@
 #      scrape, and the CPU time lattop's HTTP threads spend per scrape.
 #   5. Bytes of a recording (--record) against the same snapshots as
 #      --format json, and the instructions recording adds per CPU per tick.
+#   6. The perf backend: this kernel's cost of each call, the calls per CPU
+#      per interval of every family, lattop's instructions and memory per
+#      tick through the simulated kernel (bench/perf_bench, and section 2's
+#      measure with --backend perf).
+#   7. The contended lines: instructions (callgrind) per sample from the
+#      ring buffer to the line table and the frame, symbols cached, at 10^4
+#      to 10^6 samples an interval over 10^2 to 10^6 distinct lines, the
+#      resident memory, and the samples lattop lost (bench/sharing_bench).
 #   (regs: the operations of section 1 on one CPU by register, for four
 #   families; not in the default run.)
-# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record].
+# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf]
+# [sharing].  UARCHS="tremont gracemont" limits section 1 to those families.
 cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
 trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
-sections=${*:-ops cpu term export record}
+sections=${*:-ops cpu term export record perf sharing}
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -54,7 +63,7 @@ ops() {
 	echo "| microarch | dump | threads/core, packages | reads | writes | total | floor reads | floor writes | floor | ratio |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	mkdir -p $T/s && chmod 700 $T/s
-	for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+	for u in ${UARCHS:-$(./lattop --list-uarchs --format json | jq -r '.[].name')}; do
 		dump=$(family_dump $u)
 		if [ -z "$dump" ]; then
 			echo "| $u | no dump | - | - | - | - | - | - | - | - |"
@@ -143,18 +152,21 @@ cg_split() {
 	     END { printf "%.0f %.0f %.0f %.0f\n", own, sim, other, total }' "$1"
 }
 
-cpu() {
+cpu() {   # [BACKEND]: msr (the simulator's msr device) or perf (its simulated kernel)
+	B=${1:-msr}
 	mkdir -p $T/nb && chown nobody $T/nb
-	echo "### Per tick at N simulated CPUs (haswell, -d 0.05, --format json to /dev/null; median of $REPS)"
+	echo "### Per tick at N simulated CPUs (haswell, --backend $B, -d 0.05, --format json to /dev/null; median of $REPS)"
 	echo
 	echo "| CPUs | lattop instr/CPU/tick | simulator instr/CPU/tick | libraries instr/CPU/tick | lattop share | CPU time/CPU/tick (all) | lattop's own | max RSS |"
 	echo "|---|---|---|---|---|---|---|---|"
 	for n in ${CPUS:-8 64 256 1024}; do
 		printf 'cpus = %d\n' $n >$T/nb/p
+		# nobody opens CPU-wide events at paranoid level 0 (no capability needed).
+		[ $B = perf ] && printf 'perf_event_paranoid = 0\n' >>$T/nb/p
 		# Instructions: callgrind, each function's own, by the folder of its source.
 		for k in 1 11; do
 			$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
-				--sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null 2>&1
+				--backend $B --sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null 2>&1
 			callgrind_annotate --auto=no --threshold=100 $T/nb/cg.$k 2>/dev/null >$T/ann.$k
 		done
 		set -- $(cg_split $T/ann.1) $(cg_split $T/ann.11)
@@ -168,8 +180,8 @@ cpu() {
 		for rep in $(seq $REPS); do
 			for k in 1 101; do
 				perf stat -x, -e task-clock -o $T/nb/ps.$k /usr/bin/time -f '%M' -o $T/nb/rss.$k \
-					$NB ./lattop --simulate haswell --sim-profile $T/nb/p -b -n $k -d 0.05 \
-					--format json >/dev/null 2>&1
+					$NB ./lattop --simulate haswell --backend $B --sim-profile $T/nb/p -b \
+					-n $k -d 0.05 --format json >/dev/null 2>&1
 			done
 			a=$(awk -F, '/task-clock/ { print $1 }' $T/nb/ps.1)
 			b=$(awk -F, '/task-clock/ { print $1 }' $T/nb/ps.101)
@@ -184,6 +196,31 @@ cpu() {
 				$1, own, s, all - own - s, 100 * share, $8, $8 * share, $9 / 1024 }'
 	done
 	echo
+}
+
+# ---- 6. The perf backend ----
+# What it asks of the kernel: this kernel's cost of each call (software
+# events: this machine has no PMU), the calls per CPU per interval of every
+# family on the simulated kernel (counted by a device that forwards them),
+# and lattop's own instructions and memory per tick, as section 2.
+perf_() {
+	echo "### This kernel's cost of one call (cpu-clock events on cpu 0, CPU time, median of $REPS)"
+	echo
+	echo "| perf_event_open + close | read of a group of two, with times | IOC_DISABLE + IOC_ENABLE |"
+	echo "|---|---|---|"
+	./bench/perf_bench cost $REPS || exit 1
+	echo
+	thr=$(./lattop --simulate haswell --once -d 0.05 --format json 2>/dev/null |
+	      jq -r '.total.load_latency.thresholds | join(",")')
+	echo "### Device calls per logical CPU per interval (8 simulated CPUs, thresholds $thr)"
+	echo
+	echo "| microarch | CPUs | slots | rotation by | reads | ioctls | events held open |"
+	echo "|---|---|---|---|---|---|---|"
+	for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
+		./bench/perf_bench calls $u 8 $thr 5 || exit 1
+	done
+	echo
+	cpu perf
 }
 
 # ---- 5. Recordings ----
@@ -337,9 +374,37 @@ export_() {
 
 echo "## lattop benchmarks ($(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r))"
 echo
+
+# ---- 7. the contended lines ----
+# Instructions of lattop's part only (the ring's reader, the table, the
+# frame: --toggle-collect), less a run of no sample: the setup.
+sharing_ir() {   # SAMPLES LINES -> instructions
+	valgrind --tool=callgrind --callgrind-out-file=$T/cg.sh --toggle-collect=sharing_sampler_drain \
+		--toggle-collect=sharing_sampler_end ./bench/sharing_bench "$1" "$2" >$T/sh.out 2>/dev/null
+	callgrind_annotate $T/cg.sh 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+}
+
+sharing() {
+	echo "### The contended lines: per sample, ring buffer to frame (bench/sharing_bench, callgrind)"
+	echo
+	echo "| samples an interval | distinct lines | instructions per sample | resident KiB | lost by lattop |"
+	echo "|---|---|---|---|---|"
+	for l in 100 10000 1000000; do
+		base=$(sharing_ir 0 $l)
+		for n in 10000 100000 1000000; do
+			ir=$(sharing_ir $n $l)
+			set -- $(cat $T/sh.out)
+			rss=$(./bench/sharing_bench $n $l | awk '{ print $4 }')
+			echo "| $n | $l | $(awk -v a="$ir" -v b="$base" -v n=$n 'BEGIN { printf "%.0f", (a - b) / n }') | $rss | $2 |"
+		done
+	done
+	echo
+}
+
 for s in $sections; do
 	case $s in
 	export) export_ ;;
+	perf) perf_ ;;
 	*) $s ;;
 	esac
 done

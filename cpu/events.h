@@ -184,9 +184,11 @@ struct pmu_table {
 	/* the libpfm4 PMUs its rows are checked on, ended by name == NULL */
 	struct pfm_pmu pfm[PMU_TABLE_PFM_MAX];
 	/*
-	 * Where libpfm4 4.13 has no PMU for the family (pfm[] empty): the
-	 * Intel perfmon file (path in intel/perfmon) whose values, written
-	 * into tests/test_events.c, every row is checked against instead.
+	 * The Intel perfmon files (paths in intel/perfmon, space-separated)
+	 * whose values, written into tests/test_events.c, every row is
+	 * checked against: where libpfm4 4.13 has no PMU for the family
+	 * (pfm[] empty), or lacks some of its events (those rows' .pfm is
+	 * NULL).  NULL: libpfm4 is the oracle of every row.
 	 */
 	const char *json;
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -78,6 +79,28 @@ static int sys_file(struct perfdev *d, const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
+static int sys_mmap(struct perfdev *d, int fd, size_t len, void **map)
+{
+	void *m;
+
+	(void)d;
+	if ((size_t)sysconf(_SC_PAGESIZE) != PERFDEV_PAGE)
+		return -EOPNOTSUPP;     /* rings are sized in 4 KiB pages */
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	*map = m;
+	return 0;
+}
+
+static void sys_munmap(struct perfdev *d, int fd, void *map, size_t len)
+{
+	(void)d;
+	(void)fd;
+	if (map)
+		munmap(map, len);
+}
+
 static void sys_destroy(struct perfdev *d)
 {
 	free(d);
@@ -89,6 +112,8 @@ static const struct perfdev_ops sys_ops = {
 	.ioctl = sys_ioctl,
 	.close = sys_close,
 	.file = sys_file,
+	.mmap = sys_mmap,
+	.munmap = sys_munmap,
 	.destroy = sys_destroy,
 };
 

@@ -41,6 +41,14 @@ struct perfdev_ops {
 	 * (-ENOENT: the kernel has no such file).
 	 */
 	int (*file)(struct perfdev *, const char *path, char *buf, size_t len);
+	/*
+	 * mmap(2) of a sampling descriptor's ring buffer, @len bytes (one
+	 * control page and 2^n data pages), readable and writable so that the
+	 * kernel never writes over what is not read (pmu-facts 10.5): 0 and
+	 * the mapping in *@map, or a negative errno.  munmap undoes it.
+	 */
+	int (*mmap)(struct perfdev *, int fd, size_t len, void **map);
+	void (*munmap)(struct perfdev *, int fd, void *map, size_t len);
 	void (*destroy)(struct perfdev *);
 };
 
@@ -66,6 +74,19 @@ static inline int perfdev_close_event(struct perfdev *d, int fd)
 {
 	return d->ops->close(d, fd);
 }
+
+static inline int perfdev_mmap(struct perfdev *d, int fd, size_t len, void **map)
+{
+	return d->ops->mmap(d, fd, len, map);
+}
+
+static inline void perfdev_munmap(struct perfdev *d, int fd, void *map, size_t len)
+{
+	d->ops->munmap(d, fd, map, len);
+}
+
+/* The page size rings are counted in (the kernel's, or the simulated kernel's 4 KiB). */
+#define PERFDEV_PAGE 4096
 
 /* The kernel's own system calls and files.  NULL with a message on failure. */
 struct perfdev *perfdev_sys_open(char *err, size_t errlen);

@@ -337,6 +337,93 @@ static const struct uarch uarch_sunnycove = {
 };
 
 /*
+ * Granite Rapids X and D (06_AD, 06_AE; Redwood Cove): K612's
+ * granite_rapids case, Golden Cove's constraints (pmu-facts 9.3, 9.9);
+ * PM2 GNR's events lattop uses are SPR's (events/sapphirerapids.c).  Leaf
+ * 0xA (ILX Xeon 658X 06_AD): EAX 0x08300805, ECX 0xF, EDX 0x8604, as on
+ * Sapphire Rapids; leaf 0x23.1 says the same (GP 0xFF, fixed 0xF), so
+ * leaf 0xA is enough here.  Leaf 0x1A says Core (0x40000002) with
+ * CPUID.7.0:EDX[15] clear: not hybrid (pmu-facts 9.6).  No 06_AE dump.
+ */
+static const struct uarch uarch_graniterapids = {
+	.name = "graniterapids",
+	.pretty = "Granite Rapids",
+	SPR_FAMILY,
+};
+
+extern const struct pmu_table pmu_table_tremont;   /* cpu/events/tremont.c */
+
+/*
+ * Tremont: Snow Ridge 06_86, Elkhart Lake 06_96, Jasper Lake 06_9C (K612
+ * intel_pmu_init's Tremont case; PM2 mapfile: SNR, EHL).  Leaf 0xA (LCP2
+ * J6412 06_96, N5100 06_9C): EAX 0x07300405, ECX 0x7, EDX 0x8603: version
+ * 5, 4 counters, 48 bits, fixed counters 0-2; no 06_86 dump (pmu-facts
+ * 9.1).  Leaf 0x1A says Atom (0x20000000), CPUID.7.0:EDX[15] is clear: not
+ * hybrid.  No SMT; four cores share an L2 (a module): the MSR_OFFCORE_RSP_x
+ * scope is taken per module, as on Goldmont (UNVERIFIED, pmu-facts 9.10
+ * item 5).
+ */
+static const struct uarch uarch_tremont = {
+	.name = "tremont",
+	.pretty = "Tremont",
+	.table = &pmu_table_tremont,
+	.min_version = 5,               /* LCP2 EAX[7:0] = 5 */
+	.gp_needed = 4,                 /* LCP2 EAX[15:8] = 4; PM2 Counter 0-3 */
+	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */
+	.offcore_msrs = 2,              /* K612 intel_tnt_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+};
+
+extern const struct pmu_table pmu_table_gracemont;   /* cpu/events/gracemont.c */
+
+/*
+ * Gracemont: Alder Lake-N 06_BE, Gracemont cores only (K612 intel_pmu_init's
+ * gracemont case; PM2 mapfile 06_BE -> alderlake_gracemont_core.json), and
+ * the E-cores of Alder and Raptor Lake (uarch_hybrids[]; PM2 mapfile rows
+ * 0x20,0x000001 GRT), whose leaf 0xA says the same.
+ * Leaf 0xA (LCP2 i3-N305, N95): EAX 0x07300605, ECX 0x7, EDX 0x8603:
+ * version 5, 6 counters, 48 bits, fixed counters 0-2.  Leaf 0x1A says
+ * Atom (0x20000001) but CPUID.7.0:EDX[15] is clear: not hybrid (pmu-facts
+ * 9.6).  No SMT.  The MSR_OFFCORE_RSP_x scope inside a module of four
+ * cores sharing an L2 is UNVERIFIED (pmu-facts 9.10 item 5; the kernel
+ * shares nothing): the wider one, per module, as on Goldmont, so that
+ * lattop never lets two cores of a module program it differently.
+ */
+static const struct uarch uarch_gracemont = {
+	.name = "gracemont",
+	.pretty = "Gracemont",
+	.table = &pmu_table_gracemont,
+	.min_version = 5,               /* LCP2 06_BE EAX[7:0] = 5 */
+	.gp_needed = 6,                 /* LCP2 EAX[15:8] = 6; PM2 Counter 0-5 */
+	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */
+	.offcore_msrs = 2,              /* K612 intel_grt_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+};
+
+extern const struct pmu_table pmu_table_crestmont;   /* cpu/events/crestmont.c */
+
+/*
+ * Crestmont: Sierra Forest 06_AF, Grand Ridge 06_B6 (K612 intel_pmu_init's
+ * crestmont case; PM2 mapfile: SRF, GRR).  No dump of either (pmu-facts
+ * 9.1: their leaf 0xA and 0x23 are UNVERIFIED): version 5 and 48-bit
+ * counters as every Atom since Tremont, 8 counters from Intel's lists
+ * (Counter 0-7) and Meteor Lake's Crestmont cores (leaf 0x23.1 GP 0xFF,
+ * fixed 0x7); a part whose leaf 0xA says otherwise is refused with the
+ * reason.  Not hybrid, no SMT; four cores share an L2: the
+ * MSR_OFFCORE_RSP_x scope is taken per module (UNVERIFIED, as Goldmont).
+ */
+static const struct uarch uarch_crestmont = {
+	.name = "crestmont",
+	.pretty = "Crestmont",
+	.table = &pmu_table_crestmont,
+	.min_version = 5,               /* UNVERIFIED, see above */
+	.gp_needed = 8,                 /* PM2 SRF/GRR Counter 0-7; UNVERIFIED in CPUID */
+	.gp_width = 48,
+	.offcore_msrs = 2,              /* K612 intel_cmt_extra_regs: 0x1A6, 0x1A7 */
+	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+};
+
+/*
  * Known, not supported.  why_not completes "<Pretty> (FF_MM) is not
  * supported: "; uarch_detect() adds what lattop supports (uarch_supports()).
  */
@@ -360,16 +447,10 @@ static const struct uarch uarch_bonnell = {
 	.why_not = WHY_NO_TABLE,
 };
 
-static const struct uarch uarch_tremont = {
-	.name = "tremont",
-	.pretty = "Tremont",
-	.why_not = WHY_NO_TABLE,
-};
-
 /*
- * Granite Rapids and later: named after K-fam (its MICROARCH, the market-segment
- * suffix dropped, as skylake holds SKYLAKE_X; the Atoms by their core, as
- * tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
+ * The hybrids: named after K-fam (its MICROARCH, the
+ * market-segment suffix dropped, as skylake holds SKYLAKE_X; the Atoms by
+ * their core, as tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
  * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
  * yet.  A uarch whose every model is hybrid says so: one event table cannot
  * serve both core types (their load-latency, snoop and offcore events differ,
@@ -379,12 +460,6 @@ static const struct uarch uarch_tremont = {
  */
 #define WHY_NO_TABLE_HYBRID \
 	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
-
-static const struct uarch uarch_graniterapids = {
-	.name = "graniterapids",
-	.pretty = "Granite Rapids",
-	.why_not = WHY_NO_TABLE,
-};
 
 static const struct uarch uarch_lakefield = {
 	.name = "lakefield",
@@ -414,43 +489,6 @@ static const struct uarch uarch_pantherlake = {
 	.name = "pantherlake",
 	.pretty = "Panther Lake",
 	.why_not = WHY_NO_TABLE_HYBRID,
-};
-
-extern const struct pmu_table pmu_table_gracemont;   /* cpu/events/gracemont.c */
-
-/*
- * Gracemont: Alder Lake-N 06_BE, and the E-cores of Alder and Raptor Lake
- * (pmu-facts 9.1; PM2 mapfile rows 06_BE core, 0x20,0x000001).  Leaf 0xA
- * of the dumps (LCP2 i3-N305; the hybrids' E-cores): EAX 0x07300605,
- * ECX 0x7, EDX 0x8603: version 5, 6 counters x 48 bits, 3 fixed.  No SMT
- * on an E-core, and the kernel shares no MSR_OFFCORE_RSP_x between them
- * (K612 intel_grt_extra_regs, no PMU_FL sharing; pmu-facts 9.6).
- */
-/*
- * Alder Lake-N (06_BE, Gracemont only) is the atoms branch's (its
- * simulator and tests); here, the hybrids' E-cores.
- */
-static const struct uarch uarch_gracemont = {
-	.name = "gracemont",
-	.pretty = "Gracemont",
-	.why_not = "lattop has no event table for it",
-};
-
-static const struct uarch uarch_gracemont_e = {
-	.name = "gracemont",
-	.pretty = "Gracemont",
-	.table = &pmu_table_gracemont,
-	.min_version = 5,               /* LCP2 EAX[7:0] = 5 */
-	.gp_needed = 6,                 /* LCP2 EAX[15:8] = 6 */
-	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */
-	.offcore_msrs = 2,              /* K612 intel_grt_extra_regs: 0x1A6, 0x1A7 */
-	.offcore_scope = OFFCORE_THREAD,
-};
-
-static const struct uarch uarch_crestmont = {
-	.name = "crestmont",
-	.pretty = "Crestmont",
-	.why_not = WHY_NO_TABLE,
 };
 
 /* The core types of the hybrids after Alder Lake (pmu-facts 9.1), no event table yet. */
@@ -533,6 +571,10 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_emeraldrapids,
 	&uarch_alderlake,
 	&uarch_raptorlake,
+	&uarch_graniterapids,
+	&uarch_tremont,
+	&uarch_gracemont,
+	&uarch_crestmont,
 	NULL,
 };
 
@@ -596,12 +638,18 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0x27, uarch_bonnell, "K-fam ATOM_SALTWELL_MID"),
 	INTEL6(0x35, uarch_bonnell, "K-fam ATOM_SALTWELL_TABLET"),
 	INTEL6(0x36, uarch_bonnell, "K-fam ATOM_SALTWELL"),
-	INTEL6(0x86, uarch_tremont, "K-fam ATOM_TREMONT_D"),
-	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT"),
-	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L"),
-	INTEL6(0xBE, uarch_gracemont, "K-fam ATOM_GRACEMONT (Alder Lake-N); LCP2 i3-N305"),
-	INTEL6(0xAF, uarch_crestmont, "K-fam ATOM_CRESTMONT_X (Sierra Forest)"),
-	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge)"),
+	INTEL6(0x86, uarch_tremont, "K-fam ATOM_TREMONT_D (Snow Ridge); K612 Tremont; PM2 SNR; PFM413 tmt"),
+	INTEL6(0x96, uarch_tremont, "K-fam ATOM_TREMONT (Elkhart Lake); K612 Tremont; PM2 EHL; "
+	       "PFM413 tmt; LCP2 J6412"),
+	INTEL6(0x9C, uarch_tremont, "K-fam ATOM_TREMONT_L (Jasper Lake); K612 Tremont; PM2 EHL; "
+	       "PFM413 none (tmt forced); LCP2 N5100"),
+	INTEL6(0xBE, uarch_gracemont, "K-fam ATOM_GRACEMONT (Alder Lake-N); K612 gracemont; "
+	       "PM2 ADL alderlake_gracemont_core.json; PFM413 none; LCP2 i3-N305"),
+	INTEL6F(0xAF, uarch_crestmont, UARCH_F_REMOTE_EVENTS,
+		"K-fam ATOM_CRESTMONT_X (Sierra Forest); K612 crestmont; PM2 SRF (0xD3 REMOTE_FWD_*); "
+		"PFM413 none"),
+	INTEL6(0xB6, uarch_crestmont, "K-fam ATOM_CRESTMONT (Grand Ridge); K612 crestmont; PM2 GRR; "
+	       "PFM413 none"),
 
 	INTEL6F(0x6A, uarch_icelake, UARCH_F_REMOTE_EVENTS,
 		"K-fam ICELAKE_X (Sunny Cove); K612 icelake; PM2 ICX (0xD3 REMOTE_HITM/FWD); PFM413 icx; "
@@ -622,8 +670,9 @@ const struct uarch_model uarch_models[] = {
 	INTEL6(0xCF, uarch_emeraldrapids, "K-fam EMERALDRAPIDS_X (Raptor Cove, pmu-facts 9.1); "
 	       "K612 sapphire_rapids; PM2 EMR; PFM413 none (spr forced); ILX Xeon Gold 5520+"),
 	INTEL6(0xAD, uarch_graniterapids, "K-fam GRANITERAPIDS_X (Redwood Cove, pmu-facts 9.1); "
-	       "ILX Xeon 658X"),
-	INTEL6(0xAE, uarch_graniterapids, "K-fam GRANITERAPIDS_D (Redwood Cove, pmu-facts 9.1)"),
+	       "K612 granite_rapids; PM2 GNR; PFM413 none (spr forced); ILX Xeon 658X"),
+	INTEL6(0xAE, uarch_graniterapids, "K-fam GRANITERAPIDS_D (Redwood Cove, pmu-facts 9.1); "
+	       "K612 granite_rapids; PM2 GNR; PFM413 none (spr forced)"),
 	INTEL6(0x97, uarch_alderlake, "K-fam ALDERLAKE (Golden Cove / Gracemont); LCP2 i9-12900K, "
 	       "P-cores only: i5-12400"),
 	INTEL6(0x9A, uarch_alderlake, "K-fam ALDERLAKE_L (Golden Cove / Gracemont); LCP2 i7-12700H"),
@@ -858,15 +907,15 @@ struct uarch_hybrid {
 #define HYB(m, t, n, u, gp, fx, src) { m, CORE_TYPE_##t, n, &u, gp, fx, src }
 static const struct uarch_hybrid uarch_hybrids[] = {
 	HYB(0x97, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_97 0x40,0x000001 GLC; K612 ADL case"),
-	HYB(0x97, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
+	HYB(0x97, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
 	HYB(0x9A, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_9A; K612 ADL case"),
-	HYB(0x9A, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_9A"),
+	HYB(0x9A, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_9A"),
 	HYB(0xB7, CORE, 1, uarch_raptorcove, 8, 0, "K-fam RAPTORLAKE (Raptor Cove); K612 ADL case"),
-	HYB(0xB7, ATOM, 1, uarch_gracemont_e, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
+	HYB(0xB7, ATOM, 1, uarch_gracemont, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
 	HYB(0xBA, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_BA GLC; K612 ADL case"),
-	HYB(0xBA, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_BA GRT"),
+	HYB(0xBA, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BA GRT"),
 	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 0, "PM2 mapfile 06_BF GLC; K612 ADL case"),
-	HYB(0xBF, ATOM, 1, uarch_gracemont_e, 0, 0, "PM2 mapfile 06_BF GRT"),
+	HYB(0xBF, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BF GRT"),
 	HYB(0xAA, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x40,0x000002"),
 	HYB(0xAA, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
 	HYB(0xAC, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1"),
@@ -1050,7 +1099,21 @@ void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out)
 		id.native_model = out->type[t].native;
 		uarch_type_detect(out, &out->type[t], &id);
 	}
-	/* The part: measurable when each of its core types is; else each reason. */
+	/*
+	 * The part: measurable when each of its core types is; else each
+	 * reason.  A part lattop has no plan for (uarch_models[]: no table,
+	 * Lakefield and later) stays unmeasured whatever its types, with
+	 * the part's reason when its types give none: a dump of one CPU may
+	 * see only a type that has a table (Lakefield's Tremont).
+	 */
+	if (!out->uarch->table) {
+		bool named = false;
+
+		for (int t = 0; t < out->ntypes; t++)
+			named |= !out->type[t].supported;
+		if (!named)
+			return;         /* uarch_detect's reason, the part's */
+	}
 	out->supported = out->ntypes > 0;
 	out->reason[0] = '\0';
 	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", out->uarch->pretty, id0.family, id0.model);

@@ -39,6 +39,9 @@ struct perf_sampler {
 	const struct plan *plan;
 	int ncpu;
 	const int *cpus;                /* Linux CPU numbers, [ncpu] */
+	const int *parity;              /* each CPU's thread parity in its core, [ncpu]; NULL: 0 */
+	bool rotate;                    /* lattop runs the plan's (twin) slots, not the kernel */
+	int slot;                       /* ... the slot enabled now */
 	int cgroup_fd;                  /* count a cgroup's tasks only (its directory); -1: all */
 	struct perf_group *grp;         /* [ncpu][plan->nunits] */
 	int tsc_fd;                     /* msr/tsc on the first CPU, for the TSC rate; -1 */
@@ -53,14 +56,28 @@ struct perf_sampler {
 };
 
 /*
+ * The events plan @pl opens on each CPU, each a descriptor held for the
+ * whole run (a sampler also holds one for the TSC).
+ */
+int perf_sampler_events(const struct plan *pl);
+
+/* Descriptors lattop holds besides the events: its own files, the terminal, sockets. */
+#define PERF_SAMPLER_FD_RESERVE 64
+
+/* The open-file limit a run of plan @pl on @ncpu CPUs needs. */
+long perf_sampler_nofile(const struct plan *pl, long ncpu);
+
+/*
  * Open the plan's units on @cpus[0..@ncpu) through @dev and start
- * counting, everything on them, or with @cgroup_fd >= 0 (an open cgroup
+ * counting (a plan with twin slots, slot by slot, by each CPU's thread
+ * parity @parity[i]: see perf_sampler.c), everything on them, or with @cgroup_fd >= 0 (an open cgroup
  * directory) what that cgroup's tasks do.  0, or a negative errno (the
  * first open's: -EACCES, -ENOENT, ...) with a message naming the event and
  * the CPU; nothing stays open.
  */
 int perf_sampler_start(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
-		       const int *cpus, int ncpu, int cgroup_fd, char *err, size_t errlen);
+		       const int *cpus, const int *parity, int ncpu, int cgroup_fd, char *err,
+		       size_t errlen);
 
 /*
  * Wait @seconds (or until *@stop), then read every group: s->cpu[] holds

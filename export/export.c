@@ -444,6 +444,32 @@ static int render_format(const struct export *x, bool om, const struct samples *
 		puts_(&b, x->supported[f] ? "1\n" : "0\n");
 	}
 
+	if (x->sharing && !x->stopped) {
+		static const struct { const char *name, *help; } agg[] = {
+			{ "sharing_samples", "Samples of loads and stores read for the contended "
+			  "lines, since lattop started." },
+			{ "sharing_lost", "Samples the kernel lost for want of room in a ring "
+			  "buffer, since lattop started." },
+			{ "sharing_throttled", "THROTTLE records: the kernel stopped a sampling event "
+			  "for the rest of a tick, since lattop started." },
+		};
+		const double v[] = { x->sharing_samples, x->sharing_lost, x->sharing_throttled };
+
+		for (size_t i = 0; i < sizeof(agg) / sizeof(agg[0]); i++) {
+			put_meta(&b, om, agg[i].name, "counter", NULL, agg[i].help);
+			PUT(&b, "lattop_");
+			puts_(&b, agg[i].name);
+			PUT(&b, "_total ");
+			put_gauge(&b, v[i]);
+			PUT(&b, "\n");
+		}
+		put_meta(&b, om, "sharing_lines", "gauge", NULL,
+			 "Contended lines in the last interval's list (at most 32); no series per line.");
+		PUT(&b, "lattop_sharing_lines ");
+		put_gauge(&b, x->sharing_lines);
+		PUT(&b, "\n");
+	}
+
 	put_meta(&b, om, "last_sample_timestamp_seconds", "gauge", "seconds",
 		 "When the last interval that read a CPU ended, in seconds since the epoch.");
 	if (x->last_sample > 0) {
@@ -461,6 +487,17 @@ static int render_format(const struct export *x, bool om, const struct samples *
 	*out = b.b;
 	*len = b.n;
 	return 0;
+}
+
+void export_sharing(struct export *x, const struct sharing_frame *f)
+{
+	if (!f || !f->supported)
+		return;
+	x->sharing = true;
+	x->sharing_samples += (double)f->samples;
+	x->sharing_lost += (double)f->lost;
+	x->sharing_throttled += (double)f->throttled;
+	x->sharing_lines = f->nlines;
 }
 
 int export_render(const struct export *x, bool om, char **out, size_t *len)

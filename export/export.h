@@ -72,6 +72,14 @@ struct export {
 	bool stopped;                           /* lattop stopped: lattop_up 0, no counters */
 	double interval_s;                      /* the interval asked for */
 	double last_sample;                     /* seconds since the epoch, 0 before the first */
+	/*
+	 * The contended lines' bounded aggregates (never a series per line:
+	 * their number is unbounded): samples, lost and throttled since the
+	 * start, the lines in the last frame.  Shown once a frame was sampled.
+	 */
+	bool sharing;
+	double sharing_samples, sharing_lost, sharing_throttled;
+	int sharing_lines;
 	/* lattop_info's labels */
 	const char *microarch, *pmu_table, *source, *version, *hitm_scope;
 };
@@ -95,6 +103,9 @@ void export_update(struct export *x, const struct plan *pl, const struct row *s,
 
 /* Which families the plan @pl measures (also done by export_update). */
 void export_supported(struct export *x, const struct plan *pl);
+
+/* The interval's frame of contended lines, @f (a supported one only), into the aggregates. */
+void export_sharing(struct export *x, const struct sharing_frame *f);
 
 /*
  * The exposition: Prometheus text format 0.0.4, or OpenMetrics 1.0 when

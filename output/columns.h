@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "engine/metrics.h"
+#include "engine/sharing.h"
 
 /* The fields, in the order every output lists them. */
 enum col_id {
@@ -173,5 +174,58 @@ void columns_cell(const struct column *c, const struct col_style *s,
  */
 
 int columns_parse(const char *list, col_set *out, char *err, size_t errlen);
+
+/*
+ * ---- the contended lines' columns (sharecols.c) ----
+ *
+ * The columns of a cache line of struct sharing_frame, as the text report
+ * and the screen's lines view and pane print them: one row each, in the
+ * order they are printed.  The JSON object is the line table's own
+ * (output/report.c), not this table's.
+ */
+enum shcol_id {
+	SHC_ADDR, SHC_PHYS, SHC_HITM, SHC_RHITM, SHC_LOADS, SHC_STORES, SHC_LAT,
+	SHC_THREADS, SHC_CPUS, SHC_NODE, SHC_VERDICT, SHC_PROCS, SHC_SYMBOL,
+	SHC__COUNT
+};
+
+struct shcol {
+	const char *head;               /* text and screen */
+	int width;                      /* cells; a left-aligned one takes at least this */
+	bool left;                      /* a label: left-aligned, cut with "..." where it must */
+	bool phys;                      /* shown only where a line of the frame has a physical address */
+	int rank;                       /* the screen keeps the lowest ranks where the width is short */
+	/* Its value, the sort key (NAN last); NULL: not a number (sorted as text). */
+	double (*value)(const struct sharing_line *l);
+	void (*cell)(const struct sharing_line *l, char *buf, size_t len);
+	const char *help;
+};
+
+extern const struct shcol shcols[SHC__COUNT];
+
+/* "false", "true" or "?" (too few samples to say). */
+const char *shcols_verdict(enum sharing_verdict v);
+
+/* Has a line of @fr a physical address (SHC_PHYS shown)? */
+bool shcols_phys(const struct sharing_frame *fr);
+
+/*
+ * Compare lines @a and @b by column @c, the largest (or, text, the first
+ * in order) first, @reverse the other way: for qsort and the screen.
+ */
+int shcols_cmp(enum shcol_id c, bool reverse, const struct sharing_line *a,
+	       const struct sharing_line *b);
+
+/* The word @w's accesses as "R", "W" or "RW" ("-" none). */
+const char *shcols_rw(const struct sharing_word *w);
+
+/* The threads of word @w, "4243,4244" (cut with "+N" past @len). */
+void shcols_tids(const struct sharing_word *w, char *buf, size_t len);
+
+/*
+ * The frame's counts as one line: "1234 samples, 0 lost, 0 throttled in
+ * 1.00 s" (the title of the lines, in the text report and on the screen).
+ */
+void shcols_counts(const struct sharing_frame *fr, char *buf, size_t len);
 
 #endif

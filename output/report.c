@@ -497,18 +497,22 @@ static void jb_reason(struct jb *j, bool supported, const char *reason, const ch
 /*
  * "key":"reason" into the "unsupported" object of section @sect, for each
  * number not measured; null where the reason is @tot's (NULL: the total).
+ * A section that measures nothing says one reason; a number whose own
+ * reason is another (Crestmont through perf: no snoop-hit event, and HITM
+ * refused by the kernel) says its own here too.
  */
 static void json_unsupported(struct jb *j, enum col_section sect, const struct metrics *m,
 			     const struct metrics *tot)
 {
-	bool first = true;
+	bool whole = !col_sections[sect].supported(m), first = true;
+	const char *sr = whole && col_sections[sect].reason ? col_sections[sect].reason(m) : NULL;
 
 	JB(j, ",\"unsupported\":{");
-	for (int i = 0; col_sections[sect].supported(m) && i < COL__COUNT; i++) {
+	for (int i = 0; i < COL__COUNT; i++) {
 		const struct column *c = &columns[i];
 		const char *why = c->why && c->sect == sect ? c->why(m) : NULL;
 
-		if (!why || !(c->flags & COL_F_JSON))
+		if (!why || !(c->flags & COL_F_JSON) || (whole && (!sr || !strcmp(why, sr))))
 			continue;
 		if (!first)
 			JB(j, ",");
@@ -616,6 +620,117 @@ static void json_metrics(struct jb *j, const struct metrics *m, const struct met
 		JB(j, "}");
 }
 
+static const char *const verdict_name[] = {
+	[SHARING_UNKNOWN] = "unknown", [SHARING_FALSE] = "false_sharing",
+	[SHARING_TRUE] = "true_sharing",
+};
+
+/* "0x..." for an address (JSON numbers lose precision above 2^53); null for 0, unknown. */
+static void jb_hex(struct jb *j, uint64_t v)
+{
+	if (v)
+		j->n += (size_t)sprintf(j->b + j->n, "\"0x%" PRIx64 "\"", v);
+	else
+		JB(j, "null");
+}
+
+/* A string, or null when empty. */
+static void jb_str_or_null(struct jb *j, const char *s)
+{
+	if (s[0])
+		jb_str(j, s);
+	else
+		JB(j, "null");
+}
+
+/* One contended line of the sharing object (man page, JSON OUTPUT). */
+static void json_line(struct jb *j, const struct sharing_line *l)
+{
+	JB(j, "{\"addr\":");
+	jb_hex(j, l->addr);
+	JB(j, ",\"phys\":");
+	jb_hex(j, l->phys);
+	JB(j, ",\"hitm_per_sec\":");
+	jb_num(j, l->hitm_per_sec);
+	JB(j, ",\"remote_hitm_per_sec\":");
+	jb_num(j, l->remote_hitm_per_sec);
+	JB(j, ",\"loads_per_sec\":");
+	jb_num(j, l->loads_per_sec);
+	JB(j, ",\"stores_per_sec\":");
+	jb_num(j, l->stores_per_sec);
+	JB(j, ",\"mean_latency_cycles\":");
+	jb_num(j, l->mean_latency_cycles);
+	JB(j, ",\"verdict\":");
+	jb_key(j, verdict_name[l->verdict <= SHARING_TRUE ? l->verdict : SHARING_UNKNOWN]);
+	JB(j, ",\"threads\":");
+	jb_int(j, l->nthreads);
+	JB(j, ",\"cpus\":");
+	jb_int(j, l->ncpus);
+	JB(j, ",\"processes\":[");
+	for (int i = 0; i < l->nprocs && i < SHARING_PROCS; i++) {
+		if (i)
+			JB(j, ",");
+		JB(j, "{\"pid\":");
+		jb_int(j, l->procs[i].pid);
+		JB(j, ",\"comm\":");
+		jb_str(j, l->procs[i].comm);
+		JB(j, "}");
+	}
+	JB(j, "],\"offsets\":[");
+	for (int i = 0; i < l->nwords && i < SHARING_WORDS; i++) {
+		const struct sharing_word *w = &l->words[i];
+
+		if (i)
+			JB(j, ",");
+		JB(j, "{\"offset\":");
+		jb_int(j, w->offset);
+		JB(j, ",\"reads\":");
+		jb_num(j, w->reads);
+		JB(j, ",\"writes\":");
+		jb_num(j, w->writes);
+		JB(j, ",\"tids\":[");
+		for (int t = 0; t < w->ntids && t < SHARING_TIDS; t++) {
+			if (t)
+				JB(j, ",");
+			jb_int(j, w->tids[t]);
+		}
+		JB(j, "],\"ip\":");
+		jb_hex(j, w->top_ip);
+		JB(j, ",\"symbol\":");
+		jb_str_or_null(j, w->symbol);
+		JB(j, "}");
+	}
+	JB(j, "],\"top_ip\":");
+	jb_hex(j, l->top_ip);
+	JB(j, ",\"top_symbol\":");
+	jb_str_or_null(j, l->top_symbol);
+	JB(j, "}");
+}
+
+/* The "sharing" object: the interval's contended lines, or why there are none. */
+static void json_sharing(FILE *f, struct jb *j, const struct sharing_frame *s)
+{
+	JB(j, ",\"sharing\":{");
+	jb_reason(j, s->supported, s->supported ? NULL : s->reason, NULL);
+	JB(j, ",\"samples\":");
+	jb_int(j, (long long)s->samples);
+	JB(j, ",\"lost\":");
+	jb_int(j, (long long)s->lost);
+	JB(j, ",\"throttled\":");
+	jb_int(j, (long long)s->throttled);
+	JB(j, ",\"period\":");
+	jb_int(j, (long long)s->period);
+	JB(j, ",\"lines\":[");
+	for (int i = 0; i < s->nlines && i < SHARING_TOP; i++) {
+		if (i)
+			JB(j, ",");
+		json_line(j, &s->line[i]);
+		if (j->n > sizeof(j->b) - JB_CPU_MAX)
+			jb_flush(f, j);
+	}
+	JB(j, "]}");
+}
+
 static void write_json(FILE *f, const struct report *r)
 {
 	static struct jb j;
@@ -663,6 +778,15 @@ static void write_json(FILE *f, const struct report *r)
 	JB(&j, "],\"total\":{");
 	json_metrics(&j, &r->total, NULL, true);
 	JB(&j, "}");
+	if (r->sharing || !strcmp(report_backend(r->source), "msr")) {
+		static struct sharing_frame msr_frame;
+
+		/* The msr backend never has lines: said by its source, live and replayed alike. */
+		if (!r->sharing && !msr_frame.reason[0])
+			snprintf(msr_frame.reason, sizeof(msr_frame.reason), "%s", REPORT_SHARING_WHY_MSR);
+		jb_flush(f, &j);
+		json_sharing(f, &j, r->sharing ? r->sharing : &msr_frame);
+	}
 	if (r->note) {
 		JB(&j, ",\"note\":");
 		jb_str(&j, r->note);
@@ -858,9 +982,12 @@ static void text_notes(FILE *f, const struct metrics *t)
 		fprintf(f, "load latency: >N and ~Mean not measured: %s\n", t->lat.tagged_reason);
 	else if (t->lat.loads_reason)
 		fprintf(f, "load latency: Loads/s and >N not measured: %s\n", t->lat.loads_reason);
-	if (!t->snoop.supported)
+	if (!t->snoop.supported) {
 		fprintf(f, "snoop: not measured: %s\n", t->snoop.reason);
-	else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
+		/* HITM not measured for a reason of its own (Crestmont through perf) */
+		if (t->snoop.reason && t->snoop.hitm_reason && strcmp(t->snoop.reason, t->snoop.hitm_reason))
+			fprintf(f, "snoop HITM: not measured: %s\n", t->snoop.hitm_reason);
+	} else if (t->snoop.hit_scope && t->snoop.hitm_scope && strcmp(t->snoop.hit_scope, t->snoop.hitm_scope))
 		fprintf(f, "snoop: Hit/s counts hits in %s, HITM/s in %s\n",
 			!strcmp(t->snoop.hit_scope, "other_module") ? "other modules only" : "other cores",
 			!strcmp(t->snoop.hitm_scope, "other_module") ? "other modules only"
@@ -876,6 +1003,61 @@ static void text_notes(FILE *f, const struct metrics *t)
 		fprintf(f, "offcore: not measured: %s\n", t->off.reason);
 	else if (t->off.latency_reason)
 		fprintf(f, "offcore latency: not measured: %s\n", t->off.latency_reason);
+}
+
+/*
+ * The contended lines under the CPU table: the counts of the interval,
+ * then the costliest lines (by HITM/s), one row a line, the columns of
+ * the lines' table (sharecols.c).  Nothing when the run does not sample.
+ */
+#define TEXT_LINES 10
+
+static int text_line_cmp(const void *a, const void *b)
+{
+	return shcols_cmp(SHC_HITM, false, *(const struct sharing_line *const *)a,
+			  *(const struct sharing_line *const *)b);
+}
+
+static void text_sharing(FILE *f, const struct sharing_frame *fr)
+{
+	const struct sharing_line *top[SHARING_TOP];
+	int n = fr->nlines < SHARING_TOP ? fr->nlines : SHARING_TOP;
+	bool phys = shcols_phys(fr);
+	char counts[160], b[SHARING_SYM + 32];
+
+	if (!fr->supported) {
+		fprintf(f, "contended lines: not measured: %s\n", fr->reason);
+		return;
+	}
+	shcols_counts(fr, counts, sizeof(counts));
+	fprintf(f, "contended lines: %s%s\n", n > 0 ? "" : "none; ", counts);
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++)
+		top[i] = &fr->line[i];
+	qsort(top, (size_t)n, sizeof(*top), text_line_cmp);
+	if (n > TEXT_LINES)
+		n = TEXT_LINES;
+	for (int i = -1; i < n; i++) {
+		bool first = true;
+
+		for (int c = 0; c < SHC__COUNT; c++) {
+			const struct shcol *k = &shcols[c];
+
+			if (k->phys && !phys)
+				continue;
+			if (i < 0)
+				snprintf(b, sizeof(b), "%s", k->head);
+			else
+				k->cell(top[i], b, sizeof(b));
+			if (c == SHC__COUNT - 1)
+				fprintf(f, "%s%s", first ? "" : " ", b);
+			else
+				fprintf(f, k->left ? "%s%-*s" : "%s%*s", first ? "" : " ", k->width, b);
+			first = false;
+		}
+		fputc('\n', f);
+	}
 }
 
 static void write_text(FILE *f, const struct report *r)
@@ -912,6 +1094,8 @@ static void write_text(FILE *f, const struct report *r)
 	}
 	text_line(f, r, wc, wk, "total", "", t, NULL);
 	text_notes(f, t);
+	if (r->sharing)
+		text_sharing(f, r->sharing);
 	if (r->note)
 		fprintf(f, "note: %s\n", r->note);
 }

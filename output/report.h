@@ -18,6 +18,9 @@
 
 enum report_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 
+#define REPORT_SHARING_WHY_MSR "the msr backend has no PEBS buffer: the contended lines are " \
+	"sampled through the kernel only (--backend perf)"
+
 struct report {
 	/*
 	 * "msr", "perf", or on the simulator "simulator" (the msr backend) or
@@ -31,6 +34,12 @@ struct report {
 	const struct row *cpu;         /* per CPU (engine/snapshot.h) */
 	struct metrics total;
 	const char *note;              /* counters taken etc., or NULL */
+	/*
+	 * The contended lines of the interval (engine/sharing.h); NULL: none,
+	 * and json says why where the backend is msr (REPORT_SHARING_WHY_MSR)
+	 * and omits them otherwise.
+	 */
+	const struct sharing_frame *sharing;
 	col_set hidden;                /* text and csv columns --show/--hide leave out */
 };
 

@@ -30,9 +30,11 @@
  *           starts a new header.
  *   frame   u length of the structure, the structure, then the doubles,
  *           byte-shuffled (all first bytes, then all second bytes...).
- *           structure: u flags (1: a note), [string note], u ncpu, per CPU:
- *           z cpu, z core, z package, u ok, [string error when not ok],
- *           metrics; then the total's metrics.  string: u 0 none, 1..n the
+ *           structure: u flags (1: a note, 2: contended lines), [string
+ *           note], u ncpu, per CPU: z cpu, z core, z package, u ok, [string
+ *           error when not ok], metrics; then the total's metrics; [version
+ *           3, flag 2: the interval's contended lines, struct sharing_frame,
+ *           laid out as record_sharing.c says].  string: u 0 none, 1..n the
  *           header's string n, above: the frame's own strings in order of
  *           first use, the first use followed by s.  metrics: u supported
  *           bits (1 load latency, 2 snoop, 4 remote snoop, 8 offcore), 12
@@ -55,7 +57,8 @@
  *           time and measured length are the first two doubles.
  *
  * Version 1 has no counts of tagged loads: its frames replay without them,
- * and so without standard errors.  A file is appended to only in its own
+ * and so without standard errors.  Versions 1 and 2 have no contended
+ * lines: their frames replay without them (rep.sharing NULL).  A file is appended to only in its own
  * version; a reader reads its version and the older ones.
  *
  * The writer uses code 2 only when the number derived is bit for bit the
@@ -79,6 +82,7 @@
 #include "lib/grow.h"
 #include "engine/metrics.h"
 #include "record/record.h"
+#include "record/record_internal.h"
 
 #define FILE_MAGIC "LATTOPRC"
 #define FILE_HEAD 12
@@ -94,7 +98,7 @@ enum { CODE_NAN, CODE_NEXT, CODE_DERIVED, CODE_PREV, CODE_ZERO, CODE__N };
 
 /* ---- bytes ---- */
 
-static void buf_put(struct record_buf *b, const void *p, size_t n)
+void buf_put(struct record_buf *b, const void *p, size_t n)
 {
 	uint8_t *q;
 
@@ -110,7 +114,7 @@ static void buf_put(struct record_buf *b, const void *p, size_t n)
 	b->n += n;
 }
 
-static void buf_u(struct record_buf *b, uint64_t v)
+void buf_u(struct record_buf *b, uint64_t v)
 {
 	uint8_t t[10];
 	int n = 0;
@@ -123,7 +127,7 @@ static void buf_u(struct record_buf *b, uint64_t v)
 	buf_put(b, t, n);
 }
 
-static void buf_s(struct record_buf *b, const char *s)
+void buf_s(struct record_buf *b, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
@@ -148,14 +152,7 @@ static uint32_t get32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* A reading position; @bad once anything was out of bounds or malformed. */
-struct cur {
-	const uint8_t *p;
-	size_t n, off;
-	bool bad;
-};
-
-static uint64_t cur_u(struct cur *c)
+uint64_t cur_u(struct cur *c)
 {
 	uint64_t v = 0;
 
@@ -173,14 +170,14 @@ static uint64_t cur_u(struct cur *c)
 	return 0;
 }
 
-static int64_t cur_z(struct cur *c)
+int64_t cur_z(struct cur *c)
 {
 	uint64_t v = cur_u(c);
 
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-static unsigned cur_small(struct cur *c, unsigned max)
+unsigned cur_small(struct cur *c, unsigned max)
 {
 	uint64_t v = cur_u(c);
 
@@ -192,7 +189,7 @@ static unsigned cur_small(struct cur *c, unsigned max)
 }
 
 /* A string, as a new allocation (NUL-terminated; a NUL inside ends it). */
-static char *cur_s(struct cur *c)
+char *cur_s(struct cur *c)
 {
 	uint64_t n = cur_u(c);
 	char *s;
@@ -797,7 +794,7 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 	struct record_buf a = { 0 };
 	struct codec c = { .dec = false, .version = RECORD_VERSION, .a = &a, .d = &w->dbl,
 			   .hstr = w->str, .nhstr = w->nstr };
-	unsigned flags = r->note ? 1 : 0;
+	unsigned flags = (r->note ? 1 : 0) | (r->sharing ? 2 : 0);
 	const char *note = r->note;
 	size_t nd;
 
@@ -827,6 +824,8 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 
 		walk_metrics(&c, &m, ROW_TOTAL);
 	}
+	if (r->sharing)
+		record_sharing_put(&a, r->sharing);
 	buf_u(&w->raw, a.n);
 	buf_put(&w->raw, a.p, a.n);
 	nd = w->dbl.n / 8;
@@ -1010,6 +1009,7 @@ static void frame_free(struct record_frame *f)
 		free(f->str[i]);
 	free(f->str);
 	free(f->cpu);
+	free(f->sharing);
 }
 
 static int frame_decode(const struct record_session *s, int si, unsigned version,
@@ -1035,7 +1035,7 @@ static int frame_decode(const struct record_session *s, int si, unsigned version
 	if (!(f->rep.time >= 0 && f->rep.time < TIME_MAX) ||
 	    !(f->rep.interval_s >= 0 && f->rep.interval_s < TIME_MAX))
 		c.ca.bad = true;
-	flags = cur_small(&c.ca, 1);
+	flags = cur_small(&c.ca, version >= 3 ? 3 : 1);
 	if (flags & 1)
 		walk_str(&c, &f->rep.note);
 	ncpu = cur_small(&c.ca, NCPU_MAX);
@@ -1061,6 +1061,14 @@ static int frame_decode(const struct record_session *s, int si, unsigned version
 	}
 	if (!c.ca.bad)
 		walk_metrics(&c, &f->rep.total, ROW_TOTAL);
+	if (!c.ca.bad && (flags & 2)) {
+		f->sharing = malloc(sizeof(*f->sharing));
+		if (f->sharing)
+			record_sharing_get(&c.ca, f->sharing);
+		else
+			c.ca.bad = true;
+		f->rep.sharing = f->sharing;
+	}
 	f->rep.ncpu = (int)ncpu;
 	f->rep.cpu = f->cpu;
 	/* The frame's own strings are its to free. */

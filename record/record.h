@@ -21,7 +21,7 @@
 #include "output/report.h"
 #include "record/rotate.h"
 
-#define RECORD_VERSION 2        /* 2: the counts of tagged loads (record.c) */
+#define RECORD_VERSION 3        /* 2: the counts of tagged loads; 3: the contended lines (record.c) */
 #define RECORD_KEEP 8          /* --record-max keeps FILE.1 .. FILE.8 */
 
 /* A growing byte buffer; @oom set when an allocation failed. */
@@ -106,6 +106,7 @@ struct record_frame {
 	struct report rep;             /* rep.cpu, rep.note and the metrics' strings point
 					* into the session or into str[] below */
 	struct row *cpu;
+	struct sharing_frame *sharing; /* rep.sharing: its contended lines, or NULL */
 	char **str;                    /* the frame's own strings */
 	int nstr;
 };

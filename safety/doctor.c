@@ -27,6 +27,10 @@
  *     reads "none [integrity] confidentiality", the level in brackets.
  *     lockdown= accepts only integrity|confidentiality and a level cannot
  *     be lowered at runtime: there is no "lockdown=none".
+ *   - Lockdown stops perf_event_open(2) only for PERF_SAMPLE_REGS_INTR
+ *     (LOCKDOWN_PERF, a confidentiality reason; kernel/events/core.c,
+ *     "REGS_INTR can leak data"), which lattop never asks for: the perf
+ *     backend measures under either level.
  *   - The perf hard-lockup detector (nmi_watchdog) is a pinned
  *     PERF_COUNT_HW_CPU_CYCLES event; on Intel, cycles (0x003c) may use
  *     fixed counter 1 and the scheduler prefers fixed counters, so it
@@ -40,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +54,9 @@
 #include "output/report.h"
 
 #define TAINT_CPU_OUT_OF_SPEC_BIT 2     /* kernel include/linux/panic.h */
+
+/* Below this many samples per second per CPU the contended-lines view is thin. */
+#define DOCTOR_MIN_SAMPLE_RATE 1000
 
 #define SIM_HINT "to see lattop work: lattop --simulate haswell"
 #define HV_FIX "enable the guest's virtual PMU (QEMU/KVM: -cpu host,pmu=on; libvirt: <pmu state='on'/>; " \
@@ -504,11 +512,13 @@ static void check_lockdown(struct ctx *c, struct doctor_check *k)
 		set(k, DOC_FAIL, "%s: the kernel refuses every MSR write under lockdown (EPERM)", sel);
 		cmdline_lockdown(e, cmd, sizeof(cmd));
 		if (cmd[0])
-			fix(k, "remove lockdown=%s from the kernel command line and reboot "
-			    "(lockdown cannot be lifted at runtime); " SIM_HINT, cmd);
+			fix(k, "measure with --backend perf, which lockdown does not stop; or remove "
+			    "lockdown=%s from the kernel command line and reboot (lockdown cannot be "
+			    "lifted at runtime)", cmd);
 		else
-			fix(k, "lockdown cannot be lifted at runtime: it comes from UEFI Secure Boot or the "
-			    "kernel config; disable Secure Boot (or 'mokutil --disable-validation') and reboot");
+			fix(k, "measure with --backend perf, which lockdown does not stop; lockdown itself "
+			    "cannot be lifted at runtime: it comes from UEFI Secure Boot or the kernel "
+			    "config (disable Secure Boot, or 'mokutil --disable-validation', and reboot)");
 		return;
 	}
 	set(k, DOC_OK, "%s%s", sel, other ? ": does not cover raw MSR access" : "");
@@ -791,7 +801,7 @@ static void check_perf_pmu(struct ctx *c, struct doctor_check *k)
 		return;
 	}
 	if (!exists(rpath(c->env, "/sys/bus/event_source/devices/cpu/type", path, sizeof(path)))) {
-		set(k, DOC_WARN, "no core PMU in the kernel (%s is missing): --backend perf cannot "
+		set(k, DOC_FAIL, "no core PMU in the kernel (%s is missing): --backend perf cannot "
 		    "measure here", path);
 		fix(k, "none on this CPU or hypervisor: a virtual machine needs a virtual PMU "
 		    "(KVM: -cpu host,pmu=on)");
@@ -852,7 +862,7 @@ static void check_perf_access(struct ctx *c, struct doctor_check *k)
 		    admin ? ", CAP_SYS_ADMIN" : perfmon ? ", CAP_PERFMON" : "");
 		return;
 	}
-	set(k, DOC_WARN, "perf_event_paranoid %d without %s: --backend perf is refused CPU-wide "
+	set(k, DOC_FAIL, "perf_event_paranoid %d without %s: --backend perf is refused CPU-wide "
 	    "events", level, level > 2 ? "CAP_SYS_ADMIN" : "CAP_PERFMON or CAP_SYS_ADMIN");
 	if (level > 2)
 		fix(k, "run as root, or sysctl kernel.perf_event_paranoid=0");
@@ -860,6 +870,86 @@ static void check_perf_access(struct ctx *c, struct doctor_check *k)
 		fix(k, "run as root, or setcap cap_perfmon+ep on lattop, or sysctl "
 		    "kernel.perf_event_paranoid=0");
 }
+
+/*
+ * --backend perf opens one descriptor per event per CPU (and the TSC's),
+ * all held at once: on a large machine more than the usual soft limit of
+ * 1024.  lattop raises its soft limit up to the hard one itself; only a
+ * hard limit below the need stops it.
+ */
+static void check_perf_files(struct ctx *c, struct doctor_check *k)
+{
+	const struct doctor_env *e = c->env;
+	struct rlimit rl;
+	long need = e->perf_nofile;
+
+	k->name = "perf: open files";
+	if (need <= 0) {
+		set(k, DOC_SKIP, "no plan to count descriptors for (this CPU is not measured)");
+		return;
+	}
+	if (e->nofile)
+		rl = *e->nofile;
+	else if (getrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		set(k, DOC_SKIP, "getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+		return;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= (rlim_t)need) {
+		set(k, DOC_OK, "%ld descriptors needed, the limit is %s", need,
+		    rl.rlim_cur == RLIM_INFINITY ? "unlimited" : "higher");
+		return;
+	}
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= (rlim_t)need) {
+		set(k, DOC_OK, "%ld descriptors needed: lattop raises its soft limit from %llu (the "
+		    "hard limit is %s)", need, (unsigned long long)rl.rlim_cur,
+		    rl.rlim_max == RLIM_INFINITY ? "unlimited" : "enough");
+		return;
+	}
+	set(k, DOC_FAIL, "%ld descriptors needed (every CPU's events, held open), the hard limit "
+	    "is %llu: --backend perf cannot open them all", need, (unsigned long long)rl.rlim_max);
+	fix(k, "raise the hard limit: LimitNOFILE=%ld in the systemd unit, or a 'hard nofile %ld' "
+	    "line in /etc/security/limits.conf (ulimit -Hn shows it)", need, need);
+}
+
+/*
+ * The kernel's ceiling on samples per second per CPU, which it lowers by
+ * itself when its interrupt handler takes too long (kernel/events/core.c
+ * perf_sample_event_took, "lowering kernel.perf_event_max_sample_rate").
+ * Counting does not sample; the view of contended lines does, and below
+ * DOCTOR_MIN_SAMPLE_RATE it is thin.
+ */
+static void check_perf_rate(struct ctx *c, struct doctor_check *k)
+{
+	char path[PATH_MAX], v[32];
+	long rate;
+
+	k->name = "perf: sample rate";
+	if (read_text(rpath(c->env, "/proc/sys/kernel/perf_event_max_sample_rate", path,
+			    sizeof(path)), v, sizeof(v)) < 0) {
+		set(k, DOC_SKIP, "%s: not readable", path);
+		return;
+	}
+	rate = atol(v);
+	if (rate >= DOCTOR_MIN_SAMPLE_RATE) {
+		set(k, DOC_OK, "at most %ld samples per second per CPU", rate);
+		return;
+	}
+	set(k, DOC_WARN, "at most %ld samples per second per CPU (under %d): the contended-lines "
+	    "view sees few loads; counting is not affected", rate, DOCTOR_MIN_SAMPLE_RATE);
+	fix(k, "sysctl kernel.perf_event_max_sample_rate=%d (the kernel lowers it again when its "
+	    "sampling interrupts take too long: see dmesg)", DOCTOR_MIN_SAMPLE_RATE * 10);
+}
+
+/* The backend each check stands in the way of. */
+static const enum doctor_backend check_backend[DOCTOR__COUNT] = {
+	[DOCTOR_CPU] = DOCB_BOTH,        [DOCTOR_PMU] = DOCB_BOTH,
+	[DOCTOR_DRIVER] = DOCB_MSR,      [DOCTOR_PERM] = DOCB_MSR,
+	[DOCTOR_LOCKDOWN] = DOCB_MSR,    [DOCTOR_ALLOW_WRITES] = DOCB_MSR,
+	[DOCTOR_TAINT] = DOCB_MSR,       [DOCTOR_NMI_WATCHDOG] = DOCB_BOTH,
+	[DOCTOR_COUNTERS] = DOCB_MSR,    [DOCTOR_JOURNAL] = DOCB_MSR,
+	[DOCTOR_PERF_PMU] = DOCB_PERF,   [DOCTOR_PERF_ACCESS] = DOCB_PERF,
+	[DOCTOR_PERF_FILES] = DOCB_PERF, [DOCTOR_PERF_RATE] = DOCB_PERF,
+};
 
 int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max)
 {
@@ -883,25 +973,70 @@ int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max)
 	check_journal(&c, &all[DOCTOR_JOURNAL]);
 	check_perf_pmu(&c, &all[DOCTOR_PERF_PMU]);
 	check_perf_access(&c, &all[DOCTOR_PERF_ACCESS]);
+	check_perf_files(&c, &all[DOCTOR_PERF_FILES]);
+	check_perf_rate(&c, &all[DOCTOR_PERF_RATE]);
+	for (int i = 0; i < DOCTOR__COUNT; i++)
+		all[i].backend = check_backend[i];
 	free(c.ids);
 	if (n > 0)
 		memcpy(out, all, n * sizeof(*out));
 	return n > 0 ? n : 0;
 }
 
+void doctor_backends(const struct doctor_check *checks, int n, bool *msr, bool *perf)
+{
+	*msr = true;
+	/* A kernel whose core PMU was not seen (skipped: no perf events) cannot count. */
+	*perf = n > DOCTOR_PERF_PMU && (checks[DOCTOR_PERF_PMU].status == DOC_OK ||
+					 checks[DOCTOR_PERF_PMU].status == DOC_WARN);
+	for (int i = 0; i < n; i++)
+		if (checks[i].status == DOC_FAIL) {
+			if (checks[i].backend != DOCB_PERF)
+				*msr = false;
+			if (checks[i].backend != DOCB_MSR)
+				*perf = false;
+		}
+}
+
 bool doctor_can_measure(const struct doctor_check *checks, int n)
 {
+	bool msr, perf;
+
+	doctor_backends(checks, n, &msr, &perf);
+	return msr || perf;
+}
+
+/* The verdict's last line: whether, and through which backends. */
+static void verdict(FILE *f, const struct doctor_check *checks, int n, int warn)
+{
+	bool msr, perf;
+	int failed = 0;
+
+	doctor_backends(checks, n, &msr, &perf);
 	for (int i = 0; i < n; i++)
-		if (checks[i].status == DOC_FAIL)
-			return false;
-	return true;
+		failed += checks[i].status == DOC_FAIL;
+	if (!msr && !perf)
+		fprintf(f, "lattop cannot measure here: %d check%s failed.\n", failed,
+			failed > 1 ? "s" : "");
+	else if (msr != perf && warn)
+		fprintf(f, "lattop can measure through the %s backend only (--backend %s; %d "
+			"warning%s).\n", msr ? "msr" : "perf", msr ? "msr" : "perf", warn,
+			warn > 1 ? "s" : "");
+	else if (msr != perf)
+		fprintf(f, "lattop can measure through the %s backend only (--backend %s).\n",
+			msr ? "msr" : "perf", msr ? "msr" : "perf");
+	else if (warn)
+		fprintf(f, "lattop can measure, through either backend (%d warning%s).\n", warn,
+			warn > 1 ? "s" : "");
+	else
+		fprintf(f, "lattop can measure, through either backend.\n");
 }
 
 void doctor_print(FILE *f, const struct doctor_check *checks, int n, bool color)
 {
 	static const char *const tag[] = { "[ ok ]", "[warn]", "[FAIL]", "[skip]" };
 	static const char *const col[] = { "\033[32m", "\033[33m", "\033[1;31m", "\033[2m" };
-	int warn = 0, failed = 0;
+	int warn = 0;
 
 	for (int i = 0; i < n; i++) {
 		const struct doctor_check *k = &checks[i];
@@ -912,19 +1047,15 @@ void doctor_print(FILE *f, const struct doctor_check *checks, int n, bool color)
 		if (s != DOC_OK && k->fix[0])
 			fprintf(f, "       fix: %s\n", k->fix);
 		warn += s == DOC_WARN;
-		failed += s == DOC_FAIL;
 	}
-	if (failed)
-		fprintf(f, "lattop cannot measure here: %d check%s failed.\n", failed, failed > 1 ? "s" : "");
-	else if (warn)
-		fprintf(f, "lattop can measure (%d warning%s).\n", warn, warn > 1 ? "s" : "");
-	else
-		fprintf(f, "lattop can measure.\n");
+	verdict(f, checks, n, warn);
 }
 
 void doctor_print_json(FILE *f, const struct doctor_check *checks, int n)
 {
 	static const char *const word[] = { "ok", "warn", "fail", "skip" };
+	static const char *const backend_word[] = { "both", "msr", "perf" };
+	bool msr, perf;
 
 	fputs("{\"checks\":[", f);
 	for (int i = 0; i < n; i++) {
@@ -933,7 +1064,8 @@ void doctor_print_json(FILE *f, const struct doctor_check *checks, int n)
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);
 		report_json_str(f, k->name ? k->name : "?");
-		fprintf(f, ",\"status\":\"%s\",\"detail\":", word[s]);
+		fprintf(f, ",\"status\":\"%s\",\"backend\":\"%s\",\"detail\":", word[s],
+			backend_word[k->backend]);
 		report_json_str(f, k->detail);
 		fputs(",\"fix\":", f);
 		if (k->fix[0])
@@ -942,5 +1074,7 @@ void doctor_print_json(FILE *f, const struct doctor_check *checks, int n)
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"can_measure\":%s}\n", doctor_can_measure(checks, n) ? "true" : "false");
+	doctor_backends(checks, n, &msr, &perf);
+	fprintf(f, "],\"backends\":{\"msr\":%s,\"perf\":%s},\"can_measure\":%s}\n",
+		msr ? "true" : "false", perf ? "true" : "false", msr || perf ? "true" : "false");
 }

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "cpu/msrdev.h"
@@ -29,7 +30,13 @@ struct doctor_env {
 	const char *state_dir;          /* as given; NULL: ROOT/run/lattop */
 	const struct cpu_desc *desc;    /* NULL: CPUID could not be read */
 	uid_t euid;
+	/*
+	 * The open-file limit the perf backend needs on this machine
+	 * (perf_sampler_nofile): 0 when unknown (a CPU lattop cannot measure).
+	 */
+	long perf_nofile;
 	/* For tests; NULL in lattop. */
+	const struct rlimit *nofile;    /* instead of getrlimit(RLIMIT_NOFILE) */
 	struct msrdev *dev;             /* probe this device instead of opening msr_dir (not closed) */
 	int (*open_msr)(const char *path, int flags);  /* instead of open(2), for the permission check */
 };
@@ -48,14 +55,20 @@ enum doctor_id {
 	DOCTOR_NMI_WATCHDOG,    /* holds a fixed counter */
 	DOCTOR_COUNTERS,        /* counters in use by someone else */
 	DOCTOR_JOURNAL,         /* a stale state journal */
-	/* --backend perf: informational, never a failure of the msr backend's verdict */
+	/* --backend perf: a failure here fails the perf backend's verdict only */
 	DOCTOR_PERF_PMU,        /* the kernel's core PMU and the formats lattop needs */
 	DOCTOR_PERF_ACCESS,     /* perf_event_paranoid and the capabilities */
+	DOCTOR_PERF_FILES,      /* the open-file limit against CPUs x events */
+	DOCTOR_PERF_RATE,       /* kernel.perf_event_max_sample_rate, for sampling */
 	DOCTOR__COUNT
 };
 
+/* Which backend a check stands in the way of. */
+enum doctor_backend { DOCB_BOTH, DOCB_MSR, DOCB_PERF };
+
 struct doctor_check {
 	const char *name;
+	enum doctor_backend backend;
 	enum doctor_status status;
 	char detail[256];
 	char fix[512];          /* "" when there is nothing to do */
@@ -67,7 +80,13 @@ struct doctor_check {
  */
 int doctor_run(const struct doctor_env *env, struct doctor_check *out, int max);
 
-/* True when no check failed: lattop can measure (exit status 0). */
+/*
+ * Whether each backend can measure: no check of its own or of both
+ * failed (the perf backend also needs the kernel's core PMU found).
+ */
+void doctor_backends(const struct doctor_check *checks, int n, bool *msr, bool *perf);
+
+/* True when a backend can measure (exit status 0). */
 bool doctor_can_measure(const struct doctor_check *checks, int n);
 
 /*
@@ -79,8 +98,9 @@ void doctor_print(FILE *f, const struct doctor_check *checks, int n, bool color)
 
 /*
  * The same as one JSON object, for scripts: {"checks": [{"name", "status"
- * ("ok", "warn", "fail", "skip"), "detail", "fix" (null when there is
- * nothing to do)}], "can_measure"}.
+ * ("ok", "warn", "fail", "skip"), "backend" ("both", "msr", "perf"),
+ * "detail", "fix" (null when there is nothing to do)}], "backends": {"msr",
+ * "perf"}, "can_measure"}.
  */
 void doctor_print_json(FILE *f, const struct doctor_check *checks, int n);
 

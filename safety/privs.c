@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "safety/privs.h"
@@ -42,13 +44,35 @@ static long env_id(const char *name)
 	return errno || *end || v <= 0 || v > 0x7fffffffL ? -1 : v;
 }
 
+/* Keep capability @cap alone, permitted and effective, after the uid change: 0 or -errno. */
+static int keep_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[2];
+
+	memset(c, 0, sizeof(c));
+	c[cap / 32].permitted = c[cap / 32].effective = 1u << (cap % 32);
+	return syscall(SYS_capset, &h, c) < 0 ? -errno : 0;
+}
+
 int privs_drop(char *who, size_t wholen, char *err, size_t errlen)
+{
+	return privs_drop_keep(-1, who, wholen, err, errlen);
+}
+
+int privs_drop_keep(int cap, char *who, size_t wholen, char *err, size_t errlen)
 {
 	long uid = env_id("SUDO_UID"), gid = env_id("SUDO_GID");
 	struct passwd *pw;
+	int r;
 
 	if (geteuid() != 0)
 		return 0;
+	/* Through the uid change, the permitted set stays (the effective one is cleared). */
+	if (cap >= 0 && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0) {
+		snprintf(err, errlen, "cannot keep capability %d past root: %s", cap, strerror(errno));
+		return -1;
+	}
 	if (uid < 0 || gid < 0) {
 		pw = getpwnam("nobody");
 		if (!pw) {
@@ -66,6 +90,14 @@ int privs_drop(char *who, size_t wholen, char *err, size_t errlen)
 	    setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid) < 0) {
 		snprintf(err, errlen, "cannot drop root to %s: %s", who, strerror(errno));
 		return -1;
+	}
+	if (cap >= 0) {
+		prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+		if ((r = keep_cap(cap)) < 0) {
+			snprintf(err, errlen, "cannot keep capability %d as %s: %s", cap, who,
+				 strerror(-r));
+			return -1;
+		}
 	}
 	/* Gone for good: neither root nor its groups may come back. */
 	if (setuid(0) == 0 || seteuid(0) == 0 || setgid(0) == 0) {

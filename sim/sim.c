@@ -1021,12 +1021,13 @@ void sim_cpuid_on(const struct sim *sim, int cpu, uint32_t leaf, uint32_t sublea
 		regs[2] = 0x6c65746e;           /* "ntel" */
 		break;
 	case 1:
+		/* The part's, on every CPU: a hybrid's Atom CPUs are hw_gracemont's but for this. */
 		regs[0] = sim->stepping |
-			  ((sim->server ? hw->server_model : hw->model) & 0xfU) << 4 | 6U << 8 |
-			  (uint32_t)((sim->server ? hw->server_model : hw->model) >> 4) << 16;
+			  ((sim->server ? sim->hw->server_model : sim->hw->model) & 0xfU) << 4 | 6U << 8 |
+			  (uint32_t)((sim->server ? sim->hw->server_model : sim->hw->model) >> 4) << 16;
 		regs[1] = (uint32_t)(sim->ncpus > 255 ? 255 : sim->ncpus) << 16 | 8U << 8;
-		regs[2] = (hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
-		regs[3] = hw->cpuid1_edx;
+		regs[2] = (sim->hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
+		regs[3] = sim->hw->cpuid1_edx;
 		break;
 	case 0x7:
 		/* A hybrid part: EDX[15], the hybrid flag (pmu-facts 9.6); nothing else simulated. */
@@ -1063,7 +1064,7 @@ void sim_cpuid_on(const struct sim *sim, int cpu, uint32_t leaf, uint32_t sublea
 		unsigned base = (leaf - 0x80000002) * 16, i;
 
 		for (i = 0; i < 4; i++)
-			regs[i] = brand_word(hw->brand, base + 4 * i);
+			regs[i] = brand_word(sim->hw->brand, base + 4 * i);
 		break;
 	}
 	default:
@@ -1176,7 +1177,7 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!hw) {
-		char known[256];
+		char known[512];
 
 		sim_uarch_list(known, sizeof(known));
 		sim_seterr(err, errlen, "unknown microarchitecture '%s' (known: %s)",

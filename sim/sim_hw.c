@@ -316,6 +316,71 @@ static const struct sim_event spr_server_events[] = {
 };
 
 /*
+ * Tremont, Elkhart Lake 06_96 (libpfm4 "tmt"; PM EHL/events/
+ * elkhartlake_core.json V1.05, SNR/events/snowridgex_core.json V1.23,
+ * facts §9.3-9.5).  No load-latency event, no MSR_PEBS_LD_LAT_THRESHOLD.
+ * libpfm4 tmt has no HITM umask: that row is checked against Intel's value
+ * (tests/test_sim_pfm.c).
+ */
+static const struct sim_event tnt_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL4, "CPU_CLK_UNHALTED.CORE_P", "UNHALTED_CORE_CYCLES", NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL4, "INST_RETIRED.ANY_P", "INSTRUCTION_RETIRED", NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_UOPS_RETIRED.ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS", NULL },
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL4, "OCR (MSR 0x1a6)", "OCR:DEMAND_DATA_RD_ANY_RESPONSE", NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL4, "OCR (MSR 0x1a7)", "OFFCORE_RESPONSE_1:DEMAND_DATA_RD_ANY_RESPONSE",
+	  NULL },
+	/* "modified data was forwarded from another core or module" */
+	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_UOPS_RETIRED.HITM", NULL, NULL },
+};
+
+#define ALL6    0x3f
+
+/*
+ * Gracemont, Alder Lake-N 06_BE (no libpfm4 PMU: every row is checked
+ * against Intel's values, tests/test_sim_pfm.c; PM ADL/events/
+ * alderlake_gracemont_core.json V1.40, facts §9.3-9.4).  Counters 0-5 but
+ * load latency, 0xD0/0x05 on PMC0-1 only (the json's "0,1", the kernel's
+ * 0x5d0 -> 0x3), which counts tagged loads with PEBS_EN alone.
+ */
+static const struct sim_event grt_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL6, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL6, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL6, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	/* OCR on RSP_0 (umask 0x01) and RSP_1 (0x02) (facts §9.4) */
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL6, "OCR (MSR 0x1a6)", NULL, NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL6, "OCR (MSR 0x1a7)", NULL, NULL },
+	/* "modified data was forwarded from another core or module" */
+	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, ALL6, "MEM_LOAD_UOPS_RETIRED.HITM", NULL, NULL },
+};
+
+#define ALL8_CMT 0xff
+
+/*
+ * Crestmont, Sierra Forest 06_AF (no libpfm4 PMU: tests/test_sim_pfm.c
+ * holds Intel's values; PM SRF/events/sierraforest_core.json V1.18,
+ * GRR/events/grandridge_core.json V1.13, facts §9.3-9.5).  Load latency
+ * 0xD0/0x05 on PMC0-1 only, with PEBS_EN; no retired-load HITM event on
+ * Grand Ridge, so none is simulated: HITM through the offcore response.
+ */
+static const struct sim_event cmt_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8_CMT, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL8_CMT, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL8_CMT, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	{ 0xb7, 0x01, SIM_EV_RSP0, ALL8_CMT, "OCR (MSR 0x1a6)", NULL, NULL },
+	{ 0xb7, 0x02, SIM_EV_RSP1, ALL8_CMT, "OCR (MSR 0x1a7)", NULL, NULL },
+};
+
+/* Sierra Forest with two packages: the remote loads (facts §9.4: 0xD3/0x04, 0x08). */
+static const struct sim_event cmt_server_events[] = {
+	{ 0xd3, 0x04, SIM_EV_RHIT_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM",
+	  NULL, NULL },
+	{ 0xd3, 0x08, SIM_EV_RHITM_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM",
+	  NULL, NULL },
+};
+
+/*
  * Offcore-response values documented as meaningful, with what the decoder
  * below counts for them (clean, hitm, rest, outstanding weights).
  */
@@ -462,6 +527,47 @@ static const struct sim_rsp_doc bdw_rsp[] = {
 	{ 0, 0x0204000001ULL, 0, 0, 0.5, 0, "OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS:SNP_MISS", NULL, 0, 0, 0, 0 },
 	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:ANY_RESPONSE", NULL, 0, 1, 1, 0 },
 	{ 1, 0x10003c0001ULL, 0, 1, 0, 0, "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_HIT:SNP_HITM", NULL, 0, 0, 0, 0 },
+};
+
+
+/*
+ * Tremont: the json's MSRValues (PM SNR, EHL; facts §9.4, §9.5).  libpfm4
+ * tmt knows ANY_RESPONSE only; the rest is checked against Intel's values
+ * (tests/test_sim_pfm.c).
+ */
+static const struct sim_rsp_doc tnt_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, "OCR:DEMAND_DATA_RD_ANY_RESPONSE", NULL, 0, 0, 0, 0 },
+	{ 0, 0x04003C0001ULL, 1, 0, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HIT_NO_FWD */
+	{ 0, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HITM */
+	{ 0, 0x8000000000000001ULL, 0, 0, 0, 1, NULL, NULL, 0, 0, 0, 0 },       /* ...OUTSTANDING */
+	{ 1, 0x0000010001ULL, 1, 1, 1, 0, "OFFCORE_RESPONSE_1:DEMAND_DATA_RD_ANY_RESPONSE", NULL, 0, 0, 0, 0 },
+	{ 1, 0x04003C0001ULL, 1, 0, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+	{ 1, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+};
+
+/*
+ * Crestmont: the json's MSRValues (PM SRF, GRR), read as Gracemont's (L3
+ * hit 18-21, snoop results 31-36; facts §9.4).  The L3-hit HITM is that of
+ * another module: the module's own cores are served behind the L2.
+ */
+static const struct sim_rsp_doc cmt_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, NULL, NULL, 0, 1, 1, 0 },     /* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
+	{ 0, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HITM */
+	{ 1, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+};
+
+/*
+ * Gracemont: the json's MSRValues (PM ADL gracemont json): L3_HIT is bits
+ * 18-21 and the snoop results 31-36 as on Haswell (facts §9.4), so the
+ * Haswell decoder reads them.  No libpfm4 PMU: tests/test_sim_pfm.c holds
+ * Intel's values for these rows.
+ */
+static const struct sim_rsp_doc grt_rsp[] = {
+	{ 0, 0x0000010001ULL, 1, 1, 1, 0, NULL, NULL, 0, 1, 1, 0 },     /* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
+	{ 0, 0x04003C0001ULL, 1, 0, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HIT_NO_FWD */
+	{ 0, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },     /* ...L3_HIT.SNOOP_HITM */
+	{ 1, 0x04003C0001ULL, 1, 0, 0, 0, NULL, NULL, 0, 0, 0, 0 },
+	{ 1, 0x10003C0001ULL, 0, 1, 0, 0, NULL, NULL, 0, 0, 0, 0 },
 };
 
 /*
@@ -780,9 +886,63 @@ static const struct sim_hw hw_emeraldrapids = {
 };
 
 /*
+ * Tremont, Elkhart Lake 06_96.  Leaf 1 and 0xA from the J6412 dump (LCP2,
+ * ../shared/cpuid): EAX 0x07300405, ECX 0x7, EDX 0x8603: version 5, 4
+ * counters x 48 bits, fixed counters 0-2.  No SMT; four cores share an L2.
+ * No load-latency facility: MSR_PEBS_LD_LAT_THRESHOLD does not exist
+ * (facts §9.3).  IA32_PEBS_ENABLE: PMC0-3 and 32-34, the version 5 layout.
+ * MSR_OFFCORE_RSP_x masks 0x800ff0ffffff9fff and 0xff0ffffff9fff (K612
+ * intel_tnt_extra_regs: OUTSTANDING, bit 63, in RSP_0 only), per core
+ * here (facts §9.10 item 5).
+ */
+static const struct sim_hw hw_tremont = {
+	.name = "tremont", .pfm_pmu = "tmt", .model = 0x96, .stepping = 1,
+	.microcode = 0x17,
+	.cpuid1_ecx = 0x4ff8ebbf, .cpuid1_edx = 0xbfebfbff,     /* J6412 dump */
+	.leaf_a = { 0x07300405, 0, 0x7, 0x00008603 },
+	.brand = "Intel(R) simulated Tremont (lattop simulator)",
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14),
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xfULL | (0x7ULL << 32),
+	.pebs_fixed = true,
+	.nrsp = 2, .rsp_valid = { 0x800ff0ffffff9fffULL, 0xff0ffffff9fffULL },
+	.layout = SIM_RSP_TNT, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(tnt_events), .rsp_docs = ROWS(tnt_rsp),
+	.module_cores = 4,
+};
+
+/*
+ * Alder Lake-N 06_BE, Gracemont only.  Leaf 1 and 0xA from the i3-N305
+ * dump (LCP2, ../shared/cpuid): EAX 0x07300605, ECX 0x7, EDX 0x8603:
+ * version 5, 6 counters x 48 bits, fixed counters 0-2.  No SMT.  Four
+ * cores share an L2 (a module).  IA32_PEBS_ENABLE: PEBS_EN 0-5, 32-34 the
+ * fixed counters, no LL_EN (facts §9.2).  MSR_OFFCORE_RSP_x mask
+ * 0x3fffffffff (K612 intel_grt_extra_regs, facts §9.4), per core here:
+ * what the hardware shares in a module is UNVERIFIED (facts §9.10 item 5).
+ */
+static const struct sim_hw hw_gracemont = {
+	.name = "gracemont", .pfm_pmu = NULL, .model = 0xbe, .stepping = 0,
+	.microcode = 0x1a,
+	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },           /* i3-N305 dump */
+	.brand = "Intel(R) simulated Gracemont (lattop sim)",
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14),
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0x3fULL | (0x7ULL << 32),
+	.has_ld_lat = true, .pebs_fixed = true,
+	.nrsp = 2, .rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(grt_events), .rsp_docs = ROWS(grt_rsp),
+	.module_cores = 4,
+	/* an Alder or Raptor Lake E-core's CPUID.1AH: Atom, native model 1 (facts §9.6) */
+	.core_type = 0x20, .native = 1,
+};
+
+/*
  * Alder Lake and Raptor Lake, the hybrids (facts §9.1, §9.6): Golden Cove
- * (Raptor Cove) Core CPUs, then Gracemont Atom CPUs.  CPUID from the
- * dumps in ../shared/cpuid (i9-12900K 06_97 stepping 2, i9-13900KF 06_B7
+ * (Raptor Cove) Core CPUs, then Gracemont Atom CPUs: hw_gracemont, Alder
+ * Lake-N's cores, under the part's leaf 1 and brand.  CPUID from the dumps
+ * in ../shared/cpuid (i9-12900K 06_97 stepping 2, i9-13900KF 06_B7
  * stepping 1): leaf 7 EDX[15] the hybrid flag, leaf 0x1A EAX 0x40000001 on
  * the Core CPUs and 0x20000001 on the Atom CPUs, and on both leaf 0xA EAX
  * 0x07300605, ECX 0x7, EDX 0x8603: the 6 general-purpose and 3 fixed
@@ -791,38 +951,6 @@ static const struct sim_hw hw_emeraldrapids = {
  * (ngp); its fourth fixed counter is not simulated (three here).  One
  * thread per core: the simulated hybrids have no Hyper-Threading.
  */
-#define GRT6    0x3f
-
-/* Gracemont, from ADL/events/alderlake_gracemont_core.json V1.40 (facts §9.3, §9.4). */
-static const struct sim_event grt_atom_events[] = {
-	{ 0x3c, 0x00, SIM_EV_CYCLES, GRT6, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
-	{ 0xc0, 0x00, SIM_EV_INST, GRT6, "INST_RETIRED.ANY_P", NULL, NULL },
-	{ 0xd0, 0x81, SIM_EV_LOADS, GRT6, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
-	/* counters 0,1; tagged loads, counted with PEBS_EN (facts §9.3) */
-	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
-	/* OCR: RSP_0 with umask 0x01, RSP_1 with 0x02 (MSRIndex 0x1a6,0x1a7) */
-	{ 0xb7, 0x01, SIM_EV_RSP0, GRT6, "OCR (MSR 0x1a6)", NULL, NULL },
-	{ 0xb7, 0x02, SIM_EV_RSP1, GRT6, "OCR (MSR 0x1a7)", NULL, NULL },
-	{ 0xd1, 0x20, SIM_EV_HITM_LOADS, GRT6, "MEM_LOAD_UOPS_RETIRED.HITM", NULL, NULL },
-};
-
-/* The Atom CPUs of the Alder and Raptor Lake hybrids: not a machine of its own. */
-static const struct sim_hw hw_adl_atom = {
-	.name = "alderlake (Gracemont CPUs)", .model = 0x97, .stepping = 2,
-	.microcode = 0x2c,
-	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,    /* i9-12900K dump, CPU 16 */
-	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },
-	.brand = "Intel(R) simulated Alder Lake (lattop sim)",
-	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14),
-	.evtsel_valid = EVTSEL_ARCH,
-	.pebs_valid = 0x3fULL | (0x7ULL << 32),
-	.has_ld_lat = true, .pebs_fixed = true,
-	.nrsp = 2, .rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_grt_extra_regs */
-	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_THREAD,
-	.events = ROWS(grt_atom_events),
-	.core_type = 0x20, .native = 1,
-};
-
 #define ADL_CORE                                                                \
 	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
 	.ngp = 8,                                       /* facts §9.6 */        \
@@ -834,7 +962,7 @@ static const struct sim_hw hw_adl_atom = {
 	.rsp_scope = SIM_SCOPE_THREAD,                                          \
 	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
 	.events = ROWS(spr_events),     /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */ \
-	.atom = &hw_adl_atom, .core_type = 0x40, .native = 1
+	.atom = &hw_gracemont, .core_type = 0x40, .native = 1
 
 static const struct sim_hw hw_alderlake = {
 	.name = "alderlake", .pfm_pmu = "spr", .model = 0x97, .stepping = 2,
@@ -852,13 +980,62 @@ static const struct sim_hw hw_raptorlake = {
 	ADL_CORE,
 };
 
+/*
+ * Granite Rapids 06_AD (Redwood Cove).  Leaf 1 and 0xA from the Xeon 658X
+ * dump (ILX, ../shared/cpuid): leaf 0xA as Sapphire Rapids' (and leaf
+ * 0x23.1, GP 0xFF, fixed 0xF, says the same).  PM GNR/events/
+ * graniterapids_core.json V1.20 gives the SPR codes and counters for the
+ * events simulated here (facts §9.3-9.5); no libpfm4 gnr in 4.13, so the
+ * rows are checked on spr, which has them (tests/test_sim_pfm.c).
+ * Microcode revision arbitrary.
+ */
+static const struct sim_hw hw_graniterapids = {
+	.name = "graniterapids", .pfm_pmu = "spr", .model = 0xad, .stepping = 1,
+	.microcode = 0x10003a2,
+	.cpuid1_ecx = 0x7ffefbff, .cpuid1_edx = 0xbfebfbff,     /* Xeon 658X dump */
+	.brand = "Intel(R) simulated Granite Rapids (lattop sim)",
+	SPR_COMMON,
+	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },
+	.server_model = 0xad, .server_stepping = 1, .server_microcode = 0x10003a2,
+};
+
+/*
+ * Crestmont, Sierra Forest 06_AF, one package or two.  No CPUID dump of
+ * Sierra Forest or Grand Ridge was found (facts §9.1): leaf 0xA is taken
+ * as Meteor Lake's Crestmont cores report it (EAX 0x07300805, ECX 0x7,
+ * EDX 0x8603: version 5, 8 counters, fixed counters 0-2; facts §9.1), leaf
+ * 1 ECX/EDX as Alder Lake-N's: both UNVERIFIED for this part.  No SMT;
+ * four cores share an L2.  MSR_OFFCORE_RSP_x masks 0x800ff3ffffffffff and
+ * 0xff3ffffffffff (K612 intel_cmt_extra_regs, facts §9.4), per core here.
+ * Microcode revision arbitrary.
+ */
+static const struct sim_hw hw_crestmont = {
+	.name = "crestmont", .pfm_pmu = NULL, .model = 0xaf, .stepping = 3,
+	.microcode = 0x3000341,
+	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },
+	.brand = "Intel(R) simulated Crestmont (lattop simulator)",
+	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),
+	.evtsel_valid = EVTSEL_ARCH,
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
+	.has_ld_lat = true, .pebs_fixed = true,
+	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
+	.events = ROWS(cmt_events), .rsp_docs = ROWS(cmt_rsp),
+	.module_cores = 4,
+	.multi_package = true, .server_model = 0xaf, .server_stepping = 3,
+	.server_microcode = 0x3000341,
+	.server_events = ROWS(cmt_server_events),
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
 	&hw_goldmont, &hw_goldmont_plus, &hw_haswell, &hw_broadwell,
 	&hw_sandybridge, &hw_ivybridge, &hw_skylake,
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
-	&hw_sapphirerapids, &hw_emeraldrapids, &hw_alderlake, &hw_raptorlake, NULL,
+	&hw_sapphirerapids, &hw_emeraldrapids, &hw_graniterapids,
+	&hw_tremont, &hw_gracemont, &hw_crestmont, &hw_alderlake, &hw_raptorlake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)
@@ -1027,6 +1204,33 @@ static void rsp_atom(const struct sim_hw *hw, int reg, uint64_t rsp, double w[SI
 		w[SIM_T_REST] = bit(rsp, 33);
 }
 
+/*
+ * Tremont (facts §9.4, §9.5; PM SNR/EHL MSRValues).  OUTSTANDING (63, RSP_0
+ * only): the outstanding-weighted cycles of the reads that went to the XQ
+ * ("XQ to XQ latency"), only with no response bit (16-62) beside it.
+ * ANY_RESPONSE (16): every read with a response, which here is every read
+ * that missed the L2: Tremont's response field has no L2-hit supplier
+ * (18-21 are L3_HIT).  Clean hit = L3 hit + SNOOP_HIT_NO_FWD (34), HITM =
+ * L3 hit + SNOOP_HITM (36); the rest answers on the other snoop results.
+ */
+static void rsp_tnt(int reg, uint64_t rsp, double w[SIM_T_N])
+{
+	double l3 = (rsp & (0xfULL << 18)) ? 1.0 : 0.0;
+
+	if (reg == 0 && (rsp & B(63))) {
+		if (!(rsp & (((1ULL << 47) - 1) << 16)))
+			w[SIM_T_OUTST] = 1;
+		return;
+	}
+	if (rsp & B(16)) {
+		w[SIM_T_CLEAN] = w[SIM_T_HITM] = w[SIM_T_REST] = 1;
+		return;
+	}
+	w[SIM_T_CLEAN] = l3 * bit(rsp, 34);
+	w[SIM_T_HITM] = l3 * bit(rsp, 36);
+	w[SIM_T_REST] = 0.5 * l3 * ((rsp & (B(32) | B(33))) ? 1 : 0);
+}
+
 void sim_hw_rsp_weights(const struct sim_hw *hw, int reg, uint64_t rsp,
 			double w[SIM_T_N])
 {
@@ -1043,6 +1247,9 @@ void sim_hw_rsp_weights(const struct sim_hw *hw, int reg, uint64_t rsp,
 	case SIM_RSP_SLM:
 	case SIM_RSP_GLM:
 		rsp_atom(hw, reg, rsp, w);
+		break;
+	case SIM_RSP_TNT:
+		rsp_tnt(reg, rsp, w);
 		break;
 	}
 }

@@ -100,6 +100,7 @@ enum sim_rsp_layout {
 	SIM_RSP_HSW,            /* §5.2: request 15:0, supplier 30:16, snoop 37:31 */
 	SIM_RSP_SLM,            /* §5.3: snoop 31/33/34/36, OUTSTANDING 38 */
 	SIM_RSP_GLM,            /* §5.4: snoop 33/34/36, OUTSTANDING 38 */
+	SIM_RSP_TNT,            /* §9.4-9.5: L3 hit 21:18, snoop 31-36, OUTSTANDING 63 */
 };
 
 /* Which logical CPUs share one MSR_OFFCORE_RSP_x pair. */
@@ -234,8 +235,34 @@ struct sim_vary {
 	double burst_period, burst_start, burst_len, burst_hitm_per_sec;
 };
 
+/*
+ * A contended cache line of the profile (key line, repeatable), whose
+ * accesses the simulated kernel samples (sim_kernel.c).
+ */
+#define SIM_LINE_ACCESSES 8
+struct sim_line_access {
+	int tid;
+	bool write;                     /* read-modify-write; else a read */
+	unsigned offset;                /* of the 8-byte word in the line */
+};
+struct sim_line {
+	uint64_t addr;                  /* 64-byte aligned */
+	char comm[16];
+	int pid;
+	double hitm_per_sec;            /* loads of the line served HITM, all accesses together */
+	double remote;                  /* share of them served by another package */
+	uint64_t ip;                    /* the instruction; 0: one made up per access */
+	int nacc;
+	struct sim_line_access acc[SIM_LINE_ACCESSES];
+};
+#define SIM_MAX_LINES 256
+#define SIM_DEFAULT_MAX_SAMPLE_RATE 100000      /* K61 DEFAULT_MAX_SAMPLE_RATE */
+
 struct sim_profile {
 	char name[256];                 /* the file, for messages */
+	struct sim_line *lines;         /* [nlines] */
+	int nlines;
+	int max_sample_rate;            /* kernel.perf_event_max_sample_rate */
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
 	int packages;                   /* 1 unless set */
@@ -262,6 +289,14 @@ struct sim_profile {
 	struct sim_vary vary;
 };
 
+/* sim_dse.c: a PEBS data-source code as the kernel translates it, per family (ended by code 0). */
+struct sim_dse {
+	uint8_t code;
+	uint64_t data_src;
+};
+extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
+extern const uint64_t sim_dse_store;
+
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);
 /* Traffic of logical CPU @cpu over [t0, t1] (seconds since the start), added to @out. */
@@ -269,5 +304,52 @@ void sim_profile_traffic(const struct sim_profile *, int cpu, double t0, double 
 			 double out[SIM_T_N]);
 /* Fraction of @cpu's loads whose latency is greater than @threshold cycles. */
 double sim_profile_above(const struct sim_profile *, int cpu, double threshold);
+
+/*
+ * sim_kernel_tab.c: what the simulated kernel knows of each PMU, a case of
+ * intel_pmu_init each (its own tables, never lattop's).
+ */
+/*
+ * An event constraint: config & mask == code -> the counters in cntmask
+ * (INTEL_EVENT_CONSTRAINT: mask 0xff, INTEL_UEVENT_CONSTRAINT: 0xffff).
+ * excl: INTEL_EXCLEVT_CONSTRAINT, exclusive against the HT sibling once
+ * intel_ht_bug applies (SMT on).
+ */
+struct sk_cons {
+	uint16_t code, mask;
+	uint8_t cntmask;
+	bool excl;
+};
+
+/* An extra register (INTEL_UEVENT_EXTRA_REG, INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG). */
+enum { SK_ER_RSP0, SK_ER_RSP1, SK_ER_LDLAT, SK_ER_N };
+struct sk_er {
+	uint16_t code, mask;    /* config & mask == code */
+	uint8_t idx;            /* SK_ER_* */
+	uint64_t valid;         /* config1 bits the register takes; others: EINVAL */
+};
+
+/* What the kernel knows of one PMU (a case of intel_pmu_init). */
+struct sk_pmu {
+	const char *name;               /* caps/pmu_name */
+	const uint8_t *models;          /* display models, ended by 0 */
+	bool ldlat_format;              /* the format attribute ldlat (nhm/snb: yes; slm/glm: no) */
+	unsigned max_precise;           /* x86_pmu_max_precise */
+	/* PMU_FL_HAS_RSP_1 and how intel_alt_er moves an event: by event code or by umask. */
+	bool alt_rsp, alt_by_umask;
+	bool er_per_core;               /* shared_regs per core (no PMU_FL_NO_HT_SHARING) */
+	bool ht_bug;                    /* intel_ht_bug: EXCL on 0xd0-0xd3 with SMT on */
+	const struct sk_er *er;         /* ended by code 0 */
+	const struct sk_cons *cons;     /* ended by cntmask 0 */
+	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
+	/* Sampling (ds.c): the load-latency event, "mem-stores" (0: none), the data sources. */
+	uint16_t ldlat_config, store_config;
+	const struct sim_dse *dse;      /* the kernel's translation of the PEBS code (sim_dse.c) */
+	uint8_t dse_hitm, dse_remote_hitm;      /* the code the hardware writes for each */
+	bool mem_loads_aux;             /* PMU_FL_MEM_LOADS_AUX: 0x8203 must lead the group */
+};
+
+extern const struct sk_pmu sk_pmus[];
+extern const size_t sk_npmus;
 
 #endif

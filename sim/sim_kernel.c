@@ -28,19 +28,24 @@
  * at is at the same instant.
  *
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
- * and sampling ones alike (no ring buffer: a sampling event is read for
- * its count).  Not modelled: per-task and cgroup events (-EOPNOTSUPP),
- * ring buffers, hybrid PMUs.  Like the simulator, single-threaded per
+ * and sampling ones alike, and the ring buffer of a sampling event
+ * (sk_mmap): the profile's contended lines as samples with each family's
+ * data source, COMM, LOST and THROTTLE records.  Not modelled: per-task
+ * and cgroup events (-EOPNOTSUPP), hybrid PMUs.  Single-threaded per
  * device; the process's capabilities are the real ones.
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
@@ -85,201 +90,6 @@
 /* The fixed counters' events: config -> counter (FIXED_EVENT_CONSTRAINT, perf_event.h). */
 static const uint64_t sk_fixed_config[3] = { 0x00c0, 0x003c, 0x0300 };
 
-/*
- * An event constraint: config & mask == code -> the counters in cntmask
- * (INTEL_EVENT_CONSTRAINT: mask 0xff, INTEL_UEVENT_CONSTRAINT: 0xffff).
- * excl: INTEL_EXCLEVT_CONSTRAINT, exclusive against the HT sibling once
- * intel_ht_bug applies (SMT on).
- */
-struct sk_cons {
-	uint16_t code, mask;
-	uint8_t cntmask;
-	bool excl;
-};
-
-/* An extra register (INTEL_UEVENT_EXTRA_REG, INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG). */
-enum { SK_ER_RSP0, SK_ER_RSP1, SK_ER_LDLAT, SK_ER_N };
-struct sk_er {
-	uint16_t code, mask;    /* config & mask == code */
-	uint8_t idx;            /* SK_ER_* */
-	uint64_t valid;         /* config1 bits the register takes; others: EINVAL */
-};
-
-/* What the kernel knows of one PMU (a case of intel_pmu_init). */
-struct sk_pmu {
-	const char *name;               /* caps/pmu_name */
-	const uint8_t *models;          /* display models, ended by 0 */
-	bool ldlat_format;              /* the format attribute ldlat (nhm/snb: yes; slm/glm: no) */
-	unsigned max_precise;           /* x86_pmu_max_precise */
-	/* PMU_FL_HAS_RSP_1 and how intel_alt_er moves an event: by event code or by umask. */
-	bool alt_rsp, alt_by_umask;
-	bool er_per_core;               /* shared_regs per core (no PMU_FL_NO_HT_SHARING) */
-	bool ht_bug;                    /* intel_ht_bug: EXCL on 0xd0-0xd3 with SMT on */
-	const struct sk_er *er;         /* ended by code 0 */
-	const struct sk_cons *cons;     /* ended by cntmask 0 */
-	const struct sk_cons *pebs;     /* the PEBS constraints of precise events */
-};
-
-/* intel_nehalem_extra_regs, intel_westmere_extra_regs (K61). */
-static const struct sk_er er_nhm[] = {
-	{ 0x00b7, 0x00ff, SK_ER_RSP0, 0xffff },
-	{ 0x100b, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-static const struct sk_er er_wsm[] = {
-	{ 0x00b7, 0x00ff, SK_ER_RSP0, 0xffff },
-	{ 0x00bb, 0x00ff, SK_ER_RSP1, 0xffff },
-	{ 0x100b, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-/* intel_snb_extra_regs: the client mask; intel_snbep_extra_regs for IVB, HSW, BDW and servers. */
-static const struct sk_er er_snb[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3f807f8fffULL },
-	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3f807f8fffULL },
-	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-static const struct sk_er er_snbep[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffff8fffULL },
-	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffff8fffULL },
-	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-/* intel_skl_extra_regs (the frontend register is not modelled) */
-static const struct sk_er er_skl[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffff8fffULL },
-	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffff8fffULL },
-	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-/* intel_slm_extra_regs, intel_glm_extra_regs: RSP_1 lacks bit 38 (OUTSTANDING). */
-/* intel_icl_extra_regs (the frontend register is not modelled; pmu-facts 9.4). */
-static const struct sk_er er_icl[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x3fffffbfffULL },
-	{ 0x01bb, 0xffff, SK_ER_RSP1, 0x3fffffbfffULL },
-	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-/* intel_glc_extra_regs: OCR moved to 0x2A/0x2B (pmu-facts 9.4). */
-static const struct sk_er er_glc[] = {
-	{ 0x012a, 0xffff, SK_ER_RSP0, 0x3fffffffffULL },
-	{ 0x012b, 0xffff, SK_ER_RSP1, 0x3fffffffffULL },
-	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
-	{ 0 },
-};
-static const struct sk_er er_slm[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x768005ffffULL },
-	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x368005ffffULL },
-	{ 0 },
-};
-static const struct sk_er er_glm[] = {
-	{ 0x01b7, 0xffff, SK_ER_RSP0, 0x760005ffbfULL },
-	{ 0x02b7, 0xffff, SK_ER_RSP1, 0x360005ffbfULL },
-	{ 0 },
-};
-
-/* intel_nehalem_event_constraints, intel_westmere_event_constraints (pmu-facts 6). */
-static const struct sk_cons cons_nhm[] = {
-	{ 0x40, 0xff, 0x3, false }, { 0x41, 0xff, 0x3, false }, { 0x42, 0xff, 0x3, false }, { 0x43, 0xff, 0x3, false },
-	{ 0x48, 0xff, 0x3, false }, { 0x4e, 0xff, 0x3, false }, { 0x51, 0xff, 0x3, false }, { 0x63, 0xff, 0x3, false },
-	{ 0 },
-};
-static const struct sk_cons cons_wsm[] = {
-	{ 0x51, 0xff, 0x3, false }, { 0x63, 0xff, 0x3, false }, { 0x60, 0xff, 0x1, false }, { 0xb3, 0xff, 0x1, false },
-	{ 0 },
-};
-/* intel_snb/ivb/hsw_event_constraints: 0xcd on PMC3 but on IVB; 0xd0-0xd3 EXCL (pmu-facts 10.2, 10.3). */
-static const struct sk_cons cons_snb[] = {
-	{ 0x48, 0xff, 0x4, false }, { 0xcd, 0xff, 0x8, false },
-	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
-	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
-	{ 0 },
-};
-static const struct sk_cons cons_ivb[] = {
-	{ 0x0148, 0xffff, 0x4, false },
-	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
-	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
-	{ 0 },
-};
-static const struct sk_cons cons_hsw[] = {
-	{ 0x0148, 0xffff, 0x4, false }, { 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0x8, false },
-	{ 0xd0, 0xff, 0xf, true }, { 0xd1, 0xff, 0xf, true },
-	{ 0xd2, 0xff, 0xf, true }, { 0xd3, 0xff, 0xf, true },
-	{ 0 },
-};
-static const struct sk_cons cons_bdw[] = {
-	{ 0x0148, 0xffff, 0x4, false }, { 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0x8, false },
-	{ 0 },
-};
-static const struct sk_cons cons_skl[] = {
-	{ 0x01c0, 0xffff, 0x2, false }, { 0xcd, 0xff, 0xf, false },
-	{ 0 },
-};
-/*
- * intel_icl_event_constraints, as far as lattop's events go: 0x60 and 0xB0
- * on PMC0-3 (pmu-facts 9.5), RANGE(0xd0, 0xe6, 0xf) (pmu-facts 9.4).
- */
-static const struct sk_cons cons_icl[] = {
-	{ 0x60, 0xff, 0xf, false }, { 0xb0, 0xff, 0xf, false },
-	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
-	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
-	{ 0 },
-};
-/* intel_glc_event_constraints: 0x20, 0x21 and RANGE(0xd0, 0xdf) on PMC0-3 (pmu-facts 9.4, 9.5). */
-static const struct sk_cons cons_glc[] = {
-	{ 0x20, 0xff, 0xf, false }, { 0x21, 0xff, 0xf, false },
-	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
-	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
-	{ 0 },
-};
-static const struct sk_cons cons_none[] = { { 0 } };
-
-/* The PEBS load-latency constraints, INTEL_PLD_CONSTRAINT (pmu-facts 10.2). */
-static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 } };
-static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false }, { 0 } };
-static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false }, { 0 } };
-/* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
-static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false }, { 0 } };
-static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false }, { 0 } };
-/* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
-static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
-
-static const uint8_t models_nhm[] = { 0x1a, 0x1e, 0x1f, 0x2e, 0 };
-static const uint8_t models_wsm[] = { 0x25, 0x2c, 0x2f, 0 };
-static const uint8_t models_snb[] = { 0x2a, 0 };
-static const uint8_t models_snbep[] = { 0x2d, 0 };
-static const uint8_t models_ivb[] = { 0x3a, 0x3e, 0 };
-static const uint8_t models_hsw[] = { 0x3c, 0x3f, 0x45, 0x46, 0 };
-static const uint8_t models_bdw[] = { 0x3d, 0x47, 0x4f, 0x56, 0 };
-static const uint8_t models_skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0 };
-static const uint8_t models_slm[] = { 0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d, 0 };
-static const uint8_t models_glm[] = { 0x5c, 0x5f, 0x7a, 0 };
-static const uint8_t models_icl[] = { 0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7, 0 };
-static const uint8_t models_spr[] = { 0x8f, 0xcf, 0 };
-
-/*
- * max_precise: 1 with PEBS, 2 with LBR or PEBS format >= 2, 3 with
- * pebs_prec_dist (x86_pmu_max_precise; pmu-facts 10.2).
- */
-static const struct sk_pmu sk_pmus[] = {
-	{ "nehalem", models_nhm, true, 2, false, false, true, false, er_nhm, cons_nhm, pebs_nhm },
-	{ "westmere", models_wsm, true, 2, true, false, true, false, er_wsm, cons_wsm, pebs_nhm },
-	{ "sandybridge", models_snb, true, 2, true, false, false, true, er_snb, cons_snb, pebs_snb },
-	{ "sandybridge", models_snbep, true, 2, true, false, false, true, er_snbep, cons_snb,
-	  pebs_snb },
-	{ "ivybridge", models_ivb, true, 2, true, false, false, true, er_snbep, cons_ivb, pebs_snb },
-	{ "haswell", models_hsw, true, 2, true, false, false, true, er_snbep, cons_hsw, pebs_hsw },
-	{ "broadwell", models_bdw, true, 2, true, false, false, false, er_snbep, cons_bdw, pebs_hsw },
-	{ "skylake", models_skl, true, 3, true, false, false, false, er_skl, cons_skl, pebs_hsw },
-	{ "silvermont", models_slm, false, 2, true, true, false, false, er_slm, cons_none,
-	  pebs_atom },
-	{ "goldmont", models_glm, false, 3, true, true, false, false, er_glm, cons_none, pebs_atom },
-	/* PMU_FL_NO_HT_SHARING on both: the extra registers are per thread. */
-	{ "icelake", models_icl, true, 3, true, false, false, false, er_icl, cons_icl, pebs_icl },
-	{ "sapphire_rapids", models_spr, true, 3, true, false, false, false, er_glc, cons_glc,
-	  pebs_glc },
-};
-
 enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
 
 struct sk_event {
@@ -300,6 +110,11 @@ struct sk_event {
 	uint64_t count;
 	double enabled, running;        /* seconds */
 	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
+	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
+	unsigned char *ring;
+	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
+	double *carry;                  /* per line access: the share of a sample due */
+	double *rcarry;                 /* ... and of a remote one */
 };
 
 struct sk_cpu {
@@ -311,6 +126,8 @@ struct sk_cpu {
 	int gp[SIM_MAX_GP];             /* the event on each counter, or -1 */
 	int fx[SIM_MAX_FIXED];
 	unsigned seq;                   /* next seq number */
+	/* Its events, by index into k->ev: a step or a schedule looks at these only. */
+	int *ev, nev, cap;
 };
 
 struct sk {
@@ -325,12 +142,13 @@ struct sk {
 	struct sk_cpu *cpu;
 	struct sk_event *ev;
 	int nev, cap;
+	int free_hint;                  /* no free slot below this index */
 	double (*clock)(void *);
 	void *clock_arg;
 	double now;                     /* what the simulator's clock says now */
 	int paranoid;
 	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
-	long fd_limit;                  /* RLIMIT_NOFILE less the descriptors open at the start */
+	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
 };
 
@@ -541,6 +359,242 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	}
 }
 
+/* Event @i is on its CPU now: into that CPU's list.  0 or -ENOMEM. */
+static int sk_cpu_add(struct sk *k, int i)
+{
+	struct sk_cpu *c = &k->cpu[k->ev[i].cpu];
+
+	if (c->nev == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 16;
+		int *ne = realloc(c->ev, sizeof(*ne) * (size_t)cap);
+
+		if (!ne)
+			return -ENOMEM;
+		c->ev = ne;
+		c->cap = cap;
+	}
+	c->ev[c->nev++] = i;
+	return 0;
+}
+
+static void sk_cpu_del(struct sk *k, int i)
+{
+	struct sk_cpu *c = &k->cpu[k->ev[i].cpu];
+
+	for (int j = 0; j < c->nev; j++)
+		if (c->ev[j] == i) {
+			memmove(&c->ev[j], &c->ev[j + 1], sizeof(int) * (size_t)(c->nev - j - 1));
+			c->nev--;
+			break;
+		}
+	if (i < k->free_hint)
+		k->free_hint = i;
+}
+
+/* ---- samples into ring buffers ---- */
+
+static void sk_ring_free(struct sk_event *e)
+{
+	free(e->ring);
+	free(e->carry);
+	free(e->rcarry);
+	e->ring = NULL;
+	e->carry = e->rcarry = NULL;
+}
+
+/* HZ and the unthrottle tick (K61 perf_event_max_sample_rate, __perf_event_account_interrupt). */
+#define SK_HZ 250
+/* What the simulated hardware measures of a HITM load: local, remote (core cycles). */
+#define SK_LAT_HITM 110
+#define SK_LAT_REMOTE_HITM 310
+
+/* Room in @e's ring for @len bytes (data_tail read with acquire, as the kernel does). */
+static bool sk_ring_room(const struct sk_event *e, size_t len)
+{
+	const struct perf_event_mmap_page *m = (const void *)e->ring;
+	uint64_t tail = __atomic_load_n(&m->data_tail, __ATOMIC_ACQUIRE);
+
+	return m->data_size - (m->data_head - tail) >= len;
+}
+
+/* Copy @len bytes into @e's ring at data_head, wrapping, and publish them. */
+static void sk_ring_write(struct sk_event *e, const void *rec, size_t len)
+{
+	struct perf_event_mmap_page *m = (void *)e->ring;
+	unsigned char *data = e->ring + m->data_offset;
+	uint64_t at = m->data_head & (m->data_size - 1);
+	size_t first = len < m->data_size - at ? len : (size_t)(m->data_size - at);
+
+	memcpy(data + at, rec, first);
+	memcpy(data, (const unsigned char *)rec + first, len - first);
+	__atomic_store_n(&m->data_head, m->data_head + len, __ATOMIC_RELEASE);
+}
+
+/*
+ * Put a record in @e's ring, or count it lost.  The LOST record goes
+ * first, when the next record fits: the kernel says a loss only with the
+ * next output that finds room (pmu-facts 10.5, K61 perf_output_begin).
+ */
+static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
+{
+	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
+		{ PERF_RECORD_LOST, 0, sizeof(lost) }, id, 0,
+	};
+
+	if (e->lost) {
+		if (!sk_ring_room(e, sizeof(lost) + len)) {
+			e->lost += sample;
+			return;
+		}
+		lost.lost = e->lost;
+		sk_ring_write(e, &lost, sizeof(lost));
+		e->lost = 0;
+	}
+	if (!sk_ring_room(e, len)) {
+		e->lost += sample;
+		return;
+	}
+	sk_ring_write(e, rec, len);
+}
+
+/* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
+static uint64_t sk_data_src(const struct sk *k, bool remote)
+{
+	uint8_t code = remote ? k->pmu->dse_remote_hitm : k->pmu->dse_hitm;
+
+	for (const struct sim_dse *d = k->pmu->dse; d && d->code; d++)
+		if (d->code == code)
+			return d->data_src;
+	return 0;
+}
+
+/* A physical address for @addr of @pid: the offset in the page kept, the frame made up. */
+static uint64_t sk_phys(uint64_t addr, int pid)
+{
+	return (1ULL << 38) | ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
+}
+
+/* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
+static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
+		      const struct sim_line_access *a, bool store, bool remote)
+{
+	uint64_t w[32], t = e->attr.sample_type, id = (uint64_t)(e - k->ev) + 1;
+	uint64_t addr = l->addr + a->offset;
+	size_t n = 1;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_IP)
+		w[n++] = l->ip ? l->ip : 0x401000 + (uint64_t)a->offset * 4 + (store ? 2 : 0);
+	if (t & PERF_SAMPLE_TID)
+		w[n++] = (uint64_t)(uint32_t)l->pid | (uint64_t)(uint32_t)a->tid << 32;
+	if (t & PERF_SAMPLE_TIME)
+		w[n++] = (uint64_t)(k->now * 1e9);
+	if (t & PERF_SAMPLE_ADDR)
+		w[n++] = addr;
+	if (t & PERF_SAMPLE_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		w[n++] = id;
+	if (t & PERF_SAMPLE_CPU)
+		w[n++] = (uint64_t)(uint32_t)e->cpu;
+	if (t & PERF_SAMPLE_PERIOD)
+		w[n++] = e->attr.sample_period;
+	if (t & PERF_SAMPLE_WEIGHT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
+		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+	if (t & PERF_SAMPLE_DATA_SRC)
+		w[n++] = store ? sim_dse_store : sk_data_src(k, remote);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		w[n++] = sk_phys(addr, l->pid);
+	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
+						   (uint16_t)(n * 8) }, 8);
+	sk_ring_put(e, id, w, n * 8, true);
+}
+
+/* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
+static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
+{
+	struct { struct perf_event_header h; uint64_t time, id, stream_id; } r = {
+		{ type, 0, sizeof(r) }, (uint64_t)(k->now * 1e9), (uint64_t)(e - k->ev) + 1,
+		(uint64_t)(e - k->ev) + 1,
+	};
+
+	sk_ring_put(e, r.id, &r, sizeof(r), false);
+}
+
+/*
+ * The samples @e owes for @dt seconds of counting on its CPU: each
+ * profile line's accesses by threads on this CPU (thread TID on CPU TID %
+ * cpus), loads for the load-latency event when their latency is above its
+ * threshold, stores of the writing accesses for "mem-stores".  Above
+ * perf_event_max_sample_rate the event is throttled: the kernel stops it
+ * for the rest of each tick, so only max_rate x dt samples come, and each
+ * tick says THROTTLE and UNTHROTTLE.
+ */
+static void sk_emit(struct sk *k, struct sk_event *e, double dt)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	uint64_t cfg = e->attr.config & 0xffff;
+	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
+		     cfg == k->pmu->store_config;
+	double period = (double)e->attr.sample_period, want = 0, keep = 1;
+	/*
+	 * The load-latency event sees only the loads the hardware tags
+	 * (pmu-facts 8.1): its samples are of tagged loads, as the simulated
+	 * PMU counts them; mem-stores counts every store.
+	 */
+	double tagged = prof->cpu[e->cpu].ldlat_tagged_fraction;
+	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
+			  SIM_DEFAULT_MAX_SAMPLE_RATE;
+
+	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+		return;
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++)
+			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
+				want += l->hitm_per_sec / l->nacc * dt / period * (loads ? tagged : 1);
+	}
+	if (want > max_rate * dt) {
+		keep = max_rate * dt / want;
+		for (int t = 0, ticks = (int)ceil(dt * SK_HZ); t < ticks; t++) {
+			sk_throttle_rec(k, e, PERF_RECORD_THROTTLE);
+			sk_throttle_rec(k, e, PERF_RECORD_UNTHROTTLE);
+		}
+	}
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		for (int j = 0; j < l->nacc; j++) {
+			const struct sim_line_access *a = &l->acc[j];
+			double *c = &e->carry[i * SIM_LINE_ACCESSES + j];
+			double *rc = &e->rcarry[i * SIM_LINE_ACCESSES + j];
+
+			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
+				continue;
+			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
+			*c += l->hitm_per_sec / l->nacc * dt / period * keep * (loads ? tagged : 1);
+			for (; *c >= 1; *c -= 1) {
+				bool remote = false;
+
+				if (loads) {
+					*rc += l->remote;
+					remote = *rc >= 1;
+					if (remote)
+						*rc -= 1;
+					if ((remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM) <=
+					    (double)(e->attr.config1 & 0xffff))
+						continue;
+				}
+				sk_sample(k, e, l, a, stores, remote);
+			}
+		}
+	}
+}
+
 /* Bring @cpu's events to instant @t: counts read there, times added. */
 static void sk_step(struct sk *k, int cpu, double t)
 {
@@ -550,14 +604,13 @@ static void sk_step(struct sk *k, int cpu, double t)
 	if (!(dt > 0))
 		return;
 	k->now = t;
-	for (int i = 0; i < k->nev; i++) {
-		struct sk_event *e = &k->ev[i];
+	for (int j = 0; j < c->nev; j++) {
+		struct sk_event *e = &k->ev[c->ev[j]];
 
-		if (!e->used || e->cpu != cpu)
-			continue;
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
 			e->running += dt;
+			sk_emit(k, e, dt);
 		}
 		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
 			e->enabled += dt;
@@ -642,13 +695,14 @@ static void sk_schedule(struct sk *k, int cpu)
 	int *groups, ng = 0;
 	bool can_add = true, was;
 
-	groups = malloc(sizeof(*groups) * (size_t)(k->nev ? k->nev : 1));
+	groups = malloc(sizeof(*groups) * (size_t)(c->nev ? c->nev : 1));
 	if (!groups)
 		return;
-	for (int i = 0; i < k->nev; i++) {
+	for (int j = 0; j < c->nev; j++) {
+		int i = c->ev[j];
 		struct sk_event *e = &k->ev[i];
 
-		if (!e->used || e->cpu != cpu || e->tsc)
+		if (e->tsc)
 			continue;
 		sk_er_put(k, e);
 		e->ctr = -1;
@@ -702,12 +756,14 @@ static void sk_schedule(struct sk *k, int cpu)
 /* perf_rotate_context: the first flexible group goes last. */
 static void sk_rotate(struct sk *k, int cpu)
 {
+	struct sk_cpu *c = &k->cpu[cpu];
 	int first = -1;
 
-	for (int i = 0; i < k->nev; i++) {
+	for (int j = 0; j < c->nev; j++) {
+		int i = c->ev[j];
 		struct sk_event *e = &k->ev[i];
 
-		if (e->used && e->cpu == cpu && e->leader == i && !e->attr.pinned &&
+		if (e->leader == i && !e->attr.pinned &&
 		    e->state != SK_OFF && e->state != SK_ERROR && (first < 0 || e->seq < k->ev[first].seq))
 			first = i;
 	}
@@ -767,9 +823,13 @@ static struct sk_event *sk_fd_event(struct sk *k, int fd)
 
 static int sk_new_event(struct sk *k)
 {
-	for (int i = 0; i < k->nev; i++)
-		if (!k->ev[i].used)
+	/* A freed slot from the lowest one freed on: opens stay linear in the events. */
+	for (int i = k->free_hint; i < k->nev; i++)
+		if (!k->ev[i].used) {
+			k->free_hint = i + 1;
 			return i;
+		}
+	k->free_hint = k->nev + 1;
 	if (k->nev == k->cap) {
 		int cap = k->cap ? k->cap * 2 : 64;
 		struct sk_event *ne = realloc(k->ev, sizeof(*ne) * (size_t)cap);
@@ -809,6 +869,48 @@ static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, in
 	return 0;
 }
 
+/* The descriptors open now, besides the events. */
+static long sk_fd_open(void)
+{
+	long open_now = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir)))
+		open_now += de->d_name[0] != '.';
+	if (dir)
+		closedir(dir);
+	return open_now;
+}
+
+/* RLIMIT_NOFILE's soft limit now. */
+static long sk_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
+		return LONG_MAX;
+	return (long)rl.rlim_cur;
+}
+
+/*
+ * CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set
+ * now: the kernel asks at every perf_event_open(2), and lattop may have
+ * given capabilities up since the last one.
+ */
+static void sk_caps(struct sk *k)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[2];
+	unsigned long long eff = 0;
+
+	memset(c, 0, sizeof(c));
+	if (syscall(SYS_capget, &h, c) == 0)
+		eff = c[0].effective | (unsigned long long)c[1].effective << 32;
+	k->sys_admin = eff & B(21);
+	k->perfmon = k->sys_admin || (eff & B(38));
+}
+
 static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
@@ -821,6 +923,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return -EINVAL;
 	if (attr->size && (attr->size < SK_ATTR_VER0 || attr->size > sizeof(*attr)))
 		return -E2BIG;
+	sk_caps(k);
 	/* Debian's level 3 (CONFIG_SECURITY_PERF_EVENTS_RESTRICT): CAP_SYS_ADMIN or nothing */
 	if (k->paranoid > 2 && !k->sys_admin)
 		return -EACCES;
@@ -842,6 +945,19 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		return rc;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
 		return -EINVAL;         /* the TSC in a group is not modelled */
+	/*
+	 * PMU_FL_MEM_LOADS_AUX (Sapphire Rapids): a load-latency event that
+	 * samples the data source must have LD_BLOCKS.STORE_FORWARD 0x8203
+	 * as its group leader; -ENODATA when it leads itself (K612
+	 * intel_pmu_hw_config, require_mem_loads_aux_event).
+	 */
+	if (k->pmu->mem_loads_aux && attr->precise_ip && (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    (attr->config & 0xffff) == k->pmu->ldlat_config) {
+		if (!lead)
+			return -ENODATA;
+		if ((lead->attr.config & 0xffff) != 0x8203)
+			return -EINVAL;
+	}
 	if (pid != -1)
 		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
 	if (k->paranoid > 0 && !k->perfmon)
@@ -852,7 +968,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX || lead->nsib + 1 >= (int)(k->ngp + k->nfixed))
 			return -EINVAL; /* validate_group: more than the counters */
 	}
-	if (k->nfds >= k->fd_limit)
+	/* get_unused_fd_flags(): the limit in force at each open, which the process may raise. */
+	if (k->fd_base + k->nfds >= sk_fd_limit())
 		return -EMFILE;
 	sk_catch_up(k, cpu);
 	i = sk_new_event(k);
@@ -864,6 +981,10 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	e->used = true;
 	e->attr = *attr;
 	e->cpu = cpu;
+	if (sk_cpu_add(k, i) < 0) {
+		e->used = false;
+		return -ENOMEM;
+	}
 	e->er = er;
 	e->er_at = -1;
 	e->ctr = -1;
@@ -985,7 +1106,11 @@ static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned l
 			}
 		return 0;
 	case PERF_EVENT_IOC_PERIOD:
-		return e->attr.sample_period ? 0 : -EINVAL;
+		/* the argument points to the new period (K61 perf_event_period) */
+		if (!e->attr.sample_period || !arg || !*(const uint64_t *)arg)
+			return -EINVAL;
+		e->attr.sample_period = *(const uint64_t *)arg;
+		return 0;
 	default:
 		return -ENOTTY;
 	}
@@ -1021,6 +1146,8 @@ static int sk_close(struct perfdev *d, int fd)
 			k->ev[e->sib[j]].leader = e->sib[j];
 	}
 	sk_er_put(k, e);
+	sk_cpu_del(k, i);
+	sk_ring_free(e);
 	e->used = false;
 	k->nfds--;
 	sk_schedule(k, cpu);
@@ -1059,12 +1186,79 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }
 
+/* The fields a simulated sample can carry; another asked for is refused at mmap. */
+#define SK_SAMPLE_TYPES (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+	PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
+
+/*
+ * mmap of a sampling event: a control page and 2^n data pages (K61
+ * perf_mmap: EINVAL otherwise), the same layout as the kernel's, in
+ * memory of the simulated kernel's own.  The processes of the profile's
+ * lines are told first, as COMM records, as a side-band would.
+ */
+static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	struct perf_event_mmap_page *m;
+	size_t data = len - PERFDEV_PAGE, nacc = (size_t)prof->nlines * SIM_LINE_ACCESSES;
+
+	if (!e)
+		return -EBADF;
+	if (len <= PERFDEV_PAGE || len % PERFDEV_PAGE || (data & (data - 1)) || e->ring)
+		return -EINVAL;
+	if (!e->attr.sample_period || e->attr.freq || (e->attr.sample_type & ~(uint64_t)SK_SAMPLE_TYPES))
+		return -EINVAL;         /* only what the simulated samples carry */
+	sk_catch_up(k, e->cpu);
+	e->ring = aligned_alloc(PERFDEV_PAGE, len);
+	e->carry = calloc(nacc ? nacc : 1, sizeof(double));
+	e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
+	if (!e->ring || !e->carry || !e->rcarry) {
+		sk_ring_free(e);
+		return -ENOMEM;
+	}
+	memset(e->ring, 0, len);
+	m = (void *)e->ring;
+	m->version = 0;
+	m->data_offset = PERFDEV_PAGE;
+	m->data_size = data;
+	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
+	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
+		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
+			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,
+			(uint32_t)prof->lines[i].pid, { 0 },
+		};
+
+		memcpy(c.comm, prof->lines[i].comm, sizeof(c.comm));
+		sk_ring_put(e, (uint64_t)(e - k->ev) + 1, &c, sizeof(c), false);
+	}
+	*map = e->ring;
+	return 0;
+}
+
+static void sk_munmap(struct perfdev *d, int fd, void *map, size_t len)
+{
+	struct sk *k = sk_of(d);
+	struct sk_event *e = sk_fd_event(k, fd);
+
+	(void)len;
+	if (e && e->ring == map)
+		sk_ring_free(e);
+}
+
 static void sk_destroy(struct perfdev *d)
 {
 	struct sk *k = sk_of(d);
 
 	sim_set_clock(k->sim, k->clock, k->clock_arg);
+	for (int i = 0; i < k->nev; i++)
+		sk_ring_free(&k->ev[i]);
 	free(k->ev);
+	for (int c = 0; c < k->ncpus; c++)
+		free(k->cpu[c].ev);
 	free(k->cpu);
 	free(k->group);
 	free(k);
@@ -1076,41 +1270,10 @@ static const struct perfdev_ops sk_ops = {
 	.ioctl = sk_ioctl,
 	.close = sk_close,
 	.file = sk_file,
+	.mmap = sk_mmap,
+	.munmap = sk_munmap,
 	.destroy = sk_destroy,
 };
-
-/* CAP_PERFMON (38) and CAP_SYS_ADMIN (21) in this process's effective set. */
-static void sk_caps(struct sk *k)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long eff = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	if (f)
-		fclose(f);
-	k->sys_admin = eff & B(21);
-	k->perfmon = k->sys_admin || (eff & B(38));
-}
-
-/* RLIMIT_NOFILE less what is open now: what the events may take. */
-static long sk_fd_room(void)
-{
-	struct rlimit rl;
-	long open_now = 0;
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *de;
-
-	while (dir && (de = readdir(dir)))
-		open_now += de->d_name[0] != '.';
-	if (dir)
-		closedir(dir);
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
-		return LONG_MAX;
-	return (long)rl.rlim_cur - open_now;
-}
 
 /* The kernel's own users of @cpu's counters: the NMI watchdog, another perf user. */
 static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
@@ -1143,6 +1306,8 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1,
 			.seq = k->cpu[cpu].seq++,
 		};
+		if (sk_cpu_add(k, i) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -1169,7 +1334,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	sim_cpuid(sim, 1, 0, r);
 	family = (r[0] >> 8) & 0xf;
 	model = ((r[0] >> 4) & 0xf) | (((r[0] >> 16) & 0xf) << 4);
-	for (size_t i = 0; family == 6 && i < sizeof(sk_pmus) / sizeof(sk_pmus[0]) && !k->pmu; i++)
+	for (size_t i = 0; family == 6 && i < sk_npmus && !k->pmu; i++)
 		for (const uint8_t *m = sk_pmus[i].models; *m; m++)
 			if (*m == model)
 				k->pmu = &sk_pmus[i];
@@ -1224,7 +1389,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 		}
 	}
 	sk_caps(k);
-	k->fd_limit = sk_fd_room();
+	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
 	k->now = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */

@@ -44,6 +44,19 @@
  *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
  *   core_types              per uarch   a hybrid part's CPUs of each core type, "P:N,E:M"
  *                                       (P-cores first; N + M = cpus; an error elsewhere)
+ *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
+ *                                       per event above it are throttled
+ *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
+ *                                       [remote=F] [ip=HEX]: a contended cache line at
+ *                                       ADDR (64-byte aligned) of process PID named COMM,
+ *                                       whose loads are served HITM HITM_PER_SEC times a
+ *                                       second in all, shared evenly by its accesses; an
+ *                                       ACCESS is TID:w@OFFSET (thread TID reads and
+ *                                       writes the 8-byte word at OFFSET: one load, one
+ *                                       store) or TID:r@OFFSET (reads it); remote=F: the
+ *                                       share served by another package (packages >= 2);
+ *                                       ip=HEX: the instruction of every access.  The
+ *                                       thread TID runs on CPU TID % cpus.
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -66,7 +79,8 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_MSR, K_N
+	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_MAX_RATE,
+	K_LINE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -86,6 +100,8 @@ enum key_kind {
 	KIND_OTHER,     /* integer 0..SIM_MAX_OTHER_EVENTS */
 	KIND_BOOL,      /* 0 or 1 */
 	KIND_CORE_TYPES, /* "P:N,E:M" */
+	KIND_MAX_RATE,  /* integer 1..1e7 */
+	KIND_LINE,      /* a contended line (struct sim_line) */
 };
 
 /* A million: an hour of a 40-bit counter wrapping every minute in 3.6 ms. */
@@ -123,6 +139,8 @@ static const struct key_def keys[K_N] = {
 	[K_OTHER_EVENTS] = { "perf_other_events", KIND_OTHER, true },
 	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
 	[K_CORE_TYPES] = { "core_types", KIND_CORE_TYPES, false },
+	[K_MAX_RATE] = { "perf_event_max_sample_rate", KIND_MAX_RATE, false },
+	[K_LINE] = { "line", KIND_LINE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
 
@@ -139,6 +157,7 @@ struct entry {
 	uint64_t u;
 	int nlat;
 	double lat[SIM_MAX_LAT], frac[SIM_MAX_LAT];
+	int line_at;            /* K_LINE: its index in the parser's lines */
 };
 
 struct parser {
@@ -151,6 +170,8 @@ struct parser {
 	uint64_t *seen;         /* open-addressing set of entry signatures */
 	int *seen_line;
 	size_t seen_cap;
+	struct sim_line *lines;
+	int nlines;
 };
 
 static int perr(struct parser *p, int line, const char *key, const char *fmt, ...)
@@ -277,10 +298,89 @@ static int parse_dist(struct parser *p, struct entry *e, char *val)
 	return 0;
 }
 
+/* One access, TID:w@OFFSET or TID:r@OFFSET. */
+static bool parse_access(const char *tok, struct sim_line_access *a)
+{
+	char rw, end;
+	int tid;
+	unsigned off;
+
+	if (sscanf(tok, "%d:%c@%u%c", &tid, &rw, &off, &end) != 3 || tid <= 0 ||
+	    (rw != 'w' && rw != 'r') || off % 8 || off > 56)
+		return false;
+	a->tid = tid;
+	a->write = rw == 'w';
+	a->offset = off;
+	return true;
+}
+
+/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] */
+static int parse_sim_line(struct parser *p, struct entry *e, char *val)
+{
+	struct sim_line l = { .pid = 0 }, *nl;
+	char *tok, *save = NULL;
+	int field = 0;
+	uint64_t u;
+	double v;
+
+	for (tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), field++) {
+		if (field == 0) {
+			if (!parse_u64(tok, 0, &u) || !u || (u & 63))
+				return perr(p, e->line, e->text, "bad address '%.*s' (want a 64-byte "
+					    "aligned line, such as 0x7f3a00001040)", VAL_SHOWN, tok);
+			l.addr = u;
+		} else if (field == 1) {
+			if (strlen(tok) >= sizeof(l.comm))
+				return perr(p, e->line, e->text, "process name '%.*s' longer than 15 "
+					    "characters", VAL_SHOWN, tok);
+			strcpy(l.comm, tok);
+		} else if (field == 2) {
+			if (!parse_u64(tok, 10, &u) || !u || u > 4194304)
+				return perr(p, e->line, e->text, "bad pid '%.*s'", VAL_SHOWN, tok);
+			l.pid = (int)u;
+		} else if (field == 3) {
+			if (!parse_double(p, tok, &v) || v < 0)
+				return perr(p, e->line, e->text, "bad HITM rate '%.*s'", VAL_SHOWN, tok);
+			l.hitm_per_sec = v;
+		} else if (!strncmp(tok, "remote=", 7)) {
+			if (!parse_double(p, tok + 7, &v) || v < 0 || v > 1)
+				return perr(p, e->line, e->text, "remote= wants a share 0..1");
+			l.remote = v;
+		} else if (!strncmp(tok, "ip=", 3)) {
+			if (!parse_u64(tok + 3, 16, &u))
+				return perr(p, e->line, e->text, "ip= wants a hexadecimal address");
+			l.ip = u;
+		} else {
+			if (l.nacc == SIM_LINE_ACCESSES)
+				return perr(p, e->line, e->text, "more than %d accesses", SIM_LINE_ACCESSES);
+			if (!parse_access(tok, &l.acc[l.nacc]))
+				return perr(p, e->line, e->text, "bad access '%.*s' (want TID:w@OFFSET or "
+					    "TID:r@OFFSET, OFFSET 0, 8, ..., 56)", VAL_SHOWN, tok);
+			l.nacc++;
+		}
+	}
+	if (field < 4 || !l.nacc)
+		return perr(p, e->line, e->text, "want ADDR COMM PID HITM_PER_SEC ACCESS...");
+	if (p->nlines == SIM_MAX_LINES)
+		return perr(p, e->line, e->text, "more than %d lines", SIM_MAX_LINES);
+	nl = realloc(p->lines, sizeof(*nl) * (size_t)(p->nlines + 1));
+	if (!nl)
+		return perr(p, e->line, e->text, "out of memory");
+	p->lines = nl;
+	e->line_at = p->nlines;
+	/* repeatable: each line its own signature for the duplicate check */
+	e->msr = (uint32_t)p->nlines;
+	p->lines[p->nlines++] = l;
+	return 0;
+}
+
 static int parse_value(struct parser *p, struct entry *e, char *val)
 {
 	const struct key_def *k = &keys[e->key];
 	double v;
+
+	if (k->kind == KIND_LINE)
+		return parse_sim_line(p, e, val);
 
 	if (k->kind == KIND_DIST)
 		return parse_dist(p, e, val);
@@ -361,6 +461,10 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	case KIND_BOOL:
 		if (v != 0 && v != 1)
 			return perr(p, e->line, e->text, "must be 0 or 1");
+		break;
+	case KIND_MAX_RATE:
+		if (v != floor(v) || v < 1 || v > 1e7)
+			return perr(p, e->line, e->text, "must be an integer 1..10000000");
 		break;
 	default:
 		break;
@@ -667,6 +771,26 @@ static struct sim_profile *resolve(struct parser *p)
 			goto fail;
 		}
 	}
+	prof->max_sample_rate = SIM_DEFAULT_MAX_SAMPLE_RATE;
+	for (i = 0; i < p->n; i++) {
+		const struct entry *e = &p->e[i];
+
+		if (e->key == K_MAX_RATE)
+			prof->max_sample_rate = (int)e->num;
+		if (e->key == K_LINE && p->lines[e->line_at].remote > 0 && prof->packages < 2) {
+			perr(p, e->line, e->text, "remote= needs packages >= 2");
+			goto fail;
+		}
+	}
+	if (p->nlines) {
+		prof->lines = malloc(sizeof(*prof->lines) * (size_t)p->nlines);
+		if (!prof->lines) {
+			perr(p, 0, "profile", "out of memory");
+			goto fail;
+		}
+		memcpy(prof->lines, p->lines, sizeof(*prof->lines) * (size_t)p->nlines);
+		prof->nlines = p->nlines;
+	}
 	prof->time_scale = 1;
 	prof->stepping = -1;
 	prof->perf_event_paranoid = SIM_DEFAULT_PARANOID;
@@ -796,6 +920,7 @@ out:
 	free(p.e);
 	free(p.seen);
 	free(p.seen_line);
+	free(p.lines);
 	freelocale(p.c_locale);
 	return prof;
 }
@@ -908,6 +1033,7 @@ void sim_profile_free(struct sim_profile *prof)
 		return;
 	free(prof->cpu);
 	free(prof->presets);
+	free(prof->lines);
 	free(prof);
 }
 
@@ -920,10 +1046,13 @@ struct sim_profile *sim_profile_copy(const struct sim_profile *src)
 	*prof = *src;
 	prof->cpu = calloc((size_t)src->cpus, sizeof(*prof->cpu));
 	prof->presets = calloc(src->npresets ? src->npresets : 1, sizeof(*prof->presets));
-	if (!prof->cpu || !prof->presets) {
+	prof->lines = calloc(src->nlines ? (size_t)src->nlines : 1, sizeof(*prof->lines));
+	if (!prof->cpu || !prof->presets || !prof->lines) {
 		sim_profile_free(prof);
 		return NULL;
 	}
+	if (src->nlines)
+		memcpy(prof->lines, src->lines, (size_t)src->nlines * sizeof(*prof->lines));
 	memcpy(prof->cpu, src->cpu, (size_t)src->cpus * sizeof(*prof->cpu));
 	if (src->npresets)
 		memcpy(prof->presets, src->presets, src->npresets * sizeof(*prof->presets));

@@ -56,6 +56,7 @@ bad "format unknown" "--format 'xml'" $D --format xml
 bad "unknown option" "--bogus" $D --bogus
 bad "--backend unknown" "must be auto, msr or perf" $D --backend papi
 bad "--cgroup without --backend perf" "needs --backend perf" $D --cgroup /sys/fs/cgroup
+bad "--msr-dir with --backend perf" "is the msr backend's device: not with --backend perf" --backend perf --msr-dir /tmp --once
 bad "--backend with --detect" "--detect takes only" --detect --backend perf --cpuid-file $HSW
 bad "missing value" "--format" $D --format
 bad "stray argument" "'extra'" $D extra
@@ -250,11 +251,14 @@ for u in $UARCHS; do
 		;;
 	esac
 	# Offcore occupancy through an offcore response (the Atoms): the
-	# OUTSTANDING bit, which exists in MSR_OFFCORE_RSP_0 only.
+	# OUTSTANDING bit, which exists in MSR_OFFCORE_RSP_0 only: bit 38 up to
+	# Goldmont Plus (perfmon version 4), bit 63 on Tremont (version 5;
+	# pmu-facts 9.5), beside demand data reads (bit 0) alone.
 	if [ "$(jq '[.events[] | select(.metric == "offcore_outstanding" and .offcore_msr != null)] | length' $LIB_TMP/e.json)" -gt 0 ]; then
+		vv=$(jq -r --arg u $u '.[] | select(.name == $u) | .leaf_0xa.min_version' $LIB_TMP/uarchs.json)
 		is "$u --list-events: OUTSTANDING in MSR_OFFCORE_RSP_0" \
 			"$(jq -r '.events[] | select(.metric == "offcore_outstanding") | .offcore_msr + " " + .offcore_rsp' $LIB_TMP/e.json)" \
-			"0x1a6 0x4000000001"
+			"0x1a6 $([ "$vv" -ge 5 ] && echo 0x8000000000000001 || echo 0x4000000001)"
 	fi
 done
 # --list-events text: the register values of the JSON, in columns that stay in line.
@@ -316,9 +320,15 @@ is "--detect on a CPU lattop cannot measure: exit 1" "$?" 1
 ./lattop --doctor --format json --cpuid-file $HSW --msr-dir $LIB_TMP/state >$LIB_TMP/doc.json
 rc=$?
 is "--doctor --format json: keys" "$(jq -c '[keys, (.checks[0] | keys), (.checks | length > 5)]' $LIB_TMP/doc.json)" \
-	'[["can_measure","checks"],["detail","fix","name","status"],true]'
+	'[["backends","can_measure","checks"],["backend","detail","fix","name","status"],true]'
 is "--doctor --format json: can_measure agrees with the exit status" \
 	"$(jq -r '.can_measure' $LIB_TMP/doc.json) $rc" "false 1"
+is "--doctor --format json: can_measure is either backend's verdict" \
+	"$(jq -c '[.backends.msr, .backends.perf, .can_measure == (.backends.msr or .backends.perf)]' $LIB_TMP/doc.json)" \
+	'[false,false,true]'
+is "--doctor --format json: each check names the backend it stands in the way of" \
+	"$(jq -c '[.checks[] | select(.name == "CPU supported" or .name == "msr driver" or .name == "perf: open files") | .backend]' $LIB_TMP/doc.json)" \
+	'["both","msr","perf"]'
 is "--doctor --format json: every status is a word of the four" \
 	"$(jq -r '[.checks[].status | select(. != "ok" and . != "warn" and . != "fail" and . != "skip")] | length' $LIB_TMP/doc.json)" 0
 
@@ -456,8 +466,11 @@ if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
 	M=../shared/cpuid/all/meteorlake_core-ultra-7-155h.cpuid-r.txt
 	./lattop --detect --cpuid-file $M >$LIB_TMP/mtl.txt
 	is "--detect: Meteor Lake is named unsupported, exit 1" "$?" 1
-	check "--detect: Meteor Lake's reason names each core type and its CPUs" \
-		grep -q 'its P-cores (Redwood Cove, cpus 0-1,10-19): lattop has no event table for it; its E-cores (Crestmont, cpus 2-9,20-21)' $LIB_TMP/mtl.txt
+	# Its Crestmont E-cores have main's Crestmont table: the P-cores alone keep it unmeasured.
+	check "--detect: Meteor Lake's reason names the core type without a table and its CPUs" \
+		grep -q 'its P-cores (Redwood Cove, cpus 0-1,10-19): lattop has no event table for it; lattop supports' $LIB_TMP/mtl.txt
+	check "--detect: Meteor Lake's E-cores are Crestmont's, which lattop measures" \
+		grep -q '^core type:   atom: crestmont (Crestmont), 8 general-purpose counters, 3 fixed, 10 cpus, supported$' $LIB_TMP/mtl.txt
 else
 	skip "../shared/cpuid/all is absent"
 fi

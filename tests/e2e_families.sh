@@ -24,9 +24,20 @@
 #   general-purpose counter), where the version 4 reading (bits 32-35 are
 #   lattop's LL_EN) takes both.  Load latency runs on PMC0-7 with PEBS_EN
 #   alone.  Tiger Lake's 0xD2/0x04 is no HITM count: unsupported, said.
-# - Sapphire and Emerald Rapids keep load latency off PMC0 (the kernel's
+# - Sapphire, Emerald and Granite Rapids keep load latency off PMC0 (the kernel's
 #   0xfe, Intel's counters 1-7): with PMC1-7 held by someone, no load
 #   latency there, where Ice Lake (PMC0-7) still measures it on PMC0.
+# - Gracemont's load latency (0xD0/0x05) counts on PMC0-1 only, with its
+#   PEBS_EN: with PMC0-1 held by someone, none, where the counters 2-5 are
+#   free (the simulator counts nothing there, as Intel's file says); its
+#   offcore numbers are unsupported (no occupancy event), said why.
+# - Tremont: the offcore latency from MSR_OFFCORE_RSP_0's OUTSTANDING bit
+#   63 (Goldmont's was 38: the naive value counts nothing on Tremont), no
+#   load latency, and nothing written to IA32_PEBS_ENABLE.
+# - Crestmont's HITM comes from the offcore response, which stops at the
+#   module: with 40% of the HITM served inside the module, it counts the
+#   other 60%, said to be other modules' (the retired-load reading of the
+#   older Atoms would count all of it).
 # Expected values are the profiles' own numbers below.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
@@ -180,7 +191,7 @@ if run tgl tigerlake "$(prof tgl)"; then
 	within "tigerlake: snoop hits (XSNP_NO_FWD) measured" "$(jq '.cpus[0].snoop.hit_per_sec' $LIB_TMP/tgl.json)" 1e5
 fi
 # ---- Sapphire Rapids: load latency off PMC0 ----
-for u in sapphirerapids emeraldrapids; do
+for u in sapphirerapids emeraldrapids graniterapids; do
 	./lattop --list-events --simulate $u --format json >$LIB_TMP/$u-events.json
 	is "$u: load latency never on PMC0" \
 		"$(jq '[.events[] | select(.metric == "load_latency" and .counter == "PMC0")] | length' $LIB_TMP/$u-events.json)" 0
@@ -241,4 +252,43 @@ check "core_types on a part that is not hybrid: refused" \
 printf 'cpus = 4\ncore_types = 2,2\n' >$LIB_TMP/bad-ct3.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct3.prof --once 2>$LIB_TMP/bad-ct3.err
 check "core_types not P:N,E:M: refused" grep -q 'must read P:N,E:M' $LIB_TMP/bad-ct3.err
+# ---- Gracemont: load latency 0xD0/0x05 on PMC0-1 only, PEBS_EN alone ----
+./lattop --list-events --simulate gracemont --format json >$LIB_TMP/grt-events.json
+check "gracemont: load latency 0xD0/0x05, on PMC0 or PMC1, PEBS_EN of that counter alone" \
+	jqe '[.events[] | select(.metric == "load_latency") | .perfevtsel == "0x4305d0" and
+		((.counter == "PMC0" and .pebs_enable == "0x1") or (.counter == "PMC1" and .pebs_enable == "0x2"))] |
+		length > 0 and all' $LIB_TMP/grt-events.json
+P=$(prof grt-pmc01 "msr.0x186 = 0x53003c" "msr.0x187 = 0x53003c")
+if run grt-pmc01 gracemont $P; then
+	is "gracemont, PMC0-1 held by someone: no load latency (PMC2-5 are not allowed)" \
+		"$(ll grt-pmc01 0)" "false false"
+	within "gracemont, PMC0-1 someone's: HITM/s still measured on PMC2-5" \
+		"$(jq '.cpus[1].snoop.hitm_per_sec' $LIB_TMP/grt-pmc01.json)" 5e4
+fi
+if run grt gracemont "$(prof grt)"; then
+	is "gracemont: load latency measured" "$(ll grt 0)" "true true"
+	check "gracemont: offcore not measured, the reason names the missing occupancy event" \
+		jqe '.cpus[0].offcore.reads_per_sec == null and (.total.offcore.reason | test("occupancy"))' $LIB_TMP/grt.json
+fi
+# ---- Tremont: outstanding bit 63, no load latency ----
+./lattop --list-events --simulate tremont --format json >$LIB_TMP/tnt-events.json
+is "tremont: offcore outstanding on MSR_OFFCORE_RSP_0 with bit 63, reads on RSP_1 ANY_RESPONSE" \
+	"$(jq -r '[.events[] | select(.metric | startswith("offcore")) | .metric + "=" + .offcore_rsp] | sort | join(" ")' $LIB_TMP/tnt-events.json)" \
+	"offcore_outstanding=0x8000000000000001 offcore_reads=0x10001"
+if run tnt tremont "$(prof tnt)"; then
+	is "tremont: no load latency" "$(ll tnt 0)" "false false"
+	within "tremont: offcore latency cycles" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/tnt.json)" 180
+	within "tremont: offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/tnt.json)" 2e7
+fi
+# ---- Crestmont: HITM of other modules only ----
+if run cmt crestmont "$(prof cmt "same_module_hitm_fraction = 0.4")"; then
+	within "crestmont: HITM/s is other modules' (60% of 5e4)" \
+		"$(jq '.cpus[0].snoop.hitm_per_sec' $LIB_TMP/cmt.json)" 3e4
+	is "crestmont: HITM scope other_module, no snoop-hit number" \
+		"$(jq -r '.cpus[0].snoop | (.hitm_scope | tostring) + " " + (.hit_per_sec | tostring)' $LIB_TMP/cmt.json)" \
+		"other_module null"
+	is "crestmont: load latency measured, offcore not" \
+		"$(jq -r '.cpus[0] | [.load_latency.supported, .offcore.supported] | map(tostring) | join(" ")' $LIB_TMP/cmt.json)" \
+		"true false"
+fi
 tap_done

@@ -2,8 +2,8 @@
 # e2e_fuzz.sh: the parsers' libFuzzer harnesses (tests/fuzz/fuzz_cpuid for
 # CPUID dumps, tests/fuzz/fuzz_profile for simulator profiles,
 # tests/fuzz/fuzz_listen for --listen, tests/fuzz/fuzz_record for
-# recordings) pass every saved crash input of tests/fuzz/regress/ (named
-# HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*, listen-* or record-*),
+# recordings, tests/fuzz/fuzz_ring for perf ring buffers) pass every saved crash input of tests/fuzz/regress/ (named
+# HARNESS-WHAT_IT_TRIGGERED: cpuid-*, profile-*, listen-*, record-* or ring-*),
 # then fuzz for a short while each from tests/fuzz/corpus/HARNESS/ and the
 # regressions.  Any crash,
 # sanitizer report, leak or timeout fails; the input that did it is saved
@@ -30,7 +30,7 @@ if [ -n "$WHY" ]; then
 fi
 
 mkdir -p tests/fuzz/crashes
-for h in cpuid profile listen record; do
+for h in cpuid profile listen record ring; do
 	bin=tests/fuzz/fuzz_$h
 	if [ ! -x "$bin" ]; then
 		not_ok "fuzz_$h: built"
@@ -43,7 +43,7 @@ for h in cpuid profile listen record; do
 			ok "fuzz_$h: ${f#tests/fuzz/}"
 		else
 			not_ok "fuzz_$h: ${f#tests/fuzz/}"
-			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record):' "$LIB_TMP/run.log" | head -5)"
+			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record|ring):' "$LIB_TMP/run.log" | head -5)"
 		fi
 	done
 
@@ -57,7 +57,7 @@ for h in cpuid profile listen record; do
 		diag "fuzz_$h: $(grep -a -m1 '^Done' "$LIB_TMP/fuzz.log")"
 	else
 		not_ok "fuzz_$h: ${SECS} s of fuzzing found nothing"
-		diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record):|Test unit written' "$LIB_TMP/fuzz.log" | head -8)"
+		diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record|ring):|Test unit written' "$LIB_TMP/fuzz.log" | head -8)"
 	fi
 done
 tap_done

@@ -1,6 +1,7 @@
 #!/bin/sh
 # e2e_replay.sh: --replay on the screen, driven through tmux at 80x24 and
 # 200x50: the REPLAY label with the recorded time of the snapshot shown,
+# where the replay is in the header ("frame 11 of 20, ..."),
 # space pausing, Left and Right stepping one snapshot, g jumping to a time,
 # + and - the speed, c and t refused with a message, the rows of every
 # CPU, q giving the terminal back.  The times expected are those the
@@ -97,6 +98,10 @@ for geom in 80x24 200x50; do
 	check "$geom: - - - plays slower" wait_for "x1/4"
 	tm send-keys -t rp c
 	check "$geom: c: per-CPU rows only, said" wait_for "per-CPU rows only"
+	if [ $w -ge 200 ]; then
+		check "$geom: the position right of the PMU line" \
+			sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t rp | sed -n 2p | grep -qE '^ PMU .* frame 11 of 20, [0-9:]{8} of [0-9:]{8}-[0-9:]{8}\$'"
+	fi
 	if [ $h -ge 50 ]; then
 		n=$(tm capture-pane -p -t rp | grep -cE '^ +[0-7] ')
 		check "$geom: every CPU's row in the panes ($n)" test "$n" -ge 8
@@ -110,16 +115,19 @@ done
 start end 80 24 "TZ=UTC $L --replay $T/r.lrec --begin +3; echo lattop-exited; sleep 30"
 sleep 0.5
 tm send-keys -t rp + + +
-check "played to the end: said as the end, with the position" \
-	wait_for "the end of the recording: frame 20 of 20, "
+check "played to the end: said as the end" wait_for "the end of the recording"
+# The position is the header's (issue 20): at 80x24 on a line of its own under the PMU line.
+check "played to the end: the header says frame 20 of 20 and the recording's times" \
+	sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t rp | sed -n 2,3p | grep -qE '^ frame 20 of 20, [0-9:]{8} of [0-9:]{8}-[0-9:]{8}'"
+is "... not on the status line" "$(tm capture-pane -p -t rp | tail -1 | grep -c 'frame 20')" 0
 is "played to the end: the last snapshot" "$(index_shown)" 20
 is "... not said as a pause" "$(tm capture-pane -p -t rp | head -1 | grep -c PAUSED)" 0
 jump +3600
 check "g past the end: said" wait_for "past the end: the recording ends at "
 is "... the last snapshot shown" "$(index_shown)" 20
 tm send-keys -t rp Left
-check "Left: the position, frame 19 of 20, and the recording's times" \
-	sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t rp | grep -qE 'frame 19 of 20, [0-9:]{8} of [0-9:]{8}-[0-9:]{8}'"
+check "Left: the header's position, frame 19 of 20, and the recording's times" \
+	sh -c "env -u TMUX tmux -L $SOCK capture-pane -p -t rp | sed -n 2,3p | grep -qE 'frame 19 of 20, [0-9:]{8} of [0-9:]{8}-[0-9:]{8}'"
 tm send-keys -t rp q
 wait_for "lattop-exited" >/dev/null
 tm kill-server 2>/dev/null

@@ -1225,4 +1225,32 @@ else
 	msrfs_umount $M
 fi
 
+# ---- the perf backend as root: root given up, CAP_PERFMON kept ----
+# Once the events are open lattop needs nothing of root but the capability
+# that opens them again; new thresholds reopen every event (the simulated
+# kernel asks for the capability at each open, as the kernel does).
+if [ "$(id -u)" -ne 0 ]; then
+	skip "perf backend as root: not root here"
+else
+	nolsan=""
+	[ -n "$LATTOP_SANITIZED" ] && nolsan="env ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 "
+	start perf 80 24 "sh -c 'echo \$\$ >$LIB_TMP/perf.pid; exec env -u SUDO_UID -u SUDO_GID $nolsan./lattop --simulate haswell --backend perf -d 0.3'"
+	expect perf "perf as root: the screen shows measurements" '(^|\|)total +[0-9.]+[kMG]? ' 8
+	pid=$(cat $LIB_TMP/perf.pid 2>/dev/null)
+	is "perf as root: lattop runs as nobody" "$(awk '/^Uid:/ { print $2, $3, $4 }' /proc/$pid/status)" \
+		"65534 65534 65534"
+	is "perf as root: with CAP_PERFMON alone, effective and permitted" \
+		"$(awk '/^Cap(Eff|Prm):/ { printf "%s ", $2 }' /proc/$pid/status)" "0000004000000000 0000004000000000 "
+	key perf t
+	poll 3 prompting perf
+	key perf C-u
+	key perf -l '12,40'
+	key perf Enter
+	eventually 5 "perf as nobody: new thresholds open every event again" ">12 >40" thresholds perf
+	expect perf "perf as nobody: measuring at the new thresholds" '(^|\|)total +[0-9.]+[kMG]? +[0-9.]+[kMG]? ' 5
+	hasnt "perf as nobody: no refusal on the status line" "$(status perf)" 'refuses|EACCES|denied'
+	key perf q
+	check "perf as root: lattop ends on q" poll 5 gone "$pid"
+fi
+
 tap_done

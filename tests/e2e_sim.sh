@@ -40,11 +40,18 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	[ $be = perf ] && U="$u (perf)"
 	P=$LIB_TMP/$u.prof
 	cp tests/profiles/truth.prof $P
-	# Snoop hits seen in other modules only: the partner core shares the L2.
-	[ "$(metric $u snoop_hit scope)" = other_module ] && module=1 || module=0
+	# Snoops seen in other modules only: the partner cores share the L2.
+	hit=$(metric $u snoop_hit measured)
+	hit_scope=$(metric $u snoop_hit scope)
+	hitm_scope=$(metric $u snoop_hitm scope)
+	[ "$hit_scope" = other_module ] || [ "$hitm_scope" = other_module ] && module=1 || module=0
+	# The HITM a count sees: the module's own share (40%, below) only where
+	# its event sees the module's other cores (the retired-load events).
+	[ "$hitm_scope" = other_module ] && hitm_seen=0.6 || hitm_seen=1
 	ldlat=$(metric $u load_latency measured)
 	remote=$(metric $u snoop_remote_hitm measured)
 	outstanding=$(metric $u offcore_outstanding measured)
+	reads=$(metric $u offcore_reads measured)
 	hitm=$(metric $u snoop_hitm measured)
 	# 40% of HITM from the module partner: served by the shared L2.
 	[ $module = 1 ] && echo "same_module_hitm_fraction = 0.4" >>$P
@@ -104,7 +111,11 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		fi
 		within "$U cpu$c: ghz" "$(jq "$j.ghz" "$out")" 2.4
 		within "$U cpu$c: ipc" "$(jq "$j.ipc" "$out")" 1.2
-		case "$drop" in
+		case "$hit$drop" in
+		false*)
+			is "$U cpu$c: snoop hit/s unsupported, with a reason, no number" \
+				"$(jq -r ". as \$r | $j.snoop | [((.unsupported.hit_per_sec // .reason // \$r.total.snoop.unsupported.hit_per_sec // \$r.total.snoop.reason) | length > 10), .hit_per_sec] | map(tostring) | join(\" \")" "$out")" \
+				"true null" ;;
 		*" snoop_hit "*)
 			is "$U cpu$c: snoop hit/s not measured through perf, with why" \
 				"$(jq -r ". as \$r | $j.snoop | [.hit_per_sec, ((.unsupported.hit_per_sec // \$r.total.snoop.unsupported.hit_per_sec) | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
@@ -112,13 +123,22 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		*) within "$U cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)" ;;
 		esac
 		# HITM of every other core: the module partner's share included on the Atoms.
+		case "$drop" in
+		*" snoop_hitm "*)
+			is "$U cpu$c: HITM/s not measured through perf, with why" \
+				"$(jq -r ". as \$r | $j.snoop | [.hitm_per_sec, ((.unsupported.hitm_per_sec // \$r.total.snoop.unsupported.hitm_per_sec) | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
+				"null true" ;;
+		*)
 		if [ "$hitm" = false ]; then
 			is "$U cpu$c: HITM unsupported, with a reason, no number" \
 				"$(jq -r ". as \$r | $j.snoop | [((.unsupported.hitm_per_sec // \$r.total.snoop.unsupported.hitm_per_sec) | length > 10), .hitm_per_sec, .hitm_scope] | map(tostring) | join(\" \")" "$out")" \
 				"true null null"
 		else
-			within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" "$(truth hitm_per_sec $c)"
-		fi
+			# Crestmont's offcore-response HITM: other modules' only.
+			within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" \
+				"$(awk -v t="$(truth hitm_per_sec $c)" -v f=$hitm_seen 'BEGIN { print t * f }')"
+		fi ;;
+		esac
 		case "$drop" in
 		*" offcore_reads "*)
 			why=perf_event_open
@@ -128,31 +148,38 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"null true"
 			continue ;;
 		esac
-		within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
-			"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
-		case $outstanding in
-		false)
-			# Reads measured and shown; the latency not, with its reason.
-			is "$U cpu$c: offcore reads supported, latency not, with a reason" \
-				"$(jq -r ". as \$r | $j | .offcore | [.supported, (.avg_latency_cycles == null), ((.unsupported.avg_latency_cycles // \$r.total.offcore.unsupported.avg_latency_cycles) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
-				"true true true"
-			;;
-		*)
-			lat=$(truth offcore_latency $c)
-			within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
-			within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
-				"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
-			;;
-		esac
-		if [ "$hitm" = false ]; then
-			is "$U cpu$c: scope" "$(jq -r "$j.snoop.hit_scope" "$out")" other_core
-		elif [ $module = 1 ]; then
-			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
-				"other_module other_core"
+		if [ "$reads" = false ]; then
+			# The E-cores: no occupancy event, so no offcore number at all, said why.
+			is "$U cpu$c: offcore unsupported, with a reason, no number" \
+				"$(jq -r ". as \$r | $j.offcore | [.supported, .reads_per_sec, .avg_latency_cycles, ((.reason // \$r.total.offcore.reason) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
+				"false null null true"
 		else
-			is "$U cpu$c: scopes" "$(jq -r "$j.snoop | .hit_scope + \" \" + .hitm_scope" "$out")" \
-				"other_core other_core"
+			within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
+				"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
+			case $outstanding in
+			false)
+				# Reads measured and shown; the latency not, with its reason.
+				is "$U cpu$c: offcore reads supported, latency not, with a reason" \
+					"$(jq -r ". as \$r | $j | .offcore | [.supported, (.avg_latency_cycles == null), ((.unsupported.avg_latency_cycles // \$r.total.offcore.unsupported.avg_latency_cycles) | length > 10)] | map(tostring) | join(\" \")" "$out")" \
+					"true true true"
+				;;
+			*)
+				lat=$(truth offcore_latency $c)
+				within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
+				within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
+					"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
+				;;
+			esac
 		fi
+		# Whose caches, as --list-uarchs says; none for what is not
+		# measured (through perf: the module's shared register).
+		hs=$hit_scope hms=$hitm_scope
+		[ "$hit" = false ] && hs=null
+		[ "$hitm" = false ] && hms=null
+		case "$drop" in *" snoop_hit "*) hs=null ;; esac
+		case "$drop" in *" snoop_hitm "*) hms=null ;; esac
+		is "$U cpu$c: scopes" "$(jq -r "$j.snoop | (.hit_scope | tostring) + \" \" + (.hitm_scope | tostring)" "$out")" \
+			"$hs $hms"
 		if [ "$remote" = true ]; then
 			within "$U cpu$c: other package, clean/s" "$(jq "$j.snoop.remote.hit_per_sec" "$out")" \
 				"$(truth remote_hit_per_sec $c)"
@@ -191,15 +218,17 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		fi
 	done
 	# Totals are sums over the 8 CPUs.
-	tot_hitm=$(awk -v d="$(truth hitm_per_sec 0)" -v o="$(truth hitm_per_sec 3)" 'BEGIN { print 7 * d + o }')
+	tot_hitm=$(awk -v d="$(truth hitm_per_sec 0)" -v o="$(truth hitm_per_sec 3)" -v f=$hitm_seen \
+		'BEGIN { print (7 * d + o) * f }')
+	case "$drop" in *" snoop_hitm "*) hitm=false ;; esac
 	[ "$hitm" = false ] ||
 		within "$U total: HITM/s" "$(jq .total.snoop.hitm_per_sec "$out")" "$tot_hitm"
 	# A hybrid part: offcore reads from the P-cores (0-3) alone, the E-cores have no such event.
 	tot_reads=$(awk -v d="$(truth offcore_reads_per_sec 0)" -v o="$(truth offcore_reads_per_sec 3)" \
 		-v n="$([ "$hybrid" = true ] && echo 3 || echo 7)" 'BEGIN { print n * d + o }')
 	[ "$hybrid" = true ] && drop=
-	case "$drop" in
-	*" offcore_reads "*) ;;
+	case "$drop$reads" in
+	*" offcore_reads "*|*false) ;;
 	*) within "$U total: offcore reads/s" "$(jq .total.offcore.reads_per_sec "$out")" "$tot_reads" ;;
 	esac
 	within "$U total: ghz" "$(jq .total.ghz "$out")" 2.4

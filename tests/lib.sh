@@ -334,3 +334,45 @@ help_keys() {
 		name = w[1]; text = n > 1 ? w[n] : ""; next }
 	END { flush() }' "$1"
 }
+
+# ---- the screen in tmux (e2e_lines_screen.sh) ----
+
+# A tmux server of its own per session: a new one never races the one dying.
+# tmux_start NAME WIDTH HEIGHT COMMAND: session "s" on a server named after
+# NAME; tmux_on ARGS: tmux on it; tmux_screen: what it shows;
+# tmux_wait TEXT: until it shows TEXT (3 s at most); tmux_shows ERE: it
+# shows a line matching ERE; tmux_cleanup: every server started, gone.
+TMUX_SOCKS=""
+tmux_on() {
+	env -u TMUX tmux -L "$TMUX_SOCK" -f /dev/null "$@"
+}
+
+tmux_start() {
+	TMUX_SOCK=lattop-$$-$1
+	TMUX_SOCKS="$TMUX_SOCKS $TMUX_SOCK"
+	tmux_on new-session -d -s s -x "$2" -y "$3" "$4"
+}
+
+tmux_screen() {
+	tmux_on capture-pane -p -t s 2>/dev/null
+}
+
+tmux_wait() {
+	_n=30
+	while [ $_n -gt 0 ]; do
+		tmux_screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+tmux_shows() {
+	tmux_screen | grep -qE -- "$1"
+}
+
+tmux_cleanup() {
+	for _s in $TMUX_SOCKS; do
+		env -u TMUX tmux -L "$_s" kill-server 2>/dev/null
+	done
+}

@@ -106,11 +106,14 @@ static const struct {
 	{ "rocketlake_core-i9-11900k", "rocketlake", NULL, NULL },
 	{ "sapphirerapids_xeon-w7-2475x", "sapphirerapids", NULL, NULL },
 	{ "emeraldrapids_xeon-gold-5520plus", "emeraldrapids", NULL, NULL },
+	{ "graniterapids_xeon-658x", "graniterapids", NULL, NULL },
+	/* The non-hybrid Atoms: supported (perfmon version 5) */
+	{ "alderlaken_core-i3-n305", "gracemont", NULL, NULL },
+	{ "elkhartlake_celeron-j6412", "tremont", NULL, NULL },
 	/*
-	 * Granite Rapids and later: named, with the model, no event table
+	 * The hybrids: named, with the model, no event table
 	 * yet; the uarchs all of whose models are hybrid say so
 	 */
-	{ "graniterapids_xeon-658x", "graniterapids", NO_TABLE("Granite Rapids (06_AD)"), NULL },
 	{ "alderlake_core-i9-12900k", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
 	{ "alderlakep_core-i7-12700h", "alderlake", NO_TABLE("Alder Lake (06_9A)"), NULL },
 	{ "alderlake-ponly_core-i5-12400", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
@@ -120,9 +123,7 @@ static const struct {
 	{ "arrowlake_core-ultra-7-265k", "arrowlake", HYB_NO("Arrow Lake (06_C6)", "P", "Lion Cove"), NULL },
 	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", HYB_NO("Arrow Lake (06_C5)", "P", "Lion Cove"), NULL },
 	{ "lunarlake_core-ultra-9-288v", "lunarlake", HYB_NO("Lunar Lake (06_BD)", "P", "Lion Cove"), NULL },
-	{ "alderlaken_core-i3-n305", "gracemont", NO_TABLE("Gracemont (06_BE)"), NULL },
-	{ "elkhartlake_celeron-j6412", "tremont", NO_TABLE("Tremont (06_96)"), NULL },
-	{ "lakefield_core-i5-l16g7", "lakefield", HYB_NO("Lakefield (06_8A)", "E", "Tremont"), NULL },
+	{ "lakefield_core-i5-l16g7", "lakefield", NO_TABLE("Lakefield (06_8A)") " (hybrid", NULL },
 };
 
 struct readme_row {
@@ -526,6 +527,49 @@ static void test_shared_all_dumps(void **state)
 	closedir(dir);
 	assert_true(checked >= 19);     /* the README's Ice Lake and later */
 	assert_true(hybrids >= 9);
+}
+
+/*
+ * Alder Lake-N, Tremont and Granite Rapids fill leaf 0x1A (core type Atom,
+ * Atom, Core) with the hybrid bit, CPUID.7.0:EDX[15], clear (pmu-facts
+ * 9.6): one core type, one table, every leaf-0xA counter theirs.  The
+ * dumps say so, and lattop takes them as the plain parts they are.
+ */
+static void test_shared_not_hybrid(void **state)
+{
+	static const struct {
+		const char *file, *table;
+		unsigned gp, core_type;
+	} atoms[] = {
+		{ "alderlaken_core-i3-n305", "gracemont", 6, 0x20 },
+		{ "elkhartlake_celeron-j6412", "tremont", 4, 0x20 },
+		{ "graniterapids_xeon-658x", "sapphirerapids", 8, 0x40 },
+	};
+	int checked = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(atoms) / sizeof(atoms[0]); i++) {
+		char path[512];
+		struct cpuid_raw raw;
+		struct cpuid_info id;
+		struct cpu_desc d;
+
+		snprintf(path, sizeof(path), "%s/%s.raw", SHARED_DIR, atoms[i].file);
+		if (access(path, R_OK))
+			continue;
+		assert_int_equal(load(path, &raw, &id, &d), 0);
+		assert_true(raw.basic_present & (1u << 0x1a));
+		assert_int_equal(raw.basic[0x1a][0] >> 24, atoms[i].core_type);
+		assert_int_equal(raw.basic[7][3] & (1u << 15), 0);      /* not hybrid */
+		assert_true(d.supported);
+		assert_string_equal(d.uarch->table->name, atoms[i].table);
+		assert_int_equal(id.pmu.version, 5);
+		assert_int_equal(id.pmu.gp_counters, atoms[i].gp);
+		assert_int_equal(d.uarch->gp_needed, atoms[i].gp);
+		checked++;
+	}
+	if (!checked)
+		skip();
 }
 
 /* ------------------------------------------------------ tests/dumps/ */
@@ -1147,7 +1191,7 @@ static const struct uarch_model *model_row(const char *vendor, unsigned family, 
  */
 static void test_model_table(void **state)
 {
-	char supports[256];
+	char supports[512];
 	struct cpuid_info id;
 	struct cpu_desc d;
 	unsigned m;
@@ -1219,7 +1263,7 @@ static void test_model_table(void **state)
  */
 static void test_supports(void **state)
 {
-	char s[256], tail[64];
+	char s[512], tail[64];
 	const char *p;
 	size_t n = 0;
 
@@ -1643,6 +1687,7 @@ int main(void)
 		cmocka_unit_test(test_shared_dumps),
 		cmocka_unit_test(test_fixed_bitmap_v5),
 		cmocka_unit_test(test_shared_all_dumps),
+		cmocka_unit_test(test_shared_not_hybrid),
 		cmocka_unit_test(test_local_dumps),
 		cmocka_unit_test(test_multi_cpu_dump),
 		cmocka_unit_test_setup_teardown(test_bad_files, bad_setup, bad_teardown),

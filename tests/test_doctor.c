@@ -184,6 +184,15 @@ static int rig_teardown(void **state)
 }
 
 /* Run the doctor; it must write nothing, to the tree or to the device. */
+static void assert_backends(struct rig *r, bool msr, bool perf)
+{
+	bool m, p;
+
+	doctor_backends(r->c, r->n, &m, &p);
+	assert_int_equal(m, msr);
+	assert_int_equal(p, perf);
+}
+
 static void run(struct rig *r)
 {
 	long e, b;
@@ -265,7 +274,7 @@ static void test_order_and_max(void **state)
 	static const char *const names[] = {
 		"CPU supported", "PMU", "msr driver", "device permissions", "kernel lockdown",
 		"msr.allow_writes", "kernel taint", "NMI watchdog", "counters in use", "state journal",
-		"perf: core PMU", "perf: permission",
+		"perf: core PMU", "perf: permission", "perf: open files", "perf: sample rate",
 	};
 
 	run(r);
@@ -443,7 +452,8 @@ static void test_nmi_watchdog(void **state)
 
 /*
  * --backend perf: the core PMU and its ldlat format, the paranoid level
- * against the capabilities; warnings, never a failure of the msr verdict.
+ * against the capabilities; a failure there fails the perf backend's
+ * verdict, never the msr backend's.
  */
 static void test_perf(void **state)
 {
@@ -455,9 +465,12 @@ static void test_perf(void **state)
 	assert_status(r, DOCTOR_PERF_ACCESS, DOC_SKIP);
 	put(r, "sys/bus/event_source/devices/software/type", "1\n");
 	run(r);
-	assert_status(r, DOCTOR_PERF_PMU, DOC_WARN);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_FAIL);
+	assert_int_equal(chk(r, DOCTOR_PERF_PMU)->backend, DOCB_PERF);
 	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "no core PMU in the kernel");
+	/* The msr backend can: the verdict is lattop's, through that backend only. */
 	assert_true(doctor_can_measure(r->c, r->n));
+	assert_backends(r, true, false);
 	put(r, "sys/bus/event_source/devices/cpu/type", "4\n");
 	put(r, "sys/bus/event_source/devices/cpu/caps/pmu_name", "haswell\n");
 	run(r);
@@ -473,15 +486,16 @@ static void test_perf(void **state)
 	put(r, "proc/sys/kernel/perf_event_paranoid", "2\n");
 	put(r, "proc/self/status", "Name:\tlattop\nCapEff:\t0000000000000000\n");
 	run(r);
-	assert_status(r, DOCTOR_PERF_ACCESS, DOC_WARN);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_FAIL);
 	assert_has(chk(r, DOCTOR_PERF_ACCESS)->fix, "setcap cap_perfmon+ep");
+	assert_backends(r, true, false);
 	put(r, "proc/self/status", "CapEff:\t0000004000000000\n");
 	run(r);
 	assert_status(r, DOCTOR_PERF_ACCESS, DOC_OK);
 	assert_has(chk(r, DOCTOR_PERF_ACCESS)->detail, "CAP_PERFMON");
 	put(r, "proc/sys/kernel/perf_event_paranoid", "3\n");
 	run(r);
-	assert_status(r, DOCTOR_PERF_ACCESS, DOC_WARN);
+	assert_status(r, DOCTOR_PERF_ACCESS, DOC_FAIL);
 	assert_has(chk(r, DOCTOR_PERF_ACCESS)->detail, "without CAP_SYS_ADMIN");
 	put(r, "proc/self/status", "CapEff:\t0000000000200000\n");
 	run(r);
@@ -491,6 +505,71 @@ static void test_perf(void **state)
 	run(r);
 	assert_status(r, DOCTOR_PERF_ACCESS, DOC_OK);
 	assert_true(doctor_can_measure(r->c, r->n));
+	assert_backends(r, true, true);
+
+	/* Lockdown stops the msr backend, not the perf one: lattop can still measure. */
+	put(r, "sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+	run(r);
+	assert_status(r, DOCTOR_LOCKDOWN, DOC_FAIL);
+	assert_has(chk(r, DOCTOR_LOCKDOWN)->fix, "--backend perf");
+	assert_backends(r, false, true);
+	assert_true(doctor_can_measure(r->c, r->n));
+	/* ... and with the kernel refusing perf too, nothing can. */
+	put(r, "proc/sys/kernel/perf_event_paranoid", "3\n");
+	run(r);
+	assert_backends(r, false, false);
+	assert_false(doctor_can_measure(r->c, r->n));
+}
+
+/*
+ * The perf backend holds every CPU's events open: against the open-file
+ * limit, which lattop raises itself as far as the hard limit goes.
+ */
+static void test_perf_files(void **state)
+{
+	struct rig *r = *state;
+	struct rlimit rl = { .rlim_cur = 1024, .rlim_max = 4096 };
+
+	run(r);
+	assert_status(r, DOCTOR_PERF_FILES, DOC_SKIP);   /* no plan counted */
+	r->env.nofile = &rl;
+	r->env.perf_nofile = 900;
+	run(r);
+	assert_status(r, DOCTOR_PERF_FILES, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_FILES)->detail, "900 descriptors needed");
+	r->env.perf_nofile = 3000;
+	run(r);
+	assert_status(r, DOCTOR_PERF_FILES, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_FILES)->detail, "raises its soft limit from 1024");
+	r->env.perf_nofile = 5000;
+	run(r);
+	assert_status(r, DOCTOR_PERF_FILES, DOC_FAIL);
+	assert_int_equal(chk(r, DOCTOR_PERF_FILES)->backend, DOCB_PERF);
+	assert_has(chk(r, DOCTOR_PERF_FILES)->detail, "the hard limit is 4096");
+	assert_has(chk(r, DOCTOR_PERF_FILES)->fix, "LimitNOFILE=5000");
+	rl.rlim_max = RLIM_INFINITY;
+	run(r);
+	assert_status(r, DOCTOR_PERF_FILES, DOC_OK);
+	r->env.nofile = NULL;
+	r->env.perf_nofile = 0;
+}
+
+/* perf_event_max_sample_rate: the sampling view's ceiling, which the kernel lowers by itself. */
+static void test_perf_rate(void **state)
+{
+	struct rig *r = *state;
+
+	run(r);
+	assert_status(r, DOCTOR_PERF_RATE, DOC_SKIP);
+	put(r, "proc/sys/kernel/perf_event_max_sample_rate", "100000\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_RATE, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_RATE)->detail, "at most 100000 samples");
+	put(r, "proc/sys/kernel/perf_event_max_sample_rate", "250\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_RATE, DOC_WARN);
+	assert_has(chk(r, DOCTOR_PERF_RATE)->detail, "counting is not affected");
+	assert_has(chk(r, DOCTOR_PERF_RATE)->fix, "perf_event_max_sample_rate=");
 }
 
 static void test_no_driver(void **state)
@@ -863,7 +942,8 @@ static void test_print(void **state)
 	assert_has(s, "[ ok ] CPU supported      Haswell (06_45)");
 	assert_has(s, "[warn] kernel taint");
 	assert_has(s, "\n       fix: nothing to fix for measuring");
-	assert_has(s, "lattop can measure (1 warning).\n");
+	/* No perf events in the rig's tree: the msr backend alone. */
+	assert_has(s, "lattop can measure through the msr backend only (--backend msr; 1 warning).\n");
 	assert_null(strchr(s, '\033'));
 	for (const char *p = s; *p; p++)
 		lines += *p == '\n';
@@ -892,6 +972,8 @@ int main(void)
 		T(test_taint),
 		T(test_nmi_watchdog),
 		T(test_perf),
+		T(test_perf_files),
+		T(test_perf_rate),
 		T(test_no_driver),
 		T(test_permissions),
 		T(test_counters_on_plain_files),

@@ -136,6 +136,9 @@ static size_t table_pmus(const struct pmu_table *t, struct pfm_pmu *out, size_t 
  * pmu_table.json).  Every row of such a table must be one of these, the
  * same file and the same EventName (a ..._GT_N row stands for the json's
  * ..._GT_4 to ..._GT_2048, which differ in MSRValue, the threshold, only).
+ * A table with libpfm4 PMUs names the files too when libpfm4 lacks some
+ * of its events (Tremont: tmt has no HITM, snoop-result or OUTSTANDING
+ * umask): every row is checked here, and those libpfm4 knows there too.
  */
 struct json_row {
 	const char *file, *name;
@@ -169,22 +172,78 @@ static const struct json_row json_rows[] = {
 	{ "ADL/events/alderlake_gracemont_core.json", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", "0xd0", "0x05", "0", "0,1", "0x3F6", "0x4" },
 	{ "ADL/events/alderlake_gracemont_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_NO_FWD", "0xB7", "0x01,0x02", "0", "0,1,2,3,4,5", "0x1a6,0x1a7", "0x4003C0001" },
 	{ "ADL/events/alderlake_gracemont_core.json", "MEM_LOAD_UOPS_RETIRED.HITM", "0xd1", "0x20", "0", "0,1,2,3,4,5", "0x00", "0x00" },
-	/*@JSON_ROWS@*/
+	/* SNR/events/snowridgex_core.json (V1.23; 06_86) */
+	{ "SNR/events/snowridgex_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_NO_FWD", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6,0x1a7", "0x4003C0001" },
+	{ "SNR/events/snowridgex_core.json", "MEM_LOAD_UOPS_RETIRED.HITM", "0xd1", "0x20", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "SNR/events/snowridgex_core.json", "OCR.DEMAND_DATA_RD.ANY_RESPONSE", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6,0x1a7", "0x10001" },
+	{ "SNR/events/snowridgex_core.json", "OCR.DEMAND_DATA_RD.OUTSTANDING", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6", "0x8000000000000001" },
+	/* EHL/events/elkhartlake_core.json (V1.05; 06_96, 06_9C) */
+	{ "EHL/events/elkhartlake_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_NO_FWD", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6,0x1a7", "0x4003C0001" },
+	{ "EHL/events/elkhartlake_core.json", "MEM_LOAD_UOPS_RETIRED.HITM", "0xd1", "0x20", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "EHL/events/elkhartlake_core.json", "OCR.DEMAND_DATA_RD.ANY_RESPONSE", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6,0x1a7", "0x10001" },
+	{ "EHL/events/elkhartlake_core.json", "OCR.DEMAND_DATA_RD.OUTSTANDING", "0XB7", "0x01,0x02", "0", "0,1,2,3", "0x1a6", "0x8000000000000001" },
+	/* GNR/events/graniterapids_core.json (V1.20; 06_AD, 06_AE): the sapphirerapids table */
+	{ "GNR/events/graniterapids_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "CPU_CLK_UNHALTED.THREAD", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "CPU_CLK_UNHALTED.THREAD_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "MEM_INST_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", "0xcd", "0x01", "0", "1,2,3,4,5,6,7", "0x3F6", "0x4" },
+	{ "GNR/events/graniterapids_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", "0xd2", "0x02", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD", "0xd2", "0x04", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "MEM_LOAD_L3_MISS_RETIRED.REMOTE_FWD", "0xd3", "0x08", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM", "0xd3", "0x04", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "OFFCORE_REQUESTS.DEMAND_DATA_RD", "0x21", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "GNR/events/graniterapids_core.json", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", "0x20", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
+	/* SRF/events/sierraforest_core.json (V1.18; 06_AF) */
+	{ "SRF/events/sierraforest_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "MEM_UOPS_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", "0xd0", "0x05", "0", "0,1", "0x3F6", "0x4" },
+	{ "SRF/events/sierraforest_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM", "0xB7", "0x01,0x02", "0", "0,1,2,3,4,5,6,7", "0x1a6,0x1a7", "0x10003C0001" },
+	{ "SRF/events/sierraforest_core.json", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM", "0xd3", "0x04", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "SRF/events/sierraforest_core.json", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM", "0xd3", "0x08", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	/* GRR/events/grandridge_core.json (V1.13; 06_B6) */
+	{ "GRR/events/grandridge_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "MEM_UOPS_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "GRR/events/grandridge_core.json", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", "0xd0", "0x05", "0", "0,1", "0x3F6", "0x4" },
+	{ "GRR/events/grandridge_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM", "0xB7", "0x01,0x02", "0", "0,1,2,3,4,5,6,7", "0x1a6,0x1a7", "0x10003C0001" },
 	{ NULL },
 };
 
-/* Item @k of a json list ("0x01,0x02"), or the only item; -1 past the end. */
-static long long json_item(const char *list, int k)
+/*
+ * Item @k of a json list ("0x01,0x02"; "0XB7" too), or the only item;
+ * ~0 past the end (no json value here is all ones).
+ */
+static uint64_t json_item(const char *list, int k)
 {
 	const char *p = list;
 
 	while (k-- > 0) {
 		p = strchr(p, ',');
 		if (!p)
-			return -1;
+			return ~0ull;
 		p++;
 	}
-	return strtoll(p, NULL, 0);
+	return strtoull(p, NULL, 0);
 }
 
 static int json_items(const char *list)
@@ -208,18 +267,19 @@ static int json_counters(const char *c)
 	return mask;
 }
 
-/* Row @e of json table @t against Intel's values: 0 when it is one of them. */
-static void check_json_row(const struct pmu_table *t, const struct pmu_event *e)
+/* Row @e of table @t against Intel's values in @file, one of t->json's. */
+static void check_json_file_row(const struct pmu_table *t, const struct pmu_event *e,
+				const char *file)
 {
 	const struct json_row *j;
 	int k, umasks;
 
 	for (j = json_rows; j->file; j++)
-		if (!strcmp(j->file, t->json) && !strcmp(j->name, e->name))
+		if (!strcmp(j->file, file) && !strcmp(j->name, e->name))
 			break;
 	if (!j->file)
 		fail_msg("%s row %s: no such event in Intel's %s (json_rows)", t->name, e->name,
-			 t->json);
+			 file);
 	if (e->fixed != PMU_FIXED_NONE) {
 		assert_int_equal(json_counters(j->counter), -1 - e->fixed);
 		/* the json's fixed-counter pseudo-code: 0x00, umask counter + 1 */
@@ -233,22 +293,53 @@ static void check_json_row(const struct pmu_table *t, const struct pmu_event *e)
 			break;
 	if (k == umasks)
 		fail_msg("%s row %s: umask 0x%x, Intel's %s says %s", t->name, e->name, e->umask,
-			 t->json, j->umask);
+			 file, j->umask);
 	assert_int_equal(json_item(j->code, 0), e->event);
 	assert_int_equal(json_item(j->cmask, 0), e->cmask);
 	assert_false(e->inv || e->edge);
 	if (json_counters(j->counter) != e->counters)
 		fail_msg("%s row %s: counters 0x%x, Intel's %s says %s", t->name, e->name,
-			 e->counters, t->json, j->counter);
+			 e->counters, file, j->counter);
 	if (e->offcore) {
 		/* the umask's MSR: 0x1a6 for RSP_0, 0x1a7 for RSP_1, as listed beside it */
 		assert_int_equal(json_item(j->msr_index, k), 0x1a6 + e->offcore - 1);
-		assert_int_equal(json_item(j->msr_value, 0), (long long)e->offcore_rsp);
+		assert_int_equal(json_item(j->msr_value, 0), e->offcore_rsp);
 	} else if (e->ldlat) {
 		assert_int_equal(json_item(j->msr_index, 0), 0x3f6);
 	} else {
 		assert_int_equal(json_item(j->msr_index, 0), 0);
 	}
+}
+
+/* Has Intel's @file an event of @e's name (json_rows)? */
+static bool json_has(const char *file, const struct pmu_event *e)
+{
+	for (const struct json_row *j = json_rows; j->file; j++)
+		if (!strcmp(j->file, file) && !strcmp(j->name, e->name))
+			return true;
+	return false;
+}
+
+/*
+ * Row @e of @t against every Intel file t->json names (space-separated:
+ * a table serving parts of several files must agree with each).  A row
+ * only some models have (.needs) is checked in the files that list it,
+ * one at least.
+ */
+static void check_json_row(const struct pmu_table *t, const struct pmu_event *e)
+{
+	char files[256], *save = NULL;
+	int n = 0;
+
+	snprintf(files, sizeof(files), "%s", t->json);
+	for (char *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+		if (e->needs && !json_has(f, e))
+			continue;
+		check_json_file_row(t, e, f);
+		n++;
+	}
+	if (!n)
+		fail_msg("%s row %s: in none of Intel's %s", t->name, e->name, t->json);
 }
 
 static void check_json(const struct pmu_table *t)
@@ -479,8 +570,8 @@ static void test_tables_list(void **state)
 	for (n = 0; (t = uarch_pmu_table(n)); n++) {
 		assert_non_null(t->name);
 		assert_true(t->name[0] != '\0');
-		/* libpfm4 PMUs, or Intel's file when libpfm4 has none, never both */
-		assert_true((table_npfm(t) > 0) != (t->json != NULL));
+		/* libpfm4 PMUs, or Intel's file for what libpfm4 lacks, or both */
+		assert_true(table_npfm(t) > 0 || t->json != NULL);
 		for (size_t k = 0; k < n; k++)
 			assert_string_not_equal(uarch_pmu_table(k)->name, t->name);
 	}
@@ -501,7 +592,7 @@ static void test_tables_pmus_cover_parts(void **state)
 		uint32_t needed = 0;
 		bool found = false;
 
-		if (t->json)
+		if (!table_npfm(t))
 			continue;       /* checked against Intel's file, part by part */
 		for (const struct pmu_event *e = t->events; e->name; e++)
 			needed |= e->needs;
@@ -740,8 +831,9 @@ static void test_table_alternatives(void **state)
 			 * (when they are offcore responses, not retired-load events)
 			 */
 			e = first_row(t, M_SNOOP_HIT, op);
-			assert_non_null(e);
-			if (e->offcore)
+			if (!e)         /* none only where the table says why (Crestmont) */
+				assert_non_null(t->unsupported[M_SNOOP_HIT]);
+			else if (e->offcore)
 				assert_int_equal(e->offcore, 1);
 			/* HITM: a row, or the parts the PMU stands for say why not (Tiger Lake) */
 			e = first_row(t, M_SNOOP_HITM, op);
@@ -872,22 +964,24 @@ static void test_table_facts(void **state)
 	/*
 	 * Scopes (pmu-facts 8.2): every snoop row says whose caches it sees.
 	 * Atom offcore-response snoop bits stop at the module; their HITM comes
-	 * from the retired-load event that sees the module partner too.
+	 * from the retired-load event that sees the module partner too, or,
+	 * where the part has no such event (Crestmont), from the offcore
+	 * response, which sees other modules only.
 	 */
 	for (size_t k = 0; (tb = uarch_pmu_table(k)); k++) {
-		bool module = false;     /* its snoop hits stop at the module (the Atoms) */
+		bool module = false;     /* its snoops stop at the module (the Atoms) */
 
 		for (const struct pmu_event *e = tb->events; e->name; e++)
-			module |= e->metric == M_SNOOP_HIT && e->scope == SCOPE_OTHER_MODULE;
+			module |= (e->metric == M_SNOOP_HIT || e->metric == M_SNOOP_HITM) &&
+				  e->scope == SCOPE_OTHER_MODULE;
 		for (const struct pmu_event *e = tb->events; e->name; e++) {
 			switch (e->metric) {
 			case M_SNOOP_HIT:
 				assert_int_equal(e->scope, module ? SCOPE_OTHER_MODULE : SCOPE_OTHER_CORE);
 				break;
 			case M_SNOOP_HITM:
-				assert_int_equal(e->scope, SCOPE_OTHER_CORE);
-				if (module)
-					assert_int_equal(e->offcore, 0);
+				assert_int_equal(e->scope, module && e->offcore ? SCOPE_OTHER_MODULE
+										: SCOPE_OTHER_CORE);
 				break;
 			case M_SNOOP_REMOTE_HIT:
 			case M_SNOOP_REMOTE_HITM:
@@ -956,10 +1050,13 @@ static void test_rows_pfm(void **state)
 			const struct pfm_diff *d = &e->pfm_diff;
 			bool applies = false, diff_applies = false;
 
-			if (t->json) {
-				/* no libpfm4 PMU: no libpfm4 string, no recorded difference */
-				assert_null(e->pfm);
+			if (e->pfm == NULL && t->json) {
+				/*
+				 * libpfm4 has no PMU or no such event: no libpfm4
+				 * string, no recorded difference, Intel's values
+				 */
 				assert_null(d->pmu);
+				check_json_row(t, e);
 				continue;
 			}
 			if (e->pfm == NULL || e->pfm[0] == '\0')
@@ -1066,8 +1163,8 @@ static void check_oracle(const struct pmu_table *t)
 		for (int i = 0; i < n; i++) {
 			const struct pmu_event *e = &t->events[i];
 
-			if (!row_applies(e, op))
-				continue;
+			if (!row_applies(e, op) || (e->pfm == NULL && t->json))
+				continue;       /* libpfm4 lacks it: Intel's values (check_json) */
 			if (e->pfm == NULL)
 				fail_msg("%s row %s (offcore %d) has no libpfm4 string (.pfm)",
 					 t->name, e->name, e->offcore);
@@ -1191,8 +1288,8 @@ static void check_attr_oracle(const struct pmu_table *t)
 		for (int i = 0; i < n; i++) {
 			const struct pmu_event *e = &t->events[i];
 
-			if (!row_applies(e, op))
-				continue;
+			if (!row_applies(e, op) || (e->pfm == NULL && t->json))
+				continue;       /* check_attr_json */
 			assert_int_equal(perf_attr_of(e, ATTR_LDLAT, &attr[q]), 0);
 			attr_pfm_string(e, &attr[q], bufs[q], sizeof(bufs[q]));
 			rows[q] = e;
@@ -1298,7 +1395,7 @@ static void check_attr_json(const struct pmu_table *t)
 /* Are all of @t's libpfm4 PMUs in this libpfm4? */
 static bool have_pmus(const struct pmu_table *t)
 {
-	static const char *const probe[] = { "INST_RETIRED:ANY_P" };
+	static const char *const probe[] = { "INSTRUCTIONS_RETIRED" };   /* every PMU: tmt has no ANY_P */
 	struct pfm_answer a;
 
 	for (size_t p = 0; p < table_npfm(t); p++)
@@ -1312,10 +1409,10 @@ static void test_oracle_table(void **state)
 {
 	const struct pmu_table *t = *state;
 
-	if (t->json) {
+	if (t->json)
 		check_json(t);
+	if (!table_npfm(t))
 		return;
-	}
 	if (!have_pmus(t))
 		skip();      /* this libpfm4 lacks the PMU */
 	check_oracle(t);
@@ -1326,10 +1423,10 @@ static void test_attr_table(void **state)
 {
 	const struct pmu_table *t = *state;
 
-	if (t->json) {
+	if (t->json)
 		check_attr_json(t);
+	if (!table_npfm(t))
 		return;
-	}
 	if (!have_pmus(t))
 		skip();
 	check_attr_oracle(t);

@@ -71,7 +71,7 @@ static void test_sim_truth(void **state)
 	dev = sim_kernel_open(sim, err, sizeof(err));
 	assert_non_null(dev);
 	plan_for(&pl, "haswell", thr, 2);
-	if (perf_sampler_start(&s, dev, &pl, cpus, 2, -1, err, sizeof(err)) < 0)
+	if (perf_sampler_start(&s, dev, &pl, cpus, NULL, 2, -1, err, sizeof(err)) < 0)
 		fail_msg("start: %s", err);
 	assert_int_equal(perf_sampler_interval(&s, 0.3, &stop, err, sizeof(err)), 0);
 	for (int i = 0; i < 2; i++) {
@@ -157,7 +157,8 @@ static void fake_destroy(struct perfdev *d)
 }
 
 static const struct perfdev_ops fake_ops = {
-	fake_open, fake_read, fake_ioctl, fake_close, fake_file, fake_destroy,
+	.open = fake_open, .read = fake_read, .ioctl = fake_ioctl, .close = fake_close,
+	.file = fake_file, .destroy = fake_destroy,
 };
 
 /*
@@ -181,7 +182,7 @@ static void test_cgroup_times(void **state)
 	ui = pl.unit_of[M_OFFCORE_READS];
 	assert_true(ui >= 0 && pl.unit[ui].nrows == 2);
 	fake_enabled = fake_running = fake_value = 0;
-	if (perf_sampler_start(&s, &dev, &pl, cpus, 1, 77, err, sizeof(err)) < 0)
+	if (perf_sampler_start(&s, &dev, &pl, cpus, NULL, 1, 77, err, sizeof(err)) < 0)
 		fail_msg("start: %s", err);
 	assert_true(fake_cgroup_opens > 0);
 	assert_int_equal(fake_cgroup_opens, fake_opens);   /* every event a cgroup's: no TSC here */

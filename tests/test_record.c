@@ -528,7 +528,7 @@ static void test_version1(void **state)
 	assert_int_equal(system(cmd), 0);
 	make_frames();
 	assert_int_equal(record_open(&w, path, 0, &head, err, sizeof(err)), -2);
-	assert_non_null(strstr(err, "version 1, not 2"));
+	assert_non_null(strstr(err, "version 1, not 3"));
 }
 
 static void test_append(void **state)

@@ -226,7 +226,7 @@ static void test_names(void **state)
 
 static void test_unknown_uarch(void **state)
 {
-	char err[256];
+	char err[640];
 
 	(void)state;
 	assert_null(sim_new("no-such-uarch", NULL, err, sizeof(err)));

@@ -58,6 +58,7 @@ void draw_init(struct ui *ui)
 	a[UA_WARN] = A_BOLD;
 	a[UA_HOT] = A_BOLD;
 	a[UA_HOT_CELL] = A_BOLD | A_REVERSE;
+	a[UA_SELECTED] = A_BOLD | A_REVERSE;
 	if (!ui->color)
 		return;
 

@@ -14,7 +14,7 @@
 #include "ui/ui_internal.h"
 
 /* The help as lines: a key or column name (at x 3), then what it does. */
-#define HELP_LINES 96
+#define HELP_LINES 128
 
 struct help_line {
 	enum ui_attr a1, a2;
@@ -79,6 +79,16 @@ static int help_lines(struct ui *ui, struct help_line *h)
 		} else {
 			n = help_wrap(h, n, name, 3 + kw + 1, w, help);
 		}
+	}
+	/*
+	 * The lines view's columns (L), from the lines' table, after the key
+	 * that shows them: where the run has lines (--backend perf).
+	 */
+	if (s->valid && s->f.sharing) {
+		n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
+		n = help_add(h, n, 1, UA_TITLE, "contended lines (L)", 0, UA_NORMAL, NULL);
+		for (int c = 0; c < SHC__COUNT; c++)
+			n = help_wrap(h, n, shcols[c].head, 3 + kw + 1, w, shcols[c].help);
 	}
 	n = help_add(h, n, 0, UA_NORMAL, NULL, 0, UA_NORMAL, NULL);
 	n = help_add(h, n, 1, UA_TITLE, "columns", 0, UA_NORMAL, NULL);

@@ -9,7 +9,7 @@
  * the prompt on the status line ('t' thresholds, 'g' a time).
  *
  * Changes the screen's state only; never draws (layout.c draws what the
- * state says) and never touches the terminal's modes (term.c).
+ * state says) and never touches the terminal's modes (ui.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -317,6 +317,7 @@ static enum ui_action keys_history(struct ui *ui, int ch)
 {
 	(void)ch;
 	ui->history = !ui->history;
+	ui->lines = false;
 	ui->dirty = true;
 	return UI_NONE;
 }
@@ -387,6 +388,13 @@ const struct key_row keys_table[] = {
 	/* The history view ('H'), which the H row explains. */
 	{ { KEY_UP, KEY_DOWN }, 0, KW_ALL | KW_HISTORY, keys_history_row, 0, NULL, NULL },
 	{ { '\n', '\r', KEY_ENTER }, 0, KW_ALL | KW_HISTORY, keys_history, 0, NULL, NULL },
+	/* The lines view ('L'), which the L row explains. */
+	{ { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END }, 0, KW_ALL | KW_LINES,
+	  lines_move, 0, NULL, NULL },
+	{ { '\n', '\r', KEY_ENTER }, 0, KW_ALL | KW_LINES, lines_enter, 0, NULL, NULL },
+	{ { 27 }, 0, KW_ALL | KW_LINES, lines_back, 0, NULL, NULL },
+	{ { '<', '>', 's' }, 0, KW_ALL | KW_LINES, lines_sort, 0, NULL, NULL },
+	{ { 'I', 'R' }, 0, KW_ALL | KW_LINES, lines_reverse, 0, NULL, NULL },
 	/* The screen. */
 	{ { 'q', KEY_F(10), 'Q' }, 2, KW_ALL, NULL, UI_QUIT, NULL, "quit" },
 	{ { ' ' }, 1, KW_LIVE, keys_pause, 0, NULL, "pause or resume the display" },
@@ -406,6 +414,9 @@ const struct key_row keys_table[] = {
 	{ { 'r' }, 1, KW_ALL, keys_reset, 0, NULL, "reset the history" },
 	{ { 'H' }, 1, KW_ALL, keys_history, 0, NULL,
 	  "the history view: a row's numbers over time; Up Down choose the row, Enter or H goes back" },
+	{ { 'L' }, 1, KW_ALL, lines_toggle, 0, NULL,
+	  "the contended cache lines (--backend perf), costliest first: Up Down choose one, Enter "
+	  "its detail (Enter or Esc back), s < > I sort, L goes back" },
 	{ { 'h', '?', KEY_F(1) }, 3, KW_ALL, keys_help_open, 0, NULL, "this help" },
 	/* What top and htop users press, told what does it here. */
 	{ { '/' }, 0, KW_ALL, NULL, UI_NONE,
@@ -520,7 +531,8 @@ enum ui_action keys_handle(struct ui *ui, int ch)
 		const struct key_row *k = &keys_table[i];
 
 		if ((k->when & KW_TERMINAL) || !(k->when & mode) ||
-		    ((k->when & KW_HISTORY) && !ui->history) || !keys_match(k, ch))
+		    ((k->when & KW_HISTORY) && !ui->history) ||
+		    ((k->when & KW_LINES) && (!ui->lines || ui->history)) || !keys_match(k, ch))
 			continue;
 		if (k->say)
 			ui_set_message(ui, k->say);

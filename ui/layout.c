@@ -7,7 +7,7 @@
  * Every drawing is erase(), draw, then one doupdate(), so ncurses sends
  * only the cells that changed.  Reads the screen's state, changes only the
  * scroll position it keeps in range and the row order; never reads a key,
- * never opens or closes the terminal (term.c), never draws a pane's cells
+ * never opens or closes the terminal (ui.c), never draws a pane's cells
  * (pane_*.c) or the help (help.c).
  *
  * The visible strings (header, titles, column headers, `total`, `n/a`,
@@ -123,12 +123,24 @@ static void layout_io_text(const struct ui_snap *s, char *buf, size_t len, int r
 	}
 }
 
+/* Does the replay's position fit on the PMU line, right of it? */
+static bool layout_where_fits(const struct ui_snap *s)
+{
+	char pmu[128];
+
+	layout_pmu_text(s, pmu, sizeof(pmu));
+	return 1 + (int)strlen(pmu) + 3 + (int)strlen(s->f.replay_where) + 1 <= COLS;
+}
+
 static int layout_header_lines(const struct ui_snap *s)
 {
 	char pmu[128], rot[256], io[512];
 
 	if (!s->valid)
 		return 2;
+	/* Replaying: where, on the PMU line or on a line of its own (there is no rotation). */
+	if (s->f.replay_where && s->f.replay_where[0])
+		return layout_where_fits(s) ? 2 : 3;
 	layout_pmu_text(s, pmu, sizeof(pmu));
 	layout_rotation_text(s, rot, sizeof(rot));
 	layout_io_text(s, io, sizeof(io), 0);
@@ -320,9 +332,11 @@ void layout_compute(const struct ui *ui, const struct ui_snap *s, struct ui_layo
 			y += h;
 			left -= h;
 		}
-		/* What the panes leave below them: the history (layout_draw_meter). */
-		L->meter_y = y;
-		L->meter_h = left;
+		/* What the panes leave below them: the costliest lines, then the history. */
+		L->lines_y = y;
+		L->lines_h = lines_pane_height(s, left);
+		L->meter_y = y + L->lines_h;
+		L->meter_h = left - L->lines_h;
 	}
 	if (L->window < 0)
 		L->window = 0;
@@ -486,6 +500,24 @@ static void layout_draw_header(struct ui *ui, const struct ui_snap *s, int nhead
 		layout_io_text(s, io, sizeof(io), COLS - x - 3);
 		if (io[0] && (int)strlen(io) <= COLS - x - 3)
 			draw_right(ui, 1, 0, COLS - 1, UA_UARCH, io);
+	}
+	/*
+	 * Replaying: where in the recording ("frame 40 of 600, 12:00:02 of
+	 * 12:00:00-12:00:30"), right of the PMU line, or on the line under it;
+	 * cut to the frame's number ("frame 40 of 600") where it must be.
+	 */
+	if (s->f.replay_where && s->f.replay_where[0]) {
+		const char *wh = s->f.replay_where, *comma = strchr(wh, ',');
+		int len = (int)strlen(wh);
+
+		if (nhead == 2) {
+			draw_right(ui, 1, 0, COLS - 1, UA_UARCH, wh);
+		} else if (len <= COLS - 2) {
+			draw_text(ui, 2, 1, COLS - 2, UA_UARCH, wh);
+		} else if (comma && comma - wh <= COLS - 2) {
+			snprintf(b, sizeof(b), "%.*s", (int)(comma - wh), wh);
+			draw_text(ui, 2, 1, COLS - 2, UA_UARCH, b);
+		}
 	}
 	layout_rotation_text(s, b, sizeof(b));
 	if (b[0]) {
@@ -754,8 +786,12 @@ static void layout_draw_status(struct ui *ui)
 		return;
 	}
 	ui_col_name(ui, c, name, sizeof(name));
-	snprintf(right, sizeof(right), "sort: %s%s  %s ", name, ui->reverse ? " reversed" : "",
-		 ui->per_core ? "per core" : "per CPU");
+	if (ui->lines && !ui->history)
+		snprintf(right, sizeof(right), "sort: %s%s  lines ", shcols[ui->lsort].head,
+			 ui->lreverse ? " reversed" : "");
+	else
+		snprintf(right, sizeof(right), "sort: %s%s  %s ", name, ui->reverse ? " reversed" : "",
+			 ui->per_core ? "per core" : "per CPU");
 	rw = (int)strlen(right);
 	layout_notes(ui, left, sizeof(left));
 	draw_fill(ui, y, 0, COLS, left[0] ? UA_STATUS_MSG : UA_STATUS);
@@ -804,6 +840,8 @@ void layout_draw(struct ui *ui)
 	layout_draw_header(ui, s, L.nhead);
 	if (ui->history && s->valid) {
 		history_draw(ui, &ui->hist, s, ui->per_core, L.nhead, 0, COLS, LINES - 1 - L.nhead);
+	} else if (ui->lines && s->valid) {
+		lines_draw(ui, s, L.nhead, 0, COLS, LINES - 1 - L.nhead);
 	} else if (s->valid && (ui_col_shown(ui, ui->sort) || (ui->sort = 0, true)) &&
 		   layout_sort_rows(ui, s) == 0) {
 		n = layout_nrows(ui, s);
@@ -813,6 +851,7 @@ void layout_draw(struct ui *ui)
 			ui->top = 0;
 		for (int k = 0; k < L.n; k++)
 			layout_draw_pane(ui, s, &L, k);
+		lines_pane(ui, s, L.lines_y, 0, COLS, L.lines_h);
 		history_meter(ui, &ui->hist, s, ui->per_core, L.meter_y, 0, COLS, L.meter_h);
 	}
 	layout_draw_status(ui);

@@ -127,12 +127,15 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 	t->n = 0;
 	t->used = 0;
 	bad |= snap_str_note(t, f->note) | snap_str_note(t, f->serving) |
-	       snap_str_note(t, f->recording);
+	       snap_str_note(t, f->recording) | snap_str_note(t, f->replay_where);
 	bad |= snap_str_metrics(t, &f->total);
 	for (int i = 0; i < ncpu; i++)
 		bad |= snap_str_note(t, f->cpu[i].error) | snap_str_metrics(t, &f->cpu[i].m);
 	for (int i = 0; i < ncore; i++)
 		bad |= snap_str_note(t, f->core[i].error) | snap_str_metrics(t, &f->core[i].m);
+	/* The contended lines: plain data, one copy kept (about 50 kB). */
+	if (f->sharing && !s->sharing && !(s->sharing = malloc(sizeof(*s->sharing))))
+		bad = 1;
 	if (bad)
 		return -1;
 	if (t->used > t->size) {
@@ -161,6 +164,10 @@ int snap_copy(struct ui_snap *s, const struct ui_frame *f)
 	s->f.note = snap_str_get(t, f->note);
 	s->f.serving = snap_str_get(t, f->serving);
 	s->f.recording = snap_str_get(t, f->recording);
+	s->f.replay_where = snap_str_get(t, f->replay_where);
+	if (f->sharing && f->sharing != s->sharing)
+		memcpy(s->sharing, f->sharing, sizeof(*s->sharing));
+	s->f.sharing = f->sharing ? s->sharing : NULL;
 	snap_str_fix(t, &s->f.total);
 	if (ncpu)
 		memcpy(s->cpu, f->cpu, (size_t)ncpu * sizeof(*s->cpu));
@@ -238,6 +245,7 @@ void snap_free(struct ui_snap *s)
 	free(s->cpu);
 	free(s->core);
 	free(s->hist);
+	free(s->sharing);
 	memset(s, 0, sizeof(*s));
 }
 

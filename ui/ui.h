@@ -53,6 +53,10 @@ struct ui_frame {
 	bool replay;
 	bool replay_paused;
 	double replay_speed;            /* 1: as recorded */
+	/* ... and where it is: "frame 40 of 600, 12:00:02 of 12:00:00-12:00:30", or NULL. */
+	const char *replay_where;
+	/* The contended lines of the interval (engine/sharing.h), or NULL: not sampled. */
+	const struct sharing_frame *sharing;
 };
 
 /* The replay's speeds that UI_SLOWER and UI_FASTER halve and double to, at most. */

@@ -2,11 +2,12 @@
  * ui_internal.h: what the files of the screen share, and nothing outside
  * ui/ may include.
  *
- * ui.c owns the state of the display between frames; term.c the
+ * ui.c owns the state of the display between frames and the
  * terminal's lifecycle; layout.c what is drawn where (header, panes, status
  * line); keys.c the key table and what each key does; help.c the help
  * screen; snap.c the screen's own copies of frames and the HITM history
  * behind the sparklines; history.c the history view and its frames;
+ * lines.c the contended lines (the view, a line's detail, the pane);
  * ring.h (no curses) the slots of both histories; draw.c
  * attributes, glyphs and drawing primitives (the digits are
  * output/numfmt.c's); each pane_*.c one `const struct pane`, which draws
@@ -55,6 +56,7 @@ enum ui_attr {
 	UA_WARN,                /* a cell worth a look */
 	UA_HOT,                 /* a row far above its own recent median */
 	UA_HOT_CELL,            /* ... its HITM/s cell */
+	UA_SELECTED,            /* the line chosen in the lines view */
 	UA__COUNT
 };
 
@@ -78,6 +80,7 @@ struct ui_snap {
 	struct row *cpu, *core;      /* f.cpu, f.core */
 	int cap_cpu, cap_core;
 	struct snap_str *str;           /* the strings the frame points to */
+	struct sharing_frame *sharing;  /* f.sharing, when the frame has one */
 	/* HITM/s history, (ncpu + ncore + 1) rows of UI_HIST slots of the ring */
 	double *hist;
 	int hist_rows;
@@ -252,6 +255,13 @@ struct ui {
 	bool paused;
 	struct ui_history hist;         /* the history view's frames */
 	bool history;                   /* the history view is shown ('H') */
+	/* The contended lines' view ('L', lines.c) */
+	bool lines;
+	bool line_detail;               /* ... a line's detail (Enter) */
+	int lsort;                      /* its sort column (enum shcol_id) */
+	bool lreverse;
+	int lsel, ltop;                 /* the line chosen and the first shown, in the order shown */
+	uint64_t lsel_addr;             /* ... the line chosen: followed from frame to frame */
 
 	bool visible[UI_MAX_PANES];
 	bool per_core;
@@ -310,6 +320,22 @@ void ui_col_name(const struct ui *ui, const struct ui_col *c, char *buf, size_t 
 /* Forget the HITM history (both the live and the frozen one). */
 void ui_reset_history(struct ui *ui);
 
+/* ---- the contended lines (lines.c) ---- */
+
+/* The lines view, or the detail of the line chosen, in the box (y, x, w, h). */
+void lines_draw(struct ui *ui, const struct ui_snap *s, int y, int x, int w, int h);
+/* How many of the @h lines below the CPU panes the lines pane takes (0: none). */
+int lines_pane_height(const struct ui_snap *s, int h);
+/* The pane: the costliest lines, in the box. */
+void lines_pane(struct ui *ui, const struct ui_snap *s, int y, int x, int w, int h);
+/* Its keys (keys_table[]): the view's toggle, and in the view the others. */
+enum ui_action lines_toggle(struct ui *ui, int ch);
+enum ui_action lines_move(struct ui *ui, int ch);
+enum ui_action lines_enter(struct ui *ui, int ch);
+enum ui_action lines_back(struct ui *ui, int ch);
+enum ui_action lines_sort(struct ui *ui, int ch);
+enum ui_action lines_reverse(struct ui *ui, int ch);
+
 /* ---- layout (layout.c) ---- */
 
 /* Where each pane goes on this screen, for this frame. */
@@ -322,7 +348,8 @@ struct ui_layout {
 	bool compact[UI_MAX_PANES];             /* measures nothing here: one line, the reason */
 	int lw;
 	int window;                             /* rows shown: what scrolling moves over */
-	int meter_y, meter_h;                   /* the lines below the panes */
+	int lines_y, lines_h;                   /* the lines pane, below the panes (lines.c) */
+	int meter_y, meter_h;                   /* the lines below them */
 	int ndropped;                           /* panes with no room on the screen */
 	const char *dropped[UI_MAX_PANES];
 };
@@ -352,6 +379,7 @@ enum key_when {
 	KW_STEPS   = 1 << 4,    /* its help has a %s: the interval steps */
 	KW_SPEEDS  = 1 << 5,    /* its help has two %g: the replay's slowest and fastest */
 	KW_TERMINAL = 1 << 6,   /* the terminal's key, not the screen's (Ctrl-Z: SIGTSTP) */
+	KW_LINES   = 1 << 7,    /* only in the lines view ('L') */
 };
 
 /* A key, or keys that do one thing, and what it does. */

@@ -1,7 +1,13 @@
 /*
  * events/sapphirerapids.c: the event table of the Golden Cove server PMU:
  * Sapphire Rapids 06_8F (Golden Cove) and Emerald Rapids 06_CF (Raptor
- * Cove).  Perfmon version 5: 8 general-purpose counters per thread with HT
+ * Cove), and of Granite Rapids 06_AD/AE (Redwood Cove), whose events
+ * lattop uses Intel's GNR file gives with the same codes, umasks and
+ * counters (load latency 1-7, 0x20/0x21 and 0xD0-0xD3 on 0-3), and the
+ * same texts ("HitM responses from shared L3"); the kernel's
+ * granite_rapids case keeps the Golden Cove constraints and the load
+ * latency's 0xfe, and drops only the auxiliary event (pmu-facts 9.3, 9.9),
+ * which lattop does not program anyway (below).  Perfmon version 5: 8 general-purpose counters per thread with HT
  * on, 4 fixed counters (the fourth, SLOTS, unused here), MSR_OFFCORE_RSP_0
  * and _1 per thread, selected by 0x2A/0x2B (pmu-facts 9.1, 9.4).
  *
@@ -38,8 +44,11 @@
  *          (V1.39), EMR/events/emeraldrapids_core.json (V1.24)
  *   K612   Linux 6.12 core.c (intel_glc_event_constraints, intel_glc_extra_regs,
  *          PMU_FL_MEM_LOADS_AUX), ds.c (intel_glc_pebs_event_constraints)
- *   PFM413 libpfm4 4.13: PMU spr (06_8F; forced for 06_CF, which it lacks)
- * tests/test_events.c checks every row against libpfm4 (.pfm).
+ *   PM2    GNR/events/graniterapids_core.json (V1.20, 06_AD and 06_AE)
+ *   PFM413 libpfm4 4.13: PMU spr (06_8F; forced for 06_CF, which it lacks);
+ *          no gnr (pmu-facts 9.8)
+ * tests/test_events.c checks every row against libpfm4 (.pfm), and against
+ * Intel's GNR values written into it (.json), for Granite Rapids.
  */
 #include <stddef.h>
 
@@ -135,4 +144,6 @@ const struct pmu_table pmu_table_sapphirerapids = {
 	 */
 	.pfm = { { "spr", UARCH_F_XSNP_HITM | UARCH_F_REMOTE_EVENTS, 2 },
 		 { "spr", UARCH_F_XSNP_HITM, 2 } },
+	/* ... nor gnr: Granite Rapids' rows are checked against Intel's file. */
+	.json = "GNR/events/graniterapids_core.json",
 };

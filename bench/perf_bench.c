@@ -1,0 +1,273 @@
+/*
+ * perf_bench.c: what the perf backend asks of the kernel (bench/bench.sh,
+ * section perf).
+ *
+ *   perf_bench cost [REPS]
+ *       This machine's kernel: the CPU time of one perf_event_open(2) and
+ *       close(2), one read(2) of a group of two with its times, and one
+ *       PERF_EVENT_IOC_ENABLE plus DISABLE, on software events (cpu-clock:
+ *       what this machine without a PMU can open), median of REPS batches.
+ *       One markdown table row.
+ *   perf_bench calls UARCH NCPU THRESHOLDS [INTERVALS]
+ *       The perf backend's tick on the simulated kernel over NCPU
+ *       simulated CPUs of UARCH (both threads of each core measured), at
+ *       the load-latency THRESHOLDS (a list: 8,16,32), its
+ *       device calls counted: per logical CPU per interval, the reads and
+ *       the ioctls, and the events held open.  One markdown table row.
+ *
+ * The calls are counted by a device that wraps the simulated kernel's and
+ * forwards every call: the sampler runs exactly as in lattop.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpu/uarch.h"
+#include "engine/perf_sampler.h"
+#include "sim/sim.h"
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- this machine's kernel ---- */
+
+static int sw_open(int group_fd)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, &a, -1, 0, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+#define BATCH 2000
+
+static int cost(int reps)
+{
+	double oc[64], rd[64], io[64], t;
+	uint64_t buf[16];
+	int lead, member;
+
+	if (reps > 64)
+		reps = 64;
+	lead = sw_open(-1);
+	member = lead >= 0 ? sw_open(lead) : -1;
+	if (lead < 0 || member < 0) {
+		fprintf(stderr, "perf_bench: perf_event_open of cpu-clock on cpu 0: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	for (int r = 0; r < reps; r++) {
+		t = cpu_s();
+		for (int i = 0; i < BATCH; i++) {
+			int fd = sw_open(-1);
+
+			if (fd < 0)
+				return 1;
+			close(fd);
+		}
+		oc[r] = (cpu_s() - t) / BATCH;
+		t = cpu_s();
+		for (int i = 0; i < BATCH; i++)
+			if (read(lead, buf, sizeof(buf)) <= 0)
+				return 1;
+		rd[r] = (cpu_s() - t) / BATCH;
+		t = cpu_s();
+		for (int i = 0; i < BATCH; i++) {
+			ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+			ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		}
+		io[r] = (cpu_s() - t) / BATCH;
+	}
+	printf("| %.2f µs | %.2f µs | %.2f µs |\n", median(oc, reps) * 1e6, median(rd, reps) * 1e6,
+	       median(io, reps) * 1e6);
+	close(member);
+	close(lead);
+	return 0;
+}
+
+/* ---- the simulated kernel, counted ---- */
+
+struct counted {
+	struct perfdev dev;
+	struct perfdev *inner;
+	long opens, closes, reads, ioctls;
+};
+
+static struct counted *cnt(struct perfdev *d)
+{
+	return d->priv;
+}
+
+static int c_open(struct perfdev *d, const struct perf_event_attr *a, pid_t pid, int cpu,
+		  int group_fd, unsigned long flags)
+{
+	cnt(d)->opens++;
+	return cnt(d)->inner->ops->open(cnt(d)->inner, a, pid, cpu, group_fd, flags);
+}
+
+static ssize_t c_read(struct perfdev *d, int fd, void *buf, size_t len)
+{
+	cnt(d)->reads++;
+	return cnt(d)->inner->ops->read(cnt(d)->inner, fd, buf, len);
+}
+
+static int c_ioctl(struct perfdev *d, int fd, unsigned long req, unsigned long arg)
+{
+	cnt(d)->ioctls++;
+	return cnt(d)->inner->ops->ioctl(cnt(d)->inner, fd, req, arg);
+}
+
+static int c_close(struct perfdev *d, int fd)
+{
+	cnt(d)->closes++;
+	return cnt(d)->inner->ops->close(cnt(d)->inner, fd);
+}
+
+static int c_file(struct perfdev *d, const char *path, char *buf, size_t len)
+{
+	return cnt(d)->inner->ops->file(cnt(d)->inner, path, buf, len);
+}
+
+static void c_destroy(struct perfdev *d)
+{
+	(void)d;
+}
+
+static const struct perfdev_ops counted_ops = {
+	.open = c_open, .read = c_read, .ioctl = c_ioctl, .close = c_close, .file = c_file,
+	.destroy = c_destroy,
+};
+
+static int calls(const char *uarch, int ncpu, const char *list, int intervals)
+{
+	unsigned thr[THRESH_MAX];
+	int nthr = 0;
+	char text[64], err[512];
+	struct sim_profile *p;
+	struct counted c;
+	struct cpuid_raw raw;
+	struct cpuid_info id;
+	struct cpu_desc desc;
+	struct plan_resources res;
+	struct perf_sampler s;
+	struct plan pl;
+	struct sim *sim;
+	volatile sig_atomic_t stop = 0;
+	int *cpus, *parity, core, pkg, mod;
+	long r0, i0, held;
+
+	for (const char *q = list; *q && nthr < THRESH_MAX; q += strcspn(q, ","), q += *q == ',')
+		thr[nthr++] = (unsigned)strtoul(q, NULL, 10);
+	snprintf(text, sizeof(text), "cpus = %d\n", ncpu);
+	p = sim_profile_parse(text, strlen(text), "bench", err, sizeof(err));
+	sim = p ? sim_new(uarch, p, err, sizeof(err)) : NULL;
+	sim_profile_free(p);
+	if (!sim) {
+		fprintf(stderr, "perf_bench: %s\n", err);
+		return 1;
+	}
+	memset(&raw, 0, sizeof(raw));
+	for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
+		sim_cpuid(sim, i, 0, raw.basic[i]);
+	for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
+		sim_cpuid(sim, 0x80000000u + i, 0, raw.ext[i]);
+	raw.basic_present = ~0u;
+	cpuid_decode(&raw, &id);
+	uarch_detect(&id, &desc);
+	/* The machine as lattop plans it through perf: every counter free, HT as simulated. */
+	memset(&res, 0, sizeof(res));
+	res.ngp = id.pmu.gp_counters < PMU_MAX_GP ? id.pmu.gp_counters : PMU_MAX_GP;
+	res.nfixed = pmu_caps_fixed_run(&id.pmu) < PMU_MAX_FIXED ? pmu_caps_fixed_run(&id.pmu) :
+		     PMU_MAX_FIXED;
+	res.gp_free = (uint8_t)((1u << res.ngp) - 1);
+	res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);
+	res.rsp_free = (uint8_t)((1u << desc.uarch->offcore_msrs) - 1);
+	res.ldlat_free = true;
+	res.flags = desc.flags;
+	res.packages = 1;
+	cpus = calloc((size_t)ncpu, sizeof(*cpus));
+	parity = calloc((size_t)ncpu, sizeof(*parity));
+	for (int i = 0; i < ncpu; i++) {
+		cpus[i] = i;
+		sim_topology(sim, i, &core, &pkg, &mod);
+		for (int j = 0; j < i; j++) {
+			int cj, pj, mj;
+
+			sim_topology(sim, j, &cj, &pj, &mj);
+			parity[i] += cj == core && pj == pkg;
+		}
+		res.ht_on |= parity[i] > 0;
+	}
+	res.ht_excl = res.ht_on && (desc.uarch->flags & UARCH_F_HT_EXCL);
+	if (plan_build(&pl, desc.uarch, &res, thr, nthr, err, sizeof(err)) < 0) {
+		fprintf(stderr, "perf_bench: %s\n", err);
+		return 1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.inner = sim_kernel_open(sim, err, sizeof(err));
+	if (!c.inner) {
+		fprintf(stderr, "perf_bench: %s\n", err);
+		return 1;
+	}
+	c.dev.ops = &counted_ops;
+	c.dev.kind = "counted";
+	c.dev.priv = &c;
+	if (perf_sampler_start(&s, &c.dev, &pl, cpus, parity, ncpu, -1, err, sizeof(err)) < 0) {
+		fprintf(stderr, "perf_bench: %s\n", err);
+		return 1;
+	}
+	held = c.opens - c.closes;
+	/* The first interval settles; the rest are counted. */
+	perf_sampler_interval(&s, 0.02, &stop, err, sizeof(err));
+	r0 = c.reads, i0 = c.ioctls;
+	for (int k = 0; k < intervals; k++)
+		perf_sampler_interval(&s, 0.02, &stop, err, sizeof(err));
+	printf("| %s | %d | %d | %s | %.1f | %.1f | %.1f |\n", uarch, ncpu, pl.nslots,
+	       s.rotate ? "lattop (twin slots)" : "the kernel",
+	       (double)(c.reads - r0) / intervals / ncpu, (double)(c.ioctls - i0) / intervals / ncpu,
+	       (double)held / ncpu);
+	perf_sampler_free(&s);
+	perfdev_close(c.inner);
+	sim_free(sim);
+	free(cpus);
+	free(parity);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "cost"))
+		return cost(argc > 2 ? atoi(argv[2]) : 5);
+	if (argc >= 5 && !strcmp(argv[1], "calls"))
+		return calls(argv[2], atoi(argv[3]), argv[4], argc > 5 ? atoi(argv[5]) : 5);
+	fprintf(stderr, "usage: perf_bench cost [REPS] | calls UARCH NCPU THRESHOLDS [INTERVALS]\n");
+	return 2;
+}

@@ -1,0 +1,450 @@
+/*
+ * sharing_sampler.c: sampling the contended lines through
+ * perf_event_open(2) (see sharing_sampler.h).
+ *
+ * Owns which sampling events are opened per family, their rings and
+ * periods, and the decoding of each record into the line table.  Does not
+ * count (perf_sampler.c) nor decide what a line's verdict is (lines.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "cpu/events.h"
+#include "cpu/perf_attr.h"
+#include "engine/sharing_sampler.h"
+#include "engine/symbols.h"
+
+/*
+ * What a family samples beside its load-latency row: the kernel's
+ * "mem-stores" alias (K61 arch/x86/events/intel/core.c: mem_st_snb
+ * "event=0xcd,umask=0x2", mem_st_hsw "event=0xd0,umask=0x82"; none on
+ * Nehalem and Westmere), and whether the load event needs the auxiliary
+ * leader 0x8203 (PMU_FL_MEM_LOADS_AUX, K612 intel_pmu_init's
+ * sapphire_rapids case; pmu-facts 9.3, 9.7).
+ */
+struct sharing_family {
+	const char *uarch;
+	uint64_t store_config;
+	bool loads_aux;
+};
+
+static const struct sharing_family families[] = {
+	{ "sandybridge", 0x02cd, false },
+	{ "ivybridge", 0x02cd, false },
+	{ "haswell", 0x82d0, false },
+	{ "broadwell", 0x82d0, false },
+	{ "skylake", 0x82d0, false },
+	{ "icelake", 0x82d0, false },
+	{ "tigerlake", 0x82d0, false },
+	{ "rocketlake", 0x82d0, false },
+	{ "sapphirerapids", 0x82d0, true },
+	{ "emeraldrapids", 0x82d0, true },
+	/* the granite_rapids case has no PMU_FL_MEM_LOADS_AUX (pmu-facts 9.9) */
+	{ "graniterapids", 0x82d0, false },
+	{ NULL, 0, false },
+};
+
+#define AUX_CONFIG 0x8203       /* LD_BLOCKS.STORE_FORWARD (pmu-facts 9.3) */
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+	PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
+
+void sharing_frame_unsupported(struct sharing_frame *f, const char *why)
+{
+	memset(f, 0, sizeof(*f));
+	f->supported = false;
+	snprintf(f->reason, sizeof(f->reason), "%s", why);
+}
+
+static const struct pmu_event *ldlat_row(const struct uarch *u)
+{
+	for (const struct pmu_event *e = u->table ? u->table->events : NULL; e && e->name; e++)
+		if (e->ldlat)
+			return e;
+	return NULL;
+}
+
+/* Open one sampling event; PHYS_ADDR is dropped when the kernel refuses it (perf_allow_kernel). */
+static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, int cpu, int group,
+			 int cgroup_fd)
+{
+	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
+	pid_t pid = cgroup_fd >= 0 ? cgroup_fd : -1;
+	int fd;
+
+	a->sample_type = s->sample_type;
+	fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
+	if ((fd == -EACCES || fd == -EINVAL) && (s->sample_type & PERF_SAMPLE_PHYS_ADDR)) {
+		s->sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
+		a->sample_type = s->sample_type;
+		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
+	}
+	/* precise_ip 2 (the eventing IP) where the PMU has it, else 1 (x86_pmu_max_precise) */
+	if (fd == -EOPNOTSUPP && a->precise_ip > 1) {
+		a->precise_ip = 1;
+		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
+	}
+	return fd;
+}
+
+static int map_ring(struct sharing_sampler *s, struct sharing_ev *ev)
+{
+	size_t len = (size_t)(1 + SHARING_RING_PAGES) * PERFDEV_PAGE;
+	int rc = perfdev_mmap(s->dev, ev->fd, len, &ev->map);
+
+	if (rc < 0)
+		return rc;
+	ev->ring = malloc(sizeof(*ev->ring));
+	if (!ev->ring)
+		return -ENOMEM;
+	return perf_ring_init(ev->ring, ev->map, len, PERFDEV_PAGE);
+}
+
+static void close_all(struct sharing_sampler *s)
+{
+	size_t len = (size_t)(1 + SHARING_RING_PAGES) * PERFDEV_PAGE;
+
+	for (int c = 0; s->cpu && c < s->ncpu; c++) {
+		for (int i = 0; i < SHARING_EV_N; i++) {
+			struct sharing_ev *ev = &s->cpu[c].ev[i];
+
+			if (ev->map)
+				perfdev_munmap(s->dev, ev->fd, ev->map, len);
+			free(ev->ring);
+			if (ev->fd >= 0)
+				perfdev_close_event(s->dev, ev->fd);
+			ev->map = NULL;
+			ev->ring = NULL;
+			ev->fd = -1;
+		}
+		if (s->cpu[c].aux_fd >= 0)
+			perfdev_close_event(s->dev, s->cpu[c].aux_fd);
+		s->cpu[c].aux_fd = -1;
+	}
+}
+
+int sharing_sampler_init(struct sharing_sampler *s, uint64_t sample_type)
+{
+	memset(s, 0, sizeof(*s));
+	s->sample_type = sample_type;
+	s->sym = symbols_new();
+	if (!s->sym || lines_init(&s->lines) < 0) {
+		symbols_free(s->sym);
+		s->sym = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+unsigned sharing_sampler_threshold(const struct plan *pl)
+{
+	unsigned best = SHARING_LDLAT;
+	bool found = false;
+
+	for (int i = 0; pl && i < pl->nthresh; i++) {
+		unsigned t = pl->thresholds[i];
+
+		if (pl->ldlat_unit[i] < 0 || t < SHARING_LDLAT_MIN)
+			continue;
+		if (!found || (t > SHARING_LDLAT ? t - SHARING_LDLAT : SHARING_LDLAT - t) <
+			      (best > SHARING_LDLAT ? best - SHARING_LDLAT : SHARING_LDLAT - best))
+			best = t;
+		found = true;
+	}
+	return best;
+}
+
+int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
+			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd)
+{
+	const struct pmu_event *row = ldlat_row(u);
+	const struct sharing_family *fam = NULL;
+	char why[160];
+	int rc = 0;
+
+	if (sharing_sampler_init(s, SAMPLE_TYPE | PERF_SAMPLE_PHYS_ADDR) < 0)
+		return -1;
+	s->dev = dev;
+	s->cpu = calloc((size_t)ncpu, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -1;
+	s->ncpu = ncpu;
+	for (int c = 0; c < ncpu; c++) {
+		s->cpu[c].aux_fd = -1;
+		for (int i = 0; i < SHARING_EV_N; i++)
+			s->cpu[c].ev[i].fd = -1;
+	}
+	for (const struct sharing_family *f = families; f->uarch; f++)
+		if (!strcmp(f->uarch, u->name))
+			fam = f;
+	if (!row) {
+		snprintf(why, sizeof(why), "%s has no load-latency event: no sampled data address "
+			 "or data source", u->pretty);
+		goto unsupported;
+	}
+	for (int c = 0; c < ncpu; c++) {
+		struct sharing_cpu *sc = &s->cpu[c];
+
+		for (int i = 0; i < SHARING_EV_N; i++) {
+			struct sharing_ev *ev = &sc->ev[i];
+			struct perf_event_attr a;
+			int group = -1;
+
+			if (i == SHARING_EV_STORES && (!fam || !fam->store_config))
+				continue;
+			memset(&a, 0, sizeof(a));
+			if (i == SHARING_EV_LOADS) {
+				perf_attr_of(row, ldlat, &a);
+			} else {
+				a.size = sizeof(a);
+				a.type = PERF_TYPE_RAW;
+				a.config = fam->store_config;
+			}
+			if (i == SHARING_EV_LOADS && fam && fam->loads_aux) {
+				struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
+							     .config = AUX_CONFIG };
+
+				x.exclude_kernel = a.exclude_kernel;
+				rc = perfdev_open_event(dev, &x, cgroup_fd >= 0 ? cgroup_fd : -1, cpus[c],
+							-1, cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
+				if (rc < 0)
+					goto refused;
+				sc->aux_fd = group = rc;
+			}
+			ev->period = SHARING_PERIOD;
+			a.sample_period = ev->period;
+			a.precise_ip = 2;
+			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+			/*
+			 * The side-band, on each CPU's load event (the kernel tells a
+			 * CPU's events what happens on that CPU): names, executable
+			 * mappings, forks and exits, for the symbols.
+			 */
+			a.comm = a.mmap2 = a.task = i == SHARING_EV_LOADS;
+			a.mmap_data = 0;
+			rc = open_sampling(s, &a, cpus[c], group, cgroup_fd);
+			if (rc < 0)
+				goto refused;
+			ev->fd = rc;
+			rc = map_ring(s, ev);
+			if (rc < 0)
+				goto refused;
+		}
+	}
+	s->frame.supported = true;
+	return 0;
+refused:
+	snprintf(why, sizeof(why), "the kernel refused the sampling events: %s", strerror(-rc));
+unsupported:
+	close_all(s);
+	sharing_frame_unsupported(&s->frame, why);
+	return 0;
+}
+
+/* One record of the ring being drained. */
+static void on_record(void *arg, const struct perf_event_header *h, size_t len)
+{
+	struct sharing_sampler *s = arg;
+	struct perf_sample smp;
+	struct perf_mem m;
+	struct lines_access a;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (perf_sample_parse(h, len, s->sample_type, &smp) < 0 || !smp.addr)
+			return;
+		s->samples++;
+		s->cur->samples++;
+		perf_mem_decode(smp.data_src, &m);
+		memset(&a, 0, sizeof(a));
+		a.addr = smp.addr;
+		a.phys = smp.phys_addr;
+		a.ip = smp.ip;
+		a.pid = (int)smp.pid;
+		a.tid = (int)smp.tid;
+		a.cpu = (int)smp.cpu;
+		/* the store event's samples are stores whatever their data source says */
+		a.store = s->cur_kind == SHARING_EV_STORES || m.store;
+		a.hitm = !a.store && m.snoop == RING_SNOOP_HITM;
+		a.remote = m.remote;
+		a.weight = (double)smp.weight;
+		a.period = (double)(smp.period ? smp.period : s->cur->period) * s->cur->scale;
+		lines_add(&s->lines, &a);
+		break;
+	case PERF_RECORD_LOST:
+		s->lost += perf_record_lost(h, len);
+		break;
+	case PERF_RECORD_THROTTLE:
+		s->throttled++;
+		s->cur->throttled = true;
+		break;
+	case PERF_RECORD_MMAP2:
+		/* { u32 pid, tid; u64 addr, len, pgoff; 24 bytes of device or build id; u32 prot, flags; char filename[] } */
+		if (len > sizeof(*h) + 64) {
+			const unsigned char *p = (const unsigned char *)h + sizeof(*h);
+			uint64_t addr, size, pgoff;
+			uint32_t pid, prot;
+			char path[SYMBOLS_PATH];
+			size_t n = len - sizeof(*h) - 64;
+
+			memcpy(&pid, p, 4);
+			memcpy(&addr, p + 8, 8);
+			memcpy(&size, p + 16, 8);
+			memcpy(&pgoff, p + 24, 8);
+			memcpy(&prot, p + 56, 4);
+			if (n >= sizeof(path))
+				n = sizeof(path) - 1;
+			memcpy(path, p + 64, n);
+			path[n] = '\0';
+			if (prot & 4)   /* PROT_EXEC: code, where the IPs are */
+				symbols_mmap(s->sym, (int)pid, addr, size, pgoff, path);
+		}
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		/* { u32 pid, ppid, tid, ptid; u64 time }: a process, when pid == tid */
+		if (len >= sizeof(*h) + 16) {
+			uint32_t id[4];
+
+			memcpy(id, (const char *)h + sizeof(*h), sizeof(id));
+			if (id[0] != id[2])
+				break;
+			if (h->type == PERF_RECORD_FORK)
+				symbols_fork(s->sym, (int)id[0], (int)id[1]);
+			else
+				symbols_forget(s->sym, (int)id[0]);
+		}
+		break;
+	case PERF_RECORD_COMM:
+		/* an exec replaces the process's mappings: they come again as MMAP2 */
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && len >= sizeof(*h) + 4) {
+			uint32_t pid;
+
+			memcpy(&pid, (const char *)h + sizeof(*h), 4);
+			symbols_forget(s->sym, (int)pid);
+		}
+		if (len > sizeof(*h) + 8) {
+			char comm[SHARING_COMM];
+			uint32_t pid;
+			size_t n = len - sizeof(*h) - 8;
+
+			memcpy(&pid, (const char *)h + sizeof(*h), sizeof(pid));
+			if (n >= sizeof(comm))
+				n = sizeof(comm) - 1;
+			memcpy(comm, (const char *)h + sizeof(*h) + 8, n);
+			comm[n] = '\0';
+			lines_comm(&s->lines, (int)pid, comm);
+		}
+		break;
+	default:
+		/* UNTHROTTLE, and what a side-band may add: nothing to count */
+		break;
+	}
+}
+
+/*
+ * A new period for @ev after an interval of @seconds: raised by the
+ * ratio when it gave more than SHARING_RATE_MAX a second, at least
+ * doubled when the kernel throttled it.
+ */
+static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double seconds)
+{
+	double rate = seconds > 0 ? ev->samples / seconds : 0;
+	uint64_t p = ev->period;
+
+	if (rate > SHARING_RATE_MAX)
+		p = (uint64_t)ceil(p * rate / SHARING_RATE_MAX);
+	if (ev->throttled && p < 2 * ev->period)
+		p = 2 * ev->period;
+	if (p != ev->period && perfdev_ioctl(s->dev, ev->fd, PERF_EVENT_IOC_PERIOD,
+					     (unsigned long)&p) == 0)
+		ev->period = p;
+	ev->samples = 0;
+	ev->throttled = false;
+}
+
+const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds)
+{
+	if (!s->frame.supported)
+		return &s->frame;
+	for (int c = 0; c < s->ncpu; c++)
+		for (int i = 0; i < SHARING_EV_N; i++) {
+			struct sharing_ev *ev = &s->cpu[c].ev[i];
+			struct perfdev_counts k;
+			uint64_t de, dr;
+
+			if (ev->fd < 0)
+				continue;
+			/*
+			 * The times first: the samples in the ring are those of the
+			 * time the event ran since the last read (dr), so each stands
+			 * for period x interval / dr accesses of the interval: a rate
+			 * is samples x period / running, the kernel's own scaling.
+			 */
+			ev->scale = 1;
+			if (perfdev_read_counts(s->dev, ev->fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
+						PERF_FORMAT_TOTAL_TIME_RUNNING, &k) == 0) {
+				de = k.enabled - ev->enabled;
+				dr = k.running - ev->running;
+				ev->enabled = k.enabled;
+				ev->running = k.running;
+				if (dr > 0 && de > 0)
+					ev->scale = seconds * 1e9 / (double)dr;
+			}
+			sharing_sampler_drain(s, ev, i);
+			adapt(s, ev, seconds);
+		}
+	return sharing_sampler_end(s, seconds);
+}
+
+void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int kind)
+{
+	s->cur = ev;
+	s->cur_kind = kind;
+	perf_ring_drain(ev->ring, on_record, s);
+}
+
+const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, double seconds)
+{
+	char sym[SHARING_SYM];
+
+	s->frame.interval_s = seconds;
+	s->frame.samples = s->samples;
+	s->frame.lost = s->lost;
+	s->frame.throttled = s->throttled;
+	s->frame.period = 0;
+	for (int c = 0; c < s->ncpu; c++)
+		if (s->cpu[c].ev[SHARING_EV_LOADS].period > s->frame.period)
+			s->frame.period = s->cpu[c].ev[SHARING_EV_LOADS].period;
+	lines_interval(&s->lines, seconds, &s->frame);
+	s->samples = s->lost = s->throttled = 0;
+	/* the frame's code addresses as symbols, of the line's first process */
+	for (int i = 0; i < s->frame.nlines; i++) {
+		struct sharing_line *l = &s->frame.line[i];
+		int pid = l->nprocs ? l->procs[0].pid : 0;
+
+		for (int w = 0; w < l->nwords; w++)
+			if (l->words[w].top_ip)
+				snprintf(l->words[w].symbol, sizeof(l->words[w].symbol), "%s",
+					 symbols_resolve(s->sym, pid, l->words[w].top_ip, sym, sizeof(sym)));
+		if (l->top_ip)
+			snprintf(l->top_symbol, sizeof(l->top_symbol), "%s",
+				 symbols_resolve(s->sym, pid, l->top_ip, sym, sizeof(sym)));
+	}
+	return &s->frame;
+}
+
+void sharing_sampler_free(struct sharing_sampler *s)
+{
+	if (s->dev)
+		close_all(s);
+	free(s->cpu);
+	lines_free(&s->lines);
+	symbols_free(s->sym);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,46 @@
+/*
+ * sim_dse.c: the simulated kernel's translation of a PEBS load's
+ * data-source code into union perf_mem_data_src, per family, for the
+ * codes the simulated samples carry (sim_kernel.c).
+ *
+ * Written from the kernel's tables on this project's own reading (K61 and
+ * K612 arch/x86/events/intel/ds.c: pebs_data_source[] and the patches
+ * intel_pmu_init applies; pmu-facts 10.6), never from lattop's decoding
+ * (cpu/perf_ring.c), so that a reading that differs from the kernel's
+ * fails the tests: Nehalem's 0x6 (a clean hit in the base table) is HITM,
+ * and a Skylake server's remote HITM (0xD) has the remote bit and no
+ * level bit.
+ */
+#include <linux/perf_event.h>
+
+#include "sim/sim_internal.h"
+
+#define P(a, b)         ((uint64_t)PERF_MEM_##a##_##b << PERF_MEM_##a##_SHIFT)
+#define LEVEL(x)        ((uint64_t)PERF_MEM_LVLNUM_##x << PERF_MEM_LVLNUM_SHIFT)
+#define REM             ((uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT)
+#define OP_LH           (P(OP, LOAD) | P(LVL, HIT))
+
+/* The base table (SNB..BDW): 0x7 L3 hit, HITM; 0x9 remote cache (REM_CCE1), HITM. */
+const struct sim_dse sim_dse_base[] = {
+	{ 0x7, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0x9, OP_LH | P(LVL, REM_CCE1) | REM | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
+/* intel_pmu_pebs_data_source_nhm: 0x6 and 0x7 are both HITM. */
+const struct sim_dse sim_dse_nhm[] = {
+	{ 0x6, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0x7, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0x9, OP_LH | P(LVL, REM_CCE1) | REM | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
+/* intel_pmu_pebs_data_source_skl: 0xD is any cache, remote, HITM, and no lvl bit. */
+const struct sim_dse sim_dse_skl[] = {
+	{ 0x7, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0xd, OP_LH | LEVEL(ANY_CACHE) | REM | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
+/* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
+const uint64_t sim_dse_store = P(OP, STORE) | P(LVL, HIT) | P(LVL, L1) | LEVEL(L1);

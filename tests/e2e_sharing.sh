@@ -1,0 +1,153 @@
+#!/bin/sh
+# e2e_sharing.sh: the contended lines (issue 23) through the simulated
+# kernel's samples, and the msr backend's refusal.
+#
+# The profile's lines must come back out of the JSON for every family the
+# kernel samples: their addresses, processes, offsets and threads, the
+# verdict, and the rates within the sampling noise (the standard error of
+# a count of n samples is 1/sqrt(n) of it).  Each family writes its own
+# data-source codes: a remote HITM on a Skylake server has the remote bit
+# and no level (a reader of mem_lvl alone finds none), Nehalem's local
+# HITM is code 0x6 (the base table's clean hit).  Nehalem samples no
+# stores: its verdicts stand on the HITM alone.  Then the kernel's limits:
+# throttling above perf_event_max_sample_rate, and a ring too small for
+# what one interval brings (LOST), each followed by a longer period.
+cd "$(dirname "$0")/.." && . tests/lib.sh
+
+P=$LIB_TMP/lines.prof
+cat >$P <<'PROF'
+cpus = 8
+threads_per_core = 1
+packages = 2
+ldlat_tagged_fraction = 1
+line = 0x7f3a00001040 worker 4242 800000 4243:w@0 4244:w@8 remote=0.25
+line = 0x7f3a00002000 db 77 400000 78:w@0 79:r@0
+PROF
+
+# se WANT N: the standard error of a rate WANT estimated from N samples.
+se() {
+	awk -v w="$1" -v n="$2" 'BEGIN { print (n > 0 ? w / sqrt(n) : w) }'
+}
+
+for u in nehalem sandybridge haswell skylake icelake sapphirerapids; do
+	out=$LIB_TMP/$u.json
+	./lattop --simulate $u --sim-profile $P --backend perf --once -d 2 --format json \
+		>$out 2>$LIB_TMP/err
+	is "$u: exit 0" "$?" 0
+	is "$u: sampled" "$(jq .sharing.supported $out)" true
+	is "$u: the two lines, the hottest first" \
+		"$(jq -c '[.sharing.lines[].addr]' $out)" '["0x7f3a00001040","0x7f3a00002000"]'
+	a='.sharing.lines[] | select(.addr == "0x7f3a00001040")'
+	b='.sharing.lines[] | select(.addr == "0x7f3a00002000")'
+	is "$u: the processes" "$(jq -c "[$a | .processes[]], [$b | .processes[]]" $out | tr -d '\n')" \
+		'[{"pid":4242,"comm":"worker"}][{"pid":77,"comm":"db"}]'
+	is "$u: false sharing: two threads, each its own word" \
+		"$(jq -c "$a | [.verdict, .threads, [.offsets[] | [.offset, .tids]]]" $out)" \
+		'["false_sharing",2,[[0,[4243]],[8,[4244]]]]'
+	is "$u: true sharing: two threads on word 0" \
+		"$(jq -c "$b | [.verdict, .threads, [.offsets[] | [.offset, (.tids | sort)]]]" $out)" \
+		'["true_sharing",2,[[0,[78,79]]]]'
+	na=$(jq "[$a | .offsets[].reads] | add" $out)
+	nb=$(jq "[$b | .offsets[].reads] | add" $out)
+	within_se "$u: line 1 HITM/s ($na samples)" "$(jq "$a | .hitm_per_sec" $out)" 800000 \
+		"$(se 800000 "$na")"
+	within_se "$u: line 2 HITM/s ($nb samples)" "$(jq "$b | .hitm_per_sec" $out)" 400000 \
+		"$(se 400000 "$nb")"
+	# a quarter of line 1's: the remote ones, whatever the family's encoding
+	within_se "$u: line 1 remote HITM/s" "$(jq "$a | .remote_hitm_per_sec" $out)" 200000 \
+		"$(awk -v n="$na" 'BEGIN { print 800000 * sqrt(0.25 * 0.75 / n) }')"
+	is "$u: line 2 has no remote HITM" "$(jq "$b | .remote_hitm_per_sec" $out)" 0
+	is "$u: the latency of the samples (local and remote HITM)" \
+		"$(jq -c "[$b | .mean_latency_cycles]" $out)" '[110]'
+	if [ $u = nehalem ]; then
+		is "$u: no store event, no stores" "$(jq "[.sharing.lines[].stores_per_sec] | add" $out)" 0
+	else
+		ns=$(jq "[$a | .offsets[].writes] | add" $out)
+		within_se "$u: line 1 stores/s ($ns samples)" "$(jq "$a | .stores_per_sec" $out)" \
+			800000 "$(se 800000 "$ns")"
+		ns=$(jq "[$b | .offsets[].writes] | add" $out)
+		within_se "$u: line 2 stores/s, thread 78's only ($ns samples)" \
+			"$(jq "$b | .stores_per_sec" $out)" 200000 "$(se 200000 "$ns")"
+	fi
+	is "$u: nothing lost or throttled" "$(jq -c '[.sharing.lost, .sharing.throttled]' $out)" '[0,0]'
+done
+
+# ---- the load-latency event samples tagged loads only ----
+# With a quarter of the loads tagged, the HITM rate seen is a quarter of
+# the truth (lattop cannot know the share: a lower bound, said in the man
+# page); the stores are all counted.
+sed 's/^ldlat_tagged_fraction = 1$/ldlat_tagged_fraction = 0.25/' $P >$LIB_TMP/tagged.prof
+out=$LIB_TMP/tagged.json
+./lattop --simulate skylake --sim-profile $LIB_TMP/tagged.prof --backend perf --once -d 2 \
+	--format json >$out 2>/dev/null
+a='.sharing.lines[] | select(.addr == "0x7f3a00001040")'
+na=$(jq "[$a | .offsets[].reads] | add" $out)
+within_se "tagged 1/4: line 1 HITM/s is a quarter ($na samples)" "$(jq "$a | .hitm_per_sec" $out)" \
+	200000 "$(se 200000 "$na")"
+ns=$(jq "[$a | .offsets[].writes] | add" $out)
+within_se "tagged 1/4: line 1 stores/s, all of them ($ns samples)" "$(jq "$a | .stores_per_sec" $out)" \
+	800000 "$(se 800000 "$ns")"
+
+# ---- the msr backend has no PEBS buffer ----
+./lattop --simulate haswell --sim-profile $P --once -d 0.2 --format json >$LIB_TMP/msr.json 2>/dev/null
+is "msr: not supported" "$(jq .sharing.supported $LIB_TMP/msr.json)" false
+check "msr: and why" sh -c "jq -r .sharing.reason $LIB_TMP/msr.json | grep -q 'the msr backend has no PEBS buffer'"
+is "msr: no lines" "$(jq '.sharing.lines | length' $LIB_TMP/msr.json)" 0
+
+# ---- throttled: the kernel stops the event; lattop doubles the period ----
+T=$LIB_TMP/throttle.prof
+cp $P $T
+echo 'perf_event_max_sample_rate = 100' >>$T
+./lattop --simulate skylake --sim-profile $T --backend perf -b -n 4 -d 0.5 --format json \
+	>$LIB_TMP/thr.json 2>/dev/null
+is "throttled: 4 intervals" "$(wc -l <$LIB_TMP/thr.json | tr -d ' ')" 4
+check "throttled: the first interval says THROTTLE records" \
+	test "$(head -1 $LIB_TMP/thr.json | jq .sharing.throttled)" -gt 0
+is "throttled: after it, the period doubled" "$(head -1 $LIB_TMP/thr.json | jq .sharing.period)" 2000
+is "throttled: ... and again until the kernel no longer throttles" \
+	"$(tail -2 $LIB_TMP/thr.json | jq -c '[.sharing.throttled, .sharing.period]' | tr '\n' ' ')" \
+	"[0,4000] [0,4000] "
+
+# ---- lost: more than a ring holds in an interval; a longer period after ----
+L=$LIB_TMP/lost.prof
+cat >$L <<'PROF'
+cpus = 2
+threads_per_core = 1
+ldlat_tagged_fraction = 1
+line = 0x7f3a00001040 worker 4242 40000000 2:w@0 3:w@8
+PROF
+./lattop --simulate skylake --sim-profile $L --backend perf -b -n 3 -d 1 --format json \
+	>$LIB_TMP/lost.json 2>/dev/null
+# The kernel says a loss with the next record that fits: the interval after.
+check "lost: the first interval lost samples, said by the next" \
+	test "$(head -2 $LIB_TMP/lost.json | jq -s '[.[].sharing.lost] | add')" -gt 0
+is "lost: then a period long enough to lose none" "$(tail -1 $LIB_TMP/lost.json | jq .sharing.lost)" 0
+check "lost: the period grew" test "$(tail -1 $LIB_TMP/lost.json | jq .sharing.period)" -gt 1000
+
+# ---- /metrics: bounded aggregates, never a series per line ----
+if command -v curl >/dev/null 2>&1; then
+	./lattop --simulate skylake --sim-profile $P --backend perf -b -n 40 -d 0.25 --format json \
+		--listen 127.0.0.1:0 >/dev/null 2>$LIB_TMP/listen.err &
+	lp=$!
+	wait_for $LIB_TMP/listen.err serving 10
+	port=$(sed -n 's|^lattop: serving http://.*:\([0-9]*\)/metrics$|\1|p' $LIB_TMP/listen.err)
+	i=0
+	until curl -sf http://127.0.0.1:$port/metrics | grep -q '^lattop_sharing_samples_total [1-9]' ||
+		[ $i -ge 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	check "metrics: samples counted once an interval is read" test $i -lt 100
+	curl -sf http://127.0.0.1:$port/metrics >$LIB_TMP/metrics
+	is "metrics: the lines tracked, a gauge" "$(grep '^lattop_sharing_lines ' $LIB_TMP/metrics)" \
+		"lattop_sharing_lines 2"
+	is "metrics: lost and throttled, counters" \
+		"$(grep -c '^lattop_sharing_\(lost\|throttled\)_total 0$' $LIB_TMP/metrics)" 2
+	check "metrics: no address, no line as a label" sh -c "! grep -q '7f3a0000' $LIB_TMP/metrics"
+	kill $lp
+	wait $lp 2>/dev/null
+else
+	skip "no curl here"
+fi
+
+tap_done
