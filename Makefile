@@ -161,14 +161,14 @@ FUZZ_SECONDS ?= 600
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -std=gnu11 $(WARN) -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
 		-fsanitize=fuzzer-no-link -MMD -MP
-FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/uarch.c \
+FUZZ_CPUID_OBJ   := $(patsubst cpu/%.c,tests/fuzz/obj/%.o,cpu/cpuid.c cpu/cpuid_all.c cpu/uarch.c \
 		    $(sort cpu/events.c $(wildcard cpu/events/*.c))) tests/fuzz/obj/fuzz_cpuid.o
 FUZZ_PROFILE_OBJ := $(patsubst sim/%.c,tests/fuzz/obj/%.o,sim/sim.c sim/sim_hw.c \
 		    sim/sim_profile.c) tests/fuzz/obj/fuzz_profile.o
 FUZZ_LISTEN_OBJ  := tests/fuzz/obj/listen.o tests/fuzz/obj/fuzz_listen.o
 # The recording reader, and the writers it feeds (report.c needs the plan's tables).
 FUZZ_RECORD_OBJ  := $(patsubst %.c,tests/fuzz/obj/%.o,$(notdir record/record.c record/rotate.c record/record_sharing.c engine/metrics.c \
-		    output/report.c output/numfmt.c output/columns.c output/sharecols.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/perf_attr.c \
+		    output/report.c output/numfmt.c output/columns.c output/sharecols.c engine/plan.c cpu/uarch.c cpu/cpuid.c cpu/cpuid_all.c cpu/perf_attr.c \
 		    $(sort cpu/events.c $(wildcard cpu/events/*.c)))) tests/fuzz/obj/fuzz_record.o
 
 # The perf ring reader and the line table it feeds.

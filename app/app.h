@@ -87,6 +87,8 @@ struct session {
 	struct pmu pmu;
 	struct plan plans[2];           /* the one in use, and room for a new one */
 	struct plan *plan;
+	/* A hybrid part: the plans of its other core types, beside plans[] (plan.h ntypes). */
+	struct plan type_plans[2][CORE_TYPES_MAX - 1];
 	struct sampler sampler;
 	struct snapshot snap;           /* the interval just sampled, as every output reads it */
 	struct ui *ui;
@@ -163,6 +165,19 @@ void session_perf_resources(const struct session *s, struct plan_resources *res)
  * not measured, with why.
  */
 void session_perf_plan(const struct session *s, struct plan *pl);
+
+/*
+ * Build plan @next (r->plans[0] or [1]) from what @res gives (msr: the
+ * counters free now, res_of(r, -1, ...)): on a hybrid part one plan per
+ * core type, each from its type's table and the resources @res_of gives
+ * for it, linked (plan_link_types()).  0, or -1 with a message.
+ */
+/* A hybrid part's rows: each CPU's and core's core type (struct row.core_type), once. */
+void session_core_types(struct session *r);
+
+int session_plan(struct session *r, struct plan *next,
+		 void (*res_of)(const struct session *, int type, struct plan_resources *),
+		 char *err, size_t errlen);
 
 /* Ready @s for main to fill: no descriptor open. */
 void session_init(struct session *s);

@@ -55,15 +55,28 @@ int out_done(int status)
 	return fail(EXIT_CANNOT, msg);
 }
 
-/* CPUID from the simulator, for detection that runs the same decoder. */
-static void raw_from_sim(const struct sim *sim, struct cpuid_raw *raw)
+/*
+ * CPUID from the simulator, each CPU's, for detection that runs the same
+ * decoder.  0, or -1 out of memory.
+ */
+static int raw_from_sim(const struct sim *sim, struct cpuid_set *s)
 {
-	memset(raw, 0, sizeof(*raw));
-	for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-		sim_cpuid(sim, i, 0, raw->basic[i]);
-	for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-		sim_cpuid(sim, 0x80000000u + i, 0, raw->ext[i]);
-	raw->basic_present = ~0u;
+	s->n = sim_ncpus(sim);
+	s->cpu = calloc((size_t)s->n, sizeof(*s->cpu));
+	s->raw = calloc((size_t)s->n, sizeof(*s->raw));
+	if (!s->cpu || !s->raw)
+		return -1;
+	for (int c = 0; c < s->n; c++) {
+		struct cpuid_raw *raw = &s->raw[c];
+
+		s->cpu[c] = c;
+		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
+			sim_cpuid_on(sim, c, i, 0, raw->basic[i]);
+		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
+			sim_cpuid_on(sim, c, 0x80000000u + i, 0, raw->ext[i]);
+		raw->basic_present = ~0u;
+	}
+	return 0;
 }
 
 /* --replay FILE: the recorded snapshots, printed as --batch printed them. */
@@ -98,19 +111,38 @@ static void events_machine(const struct session *r, struct plan_resources *res)
 }
 
 /*
+ * What --list-events and --doctor plan with, for core type @type (-1:
+ * the part): nothing probed, every counter of the type free, as the
+ * kernel would arbitrate them; the machine measured (packages, HT: twin
+ * slots through msr only, the kernel has its own).
+ */
+static void events_res(const struct session *r, int type, struct plan_resources *res)
+{
+	session_perf_resources(r, res);
+	if (type >= 0) {
+		const struct core_type_desc *t = &r->desc.type[type];
+
+		res->ngp = t->pmu.gp_counters < PMU_MAX_GP ? t->pmu.gp_counters : PMU_MAX_GP;
+		res->nfixed = pmu_caps_fixed_run(&t->pmu) < PMU_MAX_FIXED ? pmu_caps_fixed_run(&t->pmu)
+									 : PMU_MAX_FIXED;
+		res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+		res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
+		res->rsp_free = (uint8_t)((1u << t->uarch->offcore_msrs) - 1);
+		res->flags = t->flags;
+	}
+	events_machine(r, res);
+	if (r->opt.backend == BACKEND_PERF)
+		res->ht_excl = false;
+}
+
+/*
  * The plan lattop runs on this machine through @perf or the msr device,
- * nothing probed (every counter free, as the kernel would arbitrate
- * them), into r->plans[0]: what --list-events shows and --doctor counts.
+ * a plan per core type on a hybrid part, into r->plans[0]: what
+ * --list-events shows and --doctor counts.
  */
 static int machine_plan(struct session *r, bool perf, char *err, size_t errlen)
 {
-	struct plan_resources res;
-
-	session_perf_resources(r, &res);
-	/* The machine measured: packages, HT (twin slots through msr only: the kernel has its own). */
-	events_machine(r, &res);
-	if (plan_build(&r->plans[0], r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
-		       err, errlen) < 0)
+	if (session_plan(r, &r->plans[0], events_res, err, errlen) < 0)
 		return -1;
 	if (perf)
 		session_perf_plan(r, &r->plans[0]);
@@ -150,7 +182,7 @@ int main(int argc, char **argv)
 {
 	struct session r;
 	struct sim_profile *profile = NULL;
-	struct cpuid_raw raw;
+	struct cpuid_set cpus = { 0 };
 	char err[1024];
 	int status;
 
@@ -207,20 +239,24 @@ int main(int argc, char **argv)
 			sim_profile_free(profile);
 			return fail(EXIT_USAGE, err);
 		}
-		raw_from_sim(r.sim, &raw);
+		if (raw_from_sim(r.sim, &cpus) < 0) {
+			cpuid_set_free(&cpus);
+			return fail(EXIT_CANNOT, "out of memory");
+		}
 	} else if (r.opt.cpuid_file) {
-		if (cpuid_raw_file(r.opt.cpuid_file, &raw, err, sizeof(err)) < 0 ||
-		    cpuid_raw_complete(&raw, r.opt.cpuid_file, err, sizeof(err)) < 0)
+		/* Every CPU of the dump: a hybrid's core types differ from CPU to CPU. */
+		if (cpuid_set_file(r.opt.cpuid_file, &cpus, err, sizeof(err)) < 0)
 			return fail(EXIT_USAGE, err);
-	} else if (cpuid_raw_running(&raw, err, sizeof(err)) < 0) {
+		for (int i = 0; i < cpus.n; i++)
+			if (cpuid_raw_complete(&cpus.raw[i], r.opt.cpuid_file, err, sizeof(err)) < 0) {
+				cpuid_set_free(&cpus);
+				return fail(EXIT_USAGE, err);
+			}
+	} else if (cpuid_set_running(&cpus, err, sizeof(err)) < 0) {
 		return fail(EXIT_CANNOT, err);
 	}
-	{
-		struct cpuid_info id;
-
-		cpuid_decode(&raw, &id);
-		uarch_detect(&id, &r.desc);
-	}
+	uarch_detect_set(&cpus, &r.desc);
+	cpuid_set_free(&cpus);
 
 	status = EXIT_OK;
 	if (r.opt.mode == MODE_DOCTOR) {
@@ -261,9 +297,16 @@ int main(int argc, char **argv)
 	 * stand-ins (--simulate, --msr-dir) are msr devices: msr there.
 	 */
 	if (r.opt.backend == BACKEND_AUTO)
-		r.opt.backend = !r.sim && !r.opt.msr_dir && (r.opt.mode == MODE_SCREEN ||
+		r.opt.backend = !r.sim && !r.opt.msr_dir && !r.desc.hybrid && (r.opt.mode == MODE_SCREEN ||
 				r.opt.mode == MODE_ONCE || r.opt.mode == MODE_BATCH) &&
 				session_perf_permitted() ? BACKEND_PERF : BACKEND_MSR;
+	/* A hybrid part's kernel PMUs are one per core type (cpu_core, cpu_atom): not opened yet. */
+	if (r.opt.backend == BACKEND_PERF && r.desc.hybrid && r.desc.supported) {
+		status = fail(EXIT_CANNOT, "--backend perf: this is a hybrid part, whose kernel has a "
+			      "PMU per core type (cpu_core, cpu_atom); lattop's perf backend opens the "
+			      "core PMU only: use --backend msr");
+		goto out;
+	}
 	/* Through the kernel, its PMU is what decides first (the simulator brings its own). */
 	if (r.opt.backend == BACKEND_PERF && !r.sim && r.opt.mode != MODE_LIST_EVENTS &&
 	    session_perf_usable(err, sizeof(err)) < 0) {
@@ -278,12 +321,19 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (r.opt.mode == MODE_LIST_EVENTS) {
+		/* A hybrid part: a listing per core type, each with its type's microarchitecture. */
 		if (machine_plan(&r, r.opt.backend == BACKEND_PERF, err, sizeof(err)) < 0) {
 			status = fail(EXIT_CANNOT, err);
 			goto out;
 		}
-		report_events_backend(stdout, r.opt.format, &r.desc, &r.plans[0],
-				      r.opt.backend == BACKEND_PERF);
+		for (int t = 0; t < (r.desc.ntypes ? r.desc.ntypes : 1); t++) {
+			struct cpu_desc dt = r.desc;
+
+			if (r.desc.ntypes)
+				dt.uarch = r.desc.type[t].uarch;
+			report_events_backend(stdout, r.opt.format, &dt, plan_of_type(&r.plans[0], t),
+					      r.opt.backend == BACKEND_PERF);
+		}
 		status = out_done(EXIT_OK);
 		goto out;
 	}

@@ -129,12 +129,52 @@ static unsigned count_packages(const struct msrdev *d)
 	return n ? n : 1;
 }
 
-/* What the planner may use on this machine: the free counters, the model, the packages. */
-static void resources(const struct session *r, struct plan_resources *res)
+/*
+ * What the planner may use on this machine: the free counters (of the
+ * CPUs of core type @type, -1: all), the model, the packages.
+ */
+static void resources_of(const struct session *r, int type, struct plan_resources *res)
 {
-	plan_resources_from_pmu(res, &r->pmu);
-	res->flags = r->desc.flags;
+	plan_resources_of_type(res, &r->pmu, type);
+	res->flags = type >= 0 ? r->desc.type[type].flags : r->desc.flags;
 	res->packages = count_packages(r->dev);
+}
+
+void session_core_types(struct session *r)
+{
+	for (int i = 0; i < r->snap.ncpu; i++) {
+		int t = cpu_desc_type_of(&r->desc, r->snap.cpu[i].cpu);
+
+		r->snap.cpu[i].core_type = t >= 0 ? core_type_name(r->desc.type[t].type) : NULL;
+		if (t >= 0)
+			r->snap.core[r->snap.core_of[i]].core_type = r->snap.cpu[i].core_type;
+	}
+}
+
+int session_plan(struct session *r, struct plan *next,
+		 void (*res_of)(const struct session *, int type, struct plan_resources *),
+		 char *err, size_t errlen)
+{
+	struct plan *set[CORE_TYPES_MAX];
+	const char *names[CORE_TYPES_MAX];
+	struct plan_resources res;
+	int b = next == &r->plans[0] ? 0 : 1;
+
+	if (!r->desc.ntypes) {
+		res_of(r, -1, &res);
+		return plan_build(next, r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
+				  err, errlen);
+	}
+	for (int t = 0; t < r->desc.ntypes; t++) {
+		set[t] = t ? &r->type_plans[b][t - 1] : next;
+		names[t] = core_type_name(r->desc.type[t].type);
+		res_of(r, t, &res);
+		if (plan_build(set[t], r->desc.type[t].uarch, &res, r->opt.thresholds, r->opt.nthresh,
+			       err, errlen) < 0)
+			return -1;
+	}
+	plan_link_types(set, r->desc.ntypes, names);
+	return 0;
 }
 
 /* Core rows: one per (package, core), in order; computed once. */
@@ -307,12 +347,9 @@ int session_show(struct session *r, bool first, char *note, size_t notelen)
 static int replan_now(struct session *r, char *err, size_t errlen)
 {
 	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
-	struct plan_resources res_free;
 
 	r->new_thresholds = false;
-	resources(r, &res_free);
-	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
-		       err, errlen) < 0) {
+	if (session_plan(r, next, resources_of, err, errlen) < 0) {
 		if (r->ui)
 			ui_message(r->ui, err);
 		err[0] = 0;
@@ -475,7 +512,6 @@ static int suspend(struct session *r, char *err, size_t errlen)
 static int resume(struct session *r, char *err, size_t errlen)
 {
 	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
-	struct plan_resources res_free;
 
 	if (pmu_resume(&r->pmu, err, errlen) == 0)
 		return -1;
@@ -488,9 +524,7 @@ static int resume(struct session *r, char *err, size_t errlen)
 		}
 	if (r->journaled && journal_write(&r->journal, &r->pmu, r->dev_path, false, err, errlen) < 0)
 		return -1;
-	resources(r, &res_free);
-	if (plan_build(next, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
-		       err, errlen) < 0)
+	if (session_plan(r, next, resources_of, err, errlen) < 0)
 		return -1;
 	if (sampler_replan(&r->sampler, next, err, errlen) < 0)
 		return -1;
@@ -628,19 +662,14 @@ int session_measure(struct session *r)
 		return fail(EXIT_CANNOT, err);
 	if (pmu_check_free(&r->pmu, err, sizeof(err)) >= 0)
 		return fail(EXIT_CANNOT, err);
-	{
-		struct plan_resources res_free;
-
-		resources(r, &res_free);
-		r->plan = &r->plans[0];
-		if (plan_build(r->plan, r->desc.uarch, &res_free, r->opt.thresholds, r->opt.nthresh,
-			       err, sizeof(err)) < 0)
-			return fail(EXIT_CANNOT, err);
-	}
+	r->plan = &r->plans[0];
+	if (session_plan(r, r->plan, resources_of, err, sizeof(err)) < 0)
+		return fail(EXIT_CANNOT, err);
 	if (snapshot_init(&r->snap, r->dev, &r->pmu) < 0) {
 		snapshot_free(&r->snap);
 		return fail(EXIT_CANNOT, "out of memory");
 	}
+	session_core_types(r);
 	if (r->opt.record && (res = session_record_start(r, err, sizeof(err))) < 0) {
 		status = fail(res == -2 ? EXIT_USAGE : EXIT_CANNOT, err);
 		goto out;               /* nothing written yet: only closed */

@@ -500,6 +500,7 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
+	session_core_types(r);
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
 		goto out;

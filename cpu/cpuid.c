@@ -269,6 +269,34 @@ static int cpuid_dump_binary(const char *line, size_t n)
  * twice for one CPU, every "Logical CPU" part has its basic_cpuid[0], and
  * the last line ends in '\n'.
  */
+FILE *cpuid_dump_open(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	FILE *f;
+	int fd;
+
+	/*
+	 * Only a regular file: libcpuid opens @path again, so a pipe's data
+	 * would be gone by then, a FIFO would block this open without
+	 * O_NONBLOCK, and /dev/zero is one endless line for getline().
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 /* Which basic_cpuid[i] lines (i < 32) one logical CPU of a dump has. */
 static uint32_t cpuid_basic_seen(const unsigned *lines)
 {
@@ -292,30 +320,11 @@ static int cpuid_dump_check(const char *path, uint32_t *basic_seen, char *err, s
 	struct stat st;
 	ssize_t n;
 	FILE *f;
-	int ret = -1, bin, fd;
+	int ret = -1, bin;
 
 	memset(seen, 0, sizeof(seen));
-	/*
-	 * Only a regular file: libcpuid opens @path again, so a pipe's data
-	 * would be gone by then, a FIFO would block this open without
-	 * O_NONBLOCK, and /dev/zero is one endless line for getline().
-	 */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!(f = cpuid_dump_open(path, &st, err, errlen)))
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
 	if (st.st_size > (off_t)DUMP_MAX_BYTES) {
 		snprintf(err, errlen, "%s: larger than %u MiB, more than libcpuid's raw format "
 			 "holds for %u logical CPUs (lattop's limit): not a CPUID dump",
@@ -430,14 +439,19 @@ static void cpuid_dump_warn(const char *msg)
 	cpuid_dump_warned = 1;
 }
 
-int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t errlen)
+/*
+ * Every CPU of a libcpuid raw dump into @s (one for a dump of one CPU);
+ * each CPU's basic_present is the first CPU's, which cpuid_dump_check()
+ * counts.  0, or -1 with a message.
+ */
+int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen)
 {
 	struct cpu_raw_data_array_t all;
 	libcpuid_warn_fn_t old;
 	uint32_t basic_seen = 0;
-	int rc;
+	int rc, n;
 
-	memset(raw, 0, sizeof(*raw));
+	memset(s, 0, sizeof(*s));
 	if (!path || !*path) {
 		snprintf(err, errlen, "empty CPUID dump file name");
 		return -1;
@@ -460,16 +474,42 @@ int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t er
 		cpuid_free_raw_data_array(&all);
 		return -1;
 	}
-	if (all.num_raw > 0 && all.raw)
-		cpuid_copy(raw, &all.raw[0]);   /* the first logical CPU */
-	cpuid_free_raw_data_array(&all);
-
-	if (!raw->basic[0][0] && !raw->basic[0][1] && !raw->basic[0][2] && !raw->basic[0][3]) {
-		snprintf(err, errlen, "%s: not a CPUID dump: no basic_cpuid[0] line (leaf 0 is all zero)",
-			 path);
+	n = all.raw ? (int)all.num_raw : 0;
+	s->cpu = calloc(n ? (size_t)n : 1, sizeof(*s->cpu));
+	s->raw = calloc(n ? (size_t)n : 1, sizeof(*s->raw));
+	if (!s->cpu || !s->raw) {
+		cpuid_free_raw_data_array(&all);
+		cpuid_set_free(s);
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	raw->basic_present = basic_seen;
+	for (int i = 0; i < n; i++) {
+		s->cpu[i] = i;
+		cpuid_copy(&s->raw[i], &all.raw[i]);
+		s->raw[i].basic_present = basic_seen;
+	}
+	s->n = n;
+	cpuid_free_raw_data_array(&all);
+
+	if (!n || (!s->raw[0].basic[0][0] && !s->raw[0].basic[0][1] && !s->raw[0].basic[0][2] &&
+		   !s->raw[0].basic[0][3])) {
+		snprintf(err, errlen, "%s: not a CPUID dump: no basic_cpuid[0] line (leaf 0 is all zero)",
+			 path);
+		cpuid_set_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+int cpuid_raw_file(const char *path, struct cpuid_raw *raw, char *err, size_t errlen)
+{
+	struct cpuid_set s;
+
+	memset(raw, 0, sizeof(*raw));
+	if (cpuid_set_libcpuid(path, &s, err, errlen) < 0)
+		return -1;
+	*raw = s.raw[0];                /* the first logical CPU */
+	cpuid_set_free(&s);
 	return 0;
 }
 
@@ -561,5 +601,25 @@ void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out)
 		/* Version 5: ECX enumerates fixed counters too (pmu-facts 9.2). */
 		if (p->version >= 5)
 			p->fixed_mask |= ecx;
+		/*
+		 * Leaf 0x23.1, when subleaf 0 says it is valid (EAX bit 1): this
+		 * CPU's own counter bitmaps, beyond what leaf 0xA says (10 on
+		 * Lion Cove; K612 update_pmu_cap, pmu-facts 9.2).
+		 */
+		if (raw->has_leaf23 && out->max_leaf >= 0x23 && (raw->leaf23[0][0] & 2)) {
+			uint32_t gp = raw->leaf23[1][0];
+
+			p->gp_counters = 0;
+			while (p->gp_counters < 32 && (gp & (1u << p->gp_counters)))
+				p->gp_counters++;
+			p->fixed_mask = raw->leaf23[1][1];
+		}
+	}
+	/* Hybrid: the flag of leaf 7, and this CPU's core type (pmu-facts 9.6). */
+	if (out->max_leaf >= 7 && !strcmp(out->vendor, "GenuineIntel"))
+		out->hybrid = (raw->basic[7][3] >> 15) & 1;
+	if (out->max_leaf >= 0x1a && !strcmp(out->vendor, "GenuineIntel")) {
+		out->core_type = (uint8_t)(raw->basic[0x1a][0] >> 24);
+		out->native_model = raw->basic[0x1a][0] & 0xffffff;
 	}
 }

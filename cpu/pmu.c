@@ -220,7 +220,7 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 
 	c->gp_taken = c->fixed_taken = 0;
 	c->inuse = 0;
-	for (unsigned k = 0; k < p->ngp; k++)
+	for (unsigned k = 0; k < c->ngp; k++)
 		if (rd(p, c, MSR_PERFEVTSEL(k), &c->evtsel[k], err, errlen) < 0)
 			return -1;
 	if (rd(p, c, MSR_FIXED_CTR_CTRL, &c->fixed_ctrl, err, errlen) < 0 ||
@@ -231,10 +231,10 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		return -1;
 
 	c->gp_lattop = c->fixed_lattop = 0;
-	for (unsigned k = 0; k < p->ngp; k++)
+	for (unsigned k = 0; k < c->ngp; k++)
 		if ((c->evtsel[k] & EVTSEL_EN) || (c->inuse & (1ull << k)))
 			c->gp_taken |= 1u << k;
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if ((c->fixed_ctrl & FIXED_EN(k)) || (c->inuse & (1ull << (32 + k))))
 			c->fixed_taken |= 1u << k;
 	/*
@@ -243,15 +243,15 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	 * watchdog always ask for the PMI (K-core: ARCH_PERFMON_EVENTSEL_INT,
 	 * the fixed field's PMI bit), so no one else leaves these.
 	 */
-	for (unsigned k = 0; k < p->ngp; k++)
+	for (unsigned k = 0; k < c->ngp; k++)
 		if ((c->gp_taken & (1u << k)) && pmu_table_has_evtsel(u->table, c->evtsel[k]))
 			c->gp_lattop |= 1u << k;
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if ((c->fixed_taken & (1u << k)) && (c->fixed_ctrl & FIXED_FIELD(k)) == FIXED_EN(k))
 			c->fixed_lattop |= 1u << k;
 	if (p->force)
 		return 0;       /* taken over: still saved and restored, but treated as free */
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		int j;
 
 		ours |= pmu_pebs_bits(p, k);
@@ -280,7 +280,7 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	 * version 5 on, pmu-facts 9.2).  That counter is someone's, even with
 	 * its IA32_FIXED_CTR_CTRL field still clear.
 	 */
-	for (unsigned k = 0; k < p->nfixed && !pmu_ll_en(p); k++)
+	for (unsigned k = 0; k < c->nfixed && !pmu_ll_en(p); k++)
 		if (c->pebs_enable & (1ull << (32 + k)))
 			c->fixed_taken |= 1u << k;
 	return 0;
@@ -323,15 +323,15 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 
 		if (d == c->dev || !same_group(p, me, o) || pmu_measures(p, d))
 			continue;
-		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
+		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
 			int j;
 
 			r = msrdev_read(p->dev, o->id, MSR_PERFEVTSEL(k), &sel);
 			p->reads++;
 			if (r < 0 || !(sel & EVTSEL_EN))
 				continue;
-			j = evtsel_offcore(p->uarch->table, sel);
-			if (j < 0 || (unsigned)j >= p->uarch->offcore_msrs)
+			j = evtsel_offcore(c->uarch->table, sel);
+			if (j < 0 || (unsigned)j >= c->uarch->offcore_msrs)
 				continue;
 			p->rsp_taken |= (uint8_t)(1u << j);
 			shared_note(p, "MSR_OFFCORE_RSP_%d is shared with cpu %d, not measured, where "
@@ -341,7 +341,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 		if (r == 0 && ldlat_shared) {
 			r = msrdev_read(p->dev, o->id, MSR_PEBS_ENABLE, &pebs);
 			p->reads++;
-			if (r == 0 && (pebs & (((1ull << p->ngp) - 1) << 32))) {
+			if (r == 0 && (pebs & (((1ull << c->ngp) - 1) << 32))) {
 				p->ldlat_taken = true;
 				shared_note(p, "MSR_PEBS_LD_LAT_THRESHOLD is shared with cpu %d, not "
 					    "measured, where IA32_PEBS_ENABLE=0x%llx counts load latency: "
@@ -350,7 +350,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 		}
 		if (r < 0) {
 			c->group_ok = false;
-			p->rsp_taken = (uint8_t)((1u << p->uarch->offcore_msrs) - 1);
+			p->rsp_taken = (uint8_t)((1u << c->uarch->offcore_msrs) - 1);
 			if (ldlat_shared)
 				p->ldlat_taken = true;
 			shared_note(p, "cpu %d shares MSR_OFFCORE_RSP_x with cpu %d, whose counters cannot "
@@ -407,16 +407,10 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	p->uarch = u;
 	p->force = force;
 	p->version = desc->id.pmu.version;
-	p->ngp = desc->id.pmu.gp_counters < PMU_MAX_GP ? desc->id.pmu.gp_counters : PMU_MAX_GP;
 	/* The fixed counters leaf 0xA enumerates from 0 on (its ECX bitmap from version 5) */
-	p->nfixed = pmu_caps_fixed_run(&desc->id.pmu);
-	if (p->nfixed > PMU_MAX_FIXED)
-		p->nfixed = PMU_MAX_FIXED;
 	p->gp_width = desc->id.pmu.gp_width;
 	p->fixed_width = desc->id.pmu.fixed_width;
-	for (const struct pmu_event *e = u->table->events; e->name; e++)
-		if (e->ldlat)
-			p->has_ldlat = true;
+	pmu_core_types(p, desc);
 	p->ctr_reset = pmu_ctr_reset_writes(u, p->ngp) > 0;
 	p->cpu = calloc(n, sizeof(*p->cpu));
 	if (!p->cpu) {
@@ -431,6 +425,8 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 		c->id = ids[i];
 		c->dev = msrdev_index(dev, ids[i]);
 		c->cur.ldlat_ctr = -1;
+		if (pmu_cpu_type(p, c, desc, err, errlen) < 0)
+			return -1;
 		if (c->dev < 0) {
 			snprintf(err, errlen, "cpu %d: no such CPU", ids[i]);
 			return -1;
@@ -519,24 +515,24 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	memset(c->ix_pmc, -1, sizeof(c->ix_pmc));
 	memset(c->ix_evtsel, -1, sizeof(c->ix_evtsel));
 	memset(c->ix_misc, -1, sizeof(c->ix_misc));
-	for (unsigned k = 0; k < p->ngp; k++)
+	for (unsigned k = 0; k < c->ngp; k++)
 		if (!(gp & (1u << k))) {
 			global_mask |= 1ull << k;
 			pebs_mask |= pmu_pebs_bits(p, k);
 		}
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if (!(fx & (1u << k))) {
 			fixed_mask |= FIXED_FIELD(k);
 			global_mask |= GLOBAL_FIXED(k);
 		}
 	/* Control registers first, so a failure leaves nothing half-known. */
-	for (unsigned k = 0; k < p->ngp && !r; k++)
+	for (unsigned k = 0; k < c->ngp && !r; k++)
 		if (!(gp & (1u << k)))
 			r = save_one(p, c, MSR_PERFEVTSEL(k), ~0ull, err, errlen);
-	for (unsigned k = 0; k < p->ngp && !r; k++)
+	for (unsigned k = 0; k < c->ngp && !r; k++)
 		if (!(gp & (1u << k)))
 			r = save_one(p, c, MSR_PMC(k), ~0ull, err, errlen);
-	for (unsigned k = 0; k < p->nfixed && !r; k++)
+	for (unsigned k = 0; k < c->nfixed && !r; k++)
 		if (!(fx & (1u << k)))
 			r = save_one(p, c, MSR_FIXED_CTR(k), ~0ull, err, errlen);
 	if (!r)
@@ -547,7 +543,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 		r = save_one(p, c, MSR_PEBS_ENABLE, pebs_mask, err, errlen);
 	if (!r && p->has_ldlat)
 		r = save_one(p, c, MSR_PEBS_LD_LAT, ~0ull, err, errlen);
-	for (unsigned j = 0; j < p->uarch->offcore_msrs && !r; j++)
+	for (unsigned j = 0; j < c->uarch->offcore_msrs && !r; j++)
 		r = save_one(p, c, MSR_OFFCORE_RSP(j), ~0ull, err, errlen);
 	if (r)
 		return -1;
@@ -555,7 +551,7 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	c->hw_global = reg_find(c, MSR_PERF_GLOBAL_CTRL)->saved;
 	c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
 	c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
-	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++)
+	for (unsigned j = 0; j < c->uarch->offcore_msrs; j++)
 		c->seen_rsp[j] = c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
 	if (p->has_ldlat)
 		c->seen_ldlat = c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
@@ -565,13 +561,13 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	 * 18.2: selects, counters, fixed fields and PEBS enables all 0), so
 	 * that the exit leaves those counters stopped and cleared.
 	 */
-	for (unsigned k = 0; k < p->ngp && p->force; k++)
+	for (unsigned k = 0; k < c->ngp && p->force; k++)
 		if (c->gp_lattop & (1u << k)) {
 			power_on(c, MSR_PERFEVTSEL(k), ~0ull);
 			power_on(c, MSR_PMC(k), ~0ull);
 			power_on(c, MSR_PEBS_ENABLE, pmu_pebs_bits(p, k));
 		}
-	for (unsigned k = 0; k < p->nfixed && p->force; k++)
+	for (unsigned k = 0; k < c->nfixed && p->force; k++)
 		if (c->fixed_lattop & (1u << k)) {
 			power_on(c, MSR_FIXED_CTR(k), ~0ull);
 			power_on(c, MSR_FIXED_CTR_CTRL, FIXED_FIELD(k));
@@ -799,7 +795,7 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 {
 	uint64_t ours = c->frozen ? 0 : c->cur.gp_mask;
 
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if (c->cur.fixed_mask & (1u << k))
 			ours |= GLOBAL_FIXED(k);
 	return legacy_look(p, c, ours, err, errlen);
@@ -908,7 +904,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * looked) or the reset clears every bit.
 	 */
 	want = c->hw_global | next->gp_mask;
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
 			want |= GLOBAL_FIXED(k);
 	if (!c->frozen && !reset && (stop >= 0 || want != c->hw_global) &&
@@ -925,7 +921,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	want = c->hw_pebs;
 	if (cur->ldlat_ctr >= 0 && cur->ldlat_ctr != keep)
 		want &= ~pmu_pebs_bits(p, (unsigned)cur->ldlat_ctr);
-	for (unsigned k = 0; k < p->ngp; k++)
+	for (unsigned k = 0; k < c->ngp; k++)
 		if ((next->gp_mask & (1u << k)) && (int)k != keep)
 			want &= ~pmu_pebs_bits(p, k);
 	if (want != c->hw_pebs) {
@@ -959,7 +955,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 
 	/* 3. Counters leaving: back to their saved (idle) selection. */
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
 		if ((cur->gp_mask & bit) && !(next->gp_mask & bit)) {
@@ -1000,7 +996,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	c->sh_verified = 0;
 
 	/* 5. Counters arriving or changing event. */
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		uint8_t bit = (uint8_t)(1u << k);
 
 		if (!(changed & bit))
@@ -1037,7 +1033,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * its saved value otherwise.
 	 */
 	want = c->hw_fixed_ctrl;
-	for (unsigned k = 0; k < p->nfixed; k++) {
+	for (unsigned k = 0; k < c->nfixed; k++) {
 		if ((c->fixed_taken & (1u << k)) && !p->force)
 			continue;
 		want &= ~FIXED_FIELD(k);
@@ -1047,7 +1043,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & FIXED_FIELD(k);
 	}
 	/* Counting from now: a baseline for each fixed counter joining. */
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
 			uint64_t v;
 
@@ -1098,7 +1094,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * not (a freeze, a counter stopped in step 2, the reset).
 	 */
 	want = c->hw_global | global_back | next->gp_mask;
-	for (unsigned k = 0; k < p->nfixed; k++)
+	for (unsigned k = 0; k < c->nfixed; k++)
 		if (next->fixed_mask & (1u << k))
 			want |= GLOBAL_FIXED(k);
 	if (want != c->hw_global) {
@@ -1167,7 +1163,7 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 	struct pmu_cpu *c = &p->cpu[i];
 	uint64_t mask = pmu_width_mask(p->gp_width);
 
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		int r;
 
 		delta[k] = 0;
@@ -1188,7 +1184,7 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 	struct pmu_cpu *c = &p->cpu[i];
 	uint64_t mask = pmu_width_mask(p->fixed_width);
 
-	for (unsigned k = 0; k < p->nfixed; k++) {
+	for (unsigned k = 0; k < c->nfixed; k++) {
 		int r;
 
 		delta[k] = 0;
@@ -1275,7 +1271,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 {
 	int r;
 
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
 		struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE);
 		uint64_t bits = pmu_pebs_bits(p, k);
@@ -1300,7 +1296,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 		g->mask &= ~(1ull << k);
 		pe->mask &= ~bits;
 	}
-	for (unsigned k = 0; k < p->nfixed; k++) {
+	for (unsigned k = 0; k < c->nfixed; k++) {
 		if (!(lost_fx & (1u << k)))
 			continue;
 		if ((r = global_back(p, c, GLOBAL_FIXED(k), err, errlen)) < 0)
@@ -1323,7 +1319,7 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	int r;
 
 	*lost = 0;
-	for (unsigned k = 0; k < p->ngp; k++) {
+	for (unsigned k = 0; k < c->ngp; k++) {
 		if (!(check & (1u << k)))
 			continue;
 		if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, NULL, 0)) < 0)
@@ -1404,7 +1400,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 	uint64_t v;
 	int r, n = 0;
 
-	for (unsigned j = 0; j < p->uarch->offcore_msrs; j++) {
+	for (unsigned j = 0; j < c->uarch->offcore_msrs; j++) {
 		struct pmu_reg *s = reg_find(c, MSR_OFFCORE_RSP(j));
 
 		/* Written by lattop (dirty): it must still hold what lattop wrote. */
@@ -1468,7 +1464,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 						       "0x%llx)", *o ? "; " : "", c->id,
 						       (unsigned long long)v, (unsigned long long)c->hw_pebs);
 			/* PEBS is theirs now: the register is never written again. */
-			for (unsigned k = 0; k < p->ngp; k++)
+			for (unsigned k = 0; k < c->ngp; k++)
 				if ((v & ~c->hw_pebs & pmu_pebs_bits(p, k)) && (c->cur.gp_mask & (1u << k)))
 					*lost_gp |= (uint8_t)(1u << k);
 			p->ldlat_taken = true;
@@ -1502,7 +1498,7 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 
 		if ((r = rd(p, c, MSR_FIXED_CTR_CTRL, &v, NULL, 0)) < 0)
 			return r;
-		for (unsigned k = 0; k < p->nfixed; k++)
+		for (unsigned k = 0; k < c->nfixed; k++)
 			if ((c->cur.fixed_mask & (1u << k)) &&
 			    (v & FIXED_FIELD(k)) != (c->hw_fixed_ctrl & FIXED_FIELD(k))) {
 				lost_fx |= (uint8_t)(1u << k);
@@ -1548,7 +1544,7 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 	if (c->programmed && c->cur.gp_mask) {
 		bool same = true;
 
-		for (unsigned k = 0; k < p->ngp && same; k++) {
+		for (unsigned k = 0; k < c->ngp && same; k++) {
 			uint64_t v;
 
 			if (!(c->cur.gp_mask & (1u << k)))

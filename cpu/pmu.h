@@ -77,6 +77,14 @@ struct pmu_reg {
 struct pmu_cpu {
 	int id;                         /* Linux CPU number */
 	int dev;                        /* index into msrdev.cpu[] */
+	/*
+	 * Its core type's: a hybrid part's CPUs differ in microarchitecture
+	 * and counters (struct cpu_desc.type[]); type is the index there, 0
+	 * on a part that is not hybrid, where these are struct pmu's.
+	 */
+	int8_t type;
+	const struct uarch *uarch;
+	unsigned ngp, nfixed;
 	/* found at probe */
 	uint64_t evtsel[PMU_MAX_GP];
 	uint64_t fixed_ctrl, global_ctrl, pebs_enable, inuse;
@@ -146,9 +154,9 @@ struct pmu_cpu {
 
 struct pmu {
 	struct msrdev *dev;
-	const struct uarch *uarch;
+	const struct uarch *uarch;      /* the part's; each CPU's own is pmu_cpu.uarch */
 	unsigned version;
-	unsigned ngp, nfixed;
+	unsigned ngp, nfixed;           /* the most any CPU has; each CPU's own is pmu_cpu's */
 	unsigned gp_width, fixed_width;
 	bool fw_write;                  /* IA32_PERF_CAPABILITIES[13] */
 	bool has_ldlat;                 /* the table has load-latency rows */
@@ -175,6 +183,16 @@ struct pmu {
 int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	     const int *ids, int n, bool force, char *err, size_t errlen);
 void pmu_close(struct pmu *p);
+
+/*
+ * pmu_owners.c, for pmu_open(): the counters of @p (on a hybrid part the
+ * most any core type has) and whether a table measures load latency; and
+ * CPU @c's core type, its microarchitecture and counters (0, or -1 with a
+ * message when CPUID gave the CPU no core type).
+ */
+void pmu_core_types(struct pmu *p, const struct cpu_desc *desc);
+int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc,
+		 char *err, size_t errlen);
 
 /*
  * The first CPU with no free general-purpose counter, or -1.  When one is

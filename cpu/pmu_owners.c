@@ -40,7 +40,7 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (unsigned k = 0; k < p->ngp && o < len; k++)
+	for (unsigned k = 0; k < c->ngp && o < len; k++)
 		if (c->gp_taken & (1u << k))
 			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
 				      k, (unsigned long long)c->evtsel[k]);
@@ -48,7 +48,7 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
 			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
 			      (c->fixed_taken & (c->fixed_taken - 1)) ? "s" : "");
-	for (unsigned k = 0; c->fixed_taken && k < p->nfixed && o < len; k++)
+	for (unsigned k = 0; c->fixed_taken && k < c->nfixed && o < len; k++)
 		if (c->fixed_taken & (1u << k))
 			o += snprintf(buf + o, len - o, " %u", k);
 	if (c->fixed_taken && o < len)
@@ -64,12 +64,11 @@ void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf,
 
 int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 {
-	uint8_t all = (uint8_t)((1u << p->ngp) - 1);
-
 	if (p->force)
 		return -1;
 	for (int i = 0; i < p->ncpu; i++) {
 		const struct pmu_cpu *c = &p->cpu[i];
+		uint8_t all = (uint8_t)((1u << c->ngp) - 1);
 		char taken[512];
 
 		if ((c->gp_taken & all) != all)
@@ -115,7 +114,7 @@ int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
 		if (!c->gp_lattop && !c->fixed_lattop)
 			continue;
 		regs[0] = 0;
-		for (unsigned k = 0; k < p->ngp && o < sizeof(regs); k++)
+		for (unsigned k = 0; k < c->ngp && o < sizeof(regs); k++)
 			if (c->gp_lattop & (1u << k))
 				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
 						      o ? ", " : "", k,
@@ -175,22 +174,22 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 			holder = h;
 			continue;
 		}
-		for (unsigned k = 0; k < p->ngp; k++)
+		for (unsigned k = 0; k < c->ngp; k++)
 			if (c->gp_lattop & (1u << k))
 				pebs &= ~pmu_pebs_bits(p, k);
-		for (unsigned k = 0; k < p->nfixed; k++)
+		for (unsigned k = 0; k < c->nfixed; k++)
 			if (c->fixed_lattop & (1u << k))
 				fixed &= ~PMU_FIXED_FIELD(k);
 		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
-		for (unsigned k = 0; k < p->ngp && !r; k++)
+		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
 				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
 		if (!r && fixed != c->fixed_ctrl)
 			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
-		for (unsigned k = 0; k < p->ngp && !r; k++)
+		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
 				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
-		for (unsigned k = 0; k < p->nfixed && !r; k++)
+		for (unsigned k = 0; k < c->nfixed && !r; k++)
 			if (c->fixed_lattop & (1u << k))
 				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
 		if (r < 0)
@@ -225,7 +224,7 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << p->ngp) - 1);
+	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << c->ngp) - 1);
 	const char *err = NULL;
 	int who = -1, changed;
 
@@ -234,7 +233,7 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 		uint8_t b = 0;
 		int r = 0;
 
-		for (unsigned k = 0; k < p->ngp && r == 0; k++) {
+		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
 			uint64_t sel;
 			unsigned ev;
 
@@ -371,5 +370,66 @@ int pmu_topology(struct pmu *p, char *err, size_t errlen)
 		}
 	}
 	free(k);
+	return 0;
+}
+
+/* The general-purpose and fixed counters lattop may use of what @c enumerates. */
+static unsigned pmu_caps_ngp(const struct pmu_caps *c)
+{
+	return c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
+}
+
+static unsigned pmu_caps_nfixed(const struct pmu_caps *c)
+{
+	unsigned n = pmu_caps_fixed_run(c);
+
+	return n < PMU_MAX_FIXED ? n : PMU_MAX_FIXED;
+}
+
+static bool table_has_ldlat(const struct pmu_table *t)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->ldlat)
+			return true;
+	return false;
+}
+
+void pmu_core_types(struct pmu *p, const struct cpu_desc *desc)
+{
+	p->ngp = pmu_caps_ngp(&desc->id.pmu);
+	p->nfixed = pmu_caps_nfixed(&desc->id.pmu);
+	p->has_ldlat = table_has_ldlat(desc->uarch->table);
+	/* A hybrid part: each type's counters (the most of them in p), and its table's load latency. */
+	for (int t = 0; t < desc->ntypes; t++) {
+		const struct core_type_desc *ct = &desc->type[t];
+
+		if (t == 0)
+			p->ngp = p->nfixed = 0;
+		if (pmu_caps_ngp(&ct->pmu) > p->ngp)
+			p->ngp = pmu_caps_ngp(&ct->pmu);
+		if (pmu_caps_nfixed(&ct->pmu) > p->nfixed)
+			p->nfixed = pmu_caps_nfixed(&ct->pmu);
+		p->has_ldlat |= table_has_ldlat(ct->uarch->table);
+	}
+}
+
+int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc,
+		 char *err, size_t errlen)
+{
+	int t = cpu_desc_type_of(desc, c->id);
+
+	c->uarch = p->uarch;
+	c->ngp = p->ngp;
+	c->nfixed = p->nfixed;
+	if (!desc->ntypes)
+		return 0;
+	if (t < 0) {
+		snprintf(err, errlen, "cpu %d: CPUID read no core type for it", c->id);
+		return -1;
+	}
+	c->type = (int8_t)t;
+	c->uarch = desc->type[t].uarch;
+	c->ngp = pmu_caps_ngp(&desc->type[t].pmu);
+	c->nfixed = pmu_caps_nfixed(&desc->type[t].pmu);
 	return 0;
 }

@@ -281,6 +281,62 @@ static const struct uarch uarch_emeraldrapids = {
 };
 
 /*
+ * The Golden Cove client core: Alder Lake and Raptor Lake, every P-core
+ * (pmu-facts 9.1: Golden Cove, Raptor Cove).  The kernel gives their PMU
+ * the constraints and extra registers of Sapphire Rapids (K612 ADL case of
+ * intel_pmu_init: intel_glc_event_constraints, intel_glc_extra_regs,
+ * intel_glc_pebs_event_constraints), and Intel's ADL file names the same
+ * encodings for what lattop counts (PM2 ADL/events/alderlake_goldencove_core.json:
+ * 0xCD/0x01 on counters 1-7, 0xD2/0x02 XSNP_NO_FWD, 0xD2/0x04 XSNP_FWD
+ * "HitM", 0x20/0x01 and 0x21/0x01 on 0-3, OCR 0x2A/0x2B; tests/test_events.c
+ * holds those values).  The client part has no remote events (0xD3 is
+ * LOCAL_DRAM there): no UARCH_F_REMOTE_EVENTS.  8 general-purpose and 4
+ * fixed counters: leaf 0xA of a P-core-only part (LCP2 i5-12400), and the
+ * kernel's view of a hybrid part's P-cores (pmu-facts 9.6).
+ */
+#define GLC_CLIENT                                                      \
+	.table = &pmu_table_sapphirerapids,                             \
+	.min_version = 5,               /* LCP2 EAX[7:0] = 5 */         \
+	.gp_needed = 8,                 /* LCP2 i5-12400; K612 ADL case (hybrid) */ \
+	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */    \
+	.offcore_msrs = 2,              /* K612 intel_glc_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD, /* K612 PMU_FL_NO_HT_SHARING (glc) */ \
+	.flags = UARCH_F_XSNP_HITM      /* PM2 ADL GLC XSNP_FWD "HitM responses" */
+
+static const struct uarch uarch_alderlake = {
+	.name = "alderlake",
+	.pretty = "Alder Lake",
+	GLC_CLIENT,
+};
+
+static const struct uarch uarch_raptorlake = {
+	.name = "raptorlake",
+	.pretty = "Raptor Lake",
+	GLC_CLIENT,
+};
+
+/* The P-core types of the hybrids, as --detect's core_types name them. */
+static const struct uarch uarch_goldencove = {
+	.name = "goldencove",
+	.pretty = "Golden Cove",
+	GLC_CLIENT,
+};
+
+static const struct uarch uarch_raptorcove = {
+	.name = "raptorcove",
+	.pretty = "Raptor Cove",
+	GLC_CLIENT,
+};
+
+/* Lakefield's P-core: the Ice Lake client core (K-fam LAKEFIELD "Sunny Cove / Tremont"). */
+static const struct uarch uarch_sunnycove = {
+	.name = "sunnycove",
+	.pretty = "Sunny Cove",
+	ICL_FAMILY,
+	.flags = UARCH_F_XSNP_HITM,     /* PM2 ICL XSNP_HITM */
+};
+
+/*
  * Granite Rapids X and D (06_AD, 06_AE; Redwood Cove): K612's
  * granite_rapids case, Golden Cove's constraints (pmu-facts 9.3, 9.9);
  * PM2 GNR's events lattop uses are SPR's (events/sapphirerapids.c).  Leaf
@@ -321,8 +377,10 @@ static const struct uarch uarch_tremont = {
 extern const struct pmu_table pmu_table_gracemont;   /* cpu/events/gracemont.c */
 
 /*
- * Alder Lake-N 06_BE: Gracemont cores only (K612 intel_pmu_init's
- * gracemont case; PM2 mapfile 06_BE -> alderlake_gracemont_core.json).
+ * Gracemont: Alder Lake-N 06_BE, Gracemont cores only (K612 intel_pmu_init's
+ * gracemont case; PM2 mapfile 06_BE -> alderlake_gracemont_core.json), and
+ * the E-cores of Alder and Raptor Lake (uarch_hybrids[]; PM2 mapfile rows
+ * 0x20,0x000001 GRT), whose leaf 0xA says the same.
  * Leaf 0xA (LCP2 i3-N305, N95): EAX 0x07300605, ECX 0x7, EDX 0x8603:
  * version 5, 6 counters, 48 bits, fixed counters 0-2.  Leaf 0x1A says
  * Atom (0x20000001) but CPUID.7.0:EDX[15] is clear: not hybrid (pmu-facts
@@ -403,18 +461,6 @@ static const struct uarch uarch_bonnell = {
 #define WHY_NO_TABLE_HYBRID \
 	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
 
-static const struct uarch uarch_alderlake = {
-	.name = "alderlake",
-	.pretty = "Alder Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
-static const struct uarch uarch_raptorlake = {
-	.name = "raptorlake",
-	.pretty = "Raptor Lake",
-	.why_not = WHY_NO_TABLE,
-};
-
 static const struct uarch uarch_lakefield = {
 	.name = "lakefield",
 	.pretty = "Lakefield",
@@ -445,7 +491,36 @@ static const struct uarch uarch_pantherlake = {
 	.why_not = WHY_NO_TABLE_HYBRID,
 };
 
+/* The core types of the hybrids after Alder Lake (pmu-facts 9.1), no event table yet. */
+static const struct uarch uarch_redwoodcove = {
+	.name = "redwoodcove",
+	.pretty = "Redwood Cove",
+	.why_not = WHY_NO_TABLE,
+};
 
+static const struct uarch uarch_lioncove = {
+	.name = "lioncove",
+	.pretty = "Lion Cove",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_skymont = {
+	.name = "skymont",
+	.pretty = "Skymont",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_cougarcove = {
+	.name = "cougarcove",
+	.pretty = "Cougar Cove",
+	.why_not = WHY_NO_TABLE,
+};
+
+static const struct uarch uarch_darkmont = {
+	.name = "darkmont",
+	.pretty = "Darkmont",
+	.why_not = WHY_NO_TABLE,
+};
 
 static const struct uarch uarch_airmont_np = {
 	.name = "airmont-np",
@@ -494,6 +569,8 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_rocketlake,
 	&uarch_sapphirerapids,
 	&uarch_emeraldrapids,
+	&uarch_alderlake,
+	&uarch_raptorlake,
 	&uarch_graniterapids,
 	&uarch_tremont,
 	&uarch_gracemont,
@@ -804,6 +881,258 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out)
 		return;
 	}
 	out->supported = uarch_check_pmu(m->uarch, id, prefix, out->reason, sizeof(out->reason));
+}
+
+/*
+ * The core types of the hybrid parts: (model, CPUID.1AH core type, native
+ * model ID) to the microarchitecture of that type's cores.  The native ID
+ * tells Arrow Lake-H's two kinds of Atom apart (pmu-facts 9.6, PM2
+ * mapfile.csv rows keyed by core type and native ID).  @gp_kernel and
+ * @fixed_kernel: the counters the kernel gives the type when leaf 0xA
+ * reports only the subset common to both (Alder and Raptor Lake: K612 ADL
+ * case of intel_pmu_init adds 2 general-purpose and 1 fixed counter to the
+ * P-core PMU; pmu-facts 9.6), 0 when leaf 0xA or 0x23 says it.  The
+ * kernel's fourth fixed counter there is SLOTS (topdown), which no table
+ * uses: lattop leaves it out (fixed_kernel 0), so never touches it.
+ */
+struct uarch_hybrid {
+	unsigned model;
+	uint8_t type;
+	uint32_t native;                /* UARCH_ANY: any */
+	const struct uarch *uarch;
+	unsigned gp_kernel, fixed_kernel;
+	const char *source;
+};
+
+#define HYB(m, t, n, u, gp, fx, src) { m, CORE_TYPE_##t, n, &u, gp, fx, src }
+static const struct uarch_hybrid uarch_hybrids[] = {
+	HYB(0x97, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_97 0x40,0x000001 GLC; K612 ADL case"),
+	HYB(0x97, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_97 0x20,0x000001 GRT"),
+	HYB(0x9A, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_9A; K612 ADL case"),
+	HYB(0x9A, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_9A"),
+	HYB(0xB7, CORE, 1, uarch_raptorcove, 8, 0, "K-fam RAPTORLAKE (Raptor Cove); K612 ADL case"),
+	HYB(0xB7, ATOM, 1, uarch_gracemont, 0, 0, "K-fam RAPTORLAKE (Enhanced Gracemont)"),
+	HYB(0xBA, CORE, 1, uarch_goldencove, 8, 0, "PM2 mapfile 06_BA GLC; K612 ADL case"),
+	HYB(0xBA, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BA GRT"),
+	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 0, "PM2 mapfile 06_BF GLC; K612 ADL case"),
+	HYB(0xBF, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BF GRT"),
+	HYB(0xAA, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x40,0x000002"),
+	HYB(0xAA, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
+	HYB(0xAC, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1"),
+	HYB(0xAC, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1"),
+	HYB(0xB5, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1 (ARL-U)"),
+	HYB(0xB5, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1 (ARL-U)"),
+	HYB(0xC6, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1; PM2 mapfile 0x40,0x000003"),
+	HYB(0xC6, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.1; PM2 mapfile 0x20,0x000003"),
+	HYB(0xC5, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1"),
+	HYB(0xC5, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.6 (ML-ARLH)"),
+	HYB(0xC5, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.6: LP-E, PM2 mapfile 06_C5 0x20,0x000002"),
+	HYB(0xBD, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
+	HYB(0xBD, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
+	HYB(0xCC, CORE, UARCH_ANY, uarch_cougarcove, 0, 0, "pmu-facts 9.1"),
+	HYB(0xCC, ATOM, UARCH_ANY, uarch_darkmont, 0, 0, "pmu-facts 9.1"),
+	HYB(0x8A, CORE, UARCH_ANY, uarch_sunnycove, 0, 0, "K-fam LAKEFIELD (Sunny Cove / Tremont)"),
+	HYB(0x8A, ATOM, UARCH_ANY, uarch_tremont, 0, 0, "K-fam LAKEFIELD (Sunny Cove / Tremont)"),
+	{ 0, 0, 0, NULL, 0, 0, NULL },
+};
+
+static const struct uarch_hybrid *uarch_hybrid_lookup(const struct cpuid_info *id)
+{
+	for (const struct uarch_hybrid *h = uarch_hybrids; h->uarch; h++)
+		if (id->family == 6 && h->model == id->model && h->type == id->core_type &&
+		    (h->native == UARCH_ANY || h->native == id->native_model))
+			return h;
+	return NULL;
+}
+
+const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type)
+{
+	for (const struct uarch_hybrid *h = uarch_hybrids; h->uarch; h++) {
+		const struct uarch_hybrid *g;
+		const struct uarch_model *m;
+
+		for (m = uarch_models; m->vendor; m++)
+			if (m->uarch == u && m->family == 6 && m->model == h->model)
+				break;
+		if (!m->vendor)
+			continue;               /* another part's row */
+		for (g = uarch_hybrids; g < h; g++) {
+			if (g->uarch != h->uarch || g->type != h->type)
+				continue;
+			for (m = uarch_models; m->vendor; m++)
+				if (m->uarch == u && m->family == 6 && m->model == g->model)
+					break;
+			if (m->vendor)
+				break;          /* listed already, for an earlier model */
+		}
+		if (g < h)
+			continue;
+		if (i-- == 0) {
+			*type = h->type;
+			return h->uarch;
+		}
+	}
+	return NULL;
+}
+
+const char *core_type_name(uint8_t type)
+{
+	return type == CORE_TYPE_CORE ? "core" : type == CORE_TYPE_ATOM ? "atom" : "unknown";
+}
+
+int cpu_desc_type_of(const struct cpu_desc *d, int cpu)
+{
+	if (cpu < 0 || cpu >= CPUSET_MAX)
+		return -1;
+	for (int t = 0; t < d->ntypes; t++)
+		if (d->type[t].cpus[cpu / 64] >> (cpu % 64) & 1)
+			return t;
+	return -1;
+}
+
+/* "0-1,10-19" */
+static void cpus_list(const uint64_t *cpus, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPUSET_MAX && used < len; c++) {
+		int e = c;
+		int n;
+
+		if (!(cpus[c / 64] >> (c % 64) & 1))
+			continue;
+		while (e + 1 < CPUSET_MAX && (cpus[(e + 1) / 64] >> ((e + 1) % 64) & 1))
+			e++;
+		n = e > c ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, e)
+			  : snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+		c = e;
+	}
+}
+
+/* Type @t of @out: its uarch, the counters its CPUs have, whether it is measurable. */
+static void uarch_type_detect(struct cpu_desc *out, struct core_type_desc *t,
+			      const struct cpuid_info *id)
+{
+	const struct uarch_hybrid *h = uarch_hybrid_lookup(id);
+	struct cpuid_info tid = *id;
+	char prefix[160], cpus[96], supports[384];
+
+	t->uarch = h ? h->uarch : &uarch_unknown;
+	t->flags = t->uarch->flags;
+	tid.pmu = t->pmu;
+	if (h && h->gp_kernel && tid.pmu.gp_counters < h->gp_kernel) {
+		tid.pmu.gp_counters = h->gp_kernel;
+		if (h->fixed_kernel) {
+			tid.pmu.fixed_mask |= (1u << h->fixed_kernel) - 1;
+			tid.pmu.fixed_counters = h->fixed_kernel;
+		}
+	}
+	t->pmu = tid.pmu;
+	cpus_list(t->cpus, cpus, sizeof(cpus));
+	snprintf(prefix, sizeof(prefix), "its %s-cores (%s, cpu%s %s)",
+		 t->type == CORE_TYPE_CORE ? "P" : "E", t->uarch->pretty, t->ncpu > 1 ? "s" : "", cpus);
+	if (!h) {
+		snprintf(t->reason, sizeof(t->reason), "%s: lattop does not know core type 0x%02x "
+			 "native model 0x%x of %02X_%02X", prefix, t->type, t->native, id->family,
+			 id->model);
+	} else if (!t->uarch->table) {
+		uarch_supports(supports, sizeof(supports));
+		snprintf(t->reason, sizeof(t->reason), "%s: %s", prefix, t->uarch->why_not);
+	} else {
+		t->supported = uarch_check_pmu(t->uarch, &tid, prefix, t->reason, sizeof(t->reason));
+	}
+	(void)out;
+}
+
+void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out)
+{
+	struct cpuid_info id0;
+	char prefix[96], supports[384];
+	size_t used;
+
+	cpuid_decode(&s->raw[0], &id0);
+	uarch_detect(&id0, out);
+	if (!id0.hybrid)
+		return;
+	out->hybrid = true;
+	for (int i = 0; i < s->n; i++) {
+		struct cpuid_info id;
+		int t;
+
+		cpuid_decode(&s->raw[i], &id);
+		/* The kernel takes Core when leaf 0x1A says nothing (adl_get_hybrid_cpu_type, pmu-facts 9.6). */
+		if (!id.core_type)
+			id.core_type = CORE_TYPE_CORE;
+		for (t = 0; t < out->ntypes; t++)
+			if (out->type[t].type == id.core_type && out->type[t].native == id.native_model)
+				break;
+		if (t == out->ntypes) {
+			if (t == CORE_TYPES_MAX)
+				continue;       /* no part has more */
+			out->ntypes++;
+			out->type[t].type = id.core_type;
+			out->type[t].native = id.native_model;
+			out->type[t].pmu = id.pmu;
+		}
+		if (s->cpu[i] >= 0 && s->cpu[i] < CPUSET_MAX) {
+			out->type[t].cpus[s->cpu[i] / 64] |= 1ull << (s->cpu[i] % 64);
+			out->type[t].ncpu++;
+		}
+	}
+	/* P-cores first, as the kernel's cpu_core and the simulator list them. */
+	for (int a = 0; a < out->ntypes; a++)
+		for (int b = a + 1; b < out->ntypes; b++)
+			if (out->type[b].type > out->type[a].type) {
+				struct core_type_desc tmp = out->type[a];
+
+				out->type[a] = out->type[b];
+				out->type[b] = tmp;
+			}
+	for (int t = 0; t < out->ntypes; t++) {
+		struct cpuid_info id = id0;
+
+		id.core_type = out->type[t].type;
+		id.native_model = out->type[t].native;
+		uarch_type_detect(out, &out->type[t], &id);
+	}
+	/*
+	 * The part: measurable when each of its core types is; else each
+	 * reason.  A part lattop has no plan for (uarch_models[]: no table,
+	 * Lakefield and later) stays unmeasured whatever its types, with
+	 * the part's reason when its types give none: a dump of one CPU may
+	 * see only a type that has a table (Lakefield's Tremont).
+	 */
+	if (!out->uarch->table) {
+		bool named = false;
+
+		for (int t = 0; t < out->ntypes; t++)
+			named |= !out->type[t].supported;
+		if (!named)
+			return;         /* uarch_detect's reason, the part's */
+	}
+	out->supported = out->ntypes > 0;
+	out->reason[0] = '\0';
+	snprintf(prefix, sizeof(prefix), "%s (%02X_%02X)", out->uarch->pretty, id0.family, id0.model);
+	used = (size_t)snprintf(out->reason, sizeof(out->reason), "%s is not supported:", prefix);
+	for (int t = 0; t < out->ntypes; t++) {
+		if (out->type[t].supported)
+			continue;
+		out->supported = false;
+		if (used < sizeof(out->reason))
+			used += (size_t)snprintf(out->reason + used, sizeof(out->reason) - used, "%s %s",
+						 used > strlen(prefix) + 18 ? ";" : "",
+						 out->type[t].reason);
+	}
+	if (out->supported) {
+		out->reason[0] = '\0';
+	} else if (used < sizeof(out->reason)) {
+		uarch_supports(supports, sizeof(supports));
+		snprintf(out->reason + used, sizeof(out->reason) - used, "; %s", supports);
+	}
 }
 
 /*

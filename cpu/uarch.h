@@ -11,6 +11,7 @@
 #define LATTOP_UARCH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,25 @@ struct cpuid_raw {
 	uint32_t basic[CPUID_RAW_BASIC][4];
 	uint32_t ext[CPUID_RAW_EXT][4];
 	uint32_t basic_present;  /* bit i: leaf i was read (a dump may leave leaves out) */
+	/*
+	 * Leaf 0x23 (architectural perfmon extended), past basic[]: subleaf 0
+	 * (EAX the valid-subleaf bitmap) and 1 (EAX the general-purpose, EBX
+	 * the fixed counter bitmap), pmu-facts 9.2.  A libcpuid dump cannot
+	 * hold it (basic leaves 0..0x1F only): has_leaf23 false then.
+	 */
+	uint32_t leaf23[2][4];
+	bool has_leaf23;
+};
+
+/*
+ * Every logical CPU's own CPUID, read on that CPU: the running machine's
+ * (cpuid_set_running) or an all-CPU dump's (cpuid_set_file).  A hybrid
+ * part's CPUs differ in leaves 0x1A, 0xA and 0x23 (pmu-facts 9.6).
+ */
+struct cpuid_set {
+	int n;
+	int *cpu;                /* its Linux CPU number (a dump's CPU number) */
+	struct cpuid_raw *raw;   /* [n] */
 };
 
 struct pmu_caps {                /* CPUID leaf 0xA */
@@ -51,8 +71,15 @@ struct cpuid_info {
 	bool hypervisor;         /* CPUID.01H:ECX[31] */
 	bool pdcm;               /* CPUID.01H:ECX[15]: IA32_PERF_CAPABILITIES exists */
 	unsigned max_leaf;
-	struct pmu_caps pmu;     /* zero when max_leaf < 0xA */
+	struct pmu_caps pmu;     /* zero when max_leaf < 0xA; leaf 0x23.1's counters when it has them */
+	bool hybrid;             /* CPUID.(EAX=7,ECX=0):EDX[15] (pmu-facts 9.6) */
+	uint8_t core_type;       /* CPUID.1AH:EAX[31:24]: CORE_TYPE_*, 0 when leaf 0x1A is absent */
+	uint32_t native_model;   /* CPUID.1AH:EAX[23:0] */
 };
+
+/* CPUID.1AH:EAX[31:24] (pmu-facts 9.6; the kernel's enum hybrid_cpu_type). */
+#define CORE_TYPE_ATOM 0x20
+#define CORE_TYPE_CORE 0x40
 
 enum offcore_scope {
 	OFFCORE_THREAD,          /* each logical CPU has its own MSR_OFFCORE_RSP_x */
@@ -72,6 +99,25 @@ struct uarch {
 	unsigned flags;          /* UARCH_F_* (events.h) */
 	const char *ht_erratum;  /* UARCH_F_HT_EXCL: the erratum's name in Intel's list ("HSD29") */
 	const char *why_not;     /* for unsupported microarchitectures: the reason */
+};
+
+/*
+ * One core type of a hybrid part: its CPUs, its microarchitecture and
+ * event table, and the counters its CPUs have (pmu-facts 9.6).  Arrow
+ * Lake-H has three: two kinds of Atom, told apart by native model ID.
+ */
+#define CORE_TYPES_MAX  3
+#define CPUSET_MAX      1024    /* as a dump's "Logical CPU" limit (cpuid.c) */
+struct core_type_desc {
+	uint8_t type;                   /* CORE_TYPE_* */
+	uint32_t native;                /* CPUID.1AH:EAX[23:0] */
+	const struct uarch *uarch;      /* never NULL */
+	struct pmu_caps pmu;            /* this type's counters */
+	unsigned flags;                 /* UARCH_F_* */
+	bool supported;
+	char reason[320];               /* why not, when !supported */
+	int ncpu;
+	uint64_t cpus[CPUSET_MAX / 64]; /* bit i: Linux CPU i is of this type */
 };
 
 /* The --detect result. */
@@ -94,7 +140,28 @@ struct cpu_desc {
 	 * stepping its microcode table does not list (uarch.c).
 	 */
 	char ldlat_why[200];
+	/*
+	 * A hybrid part (CPUID.7.0:EDX[15] on its CPUs): each core type with
+	 * its CPUs (ntypes 0 otherwise).  @uarch is then the part ("alderlake"),
+	 * and @supported true when every type is.
+	 */
+	bool hybrid;
+	int ntypes;
+	struct core_type_desc type[CORE_TYPES_MAX];
 };
+
+/* The core type of Linux CPU @cpu in @d (an index into d->type[]), or -1 (none, not hybrid). */
+int cpu_desc_type_of(const struct cpu_desc *d, int cpu);
+
+/*
+ * The @i-th distinct microarchitecture of a core type of hybrid part @u
+ * ("goldencove", then "gracemont" for "alderlake"), its CORE_TYPE_* in
+ * *@type; NULL past the last (and for a part that is never hybrid).
+ */
+const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type);
+
+/* "core" or "atom", as JSON and the rows name a CORE_TYPE_*. */
+const char *core_type_name(uint8_t type);
 
 /* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */
 int cpuid_raw_running(struct cpuid_raw *raw, char *err, size_t errlen);
@@ -110,8 +177,40 @@ int cpuid_raw_complete(const struct cpuid_raw *raw, const char *path, char *err,
 
 void cpuid_decode(const struct cpuid_raw *raw, struct cpuid_info *out);
 
+/*
+ * Read CPUID on every CPU this thread may run on, with lattop's own
+ * reader (sched_setaffinity(2) and the cpuid instruction: libcpuid reads
+ * one CPU and keeps no leaf 0x23).  0, or -1 with a message.
+ */
+int cpuid_set_running(struct cpuid_set *s, char *err, size_t errlen);
+
+/*
+ * Read a dump of one or every CPU: libcpuid's raw format (one CPU, or its
+ * all-CPU form with "Logical CPU #n" sections) or Debian's `cpuid -r`
+ * output ("CPU n:" blocks of "0xLEAF 0xSUB: eax=... ebx=... ecx=... edx=..."
+ * lines).  0, or -1 with a message naming @path.
+ */
+int cpuid_set_file(const char *path, struct cpuid_set *s, char *err, size_t errlen);
+
+void cpuid_set_free(struct cpuid_set *s);
+
+/*
+ * cpuid.c, for cpuid_all.c: the readers of each dump format.  A regular
+ * file opened for reading (its stat in @st), or NULL with a message; every
+ * CPU of a libcpuid raw dump into @s.
+ */
+struct stat;
+FILE *cpuid_dump_open(const char *path, struct stat *st, char *err, size_t errlen);
+int cpuid_set_libcpuid(const char *path, struct cpuid_set *s, char *err, size_t errlen);
+
 /* Classify; never fails: an unknown CPU is described with a reason. */
 void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out);
+
+/*
+ * Classify from every CPU's CPUID: as uarch_detect() from the first, and
+ * on a hybrid part each core type with its CPUs from their own leaves.
+ */
+void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out);
 
 /* A supported microarchitecture by its JSON name ("haswell"), or NULL. */
 const struct uarch *uarch_by_name(const char *name);

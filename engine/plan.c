@@ -14,6 +14,22 @@ static bool row_eligible(const struct pmu_event *e, const struct uarch *u,
 	return (e->needs & (u->flags | res->flags)) == e->needs && e->offcore <= u->offcore_msrs;
 }
 
+/*
+ * Why no row of @t serves @m on this model when the table has rows for it:
+ * a table serving server and client parts (Sapphire Rapids and the Alder
+ * Lake P-cores) keeps the remote events for the servers (UARCH_F_REMOTE_EVENTS).
+ */
+static const char *model_lacks(const struct pmu_table *t, enum metric m, const struct uarch *u,
+			       const struct plan_resources *res)
+{
+	for (const struct pmu_event *e = t->events; e->name; e++)
+		if (e->metric == m && (e->needs & UARCH_F_REMOTE_EVENTS) &&
+		    !((u->flags | res->flags) & UARCH_F_REMOTE_EVENTS))
+			return "a client model: its retired-load events see no other package "
+			       "(the remote events are a server model's)";
+	return "no event for it on this CPU";
+}
+
 static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
 {
 	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
@@ -367,10 +383,27 @@ uint8_t plan_cpu_busy(const struct pmu *p, int i)
 
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 {
-	uint8_t gp_taken = 0, gp_some = 0, fixed_taken = 0;
+	plan_resources_of_type(res, p, -1);
+}
 
+void plan_resources_of_type(struct plan_resources *res, const struct pmu *p, int type)
+{
+	uint8_t gp_taken = 0, gp_some = 0, fixed_taken = 0;
+	unsigned ngp = p->ngp, nfixed = p->nfixed;
+	const struct uarch *u = p->uarch;
+
+	for (int i = 0; i < p->ncpu && type >= 0; i++)
+		if (p->cpu[i].type == type) {
+			ngp = p->cpu[i].ngp;
+			nfixed = p->cpu[i].nfixed;
+			u = p->cpu[i].uarch;
+			break;
+		}
 	for (int i = 0; i < p->ncpu; i++) {
 		uint8_t busy = plan_cpu_busy(p, i);
+
+		if (type >= 0 && p->cpu[i].type != type)
+			continue;
 
 		gp_taken |= busy;
 		gp_some |= (uint8_t)~busy;
@@ -378,12 +411,12 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 			fixed_taken |= p->cpu[i].fixed_taken;
 	}
 	sibling_resources(res, p);
-	res->ngp = p->ngp;
-	res->nfixed = p->nfixed;
-	res->gp_free = (uint8_t)(((1u << p->ngp) - 1) & ~gp_taken);
-	res->gp_part = (uint8_t)(((1u << p->ngp) - 1) & gp_taken & gp_some);
-	res->fixed_free = (uint8_t)(((1u << p->nfixed) - 1) & ~fixed_taken);
-	res->rsp_free = (uint8_t)(((1u << p->uarch->offcore_msrs) - 1) & ~p->rsp_taken);
+	res->ngp = ngp;
+	res->nfixed = nfixed;
+	res->gp_free = (uint8_t)(((1u << ngp) - 1) & ~gp_taken);
+	res->gp_part = (uint8_t)(((1u << ngp) - 1) & gp_taken & gp_some);
+	res->fixed_free = (uint8_t)(((1u << nfixed) - 1) & ~fixed_taken);
+	res->rsp_free = (uint8_t)(((1u << u->offcore_msrs) - 1) & ~p->rsp_taken);
 	res->ldlat_free = p->has_ldlat && !p->ldlat_taken && !p->ldlat_why[0];
 	res->ldlat_why = p->ldlat_why[0] ? p->ldlat_why : NULL;
 	res->ht_excl = false;
@@ -819,8 +852,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 				pl->unit[ui].alt[pl->unit[ui].nalt++] = last = e;
 		if (!last) {
 			pl->nunits--;
-			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m]
-							    : "no event for it on this CPU");
+			set_reason(pl, m, t->unsupported[m] ? t->unsupported[m] : model_lacks(t, m, ua, res));
 			continue;
 		}
 		if (remote_metric(m) && res->packages < 2) {
@@ -1019,4 +1051,27 @@ size_t plan_part_note(const struct plan *pl, const struct pmu *p, char *buf, siz
 				      u->nrows > 1 ? metric_name(u->row[1]->metric) : "", first, more, list);
 	}
 	return o < len ? o : (len ? len - 1 : 0);
+}
+
+void plan_link_types(struct plan *const *pl, int n, const char *const *type_names)
+{
+	for (int t = 0; t < n; t++) {
+		pl[t]->ntypes = n;
+		for (int k = 0; k < n; k++) {
+			pl[t]->type[k] = pl[k];
+			pl[t]->type_name[k] = type_names[k];
+		}
+	}
+	for (int m = 0; m < M__COUNT; m++) {
+		if (!plan_has(pl[0], m) || pl[0]->part_reason[m])
+			continue;
+		for (int t = 1; t < n; t++) {
+			if (plan_has(pl[t], m))
+				continue;
+			snprintf(pl[0]->part_buf[m], sizeof(pl[0]->part_buf[m]),
+				 "not measured on the %s cores: %s", type_names[t], pl[t]->reason[m]);
+			pl[0]->part_reason[m] = pl[0]->part_buf[m];
+			break;
+		}
+	}
 }

@@ -118,7 +118,43 @@ struct plan {
 	const char *part_reason[M__COUNT];
 	char part_buf[M__COUNT][PLAN_REASON_MAX];
 	char reason_buf[M__COUNT][PLAN_REASON_MAX];
+	/*
+	 * A hybrid part (struct cpu_desc.type[]): the plan of each core type,
+	 * this one (type 0's) first, built from that type's table and counters;
+	 * ntypes 0 on a part that is not hybrid.  A CPU of type t runs
+	 * plan_of_type(pl, t), whose units its counts are of (struct sample_cpu).
+	 * A metric this plan measures and another type's does not is a part
+	 * metric here (part_reason): its total is of the CPUs that have it.
+	 */
+	int ntypes;
+	const struct plan *type[CORE_TYPES_MAX];
+	const char *type_name[CORE_TYPES_MAX];  /* "core", "atom" (core_type_name()) */
 };
+
+/* The plan a CPU of core type @t runs (struct pmu_cpu.type; 0 on a part that is not hybrid). */
+static inline const struct plan *plan_of_type(const struct plan *pl, int t)
+{
+	return t > 0 && t < pl->ntypes ? pl->type[t] : pl;
+}
+
+/* The rotation slots of an interval: the most of any core type's plan. */
+static inline int plan_nslots(const struct plan *pl)
+{
+	int n = pl->nslots;
+
+	for (int t = 1; t < pl->ntypes; t++)
+		if (pl->type[t]->nslots > n)
+			n = pl->type[t]->nslots;
+	return n;
+}
+
+/*
+ * Link the plans of a hybrid part's @n core types, @pl[0] first: each
+ * knows the others, and @pl[0] says, for each metric it measures that
+ * another type does not, why not there ("not measured on the atom cores:
+ * ..."), so that its total is of the CPUs that measure it.
+ */
+void plan_link_types(struct plan *const *pl, int n, const char *const *type_names);
 
 /*
  * Build the plan.  Never fails for lack of counters: what cannot be
@@ -142,6 +178,9 @@ void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes
 
 /* Free resources common to every CPU of @p. */
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p);
+
+/* ... to every CPU of core type @type (struct pmu_cpu.type), with that type's counters; -1: all. */
+void plan_resources_of_type(struct plan_resources *res, const struct pmu *p, int type);
 
 /*
  * Thread parity of CPU index @i of @p: its rank, by Linux CPU number, among

@@ -76,12 +76,24 @@ static void counts_from(struct sample_cpu *c, uint8_t ran_on, double t_read, dou
 	c->t_slot = t_apply;
 }
 
-/* What slot @si programs on CPU index @i: the plan's, less the counters others hold there. */
+/* The plan CPU index @i runs: its core type's. */
+static const struct plan *cpu_plan(const struct sampler *s, int i)
+{
+	return plan_of_type(s->plan, s->cpu[i].type);
+}
+
+/* Slot @si of the interval's rotation, in CPU index @i's plan. */
+static int cpu_slot(const struct sampler *s, int i, int si)
+{
+	return si % cpu_plan(s, i)->nslots;
+}
+
+/* What slot @si programs on CPU index @i: its plan's, less the counters others hold there. */
 static const struct pmu_cfg *cpu_cfg(struct sampler *s, int i, int si)
 {
 	struct sample_cpu *c = &s->cpu[i];
 
-	return plan_cpu_cfg(s->plan, si, c->parity, c->busy, &c->cfg);
+	return plan_cpu_cfg(cpu_plan(s, i), cpu_slot(s, i, si), c->parity, c->busy, &c->cfg);
 }
 
 int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
@@ -101,6 +113,7 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
 	for (int i = 0; i < p->ncpu; i++) {
 		s->cpu[i].parity = (int8_t)plan_thread_parity(p, i);
 		s->cpu[i].busy = plan_cpu_busy(p, i);
+		s->cpu[i].type = p->cpu[i].type;
 	}
 	for (int i = 0; i < p->ncpu; i++) {
 		int r = pmu_apply(p, i, cpu_cfg(s, i, 0), err, errlen);
@@ -124,10 +137,12 @@ int sampler_start(struct sampler *s, struct pmu *p, const struct plan *pl,
  * @last, which closes the interval).  Each read starts a new delta (see
  * sampler_read_period()).
  */
-static int collect(struct sampler *s, int i, int si, bool last, bool fixed, double now)
+static int collect(struct sampler *s, int i, int osi, bool last, bool fixed, double now)
 {
 	struct sample_cpu *c = &s->cpu[i];
-	const struct plan_slot *slot = &s->plan->slot[si];
+	const struct plan *pl = cpu_plan(s, i);
+	int si = cpu_slot(s, i, osi);
+	const struct plan_slot *slot = &pl->slot[si];
 	uint64_t d[PMU_MAX_GP], f[PMU_MAX_FIXED];
 	int r;
 
@@ -157,14 +172,14 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 		const struct plan_place *pp = &slot->place[k];
 		struct unit_acc *a = &c->acc[pp->unit];
 
-		if (!plan_place_runs(s->plan, si, k, c->parity, c->busy))
+		if (!plan_place_runs(pl, si, k, c->parity, c->busy))
 			continue;
-		for (int j = 0; j < s->plan->unit[pp->unit].nrows; j++)
+		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
 			a->count[j] += (double)d[pp->ctr[j]];
 		a->run_s += now - c->t_ctr[pp->ctr[0]];
 	}
-	for (int ui = 0; ui < s->plan->nunits && fixed; ui++) {
-		const struct plan_unit *u = &s->plan->unit[ui];
+	for (int ui = 0; ui < pl->nunits && fixed; ui++) {
+		const struct plan_unit *u = &pl->unit[ui];
 
 		if (u->fixed)
 			c->acc[ui].count[0] += (double)f[u->ctr[0]];
@@ -174,8 +189,8 @@ static int collect(struct sampler *s, int i, int si, bool last, bool fixed, doub
 	if (!last)
 		return 0;
 	c->interval_s = now - c->t_start;
-	for (int ui = 0; ui < s->plan->nunits; ui++)
-		if (s->plan->unit[ui].fixed)
+	for (int ui = 0; ui < pl->nunits; ui++)
+		if (pl->unit[ui].fixed)
 			c->acc[ui].run_s = c->interval_s;
 	return 0;
 }
@@ -289,6 +304,7 @@ static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t 
 /* Does slot @si of @pl run ht_excl rows on a CPU of thread parity @parity? */
 static bool runs_excl(const struct plan *pl, int si, int parity)
 {
+	si = pl ? si % pl->nslots : 0;     /* a hybrid's rotation may be longer than @pl's */
 	return pl && pl->slot[si].excl_parity >= 0 && pl->slot[si].excl_parity == parity;
 }
 
@@ -312,7 +328,7 @@ static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errl
 	struct sample_cpu *c = &s->cpu[i];
 	int r;
 
-	if (next == s->slot) {
+	if (cpu_slot(s, i, next) == cpu_slot(s, i, s->slot)) {
 		counts_from(c, 0xff, c->t_read, c->t_read);
 		return 0;
 	}
@@ -341,7 +357,8 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 {
 	const struct plan *pl = s->plan;
 	struct pmu *p = s->pmu;
-	double t0 = sampler_now(), slot_len = seconds / pl->nslots;
+	int nslots = plan_nslots(pl);
+	double t0 = sampler_now(), slot_len = seconds / nslots;
 
 	for (int i = 0; i < p->ncpu; i++) {
 		struct sample_cpu *c = &s->cpu[i];
@@ -379,9 +396,9 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		/* The fixed counters' counts run from their last read: so does the interval. */
 		c->t_start = c->t_fixed;
 	}
-	for (int k = 0; k < pl->nslots; k++) {
-		int next = (s->slot + 1) % pl->nslots, pass_of[2];
-		bool last = k == pl->nslots - 1;
+	for (int k = 0; k < nslots; k++) {
+		int next = (s->slot + 1) % nslots, pass_of[2];
+		bool last = k == nslots - 1;
 
 		if (!wait_slot(s, t0 + (k + 1) * slot_len, stop))
 			last = true;
@@ -406,7 +423,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			 * Three or more counters to re-baseline: stop them all with one
 			 * write, so that what they hold serves as the baselines.
 			 */
-			r = next != s->slot && pmu_changes(p, i, ncfg) > 2 ?
+			r = cpu_slot(s, i, next) != cpu_slot(s, i, s->slot) && pmu_changes(p, i, ncfg) > 2 ?
 				pmu_freeze(p, i, err, errlen) : 0;
 			/*
 			 * The fixed counters run on: read at the end, and whenever
@@ -417,7 +434,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 					    c->t_read + slot_len - c->t_fixed >= read_period(s),
 					    c->t_read);
 			/* Selects about to be overwritten must still be ours. */
-			if (r == 0 && next != s->slot) {
+			if (r == 0 && cpu_slot(s, i, next) != cpu_slot(s, i, s->slot)) {
 				char lost[256];
 
 				r = pmu_verify_before(p, i, ncfg, lost, sizeof(lost));

@@ -43,6 +43,11 @@ struct sample_cpu {
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
 	int8_t parity;                 /* thread parity in its core (plan_thread_parity) */
+	/*
+	 * Its core type (struct pmu_cpu.type; 0 on a part that is not hybrid):
+	 * it runs plan_for(plan, type), and acc[] is of that plan's units.
+	 */
+	int8_t type;
 	uint8_t busy;                  /* counters others hold on it (plan_cpu_busy) */
 	struct pmu_cfg cfg;            /* what plan_cpu_cfg() built for it, when it had to */
 	/*
@@ -67,9 +72,13 @@ struct sample_cpu {
 
 struct sampler {
 	struct pmu *pmu;
-	const struct plan *plan;
+	const struct plan *plan;       /* type 0's: a CPU runs plan_for(plan, its type) */
 	struct sample_cpu *cpu;        /* parallel to pmu->cpu */
-	int slot;                      /* slot now programmed */
+	/*
+	 * Slot now programmed, of plan_nslots(plan): a CPU whose type's plan has
+	 * fewer runs its slot slot % nslots (sampler.c cpu_slot).
+	 */
+	int slot;
 	double tsc_hz;                 /* 0 until known */
 	double tsc_t0;
 	uint64_t tsc0;

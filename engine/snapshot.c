@@ -36,7 +36,9 @@ static int snapshot_init_at(struct snapshot *s, const struct msrdev *dev, const 
 	s->ok_rates = calloc(n, sizeof(*s->ok_rates));
 	s->core_rates = calloc(n, sizeof(*s->core_rates));
 	s->core_of = calloc(n, sizeof(*s->core_of));
-	if (!by || !s->cpu || !s->core || !s->rates || !s->ok_rates || !s->core_rates || !s->core_of) {
+	s->core_type = calloc(n ? n : 1, sizeof(*s->core_type));
+	if (!by || !s->cpu || !s->core || !s->rates || !s->ok_rates || !s->core_rates || !s->core_of ||
+	    !s->core_type) {
 		free(by);
 		return -1;
 	}
@@ -102,6 +104,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->ok_rates);
 	free(s->core_rates);
 	free(s->core_of);
+	free(s->core_type);
+	s->core_type = NULL;
 	s->cpu = s->core = NULL;
 	s->rates = s->ok_rates = s->core_rates = NULL;
 	s->core_of = NULL;
@@ -153,13 +157,17 @@ void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sa
 	}
 	for (int i = 0; i < s->ncpu; i++) {
 		const struct sample_cpu *sc = &cpu[i];
+		const struct plan *cp = plan_of_type(pl, sc->type);     /* its core type's */
 		struct row *c = &s->cpu[i];
 
 		c->ok = sc->ok;
 		c->error = sc->ok ? NULL : cpu_error(sc, root_dropped);
 		c->interval_s = sc->interval_s;
-		metrics_rates(pl, sc, &s->rates[i]);
-		metrics_compute(pl, &s->rates[i], tsc, &c->m);
+		c->core_type = pl->ntypes ? pl->type_name[sc->type] : NULL;
+		s->core[s->core_of[i]].core_type = c->core_type;
+		s->core_type[s->core_of[i]] = sc->type;
+		metrics_rates(cp, sc, &s->rates[i]);
+		metrics_compute(cp, &s->rates[i], tsc, &c->m);
 		if (sc->ok) {
 			struct row *core = &s->core[s->core_of[i]];
 
@@ -172,8 +180,9 @@ void snapshot_compute(struct snapshot *s, const struct plan *pl, const struct sa
 			core->interval_s = sc->interval_s;
 		}
 	}
+	/* A core's threads are of one core type. */
 	for (int k = 0; k < s->ncore; k++)
-		metrics_compute(pl, &s->core_rates[k], tsc, &s->core[k].m);
+		metrics_compute(plan_of_type(pl, s->core_type[k]), &s->core_rates[k], tsc, &s->core[k].m);
 	metrics_sum(s->ok_rates, ok, &total);
 	/*
 	 * A part unit's metric (plan.h) is of the CPUs where it ran; the

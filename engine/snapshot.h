@@ -34,8 +34,25 @@ struct row {
 	const char *error;              /* why not, when !ok */
 	double interval_s;              /* the time its interval covered; 0 in a recorded row */
 	const struct rates *rates;      /* what @m comes from; NULL in a recorded row */
+	/*
+	 * A hybrid part's: the core type of its CPUs, "core" or "atom" (JSON
+	 * core_type, the Prometheus label); NULL on a part that is not hybrid.
+	 */
+	const char *core_type;
 	struct metrics m;
 };
+
+/*
+ * The mark a hybrid part's row carries beside its CPU number in the text
+ * and on the screen: "P" for a Core (P-core) CPU, "E" for an Atom
+ * (E-core) one, "" otherwise.
+ */
+static inline const char *row_type_mark(const struct row *r)
+{
+	if (!r->core_type)
+		return "";
+	return r->core_type[0] == 'c' ? "P" : "E";
+}
 
 struct snapshot {
 	int ncpu;
@@ -53,6 +70,7 @@ struct snapshot {
 	/* storage */
 	struct rates *rates, *ok_rates, *core_rates;
 	int *core_of;                   /* CPU row -> core row */
+	int8_t *core_type;              /* core row -> its core type (struct sample_cpu.type) */
 };
 
 /*

@@ -100,8 +100,9 @@ int export_init(struct export *x, const struct row *rows, int ncpu)
 		c->cpu = rows[i].cpu;
 		c->core = rows[i].core;
 		c->package = rows[i].package;
-		snprintf(c->labels, sizeof(c->labels), "cpu=\"%d\",core=\"%d\",package=\"%d\"",
-			 c->cpu, c->core, c->package);
+		snprintf(c->labels, sizeof(c->labels), "cpu=\"%d\",core=\"%d\",package=\"%d\"%s%s%s",
+			 c->cpu, c->core, c->package, rows[i].core_type ? ",core_type=\"" : "",
+			 rows[i].core_type ? rows[i].core_type : "", rows[i].core_type ? "\"" : "");
 	}
 	return 0;
 }

@@ -70,8 +70,41 @@ void report_detect_json(FILE *f, const struct cpu_desc *d)
 		report_json_str(f, d->reason);
 	}
 	fprintf(f, ",\"pmu\":{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,"
-		"\"fixed_counters\":%u,\"fixed_width\":%u}}",
+		"\"fixed_counters\":%u,\"fixed_width\":%u}",
 		c->version, c->gp_counters, c->gp_width, c->fixed_counters, c->fixed_width);
+	if (d->hybrid) {
+		fputs(",\"hybrid\":true,\"core_types\":[", f);
+		for (int t = 0; t < d->ntypes; t++) {
+			const struct core_type_desc *ct = &d->type[t];
+			bool first = true;
+
+			fputs(t ? ",{\"type\":" : "{\"type\":", f);
+			report_json_str(f, core_type_name(ct->type));
+			fputs(",\"microarch\":", f);
+			report_json_str(f, ct->uarch->name);
+			fputs(",\"pmu_table\":", f);
+			if (ct->uarch->table)
+				report_json_str(f, ct->uarch->table->name);
+			else
+				fputs("null", f);
+			fprintf(f, ",\"native_model\":%u,\"gp_counters\":%u,\"fixed_counters\":%u,"
+				"\"supported\":%s", ct->native, ct->pmu.gp_counters,
+				pmu_caps_fixed_run(&ct->pmu), ct->supported ? "true" : "false");
+			if (!ct->supported) {
+				fputs(",\"reason\":", f);
+				report_json_str(f, ct->reason);
+			}
+			fputs(",\"cpus\":[", f);
+			for (int cpu = 0; cpu < CPUSET_MAX; cpu++)
+				if (ct->cpus[cpu / 64] >> (cpu % 64) & 1) {
+					fprintf(f, "%s%d", first ? "" : ",", cpu);
+					first = false;
+				}
+			fputs("]}", f);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
@@ -93,6 +126,14 @@ void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
 	fprintf(f, "perfmon:     version %u, %u general-purpose counters x %u bits, "
 		"%u fixed x %u bits\n", c->version, c->gp_counters, c->gp_width,
 		c->fixed_counters, c->fixed_width);
+	for (int t = 0; t < d->ntypes; t++) {
+		const struct core_type_desc *ct = &d->type[t];
+
+		fprintf(f, "core type:   %s: %s (%s), %u general-purpose counters, %u fixed, %d cpus, "
+			"%s\n", core_type_name(ct->type), ct->uarch->name, ct->uarch->pretty,
+			ct->pmu.gp_counters, pmu_caps_fixed_run(&ct->pmu), ct->ncpu,
+			ct->supported ? "supported" : "not supported");
+	}
 	if (d->supported)
 		fprintf(f, "supported:   yes\n");
 	else
@@ -718,6 +759,10 @@ static void write_json(FILE *f, const struct report *r)
 			JB(&j, ":");
 			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
 		}
+		if (c->core_type) {
+			JB(&j, ",\"core_type\":");
+			jb_str(&j, c->core_type);
+		}
 		if (c->ok) {
 			JB(&j, ",\"online\":true");
 		} else {
@@ -761,6 +806,7 @@ struct report_id {
 	double time;
 	const char *cpu;
 	int core, package;
+	const char *core_type;          /* a hybrid part's row: its core type; NULL otherwise */
 };
 
 static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
@@ -791,6 +837,9 @@ static void csv_row(FILE *f, const struct report *r, const struct report_id *id,
 			}
 		}
 	}
+	/* A hybrid part: the core type last, "" in the total. */
+	if (r->desc && r->desc->hybrid)
+		fprintf(f, ",%s", id->core_type ? id->core_type : "");
 	fputc('\n', f);
 }
 
@@ -816,6 +865,8 @@ static void csv_head(FILE *f, const struct report *r)
 			sep = true;
 		}
 	}
+	if (r->desc && r->desc->hybrid)
+		fputs(",core_type", f);
 	fputc('\n', f);
 }
 
@@ -844,7 +895,7 @@ bool report_csv_new_head(const struct report *r, char **last)
 static void write_csv(FILE *f, const struct report *r, bool first)
 {
 	const struct metrics *t = &r->total;
-	struct report_id id = { r->time, NULL, -1, -1 };
+	struct report_id id = { r->time, NULL, -1, -1, NULL };
 	char cpu[16];
 
 	if (first)
@@ -854,10 +905,12 @@ static void write_csv(FILE *f, const struct report *r, bool first)
 		id.cpu = cpu;
 		id.core = r->cpu[i].core;
 		id.package = r->cpu[i].package;
+		id.core_type = r->cpu[i].core_type;
 		csv_row(f, r, &id, &r->cpu[i].m);
 	}
 	id.cpu = "total";
 	id.core = id.package = -1;
+	id.core_type = NULL;
 	csv_row(f, r, &id, t);
 }
 
@@ -1034,7 +1087,7 @@ static void write_text(FILE *f, const struct report *r)
 	for (int i = 0; i < r->ncpu; i++) {
 		char id[16];
 
-		snprintf(id, sizeof(id), "%d", r->cpu[i].cpu);
+		snprintf(id, sizeof(id), "%d%s", r->cpu[i].cpu, row_type_mark(&r->cpu[i]));
 		snprintf(core, sizeof(core), "%d/%d", r->cpu[i].package, r->cpu[i].core);
 		text_line(f, r, wc, wk, id, core, &r->cpu[i].m,
 			  r->cpu[i].ok ? NULL : r->cpu[i].error ? r->cpu[i].error : "?");

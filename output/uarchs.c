@@ -107,6 +107,9 @@ static void json_models_with(FILE *f, const struct uarch *u, unsigned flags)
 	fputc(']', f);
 }
 
+static void json_metrics_of(FILE *f, const struct uarch *u);
+static void json_core_types(FILE *f, const struct uarch *u);
+
 static void write_json(FILE *f)
 {
 	fputc('[', f);
@@ -144,6 +147,41 @@ static void write_json(FILE *f)
 		report_json_str(f, scope_names[u->offcore_scope]);
 		fputs(",\"flags\":", f);
 		json_flags(f, u->flags);
+		json_metrics_of(f, u);
+		json_core_types(f, u);
+		fputs("}", f);
+	}
+	fputs("]\n", f);
+}
+
+/* A hybrid part's core types: what each measures ("core_types", [] when not hybrid). */
+static void json_core_types(FILE *f, const struct uarch *u)
+{
+	const struct uarch *t;
+	uint8_t type;
+
+	fputs(",\"core_types\":[", f);
+	for (size_t i = 0; (t = uarch_core_type(u, i, &type)); i++) {
+		fputs(i ? ",{\"type\":" : "{\"type\":", f);
+		report_json_str(f, core_type_name(type));
+		fputs(",\"microarch\":", f);
+		report_json_str(f, t->name);
+		fputs(",\"pmu_table\":", f);
+		if (t->table) {
+			report_json_str(f, t->table->name);
+			json_metrics_of(f, t);
+		} else {
+			fputs("null,\"reason\":", f);
+			report_json_str(f, t->why_not);
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* ,"metrics":[...] of @u. */
+static void json_metrics_of(FILE *f, const struct uarch *u)
+{
 		fputs(",\"metrics\":[", f);
 		for (int mi = 0; mi < M__COUNT; mi++) {
 			struct uarch_metric st;
@@ -170,9 +208,7 @@ static void write_json(FILE *f)
 				fputc('}', f);
 			}
 		}
-		fputs("]}", f);
-	}
-	fputs("]\n", f);
+		fputc(']', f);
 }
 
 /* The text columns of the metric rows, in order. */
@@ -204,6 +240,19 @@ static void metric_cells(const struct uarch *u, enum metric m, char c[UM__N][256
 		snprintf(c[UM_NEEDS], 256, "-");
 }
 
+/* The metric rows of @u, columns @w wide. */
+static void text_metrics(FILE *f, const struct uarch *u, const int *w)
+{
+	for (int mi = 0; mi < M__COUNT; mi++) {
+		char c[UM__N][256];
+
+		metric_cells(u, (enum metric)mi, c);
+		for (int k = 0; k < UM__N - 1; k++)
+			fprintf(f, "%-*s ", w[k], c[k]);
+		fprintf(f, "%s\n", c[UM__N - 1]);
+	}
+}
+
 static void write_text(FILE *f)
 {
 	int w[UM__N];
@@ -221,8 +270,9 @@ static void write_text(FILE *f)
 					w[k] = (int)strlen(c[k]);
 		}
 	for (const struct uarch *const *up = uarch_supported; *up; up++) {
-		const struct uarch *u = *up;
+		const struct uarch *u = *up, *t;
 		char flags[64];
+		uint8_t type;
 
 		fprintf(f, "%s# %s (%s): %s table\n", up == uarch_supported ? "" : "\n", u->name,
 			u->pretty, u->table->name);
@@ -243,13 +293,17 @@ static void write_text(FILE *f)
 		for (int k = 0; k < UM__N - 1; k++)
 			fprintf(f, "%-*s ", w[k], um_head[k]);
 		fprintf(f, "%s\n", um_head[UM__N - 1]);
-		for (int mi = 0; mi < M__COUNT; mi++) {
-			char c[UM__N][256];
-
-			metric_cells(u, (enum metric)mi, c);
-			for (int k = 0; k < UM__N - 1; k++)
-				fprintf(f, "%-*s ", w[k], c[k]);
-			fprintf(f, "%s\n", c[UM__N - 1]);
+		text_metrics(f, u, w);
+		/* A hybrid part: what each core type measures, on its CPUs. */
+		for (size_t i = 0; (t = uarch_core_type(u, i, &type)); i++) {
+			if (!t->table) {
+				fprintf(f, "# core type %s: %s (%s): not supported: %s\n",
+					core_type_name(type), t->name, t->pretty, t->why_not);
+				continue;
+			}
+			fprintf(f, "# core type %s: %s (%s): %s table\n", core_type_name(type), t->name,
+				t->pretty, t->table->name);
+			text_metrics(f, t, w);
 		}
 	}
 }

@@ -115,6 +115,13 @@ struct sim_cpu {
 	uint64_t bios_sign;     /* IA32_BIOS_SIGN_ID */
 	bool active;            /* some counter counts */
 	bool any_active;        /* ... with AnyThread */
+	/*
+	 * Its core type's hardware (a hybrid part's Core or Atom, else the
+	 * part's) and what follows from it: counters, widths, valid bits.
+	 */
+	const struct sim_hw *hw;
+	unsigned ngp, nfixed;
+	uint64_t gp_mask, fx_mask, ctrl_valid, status_valid;
 };
 
 struct sim {
@@ -248,7 +255,7 @@ static const uint32_t sim_kind_traffic[] = {
 /* What GP counter @i of @cpu counts, from the registers it depends on. */
 static void sim_decode_gp(struct sim *sim, int c, unsigned i)
 {
-	const struct sim_hw *hw = sim->hw;
+	const struct sim_hw *hw = sim->cpu[c].hw;
 	struct sim_cpu *cpu = &sim->cpu[c];
 	struct sim_ctr *ctr = &cpu->gp[i];
 	const struct sim_params *prm = &sim->prof->cpu[c];
@@ -341,7 +348,7 @@ static void sim_decode_fixed(struct sim *sim, int c, unsigned i)
 	if (s == 0 || !(cpu->global_ctrl & B(32 + i)))
 		return;
 	ctr->w[what[i]] = s;
-	ctr->any = (field & FIXED_ANY) && sim->hw->any_thread && sim->tpc > 1;
+	ctr->any = (field & FIXED_ANY) && sim->cpu[c].hw->any_thread && sim->tpc > 1;
 	ctr->on = true;
 }
 
@@ -351,12 +358,12 @@ static void sim_decode(struct sim *sim, int c)
 	unsigned i;
 
 	cpu->active = cpu->any_active = false;
-	for (i = 0; i < sim->ngp; i++) {
+	for (i = 0; i < sim->cpu[c].ngp; i++) {
 		sim_decode_gp(sim, c, i);
 		cpu->active |= cpu->gp[i].on;
 		cpu->any_active |= cpu->gp[i].on && cpu->gp[i].any;
 	}
-	for (i = 0; i < sim->nfixed; i++) {
+	for (i = 0; i < sim->cpu[c].nfixed; i++) {
 		sim_decode_fixed(sim, c, i);
 		cpu->active |= cpu->fx[i].on;
 		cpu->any_active |= cpu->fx[i].on && cpu->fx[i].any;
@@ -405,7 +412,8 @@ static double sim_tagged(struct sim *sim, double mean, double p)
 /* Version 4: counters stopped by CTR_Frz, whoever set it (see DEBUGCTL_FREEZE_PERFMON). */
 static bool sim_frozen(const struct sim *sim, const struct sim_cpu *cpu)
 {
-	return sim_hw_version(sim->hw) >= 4 && (cpu->global_status & STATUS_CTR_FRZ);
+	(void)sim;      /* the CPU's own hardware: a hybrid's types differ */
+	return sim_hw_version(cpu->hw) >= 4 && (cpu->global_status & STATUS_CTR_FRZ);
 }
 
 /*
@@ -422,10 +430,10 @@ static void sim_legacy_freeze(struct sim *sim, int c, struct sim_cpu *cpu)
 	uint64_t own = 0;
 	unsigned i;
 
-	for (i = 0; i < sim->ngp; i++)
+	for (i = 0; i < sim->cpu[c].ngp; i++)
 		if (cpu->evtsel[i] & EVTSEL_INT)
 			own |= B(i);
-	for (i = 0; i < sim->nfixed; i++)
+	for (i = 0; i < sim->cpu[c].nfixed; i++)
 		if ((cpu->fixed_ctrl >> (4 * i)) & FIXED_PMI)
 			own |= B(32 + i);
 	cpu->global_ctrl &= own;
@@ -441,7 +449,7 @@ static void sim_legacy_freeze(struct sim *sim, int c, struct sim_cpu *cpu)
  */
 static void sim_pmi(struct sim *sim, int c, struct sim_cpu *cpu)
 {
-	if (sim_hw_version(sim->hw) < 4) {
+	if (sim_hw_version(sim->cpu[c].hw) < 4) {
 		if (cpu->debugctl & DEBUGCTL_FREEZE_PERFMON)
 			sim_legacy_freeze(sim, c, cpu);
 		return;
@@ -480,7 +488,7 @@ static void sim_advance(struct sim *sim, int c, double now)
 				sim_profile_traffic(sim->prof, s, t0, t1, core);
 		}
 	}
-	for (i = 0; i < sim->ngp; i++) {
+	for (i = 0; i < sim->cpu[c].ngp; i++) {
 		struct sim_ctr *ctr = &cpu->gp[i];
 		double inc;
 
@@ -489,16 +497,16 @@ static void sim_advance(struct sim *sim, int c, double now)
 		inc = dot(ctr->w, ctr->any ? core : tr);
 		if (ctr->tag > 0 && ctr->tag < 1)
 			inc = sim_tagged(sim, inc, ctr->tag);
-		if (sim_count(&ctr->val, &ctr->acc, inc, sim->gp_mask)) {
+		if (sim_count(&ctr->val, &ctr->acc, inc, sim->cpu[c].gp_mask)) {
 			cpu->global_status |= B(i);
 			pmi |= (cpu->evtsel[i] & EVTSEL_INT) != 0;
 		}
 	}
-	for (i = 0; i < sim->nfixed; i++) {
+	for (i = 0; i < sim->cpu[c].nfixed; i++) {
 		struct sim_ctr *ctr = &cpu->fx[i];
 
 		if (ctr->on && sim_count(&ctr->val, &ctr->acc, dot(ctr->w, ctr->any ? core : tr),
-					 sim->fx_mask)) {
+					 sim->cpu[c].fx_mask)) {
 			cpu->global_status |= B(32 + i);
 			pmi |= ((cpu->fixed_ctrl >> (4 * i)) & FIXED_PMI) != 0;
 		}
@@ -510,15 +518,17 @@ static void sim_advance(struct sim *sim, int c, double now)
 static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
 {
 	uint64_t v = 0;
+
+	(void)sim;
 	unsigned i;
 
-	for (i = 0; i < sim->ngp; i++) {
+	for (i = 0; i < cpu->ngp; i++) {
 		if (cpu->evtsel[i] & 0xff)
 			v |= B(i);
 		if (cpu->evtsel[i] & EVTSEL_INT)
 			v |= B(63);
 	}
-	for (i = 0; i < sim->nfixed; i++) {
+	for (i = 0; i < cpu->nfixed; i++) {
 		unsigned field = (cpu->fixed_ctrl >> (4 * i)) & 0xf;
 
 		if (field)
@@ -531,23 +541,23 @@ static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
 
 static int sim_read(struct sim *sim, int c, uint32_t reg, uint64_t *val)
 {
-	const struct sim_hw *hw = sim->hw;
+	const struct sim_hw *hw = sim->cpu[c].hw;
 	struct sim_cpu *cpu = &sim->cpu[c];
 	bool v4 = sim_hw_version(hw) >= 4;
 
-	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->ngp) {
+	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->cpu[c].ngp) {
 		*val = cpu->gp[reg - MSR_PMC0].val;
 		return 0;
 	}
-	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->ngp && sim_hw_fw_write(hw)) {
+	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->cpu[c].ngp && sim_hw_fw_write(hw)) {
 		*val = cpu->gp[reg - MSR_A_PMC0].val;
 		return 0;
 	}
-	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->ngp) {
+	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->cpu[c].ngp) {
 		*val = cpu->evtsel[reg - MSR_EVTSEL0];
 		return 0;
 	}
-	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->nfixed) {
+	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->cpu[c].nfixed) {
 		*val = cpu->fx[reg - MSR_FIXED_CTR0].val;
 		return 0;
 	}
@@ -613,7 +623,7 @@ static int sim_write_rsp(struct sim *sim, int c, int k, uint64_t val, double now
 {
 	int d = sim->dom[c], j;
 
-	if (val & ~sim->hw->rsp_valid[k])
+	if (val & ~sim->cpu[c].hw->rsp_valid[k])
 		return -EIO;
 	for (j = sim->dom_first[d]; j < sim->dom_first[d + 1]; j++)
 		sim_advance(sim, sim->dom_cpus[j], now);
@@ -632,7 +642,7 @@ static void sim_siblings(struct sim *sim, int c, double now, bool after)
 {
 	int core = sim_core(sim, c), k;
 
-	if (!sim->hw->ht_bug_last || sim->tpc < 2)
+	if (!sim->cpu[c].hw->ht_bug_last || sim->tpc < 2)
 		return;
 	for (k = 0; k < sim->tpc; k++) {
 		int o = core + k * sim->ncores;
@@ -666,14 +676,16 @@ static void sim_siblings(struct sim *sim, int c, double now, bool after)
 static uint32_t sim_pebs_counting(const struct sim *sim, const struct sim_cpu *cpu)
 {
 	uint32_t m = 0;
+
+	(void)sim;
 	unsigned i;
 
-	if (!sim->hw->has_ld_lat)
+	if (!cpu->hw->has_ld_lat)
 		return 0;
-	for (i = 0; i < sim->ngp; i++)
+	for (i = 0; i < cpu->ngp; i++)
 		if ((cpu->evtsel[i] & EVTSEL_EN) && (cpu->global_ctrl & B(i)) &&
 		    (cpu->pebs_enable & B(i)) &&
-		    (sim->hw->pebs_fixed || (cpu->pebs_enable & B(32 + i))))
+		    (cpu->hw->pebs_fixed || (cpu->pebs_enable & B(32 + i))))
 			m |= 1U << i;
 	return m;
 }
@@ -693,10 +705,10 @@ static void sim_pebs_garble(struct sim *sim, struct sim_cpu *cpu, uint32_t hit)
 	if (!hit)
 		return;
 	sim->stats.pebs_write_while_counting++;
-	for (i = 0; i < sim->ngp; i++)
+	for (i = 0; i < cpu->ngp; i++)
 		if (hit & (1U << i))
-			cpu->gp[i].val = (uint64_t)(sim_uniform(sim) * ((double)sim->gp_mask + 1)) &
-					 sim->gp_mask;
+			cpu->gp[i].val = (uint64_t)(sim_uniform(sim) * ((double)cpu->gp_mask + 1)) &
+					 cpu->gp_mask;
 }
 
 enum { WHY_OK, WHY_MISSING, WHY_RESERVED, WHY_READONLY };
@@ -709,7 +721,7 @@ enum { WHY_OK, WHY_MISSING, WHY_RESERVED, WHY_READONLY };
 static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double now,
 		     bool preset, int *why)
 {
-	const struct sim_hw *hw = sim->hw;
+	const struct sim_hw *hw = sim->cpu[c].hw;
 	struct sim_cpu *cpu = &sim->cpu[c];
 	bool v4 = sim_hw_version(hw) >= 4;
 
@@ -717,26 +729,26 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	uint32_t pebs_on = preset ? 0 : sim_pebs_counting(sim, cpu);
 
 	*why = WHY_OK;
-	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->ngp) {
+	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->cpu[c].ngp) {
 		struct sim_ctr *ctr = &cpu->gp[reg - MSR_PMC0];
 
 		/* Legacy write: sign-extended EAX[31:0] (SDM16 §18.2.5, pmu-facts §2). */
 		if (!preset)
 			val = (uint64_t)(int64_t)(int32_t)(uint32_t)val;
-		ctr->val = val & sim->gp_mask;
+		ctr->val = val & sim->cpu[c].gp_mask;
 		ctr->acc = 0;
 		sim_pebs_garble(sim, cpu, pebs_on & (1U << (reg - MSR_PMC0)));
 		return 0;
 	}
-	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->ngp && sim_hw_fw_write(hw)) {
+	if (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + sim->cpu[c].ngp && sim_hw_fw_write(hw)) {
 		struct sim_ctr *ctr = &cpu->gp[reg - MSR_A_PMC0];
 
-		ctr->val = val & sim->gp_mask;
+		ctr->val = val & sim->cpu[c].gp_mask;
 		ctr->acc = 0;
 		sim_pebs_garble(sim, cpu, pebs_on & (1U << (reg - MSR_A_PMC0)));
 		return 0;
 	}
-	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->ngp) {
+	if (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + sim->cpu[c].ngp) {
 		unsigned i = reg - MSR_EVTSEL0;
 		bool disable = val == (cpu->evtsel[i] & ~EVTSEL_EN);
 
@@ -750,10 +762,10 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 		sim_pebs_garble(sim, cpu, disable ? 0 : pebs_on & (1U << i));
 		return 0;
 	}
-	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->nfixed) {
+	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + sim->cpu[c].nfixed) {
 		struct sim_ctr *ctr = &cpu->fx[reg - MSR_FIXED_CTR0];
 
-		ctr->val = val & sim->fx_mask;
+		ctr->val = val & sim->cpu[c].fx_mask;
 		ctr->acc = 0;
 		return 0;
 	}
@@ -778,7 +790,7 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	case MSR_PERF_CAPABILITIES:
 		goto readonly;
 	case MSR_FIXED_CTR_CTRL:
-		if (val & ~width_mask(4 * sim->nfixed))
+		if (val & ~width_mask(4 * sim->cpu[c].nfixed))
 			goto reserved;
 		cpu->fixed_ctrl = val;
 		sim_decode(sim, c);
@@ -786,12 +798,12 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	case MSR_GLOBAL_STATUS:
 		if (!preset)
 			goto readonly;
-		if (val & ~sim->status_valid)
+		if (val & ~sim->cpu[c].status_valid)
 			goto reserved;
 		cpu->global_status = val;
 		return 0;
 	case MSR_GLOBAL_CTRL:
-		if (val & ~sim->ctrl_valid)
+		if (val & ~sim->cpu[c].ctrl_valid)
 			goto reserved;
 		sim_siblings(sim, c, now, false);
 		cpu->global_ctrl = val;
@@ -799,14 +811,14 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 		sim_siblings(sim, c, now, true);
 		return 0;
 	case MSR_GLOBAL_OVF_CTRL:
-		if (val & ~sim->status_valid)
+		if (val & ~sim->cpu[c].status_valid)
 			goto reserved;
 		cpu->global_status &= ~val;
 		return 0;
 	case MSR_GLOBAL_STATUS_SET:
 		if (!v4)
 			break;
-		if (val & ~sim->status_valid)
+		if (val & ~sim->cpu[c].status_valid)
 			goto reserved;
 		cpu->global_status |= val;
 		return 0;
@@ -988,31 +1000,47 @@ static uint32_t brand_word(const char *brand, unsigned off)
 
 void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
+	sim_cpuid_on(sim, 0, leaf, subleaf, regs);
+}
+
+void sim_cpuid_on(const struct sim *sim, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
 	const struct sim_hw *hw;
 	unsigned smt_shift;
 
 	memset(regs, 0, 4 * sizeof(regs[0]));
-	if (!sim)
+	if (!sim || cpu < 0 || cpu >= sim->ncpus)
 		return;
-	hw = sim->hw;
+	hw = sim->cpu[cpu].hw;
 	smt_shift = sim->tpc > 1 ? 1 : 0;
 	switch (leaf) {
 	case 0:
-		regs[0] = 0xb;                  /* max basic leaf */
+		regs[0] = sim->hw->atom ? 0x1a : 0xb;   /* max basic leaf: 0x1A on a hybrid part */
 		regs[1] = 0x756e6547;           /* "Genu" */
 		regs[3] = 0x49656e69;           /* "ineI" */
 		regs[2] = 0x6c65746e;           /* "ntel" */
 		break;
 	case 1:
+		/* The part's, on every CPU: a hybrid's Atom CPUs are hw_gracemont's but for this. */
 		regs[0] = sim->stepping |
-			  ((sim->server ? hw->server_model : hw->model) & 0xfU) << 4 | 6U << 8 |
-			  (uint32_t)((sim->server ? hw->server_model : hw->model) >> 4) << 16;
+			  ((sim->server ? sim->hw->server_model : sim->hw->model) & 0xfU) << 4 | 6U << 8 |
+			  (uint32_t)((sim->server ? sim->hw->server_model : sim->hw->model) >> 4) << 16;
 		regs[1] = (uint32_t)(sim->ncpus > 255 ? 255 : sim->ncpus) << 16 | 8U << 8;
-		regs[2] = (hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
-		regs[3] = hw->cpuid1_edx;
+		regs[2] = (sim->hw->cpuid1_ecx | (uint32_t)B(15)) & ~(uint32_t)B(31);  /* PDCM, no hypervisor */
+		regs[3] = sim->hw->cpuid1_edx;
+		break;
+	case 0x7:
+		/* A hybrid part: EDX[15], the hybrid flag (pmu-facts 9.6); nothing else simulated. */
+		if (subleaf == 0 && sim->hw->atom)
+			regs[3] = (uint32_t)B(15);
 		break;
 	case 0xa:
 		memcpy(regs, hw->leaf_a, sizeof(hw->leaf_a));
+		break;
+	case 0x1a:
+		/* The core type of this CPU: EAX[31:24] type, [23:0] native model (pmu-facts 9.6). */
+		if (sim->hw->atom)
+			regs[0] = (uint32_t)hw->core_type << 24 | hw->native;
 		break;
 	case 0xb:
 		if (subleaf == 0) {
@@ -1036,7 +1064,7 @@ void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t 
 		unsigned base = (leaf - 0x80000002) * 16, i;
 
 		for (i = 0; i < 4; i++)
-			regs[i] = brand_word(hw->brand, base + 4 * i);
+			regs[i] = brand_word(sim->hw->brand, base + 4 * i);
 		break;
 	}
 	default:
@@ -1159,12 +1187,31 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	return sim_new_hw(hw, profile, err, errlen);
 }
 
+/* What CPU @cpu has, being of hardware @hw. */
+static void sim_cpu_kind(struct sim_cpu *cpu, const struct sim_hw *hw)
+{
+	cpu->hw = hw;
+	cpu->ngp = sim_hw_ngp(hw);
+	cpu->nfixed = sim_hw_nfixed(hw);
+	if (cpu->ngp > SIM_MAX_GP)
+		cpu->ngp = SIM_MAX_GP;
+	if (cpu->nfixed > SIM_MAX_FIXED)
+		cpu->nfixed = SIM_MAX_FIXED;
+	cpu->gp_mask = width_mask(sim_hw_gp_width(hw));
+	cpu->fx_mask = width_mask(sim_hw_fixed_width(hw));
+	cpu->ctrl_valid = width_mask(cpu->ngp) | (width_mask(cpu->nfixed) << 32);
+	/* GLOBAL_STATUS: counter overflows, 61 uncore, 62 OvfBuffer, 63 CondChgd; v4 adds 55, 58, 59 (pmu-facts §2.2). */
+	cpu->status_valid = cpu->ctrl_valid | B(61) | B(62) | B(63);
+	if (sim_hw_version(hw) >= 4)
+		cpu->status_valid |= B(55) | B(58) | B(59);
+}
+
 struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profile,
 		       char *err, size_t errlen)
 {
 	struct sim_profile *builtin = NULL;
 	struct sim *sim;
-	int c;
+	int c, np;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -1237,21 +1284,25 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 			sim->prof->cpu[c].same_module_hitm_fraction = 0;
 	sim->rng = 0x9E3779B97F4A7C15ULL;       /* fixed: runs repeat */
 	sim->ncores = sim->ncpus / sim->tpc;
-	sim->ngp = sim_hw_ngp(hw);
-	sim->nfixed = sim_hw_nfixed(hw);
-	if (sim->ngp > SIM_MAX_GP)
-		sim->ngp = SIM_MAX_GP;
-	if (sim->nfixed > SIM_MAX_FIXED)
-		sim->nfixed = SIM_MAX_FIXED;
-	sim->gp_mask = width_mask(sim_hw_gp_width(hw));
-	sim->fx_mask = width_mask(sim_hw_fixed_width(hw));
-	sim->ctrl_valid = width_mask(sim->ngp) | (width_mask(sim->nfixed) << 32);
-	/* GLOBAL_STATUS: counter overflows, 61 uncore, 62 OvfBuffer, 63 CondChgd; v4 adds 55, 58, 59 (pmu-facts §2.2). */
-	sim->status_valid = sim->ctrl_valid | B(61) | B(62) | B(63);
-	if (sim_hw_version(hw) >= 4)
-		sim->status_valid |= B(55) | B(58) | B(59);
 	sim->cpu = calloc((size_t)sim->ncpus, sizeof(*sim->cpu));
-	if (!sim->cpu || sim_build_domains(sim))
+	if (!sim->cpu)
+		goto nomem;
+	/* A hybrid part: its Core CPUs first, then its Atom CPUs (half each unless core_types says). */
+	np = profile->line_core_types ? profile->core_p : sim->ncpus - sim->ncpus / 2;
+	if (profile->line_core_types && !hw->atom) {
+		sim_seterr(err, errlen, "%s:%d: core_types: %s is not a hybrid part",
+			   profile->name, profile->line_core_types, hw->name);
+		goto fail;
+	}
+	for (c = 0; c < sim->ncpus; c++)
+		sim_cpu_kind(&sim->cpu[c], hw->atom && c >= np ? hw->atom : hw);
+	sim->ngp = sim->cpu[0].ngp;
+	sim->nfixed = sim->cpu[0].nfixed;
+	sim->gp_mask = sim->cpu[0].gp_mask;
+	sim->fx_mask = sim->cpu[0].fx_mask;
+	sim->ctrl_valid = sim->cpu[0].ctrl_valid;
+	sim->status_valid = sim->cpu[0].status_valid;
+	if (sim_build_domains(sim))
 		goto nomem;
 	if (pthread_mutex_init(&sim->lock, NULL))
 		goto nomem;
@@ -1263,7 +1314,7 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 		cpu->last = sim->epoch;
 		cpu->tsc = TSC_START;
 		/* Like an idle Linux box: every enable bit of GLOBAL_CTRL set. */
-		cpu->global_ctrl = sim->ctrl_valid;
+		cpu->global_ctrl = cpu->ctrl_valid;
 		cpu->misc_enable = MISC_EMON;
 		cpu->bios_sign = (uint64_t)(sim->server ? hw->server_microcode : hw->microcode) << 32;
 	}

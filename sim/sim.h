@@ -73,6 +73,12 @@ void sim_topology(const struct sim *, int cpu, int *core, int *package, int *mod
 void sim_cpuid(const struct sim *, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /*
+ * ... as logical CPU @cpu reads it: on a hybrid part its own leaf 0xA and
+ * 0x1A (its core type), and leaf 7's hybrid flag.  sim_cpuid() is CPU 0's.
+ */
+void sim_cpuid_on(const struct sim *, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/*
  * rdmsr/wrmsr on logical CPU @cpu: 0, -EIO for an MSR the CPU lacks, a
  * reserved bit set or a read-only register written (the hardware's #GP),
  * -ENXIO for a CPU out of range.  Counters advance to "now" on every access.

@@ -934,6 +934,50 @@ static const struct sim_hw hw_gracemont = {
 	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
 	.events = ROWS(grt_events), .rsp_docs = ROWS(grt_rsp),
 	.module_cores = 4,
+	/* an Alder or Raptor Lake E-core's CPUID.1AH: Atom, native model 1 (facts §9.6) */
+	.core_type = 0x20, .native = 1,
+};
+
+/*
+ * Alder Lake and Raptor Lake, the hybrids (facts §9.1, §9.6): Golden Cove
+ * (Raptor Cove) Core CPUs, then Gracemont Atom CPUs: hw_gracemont, Alder
+ * Lake-N's cores, under the part's leaf 1 and brand.  CPUID from the dumps
+ * in ../shared/cpuid (i9-12900K 06_97 stepping 2, i9-13900KF 06_B7
+ * stepping 1): leaf 7 EDX[15] the hybrid flag, leaf 0x1A EAX 0x40000001 on
+ * the Core CPUs and 0x20000001 on the Atom CPUs, and on both leaf 0xA EAX
+ * 0x07300605, ECX 0x7, EDX 0x8603: the 6 general-purpose and 3 fixed
+ * counters both types have.  A Core CPU has 8 general-purpose counters
+ * (the kernel's ADL case adds 2, facts §9.6), which this simulator gives it
+ * (ngp); its fourth fixed counter is not simulated (three here).  One
+ * thread per core: the simulated hybrids have no Hyper-Threading.
+ */
+#define ADL_CORE                                                                \
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
+	.ngp = 8,                                       /* facts §9.6 */        \
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+	.evtsel_valid = EVTSEL_ARCH,                                            \
+	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
+	.has_ld_lat = true, .pebs_fixed = true,                                 \
+	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26,                    \
+	.rsp_scope = SIM_SCOPE_THREAD,                                          \
+	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
+	.events = ROWS(spr_events),     /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */ \
+	.atom = &hw_gracemont, .core_type = 0x40, .native = 1
+
+static const struct sim_hw hw_alderlake = {
+	.name = "alderlake", .pfm_pmu = "spr", .model = 0x97, .stepping = 2,
+	.microcode = 0x2c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* i9-12900K dump */
+	.brand = "Intel(R) simulated Alder Lake (lattop sim)",
+	ADL_CORE,
+};
+
+static const struct sim_hw hw_raptorlake = {
+	.name = "raptorlake", .pfm_pmu = "spr", .model = 0xb7, .stepping = 1,
+	.microcode = 0x11d,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* i9-13900KF dump */
+	.brand = "Intel(R) simulated Raptor Lake (lattop sim)",
+	ADL_CORE,
 };
 
 /*
@@ -991,7 +1035,7 @@ const struct sim_hw *const sim_hw_all[] = {
 	&hw_sandybridge, &hw_ivybridge, &hw_skylake,
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
 	&hw_sapphirerapids, &hw_emeraldrapids, &hw_graniterapids,
-	&hw_tremont, &hw_gracemont, &hw_crestmont, NULL,
+	&hw_tremont, &hw_gracemont, &hw_crestmont, &hw_alderlake, &hw_raptorlake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)
@@ -1040,7 +1084,7 @@ unsigned sim_hw_version(const struct sim_hw *hw)
 
 unsigned sim_hw_ngp(const struct sim_hw *hw)
 {
-	return (hw->leaf_a[0] >> 8) & 0xff;
+	return hw->ngp ? hw->ngp : (hw->leaf_a[0] >> 8) & 0xff;
 }
 
 unsigned sim_hw_gp_width(const struct sim_hw *hw)

@@ -153,6 +153,17 @@ struct sim_hw {
 	size_t nevents;
 	const struct sim_rsp_doc *rsp_docs;
 	size_t nrsp_docs;
+	/*
+	 * A hybrid part (CPUID.7.0:EDX[15] set): the hardware of its Atom
+	 * CPUs, which follow its Core CPUs (profile key core_types; by default
+	 * half of the CPUs each, P-cores first), NULL otherwise.  core_type and
+	 * native: CPUID.1AH:EAX of this hardware's CPUs, 0 when it has none.
+	 */
+	const struct sim_hw *atom;
+	uint8_t core_type;
+	uint32_t native;
+	/* General-purpose counters beyond what leaf 0xA says (a hybrid's Core CPUs); 0: leaf 0xA's. */
+	unsigned ngp;
 };
 
 /* sim.c: sim_new() for a hardware table of the caller's (tests), which must outlive the sim. */
@@ -267,6 +278,11 @@ struct sim_profile {
 	 */
 	double time_scale;
 	int perf_event_paranoid;        /* the simulated kernel's level */
+	/*
+	 * A hybrid part's CPUs of each core type (core_types = P:N,E:M, P-cores
+	 * first); 0, 0: the part's default.  line_core_types: its line, 0 unset.
+	 */
+	int core_p, core_e, line_core_types;
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

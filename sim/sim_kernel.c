@@ -1323,6 +1323,14 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	/* A hybrid part: a PMU per core type (cpu_core, cpu_atom), not modelled here. */
+	sim_cpuid(sim, 7, 0, r);
+	if (r[3] & B(15)) {
+		snprintf(err, errlen, "the simulated kernel does not model a hybrid part's PMUs "
+			 "(cpu_core, cpu_atom)");
+		free(k);
+		return NULL;
+	}
 	sim_cpuid(sim, 1, 0, r);
 	family = (r[0] >> 8) & 0xf;
 	model = ((r[0] >> 4) & 0xf) | (((r[0] >> 16) & 0xf) << 4);

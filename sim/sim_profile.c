@@ -42,6 +42,8 @@
  *   perf_other_events       0           events another perf user keeps counting on the
  *                                       CPU (0..16), so that the kernel multiplexes
  *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
+ *   core_types              per uarch   a hybrid part's CPUs of each core type, "P:N,E:M"
+ *                                       (P-cores first; N + M = cpus; an error elsewhere)
  *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
  *                                       per event above it are throttled
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
@@ -77,8 +79,8 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_MAX_RATE, K_LINE,
-	K_MSR, K_N
+	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_MAX_RATE,
+	K_LINE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -97,6 +99,7 @@ enum key_kind {
 	KIND_PARANOID,  /* integer -1..4 */
 	KIND_OTHER,     /* integer 0..SIM_MAX_OTHER_EVENTS */
 	KIND_BOOL,      /* 0 or 1 */
+	KIND_CORE_TYPES, /* "P:N,E:M" */
 	KIND_MAX_RATE,  /* integer 1..1e7 */
 	KIND_LINE,      /* a contended line (struct sim_line) */
 };
@@ -135,6 +138,7 @@ static const struct key_def keys[K_N] = {
 	[K_PARANOID] = { "perf_event_paranoid", KIND_PARANOID, false },
 	[K_OTHER_EVENTS] = { "perf_other_events", KIND_OTHER, true },
 	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
+	[K_CORE_TYPES] = { "core_types", KIND_CORE_TYPES, false },
 	[K_MAX_RATE] = { "perf_event_max_sample_rate", KIND_MAX_RATE, false },
 	[K_LINE] = { "line", KIND_LINE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
@@ -380,6 +384,18 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 
 	if (k->kind == KIND_DIST)
 		return parse_dist(p, e, val);
+	if (k->kind == KIND_CORE_TYPES) {
+		unsigned np, ne;
+		int used = 0;
+
+		if (sscanf(val, "P:%u,E:%u%n", &np, &ne, &used) != 2 || val[used] ||
+		    np > SIM_MAX_CPUS || ne > SIM_MAX_CPUS || np + ne < 1)
+			return perr(p, e->line, e->text, "must read P:N,E:M (CPUs of each core type, "
+				    "P-cores first), not '%.*s%s'", VAL_SHOWN, val,
+				    strlen(val) > VAL_SHOWN ? "..." : "");
+		e->u = (uint64_t)np << 32 | ne;
+		return 0;
+	}
 	if (k->kind == KIND_MSR) {
 		if (!parse_u64(val, 0, &e->u))
 			return perr(p, e->line, e->text, "bad number '%.*s%s'", VAL_SHOWN, val,
@@ -698,7 +714,7 @@ static struct sim_profile *resolve(struct parser *p)
 {
 	struct sim_profile *prof;
 	struct sim_params base = default_params;
-	const struct entry *cpus_e = NULL, *tpc_e = NULL, *pkg_e = NULL;
+	const struct entry *cpus_e = NULL, *tpc_e = NULL, *pkg_e = NULL, *ct_e = NULL;
 	bool tsc_set = false;
 	int prof_line_module = 0;
 	size_t i, npre = 0;
@@ -711,6 +727,8 @@ static struct sim_profile *resolve(struct parser *p)
 			tpc_e = &p->e[i];
 		if (p->e[i].key == K_PACKAGES)
 			pkg_e = &p->e[i];
+		if (p->e[i].key == K_CORE_TYPES)
+			ct_e = &p->e[i];
 		if (p->e[i].key == K_MODULE_HITM && !prof_line_module)
 			prof_line_module = p->e[i].line;
 		if (p->e[i].key == K_MSR)
@@ -729,6 +747,18 @@ static struct sim_profile *resolve(struct parser *p)
 	prof->packages = pkg_e ? (int)pkg_e->num : 1;
 	prof->line_packages = pkg_e ? pkg_e->line : 0;
 	prof->line_module_hitm = prof_line_module;
+	if (ct_e) {
+		prof->core_p = (int)(ct_e->u >> 32);
+		prof->core_e = (int)(ct_e->u & 0xffffffffu);
+		prof->line_core_types = ct_e->line;
+		if (!cpus_e)
+			prof->cpus = prof->core_p + prof->core_e;
+		if (prof->core_p + prof->core_e != prof->cpus) {
+			perr(p, ct_e->line, ct_e->text, "P:%d,E:%d is %d CPUs, but cpus = %d",
+			     prof->core_p, prof->core_e, prof->core_p + prof->core_e, prof->cpus);
+			goto fail;
+		}
+	}
 	if (prof->packages > 1) {
 		base.remote_hit_per_sec = DEFAULT_REMOTE_HIT;
 		base.remote_hitm_per_sec = DEFAULT_REMOTE_HITM;

@@ -123,7 +123,10 @@ is "--list-uarchs json: exit 0" "$?" 0
 UARCHS=$(jq -r '.[].name' $LIB_TMP/uarchs.json)
 check "--list-uarchs json: an array of several" test "$(jq 'if type == "array" then length else 0 end' $LIB_TMP/uarchs.json)" -gt 1
 is "--list-uarchs json: keys" "$(jq -c '[.[] | keys] | unique' $LIB_TMP/uarchs.json)" \
-	'[["flags","leaf_0xa","metrics","models","name","offcore_msrs","offcore_scope","pmu_table","pretty"]]'
+	'[["core_types","flags","leaf_0xa","metrics","models","name","offcore_msrs","offcore_scope","pmu_table","pretty"]]'
+is "--list-uarchs json: the hybrids' core types" \
+	"$(jq -c '[.[] | select(.core_types != []) | [.name, [.core_types[] | .type + ":" + .microarch]]]' $LIB_TMP/uarchs.json)" \
+	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]]]'
 is "--list-uarchs json: model keys" "$(jq -c '[.[].models[] | keys] | unique' $LIB_TMP/uarchs.json)" \
 	'[["family","flags","id","model","source","vendor"]]'
 is "--list-uarchs json: leaf 0xA keys" "$(jq -c '[.[].leaf_0xa | keys] | unique' $LIB_TMP/uarchs.json)" \
@@ -162,7 +165,7 @@ is "--list-uarchs text: the models of the JSON" \
 	"$(jq -r '.[] | [.models[] | .id + (.flags | map("+" + .) | join(""))] | join(" ")' $LIB_TMP/uarchs.json)"
 is "--list-uarchs text: measured yes/no as the JSON" \
 	"$(awk '/^# /{next} $1 != "metric" && NF { print $1, $2 }' $LIB_TMP/uarchs.txt)" \
-	"$(jq -r '.[].metrics[] | .metric + " " + (if .measured then "yes" else "no" end)' $LIB_TMP/uarchs.json)"
+	"$(jq -r '.[] | (.metrics, (.core_types[] | .metrics // empty))[] | .metric + " " + (if .measured then "yes" else "no" end)' $LIB_TMP/uarchs.json)"
 is "--list-uarchs text: the columns stay in line with the header" "$(awk '
 	/^#/ || !NF { next }
 	$1 == "metric" { h2 = index($0, "measured"); h3 = index($0, "detail"); next }
@@ -176,7 +179,8 @@ for u in $UARCHS; do
 	is "$u: its model is one --list-uarchs lists, its leaf 0xA what it asks" \
 		"$(jq -c --slurpfile l $LIB_TMP/uarchs.json '. as $d | $l[0][] | select(.name == $d.microarch) |
 			[([.models[] | select(.model == $d.model)] | length), $d.pmu.version >= .leaf_0xa.min_version,
-			 $d.pmu.gp_counters >= .leaf_0xa.min_gp_counters, $d.pmu.gp_width == .leaf_0xa.gp_width,
+			 (($d.core_types // [$d.pmu])[0].gp_counters) >= .leaf_0xa.min_gp_counters,
+			 $d.pmu.gp_width == .leaf_0xa.gp_width,
 			 $d.pmu.fixed_counters >= .leaf_0xa.min_fixed_counters, .pmu_table == $d.pmu_table]' $LIB_TMP/d.json)" \
 		'[1,true,true,true,true,true]'
 done
@@ -196,10 +200,16 @@ ok "--simulate unknown: the error names every microarchitecture"
 
 # --list-events: every microarchitecture, the documented shape.
 for u in $UARCHS; do
-	./lattop --list-events --simulate $u --format json >$LIB_TMP/e.json 2>$LIB_TMP/err
+	./lattop --list-events --simulate $u --format json >$LIB_TMP/e2.json 2>$LIB_TMP/err
 	is "$u --list-events: exit 0" "$?" 0
+	# A hybrid part: a listing per core type, its microarchitecture's; the first checked here.
+	head -n 1 $LIB_TMP/e2.json >$LIB_TMP/e.json
+	mu=$(jq -r --arg u $u '.[] | select(.name == $u) | (.core_types[0].microarch // .name)' $LIB_TMP/uarchs.json)
+	is "$u --list-events: a listing per core type" "$(jq -c .microarch $LIB_TMP/e2.json | tr '\n' ' ')" \
+		"$(./lattop --detect --simulate $u --format json |
+		   jq -c --arg u $u 'if .hybrid then .core_types[].microarch else $u end' | tr '\n' ' ')"
 	is "$u --list-events: keys" "$(jq -c '[.microarch, (.events[0] | keys)]' $LIB_TMP/e.json)" \
-		"[\"$u\",[\"counter\",\"ld_lat_threshold\",\"metric\",\"name\",\"offcore_msr\",\"offcore_rsp\",\"pebs_enable\",\"perfevtsel\",\"slots\"]]"
+		"[\"$mu\",[\"counter\",\"ld_lat_threshold\",\"metric\",\"name\",\"offcore_msr\",\"offcore_rsp\",\"pebs_enable\",\"perfevtsel\",\"slots\"]]"
 	is "$u --list-events: no PERFEVTSEL with INT (bit 20) or without EN (bit 22)" \
 		"$(jq '[.events[] | select(.perfevtsel != null) | .perfevtsel | ltrimstr("0x") | explode |
 			reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end)) |
@@ -265,7 +275,7 @@ for u in $UARCHS; do
 				if (c != " " && !in_) a[++n] = i; in_ = c != " " }
 			return n }
 		/^#/ { next }
-		!h { starts($0, H); h = 1; next }
+		$1 == "event" { starts($0, H); next }    # a header per listing (per core type)
 		{ starts($0, R); for (k = 1; k <= 8; k++) if (R[k] != H[k]) { print "misaligned: " $0; next } }')" ""
 done
 ./lattop --list-events --cpuid-file tests/dumps/constructed_haswell-2gp.raw >/dev/null 2>$LIB_TMP/err
@@ -276,6 +286,9 @@ is "--list-events on an unsupported CPU: exit 1" "$?" 1
 # response or the threshold, precise_ip on the load-latency event alone,
 # the fixed counters as the kernel's codes for them.
 for u in $UARCHS; do
+	# A hybrid part: the kernel's per-type PMUs are not opened (e2e_sim.sh checks the refusal).
+	[ "$(jq -r --arg u $u '.[] | select(.name == $u) | .core_types | length' $LIB_TMP/uarchs.json)" = 0 ] ||
+		continue
 	./lattop --list-events --simulate $u --backend perf --format json >$LIB_TMP/p.json
 	is "$u --list-events --backend perf: exit 0" "$?" 0
 	is "$u --list-events --backend perf: the backend is named" "$(jq -r .backend $LIB_TMP/p.json)" perf
@@ -431,11 +444,36 @@ bad "--ascii with -b" "--ascii: the screen's option" --simulate haswell -b -n 1 
 bad "--no-color with --once" "--no-color: the screen's option" --simulate haswell --once --no-color
 bad "--no-color with --replay --format" "--no-color: the screen's option" \
 	--replay $LIB_TMP/m1.lrec --format json --no-color
-# A dump of Debian's cpuid tool (cpuid -r): refused with the command that makes one lattop reads.
+# A dump of Debian's cpuid tool (cpuid -r) is read too, and refused when a leaf lattop needs is missing.
 printf 'CPU 0:\n   0x00000000 0x00: eax=0x0000000d ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n' \
 	>$LIB_TMP/cpuid-r.txt
-bad "a cpuid -r dump: the command that makes a libcpuid one" "cpuid_tool --save=FILE" \
+bad "a cpuid -r dump without leaf 1: refused, naming the leaf" "(leaf 0x1, family, model" \
 	--cpuid-file $LIB_TMP/cpuid-r.txt --detect
+printf 'CPU 0:\n   0x00000000 0x00: eax=0x0000000d ebx=0x756e6547\n' >$LIB_TMP/cpuid-r2.txt
+bad "a cpuid -r line cut short: refused, naming the line" "line 2: not a cpuid -r line" \
+	--cpuid-file $LIB_TMP/cpuid-r2.txt --detect
+# The all-CPU dumps of ../shared/cpuid (read in place): a hybrid's core types and their CPUs.
+A=../shared/cpuid/all/alderlake_core-i9-12900k
+if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
+	for f in $A.cpuid-r.txt $A.all.raw; do
+		is "--detect --format json, ${f##*.}: the 12900K's core types and CPUs" \
+			"$(./lattop --detect --cpuid-file $f --format json |
+			   jq -c '[.hybrid, .supported, [.core_types[] | [.type, .microarch, .pmu_table, (.cpus | first), (.cpus | last)]]]')" \
+			'[true,true,[["core","goldencove","sapphirerapids",0,15],["atom","gracemont","gracemont",16,23]]]'
+	done
+	is "--detect, text: a line per core type" \
+		"$(./lattop --detect --cpuid-file $A.cpuid-r.txt | grep -c '^core type:')" 2
+	M=../shared/cpuid/all/meteorlake_core-ultra-7-155h.cpuid-r.txt
+	./lattop --detect --cpuid-file $M >$LIB_TMP/mtl.txt
+	is "--detect: Meteor Lake is named unsupported, exit 1" "$?" 1
+	# Its Crestmont E-cores have main's Crestmont table: the P-cores alone keep it unmeasured.
+	check "--detect: Meteor Lake's reason names the core type without a table and its CPUs" \
+		grep -q 'its P-cores (Redwood Cove, cpus 0-1,10-19): lattop has no event table for it; lattop supports' $LIB_TMP/mtl.txt
+	check "--detect: Meteor Lake's E-cores are Crestmont's, which lattop measures" \
+		grep -q '^core type:   atom: crestmont (Crestmont), 8 general-purpose counters, 3 fixed, 10 cpus, supported$' $LIB_TMP/mtl.txt
+else
+	skip "../shared/cpuid/all is absent"
+fi
 
 # A profile with two packages makes the simulator the server part: --detect
 # and --list-events see its model and its events for other packages.

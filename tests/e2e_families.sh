@@ -207,6 +207,51 @@ if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
 	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
 		"$(ll icl-pmc1-7 0)" "true true"
 fi
+# ---- the hybrids: each CPU with its core type's plan, its truths back per type ----
+# core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
+# cpu2's own rates tell its numbers from the others'.
+P=$(prof hyb "core_types = P:1,E:3" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
+for u in alderlake raptorlake; do
+	run $u-hyb $u $P || continue
+	is "$u, P:1,E:3: the core type of each row" \
+		"$(jq -c '[.cpus[] | .core_type]' $LIB_TMP/$u-hyb.json)" '["core","atom","atom","atom"]'
+	is "$u, P:1,E:3: --detect's core types and CPUs" \
+		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
+		'[true,[["core","sapphirerapids",[0]],["atom","gracemont",[1,2,3]]]]'
+	for c in 0 1 2 3; do
+		within "$u cpu$c: HITM/s, each type from its own event" \
+			"$(jq ".cpus[$c].snoop.hitm_per_sec" $LIB_TMP/$u-hyb.json)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
+		within "$u cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $LIB_TMP/$u-hyb.json)" 4e8
+		within "$u cpu$c: share of loads above 64 cycles" \
+			"$(jq ".cpus[$c].load_latency.above_share[3]" $LIB_TMP/$u-hyb.json)" 0.1
+	done
+	within "$u cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
+	within "$u cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/$u-hyb.json)" 180
+	is "$u cpu1-3 (E-cores): no offcore number, the reason says why" \
+		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $LIB_TMP/$u-hyb.json)" \
+		'[[null,true]]'
+	within "$u total: offcore reads/s are the P-core's alone" \
+		"$(jq '.total.offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
+	within "$u total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $LIB_TMP/$u-hyb.json)" 3.5e5
+	./lattop --simulate $u --sim-profile $P --once -d 0.3 --format csv >$LIB_TMP/$u-hyb.csv
+	is "$u csv: core_type, the last column" \
+		"$(awk -F, '{ print $NF }' $LIB_TMP/$u-hyb.csv | tr '\n' ' ')" "core_type core atom atom atom  "
+	./lattop --simulate $u --sim-profile $P --once -d 0.3 >$LIB_TMP/$u-hyb.txt
+	is "$u text: P and E beside the CPU" \
+		"$(awk 'NR > 2 && NR <= 6 { print $1 }' $LIB_TMP/$u-hyb.txt | tr '\n' ' ')" "0P 1E 2E 3E "
+done
+# core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
+printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
+! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err
+check "core_types that do not add up to cpus: refused, naming the line" \
+	grep -q 'bad-ct.prof:2: core_types: P:2,E:1 is 3 CPUs, but cpus = 4' $LIB_TMP/bad-ct.err
+printf 'cpus = 4\ncore_types = P:2,E:2\n' >$LIB_TMP/bad-ct2.prof
+! ./lattop --simulate haswell --sim-profile $LIB_TMP/bad-ct2.prof --once 2>$LIB_TMP/bad-ct2.err
+check "core_types on a part that is not hybrid: refused" \
+	grep -q 'core_types: haswell is not a hybrid part' $LIB_TMP/bad-ct2.err
+printf 'cpus = 4\ncore_types = 2,2\n' >$LIB_TMP/bad-ct3.prof
+! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct3.prof --once 2>$LIB_TMP/bad-ct3.err
+check "core_types not P:N,E:M: refused" grep -q 'must read P:N,E:M' $LIB_TMP/bad-ct3.err
 # ---- Gracemont: load latency 0xD0/0x05 on PMC0-1 only, PEBS_EN alone ----
 ./lattop --list-events --simulate gracemont --format json >$LIB_TMP/grt-events.json
 check "gracemont: load latency 0xD0/0x05, on PMC0 or PMC1, PEBS_EN of that counter alone" \

@@ -54,14 +54,17 @@ static int load(const char *path, struct cpuid_raw *raw, struct cpuid_info *id,
 		struct cpu_desc *d)
 {
 	char err[256] = "";
-	int rc = cpuid_raw_file(path, raw, err, sizeof(err));
+	struct cpuid_set s;
+	int rc = cpuid_set_file(path, &s, err, sizeof(err));
 
 	if (rc < 0) {
 		print_error("%s: %s\n", path, err);
 		return rc;
 	}
+	*raw = s.raw[0];
 	cpuid_decode(raw, id);
-	uarch_detect(id, d);
+	uarch_detect_set(&s, d);        /* as lattop does: every CPU of the dump */
+	cpuid_set_free(&s);
 	return 0;
 }
 
@@ -69,6 +72,9 @@ static int load(const char *path, struct cpuid_raw *raw, struct cpuid_info *id,
 
 /* The reason given for a known CPU lattop has no event table for, as uarch_detect() words it. */
 #define NO_TABLE(cpu) cpu " is not supported: lattop has no event table for it"
+/* ... and for a hybrid part, the core type seen that has none (a CPU-0 dump sees one type). */
+#define HYB_NO(cpu, pe, core) cpu " is not supported: its " pe "-cores (" core ", cpu 0): " \
+	"lattop has no event table for it"
 
 /* Microarchitecture JSON names: the README names them in prose. */
 static const struct {
@@ -113,10 +119,10 @@ static const struct {
 	{ "alderlake-ponly_core-i5-12400", "alderlake", NO_TABLE("Alder Lake (06_97)"), NULL },
 	{ "raptorlake_core-i9-13900kf", "raptorlake", NO_TABLE("Raptor Lake (06_B7)"), NULL },
 	{ "raptorlakep_core-i7-1370p", "raptorlake", NO_TABLE("Raptor Lake (06_BA)"), NULL },
-	{ "meteorlake_core-ultra-7-155h", "meteorlake", NO_TABLE("Meteor Lake (06_AA)") " (hybrid", NULL },
-	{ "arrowlake_core-ultra-7-265k", "arrowlake", NO_TABLE("Arrow Lake (06_C6)") " (hybrid", NULL },
-	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", NO_TABLE("Arrow Lake (06_C5)") " (hybrid", NULL },
-	{ "lunarlake_core-ultra-9-288v", "lunarlake", NO_TABLE("Lunar Lake (06_BD)") " (hybrid", NULL },
+	{ "meteorlake_core-ultra-7-155h", "meteorlake", HYB_NO("Meteor Lake (06_AA)", "P", "Redwood Cove"), NULL },
+	{ "arrowlake_core-ultra-7-265k", "arrowlake", HYB_NO("Arrow Lake (06_C6)", "P", "Lion Cove"), NULL },
+	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", HYB_NO("Arrow Lake (06_C5)", "P", "Lion Cove"), NULL },
+	{ "lunarlake_core-ultra-9-288v", "lunarlake", HYB_NO("Lunar Lake (06_BD)", "P", "Lion Cove"), NULL },
 	{ "lakefield_core-i5-l16g7", "lakefield", NO_TABLE("Lakefield (06_8A)") " (hybrid", NULL },
 };
 
@@ -375,16 +381,68 @@ static void test_fixed_bitmap_v5(void **state)
 }
 
 /*
- * The all-CPU forms (libcpuid's multi-CPU raw format, README "Ice Lake and
- * later"): each is read, complete as --cpuid-file requires, as the CPU-0
- * dump of the same name, and detected as that dump is.  lattop reads the
- * first logical CPU, which is the CPU-0 dump's.
+ * The core types of the hybrid parts as the README's table names them
+ * ("hybrid: P 0-15 and E 16-23 ..."): their microarchitectures, CPUs, and
+ * the counters each has (leaf 0x23.1, or the kernel's Alder Lake rule, as
+ * pmu-facts 9.1 lists them).  Read from the `cpuid -r` form, which keeps
+ * leaf 0x23.
+ */
+static const struct {
+	const char *name;
+	struct { const char *type, *uarch, *cpus; unsigned gp, fixed; } t[3];
+} hybrid_parts[] = {
+	{ "alderlake_core-i9-12900k", { { "core", "goldencove", "0-15", 8, 3 },
+					{ "atom", "gracemont", "16-23", 6, 3 } } },
+	{ "alderlakep_core-i7-12700h", { { "core", "goldencove", "0-11", 8, 3 },
+					 { "atom", "gracemont", "12-19", 6, 3 } } },
+	{ "raptorlake_core-i9-13900kf", { { "core", "raptorcove", "0-15", 8, 3 },
+					  { "atom", "gracemont", "16-31", 6, 3 } } },
+	{ "raptorlakep_core-i7-1370p", { { "core", "goldencove", "0-11", 8, 3 },
+					 { "atom", "gracemont", "12-19", 6, 3 } } },
+	{ "meteorlake_core-ultra-7-155h", { { "core", "redwoodcove", "0-1,10-19", 8, 4 },
+					    { "atom", "crestmont", "2-9,20-21", 8, 3 } } },
+	{ "arrowlake_core-ultra-7-265k", { { "core", "lioncove", "0-1,6-9,18-19", 10, 4 },
+					   { "atom", "skymont", "2-5,10-17", 8, 3 } } },
+	{ "arrowlakeh_core-ultra-9-285h", { { "core", "lioncove", "0-1,10-13", 10, 4 },
+					    { "atom", "skymont", "2-9", 8, 3 },
+					    { "atom", "crestmont", "14-15", 8, 3 } } },
+	{ "lunarlake_core-ultra-9-288v", { { "core", "lioncove", "0-3", 10, 4 },
+					   { "atom", "skymont", "4-7", 8, 3 } } },
+	{ "lakefield_core-i5-l16g7", { { "core", "sunnycove", "4", 4, 3 },
+				       { "atom", "tremont", "0-3", 4, 3 } } },
+};
+
+/* A core type's CPUs as "0-1,10-19". */
+static void type_cpus(const struct core_type_desc *t, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPUSET_MAX; c++) {
+		int e = c;
+
+		if (!(t->cpus[c / 64] >> (c % 64) & 1))
+			continue;
+		while (e + 1 < CPUSET_MAX && (t->cpus[(e + 1) / 64] >> ((e + 1) % 64) & 1))
+			e++;
+		used += (size_t)snprintf(buf + used, len - used, e > c ? "%s%d-%d" : "%s%d",
+					 used ? "," : "", c, e);
+		c = e;
+	}
+}
+
+/*
+ * The all-CPU forms (README "Ice Lake and later"): libcpuid's multi-CPU
+ * raw format and Debian's `cpuid -r`.  Each is read and complete as
+ * --cpuid-file requires; its first CPU is the CPU-0 dump's; a part that
+ * is not hybrid is detected as that dump is, and a hybrid part's core
+ * types come out with the README's CPUs, from either form alike.
  */
 static void test_shared_all_dumps(void **state)
 {
 	DIR *dir;
 	struct dirent *de;
-	int checked = 0;
+	int checked = 0, hybrids = 0;
 
 	(void)state;
 	dir = opendir(SHARED_ALL_DIR);
@@ -393,29 +451,82 @@ static void test_shared_all_dumps(void **state)
 		return;
 	}
 	while ((de = readdir(dir))) {
-		char all[512], one[512], err[256] = "";
-		struct cpuid_raw raw, raw1;
-		struct cpuid_info id, id1;
-		struct cpu_desc d, d1;
-		size_t len = strlen(de->d_name);
+		char all[512], one[512], r[512], err[256] = "";
+		struct cpuid_raw raw, raw1, rawr;
+		struct cpuid_info id, id1, idr;
+		struct cpu_desc d, d1, dr;
+		size_t len = strlen(de->d_name), k;
 
 		if (!has_suffix(de->d_name, ".all.raw"))
 			continue;
 		snprintf(all, sizeof(all), "%s/%s", SHARED_ALL_DIR, de->d_name);
 		snprintf(one, sizeof(one), "%s/%.*s.raw", SHARED_DIR, (int)(len - 8), de->d_name);
+		snprintf(r, sizeof(r), "%s/%.*s.cpuid-r.txt", SHARED_ALL_DIR, (int)(len - 8), de->d_name);
 		assert_int_equal(load(all, &raw, &id, &d), 0);
 		if (cpuid_raw_complete(&raw, all, err, sizeof(err)) < 0)
 			fail_msg("%s", err);
 		if (load(one, &raw1, &id1, &d1) < 0)
 			fail_msg("%s: no CPU-0 dump %s to compare with", de->d_name, one);
+		if (load(r, &rawr, &idr, &dr) < 0)
+			fail_msg("%s: no cpuid -r form %s to compare with", de->d_name, r);
 		assert_memory_equal(&raw, &raw1, sizeof(raw));
+		/* The cpuid -r form holds the same leaves, and leaf 0x23 besides. */
+		assert_memory_equal(rawr.basic[1], raw.basic[1], sizeof(raw.basic[1]));
+		assert_memory_equal(rawr.basic[0xa], raw.basic[0xa], sizeof(raw.basic[0xa]));
+		assert_memory_equal(rawr.ext, raw.ext, sizeof(raw.ext));
+		assert_int_equal(rawr.has_leaf23, raw.basic[0][0] >= 0x23);
 		assert_string_equal(d.uarch->name, d1.uarch->name);
-		assert_int_equal(d.supported, d1.supported);
-		assert_string_equal(d.reason, d1.reason);
+		assert_string_equal(dr.uarch->name, d1.uarch->name);
+		assert_int_equal(d.hybrid, id.hybrid);
+		assert_int_equal(dr.hybrid, id.hybrid);
+		for (k = 0; k < sizeof(hybrid_parts) / sizeof(hybrid_parts[0]); k++)
+			if (!strncmp(hybrid_parts[k].name, de->d_name, len - 8) &&
+			    strlen(hybrid_parts[k].name) == len - 8)
+				break;
 		checked++;
+		if (!id.hybrid) {
+			assert_int_equal(k, sizeof(hybrid_parts) / sizeof(hybrid_parts[0]));
+			assert_int_equal(d.ntypes, 0);
+			assert_int_equal(d.supported, d1.supported);
+			assert_string_equal(d.reason, d1.reason);
+			assert_int_equal(dr.supported, d1.supported);
+			assert_string_equal(dr.reason, d1.reason);
+			continue;
+		}
+		if (k == sizeof(hybrid_parts) / sizeof(hybrid_parts[0]))
+			fail_msg("%s: a hybrid part the test has no core types for", de->d_name);
+		hybrids++;
+		assert_int_equal(d.ntypes, dr.ntypes);
+		for (int t = 0; t < CORE_TYPES_MAX; t++) {
+			char cpus[128], cpusr[128];
+
+			if (!hybrid_parts[k].t[t].type) {
+				assert_true(t >= d.ntypes);
+				continue;
+			}
+			assert_true(t < d.ntypes);
+			type_cpus(&d.type[t], cpus, sizeof(cpus));
+			type_cpus(&dr.type[t], cpusr, sizeof(cpusr));
+			assert_string_equal(core_type_name(dr.type[t].type), hybrid_parts[k].t[t].type);
+			assert_string_equal(dr.type[t].uarch->name, hybrid_parts[k].t[t].uarch);
+			assert_string_equal(cpusr, hybrid_parts[k].t[t].cpus);
+			assert_string_equal(cpus, hybrid_parts[k].t[t].cpus);
+			assert_string_equal(d.type[t].uarch->name, hybrid_parts[k].t[t].uarch);
+			assert_int_equal(dr.type[t].pmu.gp_counters, hybrid_parts[k].t[t].gp);
+			assert_int_equal(pmu_caps_fixed_run(&dr.type[t].pmu), hybrid_parts[k].t[t].fixed);
+			assert_int_equal(dr.type[t].supported, d.type[t].supported);
+			/* supported exactly where the type's uarch has an event table that fits */
+			if (!dr.type[t].uarch->table)
+				assert_false(dr.type[t].supported);
+			if (!dr.type[t].supported && !strstr(dr.reason, dr.type[t].reason))
+				fail_msg("%s: the part's reason \"%s\" leaves out \"%s\"", de->d_name,
+					 dr.reason, dr.type[t].reason);
+		}
+		assert_int_equal(dr.supported, d.supported);
 	}
 	closedir(dir);
 	assert_true(checked >= 19);     /* the README's Ice Lake and later */
+	assert_true(hybrids >= 9);
 }
 
 /*

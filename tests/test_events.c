@@ -147,6 +147,22 @@ struct json_row {
 
 static const struct json_row json_rows[] = {
 	/* ADL/events/alderlake_gracemont_core.json (V1.40; 06_BE, and the hybrids' Atom cores) */
+	/*
+	 * ADL/events/alderlake_goldencove_core.json (V1.40; the hybrids' Core
+	 * cores, 0x40,0x000001): the Sapphire Rapids table's rows but the remote
+	 * ones, which the client file lacks (0xD3 is LOCAL_DRAM only there)
+	 */
+	{ "ADL/events/alderlake_goldencove_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "CPU_CLK_UNHALTED.THREAD", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "CPU_CLK_UNHALTED.THREAD_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "MEM_INST_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", "0xcd", "0x01", "0", "1,2,3,4,5,6,7", "0x3F6", "0x4" },
+	{ "ADL/events/alderlake_goldencove_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", "0xd2", "0x02", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD", "0xd2", "0x04", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "OFFCORE_REQUESTS.DEMAND_DATA_RD", "0x21", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "ADL/events/alderlake_goldencove_core.json", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", "0x20", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
 	{ "ADL/events/alderlake_gracemont_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
 	{ "ADL/events/alderlake_gracemont_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5", "0x00", "0x00" },
 	{ "ADL/events/alderlake_gracemont_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
@@ -333,6 +349,33 @@ static void check_json(const struct pmu_table *t)
 	for (const struct pmu_event *e = t->events; e->name; e++, checked++)
 		check_json_row(t, e);
 	assert_true(checked > 0);
+}
+
+/*
+ * The Golden Cove client core (Alder and Raptor Lake P-cores) uses the
+ * Sapphire Rapids table without its remote rows (cpu/uarch.c GLC_CLIENT):
+ * libpfm4 4.13 has no adl_glc (pmu-facts 9.8), so each row it can have is
+ * checked against Intel's ADL Golden Cove file too.
+ */
+static void test_golden_cove_client(void **state)
+{
+	const struct uarch *u = uarch_by_name("alderlake");
+	struct pmu_table adl;
+	int checked = 0;
+
+	(void)state;
+	assert_non_null(u);
+	assert_false(u->flags & UARCH_F_REMOTE_EVENTS);
+	adl = *u->table;
+	adl.json = "ADL/events/alderlake_goldencove_core.json";
+	for (const struct pmu_event *e = adl.events; e->name; e++) {
+		if (e->needs & ~u->flags)
+			continue;       /* a server row, never placed on a client part */
+		check_json_row(&adl, e);
+		checked++;
+	}
+	assert_int_equal(checked, 11);
+	assert_ptr_equal(uarch_by_name("raptorlake")->table, u->table);
 }
 
 /* One libpfm4 answer, as sent from the child. */
@@ -1396,6 +1439,7 @@ int main(void)
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_tables_list),
 		cmocka_unit_test(test_tables_pmus_cover_parts),
+		cmocka_unit_test(test_golden_cove_client),
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_evtsel_bits),
 		cmocka_unit_test(test_table_sanity),

@@ -294,7 +294,7 @@ static void test_cpuid(void **state)
 		unsigned leaf, tpc;
 
 		sim_cpuid(s, 0, 0, r);
-		assert_int_equal(r[0], 0xb);
+		assert_int_equal(r[0], sim_hw_lookup(name)->atom ? 0x1a : 0xb);   /* 0x1A: core types */
 		assert_memory_equal(&r[1], "Genu", 4);
 		assert_memory_equal(&r[3], "ineI", 4);
 		assert_memory_equal(&r[2], "ntel", 4);
@@ -305,14 +305,34 @@ static void test_cpuid(void **state)
 		assert_false(r[2] & B(31));                    /* no hypervisor */
 
 		/* lattop's own detection: this uarch, measurable */
-		memset(&raw, 0, sizeof(raw));
-		for (leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
-			sim_cpuid(s, leaf, 0, raw.basic[leaf]);
-		for (leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
-			sim_cpuid(s, 0x80000000u + leaf, 0, raw.ext[leaf]);
-		raw.basic_present = ~0u;
-		cpuid_decode(&raw, &id);
-		uarch_detect(&id, &d);
+		{
+			/* Every CPU's CPUID, as lattop reads it: a hybrid's types differ. */
+			int ids[8];
+			struct cpuid_raw raws[8];
+			struct cpuid_set set = { 8, ids, raws };
+
+			memset(raws, 0, sizeof(raws));
+			for (int c = 0; c < 8; c++) {
+				ids[c] = c;
+				for (leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
+					sim_cpuid_on(s, c, leaf, 0, raws[c].basic[leaf]);
+				for (leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
+					sim_cpuid_on(s, c, 0x80000000u + leaf, 0, raws[c].ext[leaf]);
+				raws[c].basic_present = ~0u;
+			}
+			raw = raws[0];
+			cpuid_decode(&raw, &id);
+			uarch_detect_set(&set, &d);
+			/* a hybrid part: half its CPUs of each type, the Core ones first */
+			assert_int_equal(d.hybrid, sim_hw_lookup(name)->atom != NULL);
+			if (d.hybrid) {
+				assert_int_equal(d.ntypes, 2);
+				assert_int_equal(d.type[0].type, CORE_TYPE_CORE);
+				assert_int_equal(d.type[0].cpus[0], 0x0f);
+				assert_int_equal(d.type[1].type, CORE_TYPE_ATOM);
+				assert_int_equal(d.type[1].cpus[0], 0xf0);
+			}
+		}
 		if (!d.supported || strcmp(d.uarch->name, name))
 			fail_msg("simulated %s is detected as %s (%s)", name, d.uarch->name, d.reason);
 
@@ -320,12 +340,15 @@ static void test_cpuid(void **state)
 		sim_cpuid(s, 0xb, 0, r);
 		tpc = r[1] & 0xffff;
 		assert_true(tpc == 1 || tpc == 2);
-		if (dump_of_model(id.model, &dump, dname, sizeof(dname))) {
+		/* a hybrid against a hybrid's dump (06_97 has P-core-only parts too) */
+		if (dump_of_model(id.model, &dump, dname, sizeof(dname)) &&
+		    (int)((dump.basic[7][3] >> 15) & 1) == d.hybrid) {
 			print_message("%s: compared with %s\n", name, dname);
 			assert_int_equal(a[0], dump.basic[0xa][0]);
 			assert_int_equal(a[1], dump.basic[0xa][1]);
 			assert_int_equal(a[3], dump.basic[0xa][3]);
-			if (dump.basic[0][0] >= 0xb && (dump.basic[0xb][1] & 0xffff))
+			/* the simulated hybrids run one thread per core (sim_hw.c) */
+			if (dump.basic[0][0] >= 0xb && (dump.basic[0xb][1] & 0xffff) && !d.hybrid)
 				assert_int_equal(tpc, dump.basic[0xb][1] & 0xffff);
 			compared++;
 		}
@@ -348,7 +371,12 @@ static void test_cpuid(void **state)
 		assert_non_null(strstr(brand, "Intel(R) simulated"));
 		assert_non_null(strstr(brand, "lattop"));
 		sim_cpuid(s, 7, 0, r);
-		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+		assert_int_equal(r[0] | r[1] | r[2], 0);
+		assert_int_equal(r[3], d.hybrid ? B(15) : 0);  /* the hybrid flag alone */
+		sim_cpuid(s, 0x1a, 0, r);
+		assert_int_equal(r[0], d.hybrid ? 0x40000001u : 0);
+		sim_cpuid_on(s, 7, 0x1a, 0, r);
+		assert_int_equal(r[0], d.hybrid ? 0x20000001u : 0);
 		sim_cpuid(s, 0x80000001, 0, r);
 		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
 		sim_free(s);

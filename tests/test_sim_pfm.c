@@ -127,6 +127,11 @@ static const struct {
 	  "SPR/events/sapphirerapids_core.json V1.39" },
 	{ "emeraldrapids", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
 	  "EMR/events/emeraldrapids_core.json V1.24" },
+	/* the hybrids' Core CPUs: libpfm4 4.13 has no adl_glc, spr stands in (pmu-facts 9.8) */
+	{ "alderlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
+	  "ADL/events/alderlake_goldencove_core.json V1.40" },
+	{ "raptorlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
+	  "ADL/events/alderlake_goldencove_core.json V1.40" },
 	{ "graniterapids", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01,
 	  "GNR/events/graniterapids_core.json V1.20" },
 	/* Tremont: libpfm4 4.13 tmt has no HITM umask (pmu-facts 9.8) */

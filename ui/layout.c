@@ -41,9 +41,9 @@ static const struct row *layout_rows(const struct ui *ui, const struct ui_snap *
 static void layout_label(const struct ui *ui, const struct row *r, char *buf, size_t len)
 {
 	if (ui->per_core)
-		snprintf(buf, len, "%d/%d", r->package, r->core);
+		snprintf(buf, len, "%d/%d%s", r->package, r->core, row_type_mark(r));
 	else
-		snprintf(buf, len, "%d", r->cpu);
+		snprintf(buf, len, "%d%s", r->cpu, row_type_mark(r));
 }
 
 /* Header line 2 and, when it is not alone there, the rotation. */
