@@ -14,28 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench.h"
 #include "export/export.h"
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 int main(int argc, char **argv)
 {
@@ -86,13 +66,13 @@ int main(int argc, char **argv)
 		export_update(&x, &pl, s, 1.8e9);
 	for (int rep = 0; rep < reps; rep++) {
 		int loops = n >= 256 ? 20 : 500;
-		double t0 = cpu_s();
+		double t0 = bench_cpu_s();
 
 		for (int l = 0; l < loops; l++)
 			export_update(&x, &pl, s, 1.8e9 + l);
-		t_upd[rep] = (cpu_s() - t0) / loops;
+		t_upd[rep] = (bench_cpu_s() - t0) / loops;
 		for (int om = 0; om < 2; om++) {
-			t0 = cpu_s();
+			t0 = bench_cpu_s();
 			for (int l = 0; l < loops; l++) {
 				char *out;
 				size_t len;
@@ -102,9 +82,9 @@ int main(int argc, char **argv)
 				*(om ? &bytes_om : &bytes_txt) = len;
 				free(out);
 			}
-			(om ? t_om : t_txt)[rep] = (cpu_s() - t0) / loops;
+			(om ? t_om : t_txt)[rep] = (bench_cpu_s() - t0) / loops;
 		}
-		t0 = cpu_s();
+		t0 = bench_cpu_s();
 		for (int l = 0; l < loops; l++) {
 			char *a, *b;
 			size_t al, bl;
@@ -114,11 +94,12 @@ int main(int argc, char **argv)
 			free(a);
 			free(b);
 		}
-		t_both[rep] = (cpu_s() - t0) / loops;
+		t_both[rep] = (bench_cpu_s() - t0) / loops;
 	}
 	printf("| %d | %.1f µs | %.1f µs | %.1f µs | %.1f µs | %zu | %zu | %.0f |\n", n,
-	       median(t_upd, reps) * 1e6, median(t_txt, reps) * 1e6, median(t_om, reps) * 1e6,
-	       median(t_both, reps) * 1e6, bytes_txt, bytes_om, (double)bytes_txt / n);
+	       bench_median(t_upd, reps) * 1e6, bench_median(t_txt, reps) * 1e6,
+	       bench_median(t_om, reps) * 1e6, bench_median(t_both, reps) * 1e6, bytes_txt, bytes_om,
+	       (double)bytes_txt / n);
 	export_free(&x);
 	return 0;
 }

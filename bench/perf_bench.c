@@ -27,30 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "cpu/uarch.h"
 #include "engine/perf_sampler.h"
 #include "sim/sim.h"
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---- this machine's kernel ---- */
 
@@ -85,7 +65,7 @@ static int cost(int reps)
 		return 1;
 	}
 	for (int r = 0; r < reps; r++) {
-		t = cpu_s();
+		t = bench_cpu_s();
 		for (int i = 0; i < BATCH; i++) {
 			int fd = sw_open(-1);
 
@@ -93,21 +73,21 @@ static int cost(int reps)
 				return 1;
 			close(fd);
 		}
-		oc[r] = (cpu_s() - t) / BATCH;
-		t = cpu_s();
+		oc[r] = (bench_cpu_s() - t) / BATCH;
+		t = bench_cpu_s();
 		for (int i = 0; i < BATCH; i++)
 			if (read(lead, buf, sizeof(buf)) <= 0)
 				return 1;
-		rd[r] = (cpu_s() - t) / BATCH;
-		t = cpu_s();
+		rd[r] = (bench_cpu_s() - t) / BATCH;
+		t = bench_cpu_s();
 		for (int i = 0; i < BATCH; i++) {
 			ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 			ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 		}
-		io[r] = (cpu_s() - t) / BATCH;
+		io[r] = (bench_cpu_s() - t) / BATCH;
 	}
-	printf("| %.2f µs | %.2f µs | %.2f µs |\n", median(oc, reps) * 1e6, median(rd, reps) * 1e6,
-	       median(io, reps) * 1e6);
+	printf("| %.2f µs | %.2f µs | %.2f µs |\n", bench_median(oc, reps) * 1e6, bench_median(rd, reps) * 1e6,
+	       bench_median(io, reps) * 1e6);
 	close(member);
 	close(lead);
 	return 0;
