@@ -139,6 +139,13 @@ int session_drain(struct session *r, int status);
 int session_perf(struct session *s);
 
 /*
+ * The end of a session, either backend: the screen, the exporter, the
+ * output queue, the recording and the snapshot, after what is the
+ * backend's own (the msr backend's registers are back by then).
+ */
+void session_close_outputs(struct session *r);
+
+/*
  * Can this kernel's perf_event_open(2) count lattop's events at all: 0,
  * or -1 with why not (no core PMU) in @err.
  */

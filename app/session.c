@@ -846,20 +846,24 @@ restore:
 	/* Registers are back: the output may take its time now (not for ever after a signal). */
 	status = session_drain(r, status);
 out:
+	journal_close(&r->journal);
+	sampler_free(&r->sampler);
+	pmu_close(&r->pmu);
+	session_close_outputs(r);
+	return status;
+}
+
+void session_close_outputs(struct session *r)
+{
 	if (r->ui)
 		ui_close(r->ui);
+	r->ui = NULL;
 	fleet_close(&r->fleet);
 	outq_free(r->out);
 	r->out = NULL;
-	journal_close(&r->journal);
 	if (r->recording)
 		record_close(&r->rec);
 	free(r->csv_head);
 	r->csv_head = NULL;
-	sampler_free(&r->sampler);
-	pmu_close(&r->pmu);
 	snapshot_free(&r->snap);
-	return status;
 }
-
-

@@ -556,13 +556,6 @@ int session_perf(struct session *r)
 	}
 	status = session_drain(r, status);
 out:
-	if (r->ui)
-		ui_close(r->ui);
-	fleet_close(&r->fleet);
-	outq_free(r->out);
-	r->out = NULL;
-	if (r->recording)
-		record_close(&r->rec);
 	perf_sampler_free(&r->perf);
 	sharing_sampler_free(&r->sharing);
 	free(r->parity);
@@ -570,6 +563,6 @@ out:
 	r->perfdev = NULL;
 	if (r->opt.cgroup && r->cgroup_fd >= 0)
 		close(r->cgroup_fd);
-	snapshot_free(&r->snap);
+	session_close_outputs(r);
 	return status;
 }
