@@ -46,7 +46,7 @@ long perf_ring_drain(struct perf_ring *r, perf_ring_fn fn, void *arg)
 		r->bad++;
 		tail = head;
 	}
-	while (tail < head) {
+	while (tail != head) {       /* modulo 2^64: head - tail <= size was checked */
 		uint64_t at = tail & (r->size - 1);
 		struct perf_event_header h;
 		const struct perf_event_header *rec;
