@@ -13,6 +13,7 @@ for t in "$@"; do
 	case "$t" in *.c|*.o|*.d) continue ;; esac
 	[ -x "$t" ] || [ "${t%.sh}" != "$t" ] || continue
 	echo "# $t"
+	t0=$(date +%s)
 	case "$t" in *.sh) sh "$t" ;; *) "$t" ;; esac >"$log" 2>&1
 	rc=$?
 	p=$(grep '^ok ' "$log" | grep -vc '# SKIP')
@@ -22,7 +23,7 @@ for t in "$@"; do
 	[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	grep -E '^(not ok|#)' "$log" | grep -v '^# \(SKIP\|ok\)' | head -40
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	echo "#   $p passed, $f failed, $s skipped"
+	echo "#   $p passed, $f failed, $s skipped, $(($(date +%s) - t0)) s"
 done
 rm -f "$log"
 echo "$pass passed, $fail failed, $skip skipped"
