@@ -11,7 +11,8 @@
 #
 # Builds nothing: `make tests` (and so `make check`) builds the harnesses
 # with clang.  Skips, saying why, when clang or its libFuzzer runtime is
-# missing.  `make fuzz` is the long run.  FUZZ_CHECK_SECONDS overrides the 15 s.
+# missing.  `make fuzz` is the long run.  FUZZ_CHECK_SECONDS overrides the 15 s;
+# 0 runs the seed corpus once instead of fuzzing.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 SECS=${FUZZ_CHECK_SECONDS:-15}
@@ -46,6 +47,18 @@ for h in cpuid profile listen record ring; do
 			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error|^fuzz_(cpuid|profile|listen|record|ring):' "$LIB_TMP/run.log" | head -5)"
 		fi
 	done
+
+	# FUZZ_CHECK_SECONDS=0: the seeds are run once, nothing new is tried.
+	if [ "$SECS" -eq 0 ]; then
+		if "$bin" -runs=0 -timeout=5 -rss_limit_mb=2048 tests/fuzz/corpus/$h \
+			>"$LIB_TMP/fuzz.log" 2>&1; then
+			ok "fuzz_$h: the seed corpus runs clean"
+		else
+			not_ok "fuzz_$h: the seed corpus runs clean"
+			diag "$(grep -a -E 'ERROR|SUMMARY|runtime error' "$LIB_TMP/fuzz.log" | head -8)"
+		fi
+		continue
+	fi
 
 	# New units go to a scratch corpus; the committed seeds are only read.
 	mkdir -p "$LIB_TMP/corpus-$h"
