@@ -33,12 +33,13 @@ above_frac() {
 		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
 }
 
-for be in msr perf; do
-for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
+# family BACKEND UARCH: the checks of one microarchitecture through one backend.
+family() {
+	be=$1 u=$2
 	# The test's name: the microarchitecture, and the backend when not the msr one.
 	U=$u${be#msr}
 	[ $be = perf ] && U="$u (perf)"
-	P=$LIB_TMP/$u.prof
+	P=$LIB_TMP/$u$be.prof
 	cp tests/profiles/truth.prof $P
 	# Snoops seen in other modules only: the partner cores share the L2.
 	hit=$(metric $u snoop_hit measured)
@@ -78,15 +79,15 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 	hybrid=$(jq -r --arg u $u '.[] | select(.name == $u) | .core_types | length > 0' $LIB_TMP/uarchs.json)
 	if [ $be = perf ] && [ "$hybrid" = true ]; then
 		! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --backend perf >/dev/null \
-			2>$LIB_TMP/$u.err
-		check "$U: a hybrid part is refused through perf, with why" grep -q 'cpu_core, cpu_atom' $LIB_TMP/$u.err
-		continue
+			2>$LIB_TMP/$u$be.err
+		check "$U: a hybrid part is refused through perf, with why" grep -q 'cpu_core, cpu_atom' $LIB_TMP/$u$be.err
+		return
 	fi
 	if ! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --thresholds $THR --backend $be \
-		--format json >"$out" 2>"$LIB_TMP/$u.err"; then
+		--format json >"$out" 2>"$LIB_TMP/$u$be.err"; then
 		not_ok "$U: lattop --once ran"
-		diag "$(cat "$LIB_TMP/$u.err")"
-		continue
+		diag "$(cat "$LIB_TMP/$u$be.err")"
+		return
 	fi
 	ok "$U: lattop --once ran"
 	src=simulator
@@ -97,6 +98,12 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 
 	for c in 0 3 5 6; do
 		j=".cpus[] | select(.cpu == $c)"
+		# The CPU's numbers as shell variables, its path joined by _ (C_ghz,
+		# C_load_latency_above_share_0, ...): one jq, not one per number.
+		[ -z "${C_vars-}" ] || unset $C_vars
+		eval "$(jq -r "[$j | paths(scalars) as \$p | getpath(\$p) as \$v | select(\$v | type != \"string\") |
+			[\"C_\" + (\$p | map(tostring) | join(\"_\")), (\$v | tostring)]] |
+			(.[] | .[0] + \"=\" + .[1]), \"C_vars='\" + (map(.[0]) | join(\" \")) + \"'\"" "$out")"
 		# A hybrid part's CPU: what its core type measures (P-cores 0-3, E-cores 4-7).
 		if [ "$hybrid" = true ]; then
 			ct=$(jq -r "$j.core_type" "$out")
@@ -109,8 +116,8 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 			hitm=$(tm snoop_hitm measured)
 			case "$(tm offcore_reads measured)" in false) drop=" offcore_reads " ;; *) drop= ;; esac
 		fi
-		within "$U cpu$c: ghz" "$(jq "$j.ghz" "$out")" 2.4
-		within "$U cpu$c: ipc" "$(jq "$j.ipc" "$out")" 1.2
+		within "$U cpu$c: ghz" "${C_ghz-}" 2.4
+		within "$U cpu$c: ipc" "${C_ipc-}" 1.2
 		case "$hit$drop" in
 		false*)
 			is "$U cpu$c: snoop hit/s unsupported, with a reason, no number" \
@@ -120,7 +127,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 			is "$U cpu$c: snoop hit/s not measured through perf, with why" \
 				"$(jq -r ". as \$r | $j.snoop | [.hit_per_sec, ((.unsupported.hit_per_sec // \$r.total.snoop.unsupported.hit_per_sec) | test(\"perf_event_open\"))] | map(tostring) | join(\" \")" "$out")" \
 				"null true" ;;
-		*) within "$U cpu$c: snoop hit/s" "$(jq "$j.snoop.hit_per_sec" "$out")" "$(truth snoop_hit_per_sec $c)" ;;
+		*) within "$U cpu$c: snoop hit/s" "${C_snoop_hit_per_sec-}" "$(truth snoop_hit_per_sec $c)" ;;
 		esac
 		# HITM of every other core: the module partner's share included on the Atoms.
 		case "$drop" in
@@ -135,7 +142,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"true null null"
 		else
 			# Crestmont's offcore-response HITM: other modules' only.
-			within "$U cpu$c: HITM/s" "$(jq "$j.snoop.hitm_per_sec" "$out")" \
+			within "$U cpu$c: HITM/s" "${C_snoop_hitm_per_sec-}" \
 				"$(awk -v t="$(truth hitm_per_sec $c)" -v f=$hitm_seen 'BEGIN { print t * f }')"
 		fi ;;
 		esac
@@ -155,7 +162,7 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"false null null true"
 		else
 			within "$U cpu$c: offcore reads/s (L2 misses, not L2 hits)" \
-				"$(jq "$j.offcore.reads_per_sec" "$out")" "$(truth offcore_reads_per_sec $c)"
+				"${C_offcore_reads_per_sec-}" "$(truth offcore_reads_per_sec $c)"
 			case $outstanding in
 			false)
 				# Reads measured and shown; the latency not, with its reason.
@@ -165,8 +172,8 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				;;
 			*)
 				lat=$(truth offcore_latency $c)
-				within "$U cpu$c: offcore latency cycles" "$(jq "$j.offcore.avg_latency_cycles" "$out")" "$lat"
-				within "$U cpu$c: offcore latency ns" "$(jq "$j.offcore.avg_latency_ns" "$out")" \
+				within "$U cpu$c: offcore latency cycles" "${C_offcore_avg_latency_cycles-}" "$lat"
+				within "$U cpu$c: offcore latency ns" "${C_offcore_avg_latency_ns-}" \
 					"$(awk -v l="$lat" 'BEGIN { print l / 2.4 }')"
 				;;
 			esac
@@ -181,9 +188,9 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 		is "$U cpu$c: scopes" "$(jq -r "$j.snoop | (.hit_scope | tostring) + \" \" + (.hitm_scope | tostring)" "$out")" \
 			"$hs $hms"
 		if [ "$remote" = true ]; then
-			within "$U cpu$c: other package, clean/s" "$(jq "$j.snoop.remote.hit_per_sec" "$out")" \
+			within "$U cpu$c: other package, clean/s" "${C_snoop_remote_hit_per_sec-}" \
 				"$(truth remote_hit_per_sec $c)"
-			within "$U cpu$c: other package, HITM/s" "$(jq "$j.snoop.remote.hitm_per_sec" "$out")" \
+			within "$U cpu$c: other package, HITM/s" "${C_snoop_remote_hitm_per_sec-}" \
 				"$(truth remote_hitm_per_sec $c)"
 		else
 			is "$U cpu$c: no other package, with a reason" \
@@ -196,17 +203,17 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 				"false true null 0"
 		else
 			loads=$(truth loads_per_sec $c)
-			within "$U cpu$c: loads/s" "$(jq "$j.load_latency.loads_per_sec" "$out")" "$loads"
+			within "$U cpu$c: loads/s" "${C_load_latency_loads_per_sec-}" "$loads"
 			# Every load is slower than 3: the tagged rate is the tagging rate.
-			within "$U cpu$c: tagged loads/s" "$(jq "$j.load_latency.tagged_per_sec" "$out")" \
+			within "$U cpu$c: tagged loads/s" "${C_load_latency_tagged_per_sec-}" \
 				"$(awk -v l="$loads" -v f="$(truth ldlat_tagged_fraction $c)" 'BEGIN { printf "%.10g", l * f }')"
 			i=0
 			for t in $(echo $THR | tr , ' '); do
-				within_se "$U cpu$c: share above $t" "$(jq "$j.load_latency.above_share[$i]" "$out")" \
-					"$(above_frac $t)" "$(jq "$j.load_latency.above_share_stderr[$i]" "$out")"
-				within_se "$U cpu$c: loads above $t/s (estimated)" "$(jq "$j.load_latency.above_per_sec[$i]" "$out")" \
-					"$(awk -v l="$loads" -v f="$(above_frac $t)" 'BEGIN { printf "%.10g", l * f }')" \
-					"$(jq "$j.load_latency.above_per_sec_stderr[$i]" "$out")"
+				eval "sh_=\${C_load_latency_above_share_$i-} sse=\${C_load_latency_above_share_stderr_$i-}
+					ap=\${C_load_latency_above_per_sec_$i-} ape=\${C_load_latency_above_per_sec_stderr_$i-}"
+				within_se "$U cpu$c: share above $t" "$sh_" "$(above_frac $t)" "$sse"
+				within_se "$U cpu$c: loads above $t/s (estimated)" "$ap" \
+					"$(awk -v l="$loads" -v f="$(above_frac $t)" 'BEGIN { printf "%.10g", l * f }')" "$ape"
 				i=$((i + 1))
 			done
 			check "$U cpu$c: shares never rise with the threshold" \
@@ -237,7 +244,12 @@ for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
 			"$(awk -v d="$(truth remote_hitm_per_sec 0)" -v o="$(truth remote_hitm_per_sec 6)" 'BEGIN { print 7 * d + o }')"
 	[ "$ldlat" = true ] &&
 		within "$U total: share above 64" "$(jq '.total.load_latency.above_share[2]' "$out")" "$(above_frac 64)"
-done
+}
+
+for be in msr perf; do
+	for u in $(jq -r '.[].name' $LIB_TMP/uarchs.json); do
+		family $be $u
+	done
 done
 
 # Bounds that hold the truth.  Past the highest threshold nothing is
