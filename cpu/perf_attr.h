@@ -46,4 +46,13 @@ struct pmu_event;
  */
 int perf_attr_of(const struct pmu_event *e, unsigned ldlat, struct perf_event_attr *attr);
 
+/*
+ * The kernel's PMU (its sysfs name, PERFDEV_PMU_DIR/<name>) that counts a
+ * hybrid part's core type @type (CORE_TYPE_*) of native model @native,
+ * on a part whose kernel has @npmus core PMUs (one per core type):
+ * "cpu_core", "cpu_atom" or "cpu_lowpower"; NULL for a core type the
+ * kernel has no PMU for.  A part that is not hybrid has one, "cpu".
+ */
+const char *perf_attr_pmu(uint8_t type, uint32_t native, int npmus);
+
 #endif
