@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "cpu/perf_attr.h"
 #include "output/report.h"
 #include "output/uarchs.h"
 #include "record/replay.h"
@@ -318,7 +319,8 @@ int main(int argc, char **argv)
 			if (r.desc.ntypes)
 				dt.uarch = r.desc.type[t].uarch;
 			report_events_backend(stdout, r.opt.format, &dt, plan_of_type(&r.plans[0], t),
-					      r.opt.backend == BACKEND_PERF);
+					      r.opt.backend == BACKEND_PERF ?
+					      (perf_attr_pmu_of(&r.desc, t) ?: "none") : NULL);
 		}
 		status = out_done(EXIT_OK);
 		goto out;

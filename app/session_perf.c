@@ -295,52 +295,41 @@ _Static_assert(CPUSET_MAX == PERFDEV_CPUS_MAX, "a core type's CPUs and a PMU's a
 /*
  * A hybrid part's PMUs (pmu-facts 9.6): each core type's, by its core
  * type and native model (perf_attr_pmu), must exist and list exactly the
- * CPUs whose CPUID says that type, as far as lattop read CPUID (a CPU it
- * did not read, offline or outside its affinity, is not compared), so
- * that no event of one type's PMU is opened on a CPU of another: into
- * @pmus[t].  0, or -1 with why, naming the PMU and the CPUs.
+ * CPUs whose CPUID says that type (perf_attr_cpus_differ), so that no
+ * event of one type's PMU is opened on a CPU of another: into @pmus[t].
+ * 0, or -1 with why, naming the PMU and the CPUs.
  */
 static int perf_hybrid_pmus(struct perfdev *d, const struct cpu_desc *desc,
 			    struct perfdev_pmu *pmus, char *err, size_t errlen)
 {
 	for (int t = 0; t < desc->ntypes; t++) {
 		const struct core_type_desc *ct = &desc->type[t];
-		const char *name = perf_attr_pmu(ct->type, ct->native, desc->ntypes);
-		uint64_t off[PERFDEV_CPUS_MAX / 64] = { 0 };
+		const char *name = perf_attr_pmu_of(desc, t);
+		uint64_t off[PERFDEV_CPUS_MAX / 64];
 		char want[256], got[256], bad[256];
-		bool differ = false;
 
 		perfdev_cpulist_print(ct->cpus, want, sizeof(want));
 		if (!name) {
 			snprintf(err, errlen, "cannot measure through perf_event_open(2): lattop knows "
-				 "no kernel PMU for this hybrid part's %s cores (%s, CPUs %s): use "
+				 "no kernel PMU for this hybrid part's %s CPUs (%s, CPUs %s): use "
 				 "--backend msr", core_type_name(ct->type), ct->uarch->pretty, want);
 			return -1;
 		}
 		if (perfdev_pmu_read(d, name, &pmus[t]) < 0 || !pmus[t].present ||
 		    !pmus[t].has_cpus) {
 			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel has "
-				 "no %s PMU (%s/%s/cpus) for this hybrid part's %s cores (%s, CPUs "
-				 "%s): a kernel that knows this part, or --backend msr", name,
+				 "no %s PMU (%s/%s/cpus) for this hybrid part's %s CPUs (%s, "
+				 "CPUs %s): a kernel that knows this part, or --backend msr", name,
 				 PERFDEV_PMU_DIR, name, core_type_name(ct->type), ct->uarch->pretty,
 				 want);
 			return -1;
 		}
-		for (int c = 0; c < PERFDEV_CPUS_MAX; c++) {
-			int tc = cpu_desc_type_of(desc, c);
-			bool listed = pmus[t].cpus[c / 64] & (1ULL << (c % 64));
-
-			if (tc >= 0 && listed != (tc == t)) {
-				off[c / 64] |= 1ULL << (c % 64);
-				differ = true;
-			}
-		}
-		if (differ) {
+		if (perf_attr_cpus_differ(desc, t, pmus[t].cpus, off)) {
 			perfdev_cpulist_print(pmus[t].cpus, got, sizeof(got));
 			perfdev_cpulist_print(off, bad, sizeof(bad));
 			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's "
-				 "%s PMU lists CPUs %s, but CPUID says the %s cores are CPUs %s "
-				 "(CPU %s disagree): lattop opens no core type's events on another's "
+				 "%s PMU lists CPUs %s, but CPUID says the %s CPUs are %s "
+				 "(they disagree on CPU %s): lattop opens no core type's events on another's "
 				 "CPUs; use --backend msr", name, got, core_type_name(ct->type), want,
 				 bad);
 			return -1;
@@ -400,8 +389,7 @@ static int perf_check_pmu(struct session *r, char *err, size_t errlen)
 		   : perf_core_pmu(r->perfdev, &pmu[0], err, errlen) < 0)
 		return -1;
 	for (int t = 0; t < (hybrid ? r->desc.ntypes : 1); t++) {
-		const char *dev = hybrid ? perf_attr_pmu(r->desc.type[t].type, r->desc.type[t].native,
-							 r->desc.ntypes) : "cpu";
+		const char *dev = perf_attr_pmu_of(&r->desc, t);
 
 		if (plan_of_type(r->plan, t)->ldlat_unit[0] >= 0 && !pmu[t].ldlat) {
 			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's "

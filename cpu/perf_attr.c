@@ -60,7 +60,7 @@ static const struct {
 	int npmus;              /* a part of this many PMUs, 0: any */
 	const char *pmu;
 } perf_hybrid_pmus[] = {
-	{ CORE_TYPE_CORE, NATIVE_ANY, 0, "cpu_core" },
+	{ CORE_TYPE_CORE, NATIVE_ANY, 0, "cpu_core" },   /* hybrid_big: PERF_TYPE_RAW */
 	{ CORE_TYPE_ATOM, NATIVE_ANY, 2, "cpu_atom" },
 	{ CORE_TYPE_ATOM, 3, 3, "cpu_atom" },
 	{ CORE_TYPE_ATOM, 2, 3, "cpu_lowpower" },
@@ -74,4 +74,34 @@ const char *perf_attr_pmu(uint8_t type, uint32_t native, int npmus)
 		    (!perf_hybrid_pmus[i].npmus || perf_hybrid_pmus[i].npmus == npmus))
 			return perf_hybrid_pmus[i].pmu;
 	return NULL;
+}
+
+const char *perf_attr_pmu_of(const struct cpu_desc *d, int t)
+{
+	if (!d->hybrid || !d->ntypes)
+		return "cpu";
+	return perf_attr_pmu(d->type[t].type, d->type[t].native, d->ntypes);
+}
+
+int perf_attr_cpus_differ(const struct cpu_desc *d, int t, const uint64_t *listed, uint64_t *off)
+{
+	int n = 0;
+
+	memset(off, 0, CPUSET_MAX / 8);
+	for (int c = 0; c < CPUSET_MAX; c++) {
+		int tc = cpu_desc_type_of(d, c);
+		bool in = listed[c / 64] & (1ULL << (c % 64));
+
+		if (tc >= 0 && in != (tc == t)) {
+			off[c / 64] |= 1ULL << (c % 64);
+			n++;
+		}
+	}
+	return n;
+}
+
+unsigned perf_attr_pmu_type(const char *pmu)
+{
+	return pmu && (!strcmp(pmu, "cpu") || !strcmp(pmu, perf_hybrid_pmus[0].pmu)) ?
+	       PERF_TYPE_RAW : 0;
 }

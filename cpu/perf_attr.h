@@ -55,4 +55,24 @@ int perf_attr_of(const struct pmu_event *e, unsigned ldlat, struct perf_event_at
  */
 const char *perf_attr_pmu(uint8_t type, uint32_t native, int npmus);
 
+/* The PMU of core type @t of @d (perf_attr_pmu), or "cpu" on a part that is not hybrid. */
+struct cpu_desc;
+const char *perf_attr_pmu_of(const struct cpu_desc *d, int t);
+
+/*
+ * The attr.type of PMU @pmu when it is fixed: PERF_TYPE_RAW for "cpu" and
+ * a hybrid's big one, "cpu_core" (init_hw_perf_events); 0 for the others,
+ * whose type the kernel gives at boot (its sysfs type file).
+ */
+unsigned perf_attr_pmu_type(const char *pmu);
+
+/*
+ * The CPUs a hybrid PMU's cpus list (@listed, a bitmap of CPUSET_MAX bits)
+ * and CPUID (@d's core type @t) disagree on, into @off: listed but not of
+ * the type, or of the type but not listed, among the CPUs whose CPUID @d
+ * holds (one lattop did not read, offline or outside its affinity, is not
+ * compared).  How many.
+ */
+int perf_attr_cpus_differ(const struct cpu_desc *d, int t, const uint64_t *listed, uint64_t *off);
+
 #endif
