@@ -112,8 +112,9 @@ struct session {
 	struct sharing_sampler sharing; /* the contended lines (issue 23) */
 	int cgroup_fd;                  /* --cgroup's directory, when given */
 	int *parity;                    /* perf: each CPU's rank among its core's measured threads */
-	struct perf_types perf_types;   /* perf, a hybrid part: each CPU's type and each type's PMU */
-	int8_t *perf_type_of;           /* ... perf_types.of, [nids] */
+	/* perf on a hybrid part: each CPU's core type (perf_type_of, [nids]) and each type's PMU */
+	struct perf_types perf_types;
+	int8_t *perf_type_of;
 };
 
 /*

@@ -290,6 +290,8 @@ static int perf_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu, char *err, 
 	return 0;
 }
 
+#define PERF_CANNOT "cannot measure through perf_event_open(2): "
+
 _Static_assert(CPUSET_MAX == PERFDEV_CPUS_MAX, "a core type's CPUs and a PMU's are one bitmap");
 
 /*
@@ -304,34 +306,32 @@ static int perf_hybrid_pmus(struct perfdev *d, const struct cpu_desc *desc,
 {
 	for (int t = 0; t < desc->ntypes; t++) {
 		const struct core_type_desc *ct = &desc->type[t];
-		const char *name = perf_attr_pmu_of(desc, t);
+		const char *name = perf_attr_pmu_of(desc, t), *tn = core_type_name(ct->type);
 		uint64_t off[PERFDEV_CPUS_MAX / 64];
 		char want[256], got[256], bad[256];
 
 		perfdev_cpulist_print(ct->cpus, want, sizeof(want));
 		if (!name) {
-			snprintf(err, errlen, "cannot measure through perf_event_open(2): lattop knows "
-				 "no kernel PMU for this hybrid part's %s CPUs (%s, CPUs %s): use "
-				 "--backend msr", core_type_name(ct->type), ct->uarch->pretty, want);
+			snprintf(err, errlen, PERF_CANNOT "lattop knows no kernel PMU for this "
+				 "hybrid part's %s CPUs (%s, CPUs %s): use --backend msr", tn,
+				 ct->uarch->pretty, want);
 			return -1;
 		}
 		if (perfdev_pmu_read(d, name, &pmus[t]) < 0 || !pmus[t].present ||
 		    !pmus[t].has_cpus) {
-			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel has "
-				 "no %s PMU (%s/%s/cpus) for this hybrid part's %s CPUs (%s, "
-				 "CPUs %s): a kernel that knows this part, or --backend msr", name,
-				 PERFDEV_PMU_DIR, name, core_type_name(ct->type), ct->uarch->pretty,
-				 want);
+			snprintf(err, errlen, PERF_CANNOT "the kernel has no %s PMU (%s/%s/cpus) "
+				 "for this hybrid part's %s CPUs (%s, CPUs %s): a kernel that "
+				 "knows this part, or --backend msr", name, PERFDEV_PMU_DIR, name, tn,
+				 ct->uarch->pretty, want);
 			return -1;
 		}
 		if (perf_attr_cpus_differ(desc, t, pmus[t].cpus, off)) {
 			perfdev_cpulist_print(pmus[t].cpus, got, sizeof(got));
 			perfdev_cpulist_print(off, bad, sizeof(bad));
-			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's "
-				 "%s PMU lists CPUs %s, but CPUID says the %s CPUs are %s "
-				 "(they disagree on CPU %s): lattop opens no core type's events on another's "
-				 "CPUs; use --backend msr", name, got, core_type_name(ct->type), want,
-				 bad);
+			snprintf(err, errlen, PERF_CANNOT "the kernel's %s PMU lists CPUs %s, but "
+				 "CPUID says the %s CPUs are %s (they disagree on CPU %s): lattop "
+				 "opens no core type's events on another's CPUs; use --backend msr",
+				 name, got, tn, want, bad);
 			return -1;
 		}
 	}
@@ -392,11 +392,11 @@ static int perf_check_pmu(struct session *r, char *err, size_t errlen)
 		const char *dev = perf_attr_pmu_of(&r->desc, t);
 
 		if (plan_of_type(r->plan, t)->ldlat_unit[0] >= 0 && !pmu[t].ldlat) {
-			snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's "
-				 "%s PMU has no ldlat format (%s/%s/format/ldlat): it does not know "
-				 "%s's load-latency facility", pmu[t].name[0] ? pmu[t].name : "core",
-				 PERFDEV_PMU_DIR, dev, hybrid ? r->desc.type[t].uarch->pretty :
-				 r->desc.uarch->pretty);
+			snprintf(err, errlen, PERF_CANNOT "the kernel's %s PMU has no ldlat format "
+				 "(%s/%s/format/ldlat): it does not know %s's load-latency "
+				 "facility",
+				 pmu[t].name[0] ? pmu[t].name : "core", PERFDEV_PMU_DIR, dev,
+				 hybrid ? r->desc.type[t].uarch->pretty : r->desc.uarch->pretty);
 			return -1;
 		}
 		r->perf_types.pmu[t] = pmu[t].type;
@@ -412,8 +412,8 @@ static int perf_check_pmu(struct session *r, char *err, size_t errlen)
 		int t = cpu_desc_type_of(&r->desc, r->ids[i]);
 
 		if (t < 0) {
-			snprintf(err, errlen, "cannot measure cpu %d through perf_event_open(2): its "
-				 "core type is unknown (its CPUID was not read)", r->ids[i]);
+			snprintf(err, errlen, "cannot measure cpu %d through perf_event_open(2): "
+				 "its core type is unknown (its CPUID was not read)", r->ids[i]);
 			return -1;
 		}
 		r->perf_type_of[i] = (int8_t)t;
@@ -426,9 +426,9 @@ static int perf_check_pmu(struct session *r, char *err, size_t errlen)
 static void perf_shares(struct session *r)
 {
 	struct snapshot *sn = &r->snap;
+	double lat_s = -1, snoop_s = -1, off_s = -1;       /* -1: no plan measures it */
 
 	/* On a hybrid part, the least any core type's plan ran that measures it. */
-	sn->share_lat = sn->share_snoop = sn->share_offcore = 0;
 	for (int t = 0; t < (r->desc.ntypes ? r->desc.ntypes : 1); t++) {
 		const struct plan *pl = plan_of_type(r->plan, t);
 		const double *sh = &r->perf.share[t * PLAN_MAX_UNITS];
@@ -436,14 +436,16 @@ static void perf_shares(struct session *r)
 		int off = pl->unit_of[M_OFFCORE_READS], lat = pl->ldlat_unit[0];
 
 		if (lat >= 0)
-			sn->share_lat = t && sn->share_lat ? fmin(sn->share_lat, sh[lat]) : sh[lat];
+			lat_s = lat_s < 0 ? sh[lat] : fmin(lat_s, sh[lat]);
 		if (hit >= 0 && hitm >= 0)
-			sn->share_snoop = t && sn->share_snoop ? fmin(sn->share_snoop, fmin(sh[hit], sh[hitm]))
-							       : fmin(sh[hit], sh[hitm]);
+			snoop_s = snoop_s < 0 ? fmin(sh[hit], sh[hitm])
+					      : fmin(snoop_s, fmin(sh[hit], sh[hitm]));
 		if (off >= 0)
-			sn->share_offcore = t && sn->share_offcore ? fmin(sn->share_offcore, sh[off])
-								   : sh[off];
+			off_s = off_s < 0 ? sh[off] : fmin(off_s, sh[off]);
 	}
+	sn->share_lat = lat_s < 0 ? 0 : lat_s;
+	sn->share_snoop = snoop_s < 0 ? 0 : snoop_s;
+	sn->share_offcore = off_s < 0 ? 0 : off_s;
 }
 
 /* A new plan for new thresholds, opened in place of the old. */

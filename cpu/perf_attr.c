@@ -68,11 +68,13 @@ static const struct {
 
 const char *perf_attr_pmu(uint8_t type, uint32_t native, int npmus)
 {
-	for (size_t i = 0; i < sizeof(perf_hybrid_pmus) / sizeof(perf_hybrid_pmus[0]); i++)
-		if (perf_hybrid_pmus[i].type == type &&
-		    (perf_hybrid_pmus[i].native == NATIVE_ANY || perf_hybrid_pmus[i].native == native) &&
+	for (size_t i = 0; i < sizeof(perf_hybrid_pmus) / sizeof(perf_hybrid_pmus[0]); i++) {
+		uint32_t n = perf_hybrid_pmus[i].native;
+
+		if (perf_hybrid_pmus[i].type == type && (n == NATIVE_ANY || n == native) &&
 		    (!perf_hybrid_pmus[i].npmus || perf_hybrid_pmus[i].npmus == npmus))
 			return perf_hybrid_pmus[i].pmu;
+	}
 	return NULL;
 }
 

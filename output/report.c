@@ -287,7 +287,8 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 		fputs(",\"events\":[", f);
 	} else {
 		fprintf(f, "# %s (%s table): %d rotation slot%s, every CPU measured, %d thread%s "
-			"per core, %u package%s%s%s", d->uarch->pretty, d->uarch->table->name, pl->nslots,
+			"per core, %u package%s%s%s", d->uarch->pretty, d->uarch->table->name,
+			pl->nslots,
 			pl->nslots == 1 ? "" : "s", pl->ht_on ? 2 : 1, pl->ht_on ? "s" : "",
 			pl->packages, pl->packages == 1 ? "" : "s",
 			perf ? ", opened with perf_event_open(2) on the kernel's " : "",
@@ -346,8 +347,8 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 				if (perf)
 					fprintf(f, ",\"attr\":{\"type\":%s,\"config\":\"%s\","
 						"\"config1\":\"%s\",\"precise_ip\":%s}",
-						type ? c[EV_TYPE] : "null", c[EV_CONFIG], c[EV_CONFIG1],
-						c[EV_PRECISE]);
+						type ? c[EV_TYPE] : "null", c[EV_CONFIG],
+						c[EV_CONFIG1], c[EV_PRECISE]);
 				fputc('}', f);
 			} else {
 				for (int k = 0; k < ncols - 1; k++)

@@ -809,17 +809,17 @@ static void check_perf_hybrid(struct ctx *c, struct doctor_check *k)
 
 		perfdev_cpulist_print(ct->cpus, want, sizeof(want));
 		if (!pmu) {
-			set(k, DOC_FAIL, "lattop knows no kernel PMU for the %s CPUs (%s, CPUs %s): "
-			    "--backend perf cannot measure them", tn, ct->uarch->pretty, want);
+			set(k, DOC_FAIL, "lattop knows no kernel PMU for the %s CPUs (%s, CPUs "
+			    "%s): --backend perf cannot measure them", tn, ct->uarch->pretty, want);
 			return;
 		}
 		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/cpus", pmu);
 		if (read_text(rpath(c->env, rel, path, sizeof(path)), text, sizeof(text)) < 0) {
-			set(k, DOC_FAIL, "no %s PMU in the kernel (%s is missing) for the %s CPUs (%s, "
-			    "CPUs %s): --backend perf cannot measure here", pmu, path, tn,
+			set(k, DOC_FAIL, "no %s PMU in the kernel (%s is missing) for the %s "
+			    "CPUs (%s, CPUs %s): --backend perf cannot measure here", pmu, path, tn,
 			    ct->uarch->pretty, want);
-			fix(k, "a kernel whose perf events know this hybrid part (intel_pmu_init), or "
-			    "--backend msr");
+			fix(k, "a kernel whose perf events know this hybrid part "
+			    "(intel_pmu_init), or --backend msr");
 			return;
 		}
 		if (perfdev_cpulist(text, set_) < 0) {
@@ -829,9 +829,9 @@ static void check_perf_hybrid(struct ctx *c, struct doctor_check *k)
 		if (perf_attr_cpus_differ(d, t, set_, off)) {
 			perfdev_cpulist_print(set_, got, sizeof(got));
 			perfdev_cpulist_print(off, bad, sizeof(bad));
-			set(k, DOC_FAIL, "the kernel's %s PMU lists CPUs %s, CPUID says the %s cores "
-			    "are CPUs %s (they disagree on CPU %s): --backend perf refuses", pmu, got, tn, want,
-			    bad);
+			set(k, DOC_FAIL, "the kernel's %s PMU lists CPUs %s, CPUID says the %s "
+			    "CPUs are %s (they disagree on CPU %s): --backend perf refuses", pmu,
+			    got, tn, want, bad);
 			fix(k, "--backend msr, which reads each CPU's core type itself");
 			return;
 		}
@@ -840,7 +840,8 @@ static void check_perf_hybrid(struct ctx *c, struct doctor_check *k)
 		    !exists(rpath(c->env, rel, path, sizeof(path)))) {
 			set(k, DOC_WARN, "the kernel's %s PMU has no ldlat format: --backend perf "
 			    "cannot measure load latency on the %s CPUs", pmu, tn);
-			fix(k, "a kernel that knows this CPU's load-latency facility (intel_pmu_init)");
+			fix(k, "a kernel that knows this CPU's load-latency facility "
+			    "(intel_pmu_init)");
 			return;
 		}
 		o += (size_t)snprintf(ok + o, sizeof(ok) - o, "%s%s for the %s CPUs (%s, CPUs %s)",

@@ -82,7 +82,7 @@
  */
 #define SK_MSR_PMU_TYPE 9
 
-/* The types the kernel gives a hybrid part's PMUs but the big one, from here (perf_pmu_register). */
+/* The types the kernel gives a hybrid's PMUs but the big one, from here (perf_pmu_register). */
 #define SK_DYN_PMU_TYPE 10
 
 /* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
@@ -573,7 +573,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	const struct sim_profile *prof = sim_profile_of(k->sim);
 	uint64_t cfg = e->attr.config & 0xffff;
 	const struct sk_pmu *pmu = sk_pmu_of(k, e->cpu);
-	bool loads = cfg == pmu->ldlat_config, stores = pmu->store_config && cfg == pmu->store_config;
+	bool loads = cfg == pmu->ldlat_config;
+	bool stores = pmu->store_config && cfg == pmu->store_config;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
 	/*
 	 * The load-latency event sees only the loads the hardware tags
@@ -1006,7 +1007,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	 * intel_pmu_hw_config, require_mem_loads_aux_event).
 	 */
 	if (pmu && pmu->mem_loads_aux && attr->precise_ip &&
-	    (attr->sample_type & PERF_SAMPLE_DATA_SRC) && (attr->config & 0xffff) == pmu->ldlat_config) {
+	    (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    (attr->config & 0xffff) == pmu->ldlat_config) {
 		if (!lead)
 			return -ENODATA;
 		if ((lead->attr.config & 0xffff) != 0x8203)

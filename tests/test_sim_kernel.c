@@ -662,13 +662,14 @@ static void test_hybrid(void **state)
 		for (int i = 0; i < 3; i++) {
 			c = rd(&k, fd[i]);
 			if (cpu)
-				near((double)c.running / (double)c.enabled, 2.0 / 3, 0.05, "E-core ldlat");
+				near((double)c.running / (double)c.enabled, 2.0 / 3, 0.05,
+				     "E-core ldlat");
 			else
 				assert_true(c.running == c.enabled && c.value[0] > 0);
 			perfdev_close_event(k.dev, fd[i]);
 		}
 	}
-	/* the P-core's sampling load latency needs its leader (PMU_FL_MEM_LOADS_AUX), not the E-core's */
+	/* the P-core's sampling load latency needs its leader (MEM_LOADS_AUX), the E-core's not */
 	l = raw(0x01cd, 32);
 	l.precise_ip = 1;
 	l.sample_period = 1000;
