@@ -207,6 +207,27 @@ if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
 	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
 		"$(ll icl-pmc1-7 0)" "true true"
 fi
+# hyb_truth NAME LABEL: $LIB_TMP/NAME.json has the truths of profile hyb
+# (below) per core type: each CPU's own, the P-core's offcore numbers, the
+# E-cores' reason for having none, and the totals of the CPUs that measure.
+hyb_truth() {
+	_j=$LIB_TMP/$1.json
+	for c in 0 1 2 3; do
+		within "$2 cpu$c: HITM/s, each type from its own event" \
+			"$(jq ".cpus[$c].snoop.hitm_per_sec" $_j)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
+		within "$2 cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $_j)" 4e8
+		within "$2 cpu$c: share of loads above 64 cycles" \
+			"$(jq ".cpus[$c].load_latency.above_share[3]" $_j)" 0.1
+	done
+	within "$2 cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $_j)" 3e7
+	within "$2 cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $_j)" 180
+	is "$2 cpu1-3 (E-cores): no offcore number, the reason says why" \
+		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $_j)" \
+		'[[null,true]]'
+	within "$2 total: offcore reads/s are the P-core's alone" "$(jq '.total.offcore.reads_per_sec' $_j)" 3e7
+	within "$2 total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $_j)" 3.5e5
+}
+
 # ---- the hybrids: each CPU with its core type's plan, its truths back per type ----
 # core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
 # cpu2's own rates tell its numbers from the others'.
@@ -218,21 +239,7 @@ for u in alderlake raptorlake; do
 	is "$u, P:1,E:3: --detect's core types and CPUs" \
 		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
 		'[true,[["core","sapphirerapids",[0]],["atom","gracemont",[1,2,3]]]]'
-	for c in 0 1 2 3; do
-		within "$u cpu$c: HITM/s, each type from its own event" \
-			"$(jq ".cpus[$c].snoop.hitm_per_sec" $LIB_TMP/$u-hyb.json)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
-		within "$u cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $LIB_TMP/$u-hyb.json)" 4e8
-		within "$u cpu$c: share of loads above 64 cycles" \
-			"$(jq ".cpus[$c].load_latency.above_share[3]" $LIB_TMP/$u-hyb.json)" 0.1
-	done
-	within "$u cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
-	within "$u cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/$u-hyb.json)" 180
-	is "$u cpu1-3 (E-cores): no offcore number, the reason says why" \
-		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $LIB_TMP/$u-hyb.json)" \
-		'[[null,true]]'
-	within "$u total: offcore reads/s are the P-core's alone" \
-		"$(jq '.total.offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
-	within "$u total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $LIB_TMP/$u-hyb.json)" 3.5e5
+	hyb_truth $u-hyb "$u"
 	./lattop --simulate $u --sim-profile $P --once -d 0.3 --format csv >$LIB_TMP/$u-hyb.csv
 	is "$u csv: core_type, the last column" \
 		"$(awk -F, '{ print $NF }' $LIB_TMP/$u-hyb.csv | tr '\n' ' ')" "core_type core atom atom atom  "
@@ -249,19 +256,7 @@ for u in alderlake raptorlake; do
 	run $u-hybp $u $P --backend perf || continue
 	is "$u (perf), P:1,E:3: the backend, and the core type of each row" \
 		"$(jq -c '[.backend, [.cpus[] | .core_type]]' $LIB_TMP/$u-hybp.json)" '["perf",["core","atom","atom","atom"]]'
-	for c in 0 1 2 3; do
-		within "$u (perf) cpu$c: HITM/s, each type from its own event" \
-			"$(jq ".cpus[$c].snoop.hitm_per_sec" $LIB_TMP/$u-hybp.json)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
-		within "$u (perf) cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $LIB_TMP/$u-hybp.json)" 4e8
-		within "$u (perf) cpu$c: share of loads above 64 cycles" \
-			"$(jq ".cpus[$c].load_latency.above_share[3]" $LIB_TMP/$u-hybp.json)" 0.1
-	done
-	within "$u (perf) cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/$u-hybp.json)" 3e7
-	within "$u (perf) cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/$u-hybp.json)" 180
-	is "$u (perf) cpu1-3 (E-cores): no offcore number, the reason says why" \
-		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $LIB_TMP/$u-hybp.json)" \
-		'[[null,true]]'
-	within "$u (perf) total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $LIB_TMP/$u-hybp.json)" 3.5e5
+	hyb_truth $u-hybp "$u (perf)"
 	is "$u (perf): the contended lines are not sampled on a hybrid, said why" \
 		"$(jq -c '[.sharing.supported, (.sharing.reason | test("hybrid"))]' $LIB_TMP/$u-hybp.json)" '[false,true]'
 	# --list-events --backend perf: each core type's listing names its PMU.
