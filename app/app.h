@@ -112,6 +112,9 @@ struct session {
 	struct sharing_sampler sharing; /* the contended lines (issue 23) */
 	int cgroup_fd;                  /* --cgroup's directory, when given */
 	int *parity;                    /* perf: each CPU's rank among its core's measured threads */
+	/* perf on a hybrid part: each CPU's core type (perf_type_of, [nids]) and each type's PMU */
+	struct perf_types perf_types;
+	int8_t *perf_type_of;
 };
 
 /*
@@ -146,32 +149,35 @@ int session_perf(struct session *s);
 void session_close_outputs(struct session *r);
 
 /*
- * Can this kernel's perf_event_open(2) count lattop's events at all: 0,
- * or -1 with why not (no core PMU) in @err.
+ * Can this kernel's perf_event_open(2) count CPU @desc's events at all:
+ * 0, or -1 with why not in @err (no core PMU; on a hybrid part, a core
+ * type's PMU missing, or its cpus list and CPUID disagreeing).
  */
-int session_perf_usable(char *err, size_t errlen);
+int session_perf_usable(const struct cpu_desc *desc, char *err, size_t errlen);
 
 /*
- * --backend auto: may lattop count through this kernel (a core PMU for its
- * events, and a CPU-wide event opens: perf_event_paranoid <= 0,
- * CAP_PERFMON or CAP_SYS_ADMIN)?  Nothing is left open.
+ * --backend auto: may lattop count through this kernel (session_perf_usable,
+ * and a CPU-wide event opens: perf_event_paranoid <= 0, CAP_PERFMON or
+ * CAP_SYS_ADMIN)?  Nothing is left open.
  */
-bool session_perf_permitted(void);
+bool session_perf_permitted(const struct cpu_desc *desc);
 
 /*
- * What the planner may use through the kernel: every counter, offcore
- * register and the threshold (the kernel arbitrates them), the model, the
- * packages of @s->dev (or of the simulator).
+ * What the planner may use through the kernel for core type @type (-1:
+ * the part): every counter, offcore register and the threshold (the
+ * kernel arbitrates them), the model, the packages of @s->dev (or of the
+ * simulator).
  */
-void session_perf_resources(const struct session *s, struct plan_resources *res);
+void session_perf_resources(const struct session *s, int type, struct plan_resources *res);
 
 /*
- * @pl as the perf backend measures it: where the kernel cannot keep
- * partners that share an offcore register (or Nehalem's threshold) from
- * disturbing each other, and partners are measured, the metrics on it are
- * not measured, with why.
+ * @pl (r->plans[0] or [1], and on a hybrid part its core types' plans)
+ * as the perf backend measures it: where the kernel cannot keep partners
+ * that share an offcore register (or Nehalem's threshold) from disturbing
+ * each other, and partners are measured, the metrics on it are not
+ * measured, with why.
  */
-void session_perf_plan(const struct session *s, struct plan *pl);
+void session_perf_plan(struct session *s, struct plan *pl);
 
 /*
  * Build plan @next (r->plans[0] or [1]) from what @res gives (msr: the

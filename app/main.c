@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "cpu/perf_attr.h"
 #include "output/report.h"
 #include "output/uarchs.h"
 #include "record/replay.h"
@@ -118,18 +119,7 @@ static void events_machine(const struct session *r, struct plan_resources *res)
  */
 static void events_res(const struct session *r, int type, struct plan_resources *res)
 {
-	session_perf_resources(r, res);
-	if (type >= 0) {
-		const struct core_type_desc *t = &r->desc.type[type];
-
-		res->ngp = t->pmu.gp_counters < PMU_MAX_GP ? t->pmu.gp_counters : PMU_MAX_GP;
-		res->nfixed = pmu_caps_fixed_run(&t->pmu) < PMU_MAX_FIXED ? pmu_caps_fixed_run(&t->pmu)
-									 : PMU_MAX_FIXED;
-		res->gp_free = (uint8_t)((1u << res->ngp) - 1);
-		res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
-		res->rsp_free = (uint8_t)((1u << t->uarch->offcore_msrs) - 1);
-		res->flags = t->flags;
-	}
+	session_perf_resources(r, type, res);
 	events_machine(r, res);
 	if (r->opt.backend == BACKEND_PERF)
 		res->ht_excl = false;
@@ -297,19 +287,16 @@ int main(int argc, char **argv)
 	 * stand-ins (--simulate, --msr-dir) are msr devices: msr there.
 	 */
 	if (r.opt.backend == BACKEND_AUTO)
-		r.opt.backend = !r.sim && !r.opt.msr_dir && !r.desc.hybrid && (r.opt.mode == MODE_SCREEN ||
+		r.opt.backend = !r.sim && !r.opt.msr_dir && (r.opt.mode == MODE_SCREEN ||
 				r.opt.mode == MODE_ONCE || r.opt.mode == MODE_BATCH) &&
-				session_perf_permitted() ? BACKEND_PERF : BACKEND_MSR;
-	/* A hybrid part's kernel PMUs are one per core type (cpu_core, cpu_atom): not opened yet. */
-	if (r.opt.backend == BACKEND_PERF && r.desc.hybrid && r.desc.supported) {
-		status = fail(EXIT_CANNOT, "--backend perf: this is a hybrid part, whose kernel has a "
-			      "PMU per core type (cpu_core, cpu_atom); lattop's perf backend opens the "
-			      "core PMU only: use --backend msr");
-		goto out;
-	}
-	/* Through the kernel, its PMU is what decides first (the simulator brings its own). */
+				session_perf_permitted(&r.desc) ? BACKEND_PERF : BACKEND_MSR;
+	/*
+	 * Through the kernel, its PMU is what decides first (the simulator
+	 * brings its own): on a hybrid part a PMU per core type, on the CPUs
+	 * CPUID says.
+	 */
 	if (r.opt.backend == BACKEND_PERF && !r.sim && r.opt.mode != MODE_LIST_EVENTS &&
-	    session_perf_usable(err, sizeof(err)) < 0) {
+	    session_perf_usable(&r.desc, err, sizeof(err)) < 0) {
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
@@ -332,7 +319,8 @@ int main(int argc, char **argv)
 			if (r.desc.ntypes)
 				dt.uarch = r.desc.type[t].uarch;
 			report_events_backend(stdout, r.opt.format, &dt, plan_of_type(&r.plans[0], t),
-					      r.opt.backend == BACKEND_PERF);
+					      r.opt.backend == BACKEND_PERF ?
+					      (perf_attr_pmu_of(&r.desc, t) ?: "none") : NULL);
 		}
 		status = out_done(EXIT_OK);
 		goto out;

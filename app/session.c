@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "cpu/perf_attr.h"
 #include "output/report.h"
 #include "safety/privs.h"
 #include "ui/ui.h"
@@ -408,7 +409,8 @@ int session_record_start(struct session *r, char *err, size_t errlen)
 
 	if (f) {
 		report_events_backend(f, FORMAT_TEXT, &r->desc, r->plan,
-				      r->opt.backend == BACKEND_PERF);
+				      r->opt.backend == BACKEND_PERF ? perf_attr_pmu_of(&r->desc, 0)
+								     : NULL);
 		fclose(f);
 	}
 	h.plan = plan;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "cpu/perf_attr.h"
 #include "safety/privs.h"
 #include "ui/ui.h"
 
@@ -45,9 +46,11 @@ static unsigned perf_packages(const struct session *r)
 	return top >= 0 ? (unsigned)top + 1 : 1;
 }
 
-void session_perf_resources(const struct session *r, struct plan_resources *res)
+void session_perf_resources(const struct session *r, int type, struct plan_resources *res)
 {
-	const struct pmu_caps *c = &r->desc.id.pmu;
+	const struct core_type_desc *t = type >= 0 ? &r->desc.type[type] : NULL;
+	const struct pmu_caps *c = t ? &t->pmu : &r->desc.id.pmu;
+	const struct uarch *u = t ? t->uarch : r->desc.uarch;
 
 	memset(res, 0, sizeof(*res));
 	res->ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
@@ -55,10 +58,10 @@ void session_perf_resources(const struct session *r, struct plan_resources *res)
 	res->nfixed = pmu_caps_fixed_run(c) < PMU_MAX_FIXED ? pmu_caps_fixed_run(c) : PMU_MAX_FIXED;
 	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
 	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
-	res->rsp_free = (uint8_t)((1u << r->desc.uarch->offcore_msrs) - 1);
+	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = !r->desc.ldlat_why[0];
 	res->ldlat_why = r->desc.ldlat_why[0] ? r->desc.ldlat_why : NULL;
-	res->flags = r->desc.flags;
+	res->flags = t ? t->flags : r->desc.flags;
 	res->packages = perf_packages(r);
 	/* HT on, for the caveat of the rows a source doubts then (plan.h ht_caveat). */
 	for (int i = 0; r->dev && i < r->nids && !res->ht_on; i++) {
@@ -74,7 +77,7 @@ void session_perf_resources(const struct session *r, struct plan_resources *res)
 	 * exclusivity would starve one sibling).
 	 */
 	for (int i = 0; r->parity && i < r->nids && !res->ht_excl; i++)
-		res->ht_excl = (r->desc.uarch->flags & UARCH_F_HT_EXCL) && r->parity[i] == 1;
+		res->ht_excl = (u->flags & UARCH_F_HT_EXCL) && r->parity[i] == 1;
 }
 
 /*
@@ -117,12 +120,12 @@ static bool perf_topo(const struct session *r, int i, int *core, int *package, i
 }
 
 /*
- * Do two CPUs measured share the offcore registers (the uarch's
+ * Do two CPUs measured share the offcore registers (@u's
  * offcore_scope)?  --list-events on a CPUID dump knows no topology: yes.
  */
-static bool perf_partners_measured(const struct session *r)
+static bool perf_partners_measured(const struct session *r, const struct uarch *u)
 {
-	enum offcore_scope sc = r->desc.uarch->offcore_scope;
+	enum offcore_scope sc = u->offcore_scope;
 	int ci, pi, mi, cj, pj, mj;
 
 	if (sc == OFFCORE_THREAD)
@@ -144,6 +147,10 @@ static bool perf_partners_measured(const struct session *r)
 	"MSR_OFFCORE_RSP_x, and the kernel does not know it, so a partner's events can change it " \
 	"under these counts unseen (pmu-facts 10.3); use --backend msr, or one core per module (-c)"
 
+/* Why the contended lines are not sampled on a hybrid part. */
+#define PERF_WHY_HYBRID_LINES "not sampled through perf on a hybrid part yet: each core " \
+	"type needs its own load-latency event on its own PMU (0xCD/0x01, 0xD0/0x05)"
+
 static void perf_drop(struct plan *pl, int m, const char *why)
 {
 	snprintf(pl->reason_buf[m], sizeof(pl->reason_buf[m]), "%s", why);
@@ -151,12 +158,13 @@ static void perf_drop(struct plan *pl, int m, const char *why)
 	pl->unit_of[m] = -1;
 }
 
-void session_perf_plan(const struct session *r, struct plan *pl)
+/* Plan @pl of a core type of microarchitecture @u, as session_perf_plan says. */
+static void perf_plan_type(const struct session *r, const struct uarch *ua, struct plan *pl)
 {
-	bool core = r->desc.uarch->offcore_scope == OFFCORE_CORE;
+	bool core = ua->offcore_scope == OFFCORE_CORE;
 	const char *why = core ? PERF_WHY_CORE : PERF_WHY_MODULE;
 
-	if (!perf_partners_measured(r))
+	if (!perf_partners_measured(r, ua))
 		return;
 	for (int m = 0; m < M__COUNT; m++) {
 		int u = pl->unit_of[m];
@@ -176,6 +184,15 @@ void session_perf_plan(const struct session *r, struct plan *pl)
 		if (!pl->reason[M_LOADS])
 			perf_drop(pl, M_LOADS, why);
 	}
+}
+
+void session_perf_plan(struct session *r, struct plan *pl)
+{
+	int b = pl == &r->plans[0] ? 0 : 1;
+
+	perf_plan_type(r, r->desc.ntypes ? r->desc.type[0].uarch : r->desc.uarch, pl);
+	for (int t = 1; t < r->desc.ntypes; t++)
+		perf_plan_type(r, r->desc.type[t].uarch, &r->type_plans[b][t - 1]);
 }
 
 /*
@@ -273,20 +290,69 @@ static int perf_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu, char *err, 
 	return 0;
 }
 
-int session_perf_usable(char *err, size_t errlen)
+#define PERF_CANNOT "cannot measure through perf_event_open(2): "
+
+_Static_assert(CPUSET_MAX == PERFDEV_CPUS_MAX, "a core type's CPUs and a PMU's are one bitmap");
+
+/*
+ * A hybrid part's PMUs (pmu-facts 9.6): each core type's, by its core
+ * type and native model (perf_attr_pmu), must exist and list exactly the
+ * CPUs whose CPUID says that type (perf_attr_cpus_differ), so that no
+ * event of one type's PMU is opened on a CPU of another: into @pmus[t].
+ * 0, or -1 with why, naming the PMU and the CPUs.
+ */
+static int perf_hybrid_pmus(struct perfdev *d, const struct cpu_desc *desc,
+			    struct perfdev_pmu *pmus, char *err, size_t errlen)
 {
+	for (int t = 0; t < desc->ntypes; t++) {
+		const struct core_type_desc *ct = &desc->type[t];
+		const char *name = perf_attr_pmu_of(desc, t), *tn = core_type_name(ct->type);
+		uint64_t off[PERFDEV_CPUS_MAX / 64];
+		char want[256], got[256], bad[256];
+
+		perfdev_cpulist_print(ct->cpus, want, sizeof(want));
+		if (!name) {
+			snprintf(err, errlen, PERF_CANNOT "lattop knows no kernel PMU for this "
+				 "hybrid part's %s CPUs (%s, CPUs %s): use --backend msr", tn,
+				 ct->uarch->pretty, want);
+			return -1;
+		}
+		if (perfdev_pmu_read(d, name, &pmus[t]) < 0 || !pmus[t].present ||
+		    !pmus[t].has_cpus) {
+			snprintf(err, errlen, PERF_CANNOT "the kernel has no %s PMU (%s/%s/cpus) "
+				 "for this hybrid part's %s CPUs (%s, CPUs %s): a kernel that "
+				 "knows this part, or --backend msr", name, PERFDEV_PMU_DIR, name, tn,
+				 ct->uarch->pretty, want);
+			return -1;
+		}
+		if (perf_attr_cpus_differ(desc, t, pmus[t].cpus, off)) {
+			perfdev_cpulist_print(pmus[t].cpus, got, sizeof(got));
+			perfdev_cpulist_print(off, bad, sizeof(bad));
+			snprintf(err, errlen, PERF_CANNOT "the kernel's %s PMU lists CPUs %s, but "
+				 "CPUID says the %s CPUs are %s (they disagree on CPU %s): lattop "
+				 "opens no core type's events on another's CPUs; use --backend msr",
+				 name, got, tn, want, bad);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int session_perf_usable(const struct cpu_desc *desc, char *err, size_t errlen)
+{
+	struct perfdev_pmu pmu[CORE_TYPES_MAX];
 	struct perfdev *d = perfdev_sys_open(err, errlen);
-	struct perfdev_pmu pmu;
 	int rc;
 
 	if (!d)
 		return -1;
-	rc = perf_core_pmu(d, &pmu, err, errlen);
+	rc = desc->hybrid && desc->ntypes ? perf_hybrid_pmus(d, desc, pmu, err, errlen)
+					  : perf_core_pmu(d, &pmu[0], err, errlen);
 	perfdev_close(d);
 	return rc;
 }
 
-bool session_perf_permitted(void)
+bool session_perf_permitted(const struct cpu_desc *desc)
 {
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -298,7 +364,8 @@ bool session_perf_permitted(void)
 	struct perfdev *d;
 	int fd, cpu = sched_getcpu();
 
-	if (session_perf_usable(err, sizeof(err)) < 0 || !(d = perfdev_sys_open(err, sizeof(err))))
+	if (session_perf_usable(desc, err, sizeof(err)) < 0 ||
+	    !(d = perfdev_sys_open(err, sizeof(err))))
 		return false;
 	/* A CPU-wide event: what paranoid > 0 forbids without CAP_PERFMON or CAP_SYS_ADMIN. */
 	fd = perfdev_open_event(d, &a, -1, cpu >= 0 ? cpu : 0, -1, 0);
@@ -308,47 +375,87 @@ bool session_perf_permitted(void)
 	return fd >= 0;
 }
 
-/* The kernel must have a core PMU lattop's events are for, with what they need. */
+/*
+ * The kernel must have a core PMU lattop's events are for, with what they
+ * need; on a hybrid part one per core type, agreeing with CPUID on its
+ * CPUs (perf_hybrid_pmus), whose types go into r->perf_types.
+ */
 static int perf_check_pmu(struct session *r, char *err, size_t errlen)
 {
-	struct perfdev_pmu pmu;
+	struct perfdev_pmu pmu[CORE_TYPES_MAX];
+	bool hybrid = r->desc.hybrid && r->desc.ntypes;
 
-	if (perf_core_pmu(r->perfdev, &pmu, err, errlen) < 0)
+	if (hybrid ? perf_hybrid_pmus(r->perfdev, &r->desc, pmu, err, errlen) < 0
+		   : perf_core_pmu(r->perfdev, &pmu[0], err, errlen) < 0)
 		return -1;
-	if (r->plan->ldlat_unit[0] >= 0 && !pmu.ldlat) {
-		snprintf(err, errlen, "cannot measure through perf_event_open(2): the kernel's %s "
-			 "PMU has no ldlat format (%s/format/ldlat): it does not know %s's "
-			 "load-latency facility", pmu.name[0] ? pmu.name : "core", PERFDEV_CORE_PMU,
-			 r->desc.uarch->pretty);
+	for (int t = 0; t < (hybrid ? r->desc.ntypes : 1); t++) {
+		const char *dev = perf_attr_pmu_of(&r->desc, t);
+
+		if (plan_of_type(r->plan, t)->ldlat_unit[0] >= 0 && !pmu[t].ldlat) {
+			snprintf(err, errlen, PERF_CANNOT "the kernel's %s PMU has no ldlat format "
+				 "(%s/%s/format/ldlat): it does not know %s's load-latency "
+				 "facility",
+				 pmu[t].name[0] ? pmu[t].name : "core", PERFDEV_PMU_DIR, dev,
+				 hybrid ? r->desc.type[t].uarch->pretty : r->desc.uarch->pretty);
+			return -1;
+		}
+		r->perf_types.pmu[t] = pmu[t].type;
+	}
+	if (!hybrid)
+		return 0;
+	r->perf_type_of = calloc((size_t)r->nids + 1, sizeof(*r->perf_type_of));
+	if (!r->perf_type_of) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	for (int i = 0; i < r->nids; i++) {
+		int t = cpu_desc_type_of(&r->desc, r->ids[i]);
+
+		if (t < 0) {
+			snprintf(err, errlen, "cannot measure cpu %d through perf_event_open(2): "
+				 "its core type is unknown (its CPUID was not read)", r->ids[i]);
+			return -1;
+		}
+		r->perf_type_of[i] = (int8_t)t;
+	}
+	r->perf_types.of = r->perf_type_of;
 	return 0;
 }
 
 /* The interval's shares, as the kernel ran each unit, in place of the plan's slots. */
 static void perf_shares(struct session *r)
 {
-	const struct plan *pl = r->plan;
 	struct snapshot *sn = &r->snap;
-	int hit = pl->unit_of[M_SNOOP_HIT], hitm = pl->unit_of[M_SNOOP_HITM];
-	int off = pl->unit_of[M_OFFCORE_READS];
+	double lat_s = -1, snoop_s = -1, off_s = -1;       /* -1: no plan measures it */
 
-	sn->share_lat = pl->ldlat_unit[0] >= 0 ? r->perf.share[pl->ldlat_unit[0]] : 0;
-	sn->share_snoop = hit >= 0 && hitm >= 0 ? fmin(r->perf.share[hit], r->perf.share[hitm]) : 0;
-	sn->share_offcore = off >= 0 ? r->perf.share[off] : 0;
+	/* On a hybrid part, the least any core type's plan ran that measures it. */
+	for (int t = 0; t < (r->desc.ntypes ? r->desc.ntypes : 1); t++) {
+		const struct plan *pl = plan_of_type(r->plan, t);
+		const double *sh = &r->perf.share[t * PLAN_MAX_UNITS];
+		int hit = pl->unit_of[M_SNOOP_HIT], hitm = pl->unit_of[M_SNOOP_HITM];
+		int off = pl->unit_of[M_OFFCORE_READS], lat = pl->ldlat_unit[0];
+
+		if (lat >= 0)
+			lat_s = lat_s < 0 ? sh[lat] : fmin(lat_s, sh[lat]);
+		if (hit >= 0 && hitm >= 0)
+			snoop_s = snoop_s < 0 ? fmin(sh[hit], sh[hitm])
+					      : fmin(snoop_s, fmin(sh[hit], sh[hitm]));
+		if (off >= 0)
+			off_s = off_s < 0 ? sh[off] : fmin(off_s, sh[off]);
+	}
+	sn->share_lat = lat_s < 0 ? 0 : lat_s;
+	sn->share_snoop = snoop_s < 0 ? 0 : snoop_s;
+	sn->share_offcore = off_s < 0 ? 0 : off_s;
 }
 
 /* A new plan for new thresholds, opened in place of the old. */
 static int perf_replan(struct session *r, char *err, size_t errlen)
 {
 	struct plan *next = r->plan == &r->plans[0] ? &r->plans[1] : &r->plans[0];
-	struct plan_resources res;
 	int rc;
 
 	r->new_thresholds = false;
-	session_perf_resources(r, &res);
-	if (plan_build(next, r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
-		       err, errlen) < 0)
+	if (session_plan(r, next, session_perf_resources, err, errlen) < 0)
 		return -1;
 	session_perf_plan(r, next);
 	if (perf_nofile(r, next, err, errlen) < 0)
@@ -454,18 +561,12 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
-	{
-		struct plan_resources res;
-
-		session_perf_resources(r, &res);
-		r->plan = &r->plans[0];
-		if (plan_build(r->plan, r->desc.uarch, &res, r->opt.thresholds, r->opt.nthresh,
-			       err, sizeof(err)) < 0) {
-			status = fail(EXIT_CANNOT, err);
-			goto out;
-		}
-		session_perf_plan(r, r->plan);
+	r->plan = &r->plans[0];
+	if (session_plan(r, r->plan, session_perf_resources, err, sizeof(err)) < 0) {
+		status = fail(EXIT_CANNOT, err);
+		goto out;
 	}
+	session_perf_plan(r, r->plan);
 	if (perf_check_pmu(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_CANNOT, err);
 		goto out;
@@ -483,8 +584,9 @@ int session_perf(struct session *r)
 		goto out;
 	}
 	/* Opened before anything is shown: a refusal is said at once, nothing changed. */
-	rc = perf_sampler_start(&r->perf, r->perfdev, r->plan, r->ids, r->parity, r->nids,
-				r->opt.cgroup ? r->cgroup_fd : -1, err, sizeof(err));
+	rc = perf_sampler_start_types(&r->perf, r->perfdev, r->plan,
+				      r->perf_types.of ? &r->perf_types : NULL, r->ids, r->parity,
+				      r->nids, r->opt.cgroup ? r->cgroup_fd : -1, err, sizeof(err));
 	if (rc < 0) {
 		if (rc == -EOPNOTSUPP && r->opt.cgroup && r->sim)
 			snprintf(err, sizeof(err), "--cgroup: the simulated kernel counts whole CPUs "
@@ -493,13 +595,16 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
+	/* A hybrid part: its lines are not sampled yet (PERF_WHY_HYBRID_LINES). */
 	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
-				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
-				  r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
+				  sharing_sampler_threshold(r->plan), r->ids,
+				  r->perf_types.of ? 0 : r->nids, r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
+	if (r->perf_types.of)
+		sharing_frame_unsupported(&r->sharing.frame, PERF_WHY_HYBRID_LINES);
 	session_core_types(r);
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
@@ -559,6 +664,9 @@ out:
 	perf_sampler_free(&r->perf);
 	sharing_sampler_free(&r->sharing);
 	free(r->parity);
+	free(r->perf_type_of);
+	r->perf_type_of = NULL;
+	r->perf_types.of = NULL;
 	perfdev_close(r->perfdev);
 	r->perfdev = NULL;
 	if (r->opt.cgroup && r->cgroup_fd >= 0)

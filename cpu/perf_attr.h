@@ -46,4 +46,33 @@ struct pmu_event;
  */
 int perf_attr_of(const struct pmu_event *e, unsigned ldlat, struct perf_event_attr *attr);
 
+/*
+ * The kernel's PMU (its sysfs name, PERFDEV_PMU_DIR/<name>) that counts a
+ * hybrid part's core type @type (CORE_TYPE_*) of native model @native,
+ * on a part whose kernel has @npmus core PMUs (one per core type):
+ * "cpu_core", "cpu_atom" or "cpu_lowpower"; NULL for a core type the
+ * kernel has no PMU for.  A part that is not hybrid has one, "cpu".
+ */
+const char *perf_attr_pmu(uint8_t type, uint32_t native, int npmus);
+
+/* The PMU of core type @t of @d (perf_attr_pmu), or "cpu" on a part that is not hybrid. */
+struct cpu_desc;
+const char *perf_attr_pmu_of(const struct cpu_desc *d, int t);
+
+/*
+ * The attr.type of PMU @pmu when it is fixed: PERF_TYPE_RAW for "cpu" and
+ * a hybrid's big one, "cpu_core" (init_hw_perf_events); 0 for the others,
+ * whose type the kernel gives at boot (its sysfs type file).
+ */
+unsigned perf_attr_pmu_type(const char *pmu);
+
+/*
+ * The CPUs a hybrid PMU's cpus list (@listed, a bitmap of CPUSET_MAX bits)
+ * and CPUID (@d's core type @t) disagree on, into @off: listed but not of
+ * the type, or of the type but not listed, among the CPUs whose CPUID @d
+ * holds (one lattop did not read, offline or outside its affinity, is not
+ * compared).  How many.
+ */
+int perf_attr_cpus_differ(const struct cpu_desc *d, int t, const uint64_t *listed, uint64_t *off);
+
 #endif

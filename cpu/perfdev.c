@@ -213,27 +213,100 @@ int perfdev_paranoid(struct perfdev *d, int *level)
 	return rc;
 }
 
-int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
+int perfdev_cpulist(const char *s, uint64_t set[PERFDEV_CPUS_MAX / 64])
 {
-	char buf[sizeof(pmu->name)];
+	int n = 0;
+
+	memset(set, 0, PERFDEV_CPUS_MAX / 8);
+	while (*s && *s != '\n') {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		lo = hi = strtoul(s, &end, 10);
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			hi = strtoul(s, &end, 10);
+		}
+		if (hi < lo || hi >= PERFDEV_CPUS_MAX)
+			return -EINVAL;
+		for (unsigned long c = lo; c <= hi; c++) {
+			n += !(set[c / 64] & (1ULL << (c % 64)));
+			set[c / 64] |= 1ULL << (c % 64);
+		}
+		s = end;
+		if (*s == ',' && s[1] && s[1] != '\n')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	if (*s == '\n' && s[1])
+		return -EINVAL;
+	return n;
+}
+
+void perfdev_cpulist_print(const uint64_t set[PERFDEV_CPUS_MAX / 64], char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (int c = 0; c < PERFDEV_CPUS_MAX && o < len; c++) {
+		int e = c;
+
+		if (!(set[c / 64] & (1ULL << (c % 64))))
+			continue;
+		while (e + 1 < PERFDEV_CPUS_MAX && (set[(e + 1) / 64] & (1ULL << ((e + 1) % 64))))
+			e++;
+		o += (size_t)(e > c ? snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", c, e)
+				    : snprintf(buf + o, len - o, "%s%d", o ? "," : "", c));
+		c = e;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+int perfdev_pmu_read(struct perfdev *d, const char *dev, struct perfdev_pmu *pmu)
+{
+	char path[sizeof(PERFDEV_PMU_DIR) + 64], buf[4096];
 	long long type;
 	int n;
 
 	memset(pmu, 0, sizeof(*pmu));
-	n = file_number(d, PERFDEV_CORE_PMU "/type", &type);
+#define PMU_FILE(f) (snprintf(path, sizeof(path), PERFDEV_PMU_DIR "/%s/" f, dev), path)
+	n = file_number(d, PMU_FILE("type"), &type);
 	if (n == -ENOENT)
 		return 0;
 	if (n < 0)
 		return n;
 	pmu->present = true;
 	pmu->type = (unsigned)type;
-	n = d->ops->file(d, PERFDEV_CORE_PMU "/caps/pmu_name", buf, sizeof(buf));
+	n = d->ops->file(d, PMU_FILE("caps/pmu_name"), buf, sizeof(pmu->name));
 	if (n > 0) {
 		buf[strcspn(buf, "\n")] = '\0';
 		memcpy(pmu->name, buf, sizeof(pmu->name));
 	}
-	pmu->ldlat = d->ops->file(d, PERFDEV_CORE_PMU "/format/ldlat", buf, sizeof(buf)) > 0;
-	pmu->offcore_rsp = d->ops->file(d, PERFDEV_CORE_PMU "/format/offcore_rsp", buf,
-					sizeof(buf)) > 0;
+	pmu->ldlat = d->ops->file(d, PMU_FILE("format/ldlat"), buf, sizeof(buf)) > 0;
+	pmu->offcore_rsp = d->ops->file(d, PMU_FILE("format/offcore_rsp"), buf, sizeof(buf)) > 0;
+	n = d->ops->file(d, PMU_FILE("cpus"), buf, sizeof(buf));
+#undef PMU_FILE
+	if (n == -ENOENT)
+		return 0;
+	if (n < 0)
+		return n;
+	n = perfdev_cpulist(buf, pmu->cpus);
+	if (n < 0)
+		return n;
+	pmu->has_cpus = true;
+	pmu->ncpu = n;
 	return 0;
+}
+
+int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
+{
+	return perfdev_pmu_read(d, "cpu", pmu);
 }

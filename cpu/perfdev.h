@@ -130,17 +130,40 @@ int perfdev_parse_counts(const void *buf, size_t len, uint64_t read_format,
 int perfdev_paranoid(struct perfdev *d, int *level);
 
 /*
- * The kernel's core PMU, /sys/bus/event_source/devices/cpu: whether it
- * exists, its type, its pmu_name (caps/pmu_name, "" when absent) and the
- * format attributes the backend uses (pmu-facts 10.1).
+ * A PMU of the kernel, /sys/bus/event_source/devices/<dev>: whether it
+ * exists, its type (attr.type), its pmu_name (caps/pmu_name, "" when
+ * absent), the format attributes the backend uses (pmu-facts 10.1) and,
+ * where it has a cpus file (a hybrid part's PMUs: one per core type,
+ * pmu-facts 9.6), the CPUs its events may be opened on.  The core PMU of a
+ * part that is not hybrid is "cpu"; a hybrid's are "cpu_core" (type
+ * PERF_TYPE_RAW), "cpu_atom" and "cpu_lowpower" (types the kernel gives
+ * at boot): the kernel refuses an event of one on a CPU of another with
+ * ENOENT (x86_pmu_event_init).
  */
-#define PERFDEV_CORE_PMU "/sys/bus/event_source/devices/cpu"
+#define PERFDEV_PMU_DIR "/sys/bus/event_source/devices"
+#define PERFDEV_CORE_PMU PERFDEV_PMU_DIR "/cpu"
+#define PERFDEV_CPUS_MAX 1024   /* as CPUSET_MAX (cpu/uarch.h) */
 struct perfdev_pmu {
 	bool present;
 	unsigned type;
 	char name[64];
 	bool ldlat, offcore_rsp;
+	bool has_cpus;                          /* a cpus file: the CPUs below */
+	int ncpu;
+	uint64_t cpus[PERFDEV_CPUS_MAX / 64];   /* bit i: Linux CPU i */
 };
+int perfdev_pmu_read(struct perfdev *d, const char *dev, struct perfdev_pmu *pmu);
 int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu);
+
+/*
+ * A CPU list as sysfs writes it (the kernel's "%*pbl": "0-15,24\n", an
+ * empty line for none) into bitmap @set: the number of CPUs it names, or
+ * -EINVAL for anything else (a CPU at PERFDEV_CPUS_MAX or above, a range
+ * backwards, a stray character).
+ */
+int perfdev_cpulist(const char *s, uint64_t set[PERFDEV_CPUS_MAX / 64]);
+
+/* Bitmap @set as a CPU list ("0-3,8") into @buf: "none" when empty. */
+void perfdev_cpulist_print(const uint64_t set[PERFDEV_CPUS_MAX / 64], char *buf, size_t len);
 
 #endif

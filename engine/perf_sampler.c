@@ -43,6 +43,17 @@ static struct perf_group *group(struct perf_sampler *s, int i, int u)
 	return &s->grp[(size_t)i * PLAN_MAX_UNITS + (size_t)u];
 }
 
+/* The core type of CPU index @i (0 on a part that is not hybrid), and the plan it runs. */
+static int type_of(const struct perf_sampler *s, int i)
+{
+	return s->types ? s->types->of[i] : 0;
+}
+
+static const struct plan *plan_of(const struct perf_sampler *s, int i)
+{
+	return plan_of_type(s->plan, type_of(s, i));
+}
+
 /* Does unit @u run in slot @si on a thread of parity @par (plan.h, twin slots)? */
 static bool slot_runs(const struct plan *pl, int si, int par, int u)
 {
@@ -70,11 +81,11 @@ static void slot_switch(struct perf_sampler *s, int from, int to)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < s->ncpu; i++)
-			for (int u = 0; u < s->plan->nunits; u++) {
+			for (int u = 0; u < plan_of(s, i)->nunits; u++) {
 				struct perf_group *g = group(s, i, u);
 				int par = parity_of(s, i);
-				bool was = slot_runs(s->plan, from, par, u);
-				bool will = slot_runs(s->plan, to, par, u);
+				bool was = slot_runs(plan_of(s, i), from, par, u);
+				bool will = slot_runs(plan_of(s, i), to, par, u);
 
 				if (!g->n || was == will || will != (pass == 1))
 					continue;
@@ -110,18 +121,22 @@ static unsigned unit_ldlat(const struct plan *pl, const struct plan_unit *u)
 /* Open unit @u of the plan on CPU index @i as one group. */
 static int open_unit(struct perf_sampler *s, int i, int u, char *err, size_t errlen)
 {
-	const struct plan_unit *pu = &s->plan->unit[u];
+	const struct plan *pl = plan_of(s, i);
+	const struct plan_unit *pu = &pl->unit[u];
 	struct perf_group *g = group(s, i, u);
 
 	for (int j = 0; j < pu->nrows; j++) {
 		struct perf_event_attr a;
 		int fd;
 
-		if (perf_attr_of(pu->row[j], unit_ldlat(s->plan, pu), &a) < 0) {
+		if (perf_attr_of(pu->row[j], unit_ldlat(pl, pu), &a) < 0) {
 			snprintf(err, errlen, "%s: no perf encoding for threshold %u",
-				 pu->row[j]->name, unit_ldlat(s->plan, pu));
+				 pu->row[j]->name, unit_ldlat(pl, pu));
 			return -EINVAL;
 		}
+		/* A hybrid part: the PMU of the CPU's core type (pmu-facts 9.6). */
+		if (s->types)
+			a.type = s->types->pmu[type_of(s, i)];
 		a.read_format = PERF_READ_FORMAT;
 		/*
 		 * Twin slots: a group opens enabled only where the first slot runs
@@ -129,7 +144,7 @@ static int open_unit(struct perf_sampler *s, int i, int u, char *err, size_t err
 		 * (multiplexing them all meanwhile would be the starvation again).
 		 */
 		if (s->rotate && j == 0)
-			a.disabled = !slot_runs(s->plan, 0, parity_of(s, i), u);
+			a.disabled = !slot_runs(pl, 0, parity_of(s, i), u);
 		fd = perfdev_open_event(s->dev, &a, s->cgroup_fd >= 0 ? s->cgroup_fd : -1, s->cpus[i],
 					j ? g->fd[0] : -1, s->cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
 		if (fd < 0) {
@@ -183,7 +198,7 @@ static void baseline(struct perf_sampler *s)
 	if (s->tsc_fd >= 0 && perfdev_read_counts(s->dev, s->tsc_fd, 0, &c) == 0)
 		s->tsc_last = c.value[0];
 	for (int i = 0; i < s->ncpu; i++)
-		for (int u = 0; u < s->plan->nunits; u++) {
+		for (int u = 0; u < plan_of(s, i)->nunits; u++) {
 			struct perf_group *g = group(s, i, u);
 
 			if (g->n && read_group(s, g, &c) == 0) {
@@ -209,12 +224,18 @@ static bool unit_used(const struct plan *pl, int u)
 
 int perf_sampler_events(const struct plan *pl)
 {
-	int n = 0;
+	int most = 0;
 
-	for (int u = 0; u < pl->nunits; u++)
-		if (unit_used(pl, u))
-			n += pl->unit[u].nrows;
-	return n;
+	for (int t = 0; t < (pl->ntypes ? pl->ntypes : 1); t++) {
+		const struct plan *tp = plan_of_type(pl, t);
+		int n = 0;
+
+		for (int u = 0; u < tp->nunits; u++)
+			if (unit_used(tp, u))
+				n += tp->unit[u].nrows;
+		most = n > most ? n : most;
+	}
+	return most;
 }
 
 long perf_sampler_nofile(const struct plan *pl, long ncpu)
@@ -224,11 +245,12 @@ long perf_sampler_nofile(const struct plan *pl, long ncpu)
 
 static int open_all(struct perf_sampler *s, char *err, size_t errlen)
 {
-	s->rotate = s->plan->twins && s->plan->nslots > 1;
+	/* Twin slots are the HT erratum's, of parts that are never hybrid. */
+	s->rotate = s->plan->twins && s->plan->nslots > 1 && !s->types;
 	s->slot = 0;
 	for (int i = 0; i < s->ncpu; i++)
-		for (int u = 0; u < s->plan->nunits; u++) {
-			int r = unit_used(s->plan, u) ? open_unit(s, i, u, err, errlen) : 0;
+		for (int u = 0; u < plan_of(s, i)->nunits; u++) {
+			int r = unit_used(plan_of(s, i), u) ? open_unit(s, i, u, err, errlen) : 0;
 
 			if (r < 0) {
 				close_all(s);
@@ -244,8 +266,17 @@ int perf_sampler_start(struct perf_sampler *s, struct perfdev *dev, const struct
 		       const int *cpus, const int *parity, int ncpu, int cgroup_fd, char *err,
 		       size_t errlen)
 {
+	return perf_sampler_start_types(s, dev, pl, NULL, cpus, parity, ncpu, cgroup_fd, err,
+					errlen);
+}
+
+int perf_sampler_start_types(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
+			     const struct perf_types *types, const int *cpus, const int *parity,
+			     int ncpu, int cgroup_fd, char *err, size_t errlen)
+{
 	memset(s, 0, sizeof(*s));
 	s->dev = dev;
+	s->types = types;
 	s->parity = parity;
 	s->cgroup_fd = cgroup_fd;
 	s->plan = pl;
@@ -296,10 +327,13 @@ static void collect_cpu(struct perf_sampler *s, int i, double now, double *share
 
 	memset(c, 0, sizeof(*c));
 	c->ok = true;
+	c->type = (int8_t)type_of(s, i);
+	share += (size_t)c->type * PLAN_MAX_UNITS;
+	nshare += (size_t)c->type * PLAN_MAX_UNITS;
 	c->interval_s = now - s->t_last;
 	c->t_start = s->t_last;
 	c->t_read = now;
-	for (int u = 0; u < s->plan->nunits; u++) {
+	for (int u = 0; u < plan_of(s, i)->nunits; u++) {
 		struct perf_group *g = group(s, i, u);
 		struct unit_acc *a = &c->acc[u];
 		int r;
@@ -351,8 +385,8 @@ static void collect_cpu(struct perf_sampler *s, int i, double now, double *share
 int perf_sampler_interval(struct perf_sampler *s, double seconds, volatile sig_atomic_t *stop,
 			  char *err, size_t errlen)
 {
-	double share[PLAN_MAX_UNITS] = { 0 }, now, deadline = s->t_last + seconds;
-	int nshare[PLAN_MAX_UNITS] = { 0 };
+	double share[CORE_TYPES_MAX * PLAN_MAX_UNITS] = { 0 }, now, deadline = s->t_last + seconds;
+	int nshare[CORE_TYPES_MAX * PLAN_MAX_UNITS] = { 0 };
 	struct perfdev_counts k;
 
 	(void)err;
@@ -380,7 +414,7 @@ int perf_sampler_interval(struct perf_sampler *s, double seconds, volatile sig_a
 	}
 	for (int i = 0; i < s->ncpu; i++)
 		collect_cpu(s, i, now, share, nshare);
-	for (int u = 0; u < s->plan->nunits; u++)
+	for (int u = 0; u < CORE_TYPES_MAX * PLAN_MAX_UNITS; u++)
 		s->share[u] = nshare[u] ? share[u] / nshare[u] : NAN;
 	s->t_last = now;
 	/* The next interval starts where this one's reads left the slot: go on to the next. */

@@ -34,11 +34,22 @@ struct perf_group {
 	uint64_t value[2], enabled, running;
 };
 
+/*
+ * A hybrid part's kernel PMUs (pmu-facts 9.6): each CPU measured runs its
+ * core type's plan (plan_of_type) on its core type's PMU, whose events
+ * the kernel refuses on the other type's CPUs.
+ */
+struct perf_types {
+	const int8_t *of;               /* each CPU's core type, [ncpu] */
+	uint32_t pmu[CORE_TYPES_MAX];   /* each core type's attr.type (its PMU's sysfs type) */
+};
+
 struct perf_sampler {
 	struct perfdev *dev;
-	const struct plan *plan;
+	const struct plan *plan;        /* type 0's: a CPU runs plan_of_type(plan, its type) */
 	int ncpu;
 	const int *cpus;                /* Linux CPU numbers, [ncpu] */
+	const struct perf_types *types; /* NULL: one PMU, PERF_TYPE_RAW, type 0 everywhere */
 	const int *parity;              /* each CPU's thread parity in its core, [ncpu]; NULL: 0 */
 	bool rotate;                    /* lattop runs the plan's (twin) slots, not the kernel */
 	int slot;                       /* ... the slot enabled now */
@@ -49,15 +60,20 @@ struct perf_sampler {
 	double tsc_hz;                  /* 0 until known */
 	double t_last;
 	struct sample_cpu *cpu;         /* [ncpu]: the seam snapshot_compute reads */
-	/* The mean share of the interval each unit ran (running / enabled) over the CPUs read. */
-	double share[PLAN_MAX_UNITS];
+	/*
+	 * The mean share of the interval each unit ran (running / enabled)
+	 * over the CPUs read: share[u] of type 0's plan, share[t *
+	 * PLAN_MAX_UNITS + u] of core type t's.
+	 */
+	double share[CORE_TYPES_MAX * PLAN_MAX_UNITS];
 	bool (*wait)(void *arg, double deadline);
 	void *wait_arg;
 };
 
 /*
- * The events plan @pl opens on each CPU, each a descriptor held for the
- * whole run (a sampler also holds one for the TSC).
+ * The events plan @pl opens on each CPU (on a hybrid part, the most any
+ * core type's opens), each a descriptor held for the whole run (a
+ * sampler also holds one for the TSC).
  */
 int perf_sampler_events(const struct plan *pl);
 
@@ -78,6 +94,11 @@ long perf_sampler_nofile(const struct plan *pl, long ncpu);
 int perf_sampler_start(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
 		       const int *cpus, const int *parity, int ncpu, int cgroup_fd, char *err,
 		       size_t errlen);
+
+/* The same on a hybrid part: each CPU's events on its core type's PMU, by @types. */
+int perf_sampler_start_types(struct perf_sampler *s, struct perfdev *dev, const struct plan *pl,
+			     const struct perf_types *types, const int *cpus, const int *parity,
+			     int ncpu, int cgroup_fd, char *err, size_t errlen);
 
 /*
  * Wait @seconds (or until *@stop), then read every group: s->cpu[] holds

@@ -167,9 +167,12 @@ static const int ev_perf_cols[EV_COLS] = {
 	EV_NAME, EV_METRIC, EV_TYPE, EV_CONFIG, EV_CONFIG1, EV_PRECISE, EV_LDLAT, EV_SLOT, -1,
 };
 
-/* One event's cells as text: "-" where a register is not used. */
+/*
+ * One event's cells as text: "-" where a register is not used; the attr's
+ * type @type, or the name of PMU @pmu when its type is given at boot.
+ */
 static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
-			const struct cpu_desc *d, char c[EV__N][64])
+			const struct cpu_desc *d, unsigned type, const char *pmu, char c[EV__N][64])
 {
 	const struct pmu_event *e = u->row[j];
 	const char *msr = e->offcore ? (e->offcore == 1 ? "0x1a6" : "0x1a7") : NULL;
@@ -203,7 +206,10 @@ static void event_cells(const struct plan *pl, const struct plan_unit *u, int j,
 		struct perf_event_attr a;
 
 		perf_attr_of(e, e->ldlat ? pl->thresholds[u->thresh] : 0, &a);
-		snprintf(c[EV_TYPE], 64, "%u", a.type);
+		if (type)
+			snprintf(c[EV_TYPE], 64, "%u", type);
+		else
+			snprintf(c[EV_TYPE], 64, "%s", pmu ? pmu : "-");
 		snprintf(c[EV_CONFIG], 64, "0x%llx", (unsigned long long)a.config);
 		snprintf(c[EV_CONFIG1], 64, "0x%llx", (unsigned long long)a.config1);
 		snprintf(c[EV_PRECISE], 64, "%u", a.precise_ip);
@@ -241,12 +247,14 @@ static const char *events_ht_caveat(const struct plan *pl)
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl)
 {
-	report_events_backend(f, fmt, d, pl, false);
+	report_events_backend(f, fmt, d, pl, NULL);
 }
 
 void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_desc *d,
-			   const struct plan *pl, bool perf)
+			   const struct plan *pl, const char *perf_pmu)
 {
+	bool perf = perf_pmu != NULL;
+	unsigned type = perf_attr_pmu_type(perf_pmu);
 	const int *cols = perf ? ev_perf_cols : ev_msr_cols;
 	int ncols = perf ? EV_COLS - 1 : EV_COLS;
 	bool first = true;
@@ -261,7 +269,7 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 		for (int j = 0; j < pl->unit[ui].nrows; j++) {
 			char c[EV__N][64];
 
-			event_cells(pl, &pl->unit[ui], j, d, c);
+			event_cells(pl, &pl->unit[ui], j, d, type, perf_pmu, c);
 			for (int k = 0; k < EV__N; k++)
 				if ((int)strlen(c[k]) > w[k])
 					w[k] = (int)strlen(c[k]);
@@ -271,13 +279,23 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 		report_json_str(f, d->uarch->name);
 		fputs(",\"pmu_table\":", f);
 		report_json_str(f, d->uarch->table->name);
-		fprintf(f, ",\"backend\":\"%s\",\"events\":[", perf ? "perf" : "msr");
+		fprintf(f, ",\"backend\":\"%s\"", perf ? "perf" : "msr");
+		if (perf) {
+			fputs(",\"pmu\":", f);
+			report_json_str(f, perf_pmu);
+		}
+		fputs(",\"events\":[", f);
 	} else {
 		fprintf(f, "# %s (%s table): %d rotation slot%s, every CPU measured, %d thread%s "
-			"per core, %u package%s%s\n", d->uarch->pretty, d->uarch->table->name, pl->nslots,
+			"per core, %u package%s%s%s", d->uarch->pretty, d->uarch->table->name,
+			pl->nslots,
 			pl->nslots == 1 ? "" : "s", pl->ht_on ? 2 : 1, pl->ht_on ? "s" : "",
 			pl->packages, pl->packages == 1 ? "" : "s",
-			perf ? ", opened with perf_event_open(2)" : "");
+			perf ? ", opened with perf_event_open(2) on the kernel's " : "",
+			perf ? perf_pmu : "");
+		if (perf)
+			fputs(" PMU", f);
+		fputc('\n', f);
 		for (int k = 0; k < ncols - 1; k++)
 			fprintf(f, "%-*s ", w[cols[k]], ev_head[cols[k]]);
 		fprintf(f, "%s\n", ev_head[cols[ncols - 1]]);
@@ -290,7 +308,7 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 			char c[EV__N][64];
 			bool msr = e->offcore != 0;
 
-			event_cells(pl, u, j, d, c);
+			event_cells(pl, u, j, d, type, perf_pmu, c);
 			if (fmt == FORMAT_JSON) {
 				fputs(first ? "{" : ",{", f);
 				first = false;
@@ -328,8 +346,9 @@ void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_des
 				fprintf(f, ",\"slots\":%d", u->fixed ? pl->nslots : u->nslots);
 				if (perf)
 					fprintf(f, ",\"attr\":{\"type\":%s,\"config\":\"%s\","
-						"\"config1\":\"%s\",\"precise_ip\":%s}", c[EV_TYPE],
-						c[EV_CONFIG], c[EV_CONFIG1], c[EV_PRECISE]);
+						"\"config1\":\"%s\",\"precise_ip\":%s}",
+						type ? c[EV_TYPE] : "null", c[EV_CONFIG],
+						c[EV_CONFIG1], c[EV_PRECISE]);
 				fputc('}', f);
 			} else {
 				for (int k = 0; k < ncols - 1; k++)

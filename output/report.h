@@ -64,11 +64,13 @@ void report_detect_json(FILE *f, const struct cpu_desc *d);
 void report_events(FILE *f, enum report_format fmt, const struct cpu_desc *d,
 		   const struct plan *pl);
 /*
- * The same for a backend: @perf, the perf_event_attr each event is opened
- * with (text: in place of the registers; JSON: "attr" beside them).
+ * The same for a backend: with @perf_pmu (the kernel's PMU the events go
+ * to, perf_attr_pmu_of), the perf_event_attr each event is opened with
+ * (text: in place of the registers; JSON: "attr" beside them); NULL: the
+ * msr backend's registers.
  */
 void report_events_backend(FILE *f, enum report_format fmt, const struct cpu_desc *d,
-			   const struct plan *pl, bool perf);
+			   const struct plan *pl, const char *perf_pmu);
 
 /* The backend a report's @source names: "perf" or "msr". */
 const char *report_backend(const char *source);

@@ -48,6 +48,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu/perf_attr.h"
+#include "cpu/perfdev.h"
 #include "cpu/pmu.h"
 #include "safety/doctor.h"
 #include "safety/journal.h"
@@ -788,6 +790,68 @@ static void check_journal(struct ctx *c, struct doctor_check *k)
  * event_source) is skipped; one without a core PMU cannot measure through
  * perf (this is a warning: the msr backend may still).
  */
+/*
+ * A hybrid part: the PMU of each core type (pmu-facts 9.6), named, its
+ * cpus file agreeing with CPUID (perf_attr_cpus_differ), with the ldlat
+ * format where the type's table measures load latency.
+ */
+static void check_perf_hybrid(struct ctx *c, struct doctor_check *k)
+{
+	const struct cpu_desc *d = c->env->desc;
+	char path[PATH_MAX], text[4096], want[128], got[128], bad[128], ok[600] = "";
+	uint64_t set_[PERFDEV_CPUS_MAX / 64], off[PERFDEV_CPUS_MAX / 64];
+	size_t o = 0;
+
+	for (int t = 0; t < d->ntypes; t++) {
+		const struct core_type_desc *ct = &d->type[t];
+		const char *pmu = perf_attr_pmu_of(d, t), *tn = core_type_name(ct->type);
+		char rel[128];
+
+		perfdev_cpulist_print(ct->cpus, want, sizeof(want));
+		if (!pmu) {
+			set(k, DOC_FAIL, "lattop knows no kernel PMU for the %s CPUs (%s, CPUs "
+			    "%s): --backend perf cannot measure them", tn, ct->uarch->pretty, want);
+			return;
+		}
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/cpus", pmu);
+		if (read_text(rpath(c->env, rel, path, sizeof(path)), text, sizeof(text)) < 0) {
+			set(k, DOC_FAIL, "no %s PMU in the kernel (%s is missing) for the %s "
+			    "CPUs (%s, CPUs %s): --backend perf cannot measure here", pmu, path, tn,
+			    ct->uarch->pretty, want);
+			fix(k, "a kernel whose perf events know this hybrid part "
+			    "(intel_pmu_init), or --backend msr");
+			return;
+		}
+		if (perfdev_cpulist(text, set_) < 0) {
+			set(k, DOC_FAIL, "%s: not a CPU list: '%.40s'", path, text);
+			return;
+		}
+		if (perf_attr_cpus_differ(d, t, set_, off)) {
+			perfdev_cpulist_print(set_, got, sizeof(got));
+			perfdev_cpulist_print(off, bad, sizeof(bad));
+			set(k, DOC_FAIL, "the kernel's %s PMU lists CPUs %s, CPUID says the %s "
+			    "CPUs are %s (they disagree on CPU %s): --backend perf refuses", pmu,
+			    got, tn, want, bad);
+			fix(k, "--backend msr, which reads each CPU's core type itself");
+			return;
+		}
+		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/format/ldlat", pmu);
+		if (ct->uarch->table && !ct->uarch->table->unsupported[M_LOAD_LATENCY] &&
+		    !exists(rpath(c->env, rel, path, sizeof(path)))) {
+			set(k, DOC_WARN, "the kernel's %s PMU has no ldlat format: --backend perf "
+			    "cannot measure load latency on the %s CPUs", pmu, tn);
+			fix(k, "a kernel that knows this CPU's load-latency facility "
+			    "(intel_pmu_init)");
+			return;
+		}
+		o += (size_t)snprintf(ok + o, sizeof(ok) - o, "%s%s for the %s CPUs (%s, CPUs %s)",
+				      t ? "; " : "", pmu, tn, ct->uarch->pretty, want);
+		if (o >= sizeof(ok))
+			o = sizeof(ok) - 1;
+	}
+	set(k, DOC_OK, "%s", ok);
+}
+
 static void check_perf_pmu(struct ctx *c, struct doctor_check *k)
 {
 	const struct cpu_desc *d = c->env->desc;
@@ -798,6 +862,11 @@ static void check_perf_pmu(struct ctx *c, struct doctor_check *k)
 	k->name = "perf: core PMU";
 	if (!exists(rpath(c->env, "/sys/bus/event_source/devices", path, sizeof(path)))) {
 		set(k, DOC_SKIP, "%s: no perf events in this kernel", path);
+		return;
+	}
+	/* A hybrid part has no "cpu" PMU, but one per core type. */
+	if (d && d->hybrid && d->ntypes) {
+		check_perf_hybrid(c, k);
 		return;
 	}
 	if (!exists(rpath(c->env, "/sys/bus/event_source/devices/cpu/type", path, sizeof(path)))) {

@@ -211,6 +211,8 @@ struct sim_params {
 	/* The simulated kernel (sim_kernel.c): another perf user's events, the NMI watchdog. */
 	int perf_other_events;
 	bool perf_nmi_watchdog;
+	/* A hybrid part: the kernel lists this CPU under the other core type's PMU. */
+	bool perf_pmu_swap;
 };
 
 #define SIM_MAX_OTHER_EVENTS 16
@@ -351,5 +353,29 @@ struct sk_pmu {
 
 extern const struct sk_pmu sk_pmus[];
 extern const size_t sk_npmus;
+
+/*
+ * A hybrid part's kernel PMUs (init_hw_perf_events, intel_hybrid_pmu_type_map):
+ * one per core type, each with its sysfs name, the CPUs whose CPUID.1AH
+ * says its core type (and native model, where two Atom kinds share a
+ * type), and its own case of intel_pmu_init.  The big one is registered
+ * as PERF_TYPE_RAW, the others get a type at boot.
+ */
+struct sk_hybrid_pmu {
+	const char *dev;                /* "cpu_core", "cpu_atom", "cpu_lowpower" */
+	uint8_t core_type;              /* CPUID.1AH:EAX[31:24] of its CPUs */
+	uint32_t native;                /* ... and [23:0], 0: any */
+	bool big;                       /* hybrid_big: PERF_TYPE_RAW */
+	unsigned gp_add;                /* counters the kernel adds to leaf 0xA's (the ADL case) */
+	const struct sk_pmu *pmu;
+};
+#define SK_HYBRID_PMUS 3
+struct sk_hybrid {
+	const uint8_t *models;          /* display models, ended by 0 */
+	int npmus;
+	struct sk_hybrid_pmu pmu[SK_HYBRID_PMUS];
+};
+extern const struct sk_hybrid sk_hybrids[];
+extern const size_t sk_nhybrids;
 
 #endif

@@ -30,9 +30,13 @@
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
  * and sampling ones alike, and the ring buffer of a sampling event
  * (sk_mmap): the profile's contended lines as samples with each family's
- * data source, COMM, LOST and THROTTLE records.  Not modelled: per-task
- * and cgroup events (-EOPNOTSUPP), hybrid PMUs.  Single-threaded per
- * device; the process's capabilities are the real ones.
+ * data source, COMM, LOST and THROTTLE records; a hybrid part's PMUs, one
+ * per core type (cpu_core as PERF_TYPE_RAW, cpu_atom a type of its own),
+ * each refusing its events on the other type's CPUs with ENOENT, and
+ * their cpus files.  Not modelled: per-task and cgroup events
+ * (-EOPNOTSUPP), the extended type of PERF_TYPE_HARDWARE and HW_CACHE
+ * events (config's upper 32 bits: lattop opens raw events only).
+ * Single-threaded per device; the process's capabilities are the real ones.
  */
 #include <errno.h>
 #include <limits.h>
@@ -78,6 +82,9 @@
  */
 #define SK_MSR_PMU_TYPE 9
 
+/* The types the kernel gives a hybrid's PMUs but the big one, from here (perf_pmu_register). */
+#define SK_DYN_PMU_TYPE 10
+
 /* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
 #define SK_MUX_S        0.004
 
@@ -117,7 +124,23 @@ struct sk_event {
 	double *rcarry;                 /* ... and of a remote one */
 };
 
+/*
+ * A core PMU of the kernel: "cpu" on a part that is not hybrid, else one
+ * per core type (struct sk_hybrid), each with its own case of
+ * intel_pmu_init and its own counters.
+ */
+struct sk_core {
+	const struct sk_pmu *pmu;
+	const char *dev;                /* its sysfs name */
+	unsigned type;                  /* the attr.type of its events */
+	bool hybrid;                    /* it has a cpus file */
+	unsigned ngp, nfixed;
+	unsigned version;               /* perfmon version, leaf 0xA EAX[7:0] */
+	uint64_t gp_mask, fx_mask;
+};
+
 struct sk_cpu {
+	int core;                       /* its PMU, k->core[] (supported_cpus) */
 	double t;                       /* the instant its counts and times are at */
 	double next_rot;
 	bool rotate;                    /* a flexible group did not fit */
@@ -133,10 +156,8 @@ struct sk_cpu {
 struct sk {
 	struct perfdev dev;
 	struct sim *sim;
-	const struct sk_pmu *pmu;
-	unsigned ngp, nfixed;
-	unsigned version;               /* perfmon version, leaf 0xA EAX[7:0] */
-	uint64_t gp_mask, fx_mask;
+	struct sk_core core[SK_HYBRID_PMUS];
+	int ncore;
 	int ncpus, ncores, tpc;
 	int *group;                     /* per CPU: its module's first CPU (sk_catch_up) */
 	struct sk_cpu *cpu;
@@ -151,6 +172,17 @@ struct sk {
 	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
 };
+
+/* The PMU of @cpu, and its case of intel_pmu_init. */
+static const struct sk_core *sk_core_of(const struct sk *k, int cpu)
+{
+	return &k->core[k->cpu[cpu].core];
+}
+
+static const struct sk_pmu *sk_pmu_of(const struct sk *k, int cpu)
+{
+	return sk_core_of(k, cpu)->pmu;
+}
 
 static double sk_clock(void *arg)
 {
@@ -186,23 +218,24 @@ static int sk_sibling(const struct sk *k, int cpu)
 /* The counters @e may use: bits 0..ngp-1 general, 32 + n fixed. */
 static uint64_t sk_counters(const struct sk *k, const struct sk_event *e, bool *excl)
 {
-	uint64_t all = (1ULL << k->ngp) - 1, config = e->config & RAW_EVENT_MASK;
+	const struct sk_core *co = sk_core_of(k, e->cpu);
+	uint64_t all = (1ULL << co->ngp) - 1, config = e->config & RAW_EVENT_MASK;
 	const struct sk_cons *c;
 
 	*excl = false;
 	if (e->attr.precise_ip) {
 		/* A precise event goes where PEBS is, or nowhere (intel_pebs_constraints). */
-		c = sk_find_cons(k->pmu->pebs, config);
+		c = sk_find_cons(co->pmu->pebs, config);
 		return c ? c->cntmask & all : 0;
 	}
-	for (unsigned n = 0; n < 3 && n < k->nfixed; n++)
+	for (unsigned n = 0; n < 3 && n < co->nfixed; n++)
 		if (config == sk_fixed_config[n])
 			/* intel_pmu_init widens the fixed constraints to every counter, but ref-cycles' */
 			return B(32 + n) | (n < 2 ? all : 0);
-	c = sk_find_cons(k->pmu->cons, config);
+	c = sk_find_cons(co->pmu->cons, config);
 	if (!c)
 		return all;
-	*excl = c->excl && k->pmu->ht_bug && k->tpc > 1;
+	*excl = c->excl && co->pmu->ht_bug && k->tpc > 1;
 	return c->cntmask & all;
 }
 
@@ -233,7 +266,7 @@ static bool sk_assign(struct sk_try *t, int i, uint64_t used)
 static bool sk_er_get(struct sk *k, int cpu, int idx, uint64_t val)
 {
 	struct sk_cpu *c = &k->cpu[cpu];
-	int s = k->pmu->er_per_core ? sk_sibling(k, cpu) : -1;
+	int s = sk_pmu_of(k, cpu)->er_per_core ? sk_sibling(k, cpu) : -1;
 
 	if (c->er_ref[idx] && c->er_val[idx] != val)
 		return false;
@@ -251,6 +284,7 @@ static bool sk_er_get(struct sk *k, int cpu, int idx, uint64_t val)
  */
 static bool sk_er_take(struct sk *k, struct sk_event *e)
 {
+	const struct sk_pmu *pmu = sk_pmu_of(k, e->cpu);
 	const struct sk_er *own, *alt;
 	uint64_t moved;
 
@@ -262,14 +296,14 @@ static bool sk_er_take(struct sk *k, struct sk_event *e)
 		e->er_at = e->er;
 		return true;
 	}
-	if (!k->pmu->alt_rsp || e->er == SK_ER_LDLAT)
+	if (!pmu->alt_rsp || e->er == SK_ER_LDLAT)
 		return false;
-	if (k->pmu->alt_by_umask)
+	if (pmu->alt_by_umask)
 		moved = (e->attr.config & ~0xff00ULL) | ((e->er == SK_ER_RSP0 ? 0x02ULL : 0x01ULL) << 8);
 	else
 		moved = (e->attr.config & ~0xffULL) | (e->er == SK_ER_RSP0 ? 0xbb : 0xb7);
-	own = sk_find_er(k->pmu, e->attr.config);
-	alt = sk_find_er(k->pmu, moved);
+	own = sk_find_er(pmu, e->attr.config);
+	alt = sk_find_er(pmu, moved);
 	if (!own || !alt || alt->idx == own->idx || (e->attr.config1 & ~alt->valid))
 		return false;
 	if (!sk_er_get(k, e->cpu, alt->idx, e->attr.config1))
@@ -304,8 +338,8 @@ static bool sk_group_fits(struct sk *k, int cpu, int g, struct sk_try *t)
 	for (int i = 0; i < lead->nsib; i++)
 		if (k->ev[lead->sib[i]].state != SK_OFF)
 			members[nm++] = lead->sib[i];
-	if (s >= 0 && k->pmu->ht_bug)
-		for (unsigned i = 0; i < k->ngp; i++) {
+	if (s >= 0 && sk_pmu_of(k, cpu)->ht_bug)
+		for (unsigned i = 0; i < sk_core_of(k, cpu)->ngp; i++) {
 			int o = k->cpu[s].gp[i];
 			bool x;
 
@@ -352,7 +386,7 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	if (e->state != SK_ACTIVE || e->ctr < 0)
 		return;
 	reg = e->ctr >= 32 ? MSR_FIXED_CTR0 + (uint32_t)(e->ctr - 32) : MSR_PMC0 + (uint32_t)e->ctr;
-	mask = e->ctr >= 32 ? k->fx_mask : k->gp_mask;
+	mask = e->ctr >= 32 ? sk_core_of(k, e->cpu)->fx_mask : sk_core_of(k, e->cpu)->gp_mask;
 	if (sim_rdmsr(k->sim, e->cpu, reg, &v) == 0) {
 		e->count += (v - e->raw) & mask;
 		e->raw = v;
@@ -458,11 +492,12 @@ static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t
 }
 
 /* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
-static uint64_t sk_data_src(const struct sk *k, bool remote)
+static uint64_t sk_data_src(const struct sk *k, int cpu, bool remote)
 {
-	uint8_t code = remote ? k->pmu->dse_remote_hitm : k->pmu->dse_hitm;
+	const struct sk_pmu *pmu = sk_pmu_of(k, cpu);
+	uint8_t code = remote ? pmu->dse_remote_hitm : pmu->dse_hitm;
 
-	for (const struct sim_dse *d = k->pmu->dse; d && d->code; d++)
+	for (const struct sim_dse *d = pmu->dse; d && d->code; d++)
 		if (d->code == code)
 			return d->data_src;
 	return 0;
@@ -505,7 +540,7 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
 		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_DATA_SRC)
-		w[n++] = store ? sim_dse_store : sk_data_src(k, remote);
+		w[n++] = store ? sim_dse_store : sk_data_src(k, e->cpu, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		w[n++] = sk_phys(addr, l->pid);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
@@ -537,8 +572,9 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 {
 	const struct sim_profile *prof = sim_profile_of(k->sim);
 	uint64_t cfg = e->attr.config & 0xffff;
-	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
-		     cfg == k->pmu->store_config;
+	const struct sk_pmu *pmu = sk_pmu_of(k, e->cpu);
+	bool loads = cfg == pmu->ldlat_config;
+	bool stores = pmu->store_config && cfg == pmu->store_config;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
 	/*
 	 * The load-latency event sees only the loads the hardware tags
@@ -622,13 +658,14 @@ static void sk_step(struct sk *k, int cpu, double t)
 static void sk_program(struct sk *k, int cpu)
 {
 	struct sk_cpu *c = &k->cpu[cpu];
+	const struct sk_core *co = sk_core_of(k, cpu);
 	uint64_t global = 0, fixed_ctrl = 0, pebs = 0;
 	struct sim *sim = k->sim;
 
 	k->now = c->t;
 	sim_wrmsr(sim, cpu, MSR_GLOBAL_CTRL, 0);
 	sim_wrmsr(sim, cpu, MSR_PEBS_ENABLE, 0);
-	for (unsigned i = 0; i < k->ngp; i++) {
+	for (unsigned i = 0; i < co->ngp; i++) {
 		struct sk_event *e = c->gp[i] >= 0 ? &k->ev[c->gp[i]] : NULL;
 		uint64_t sel = 0;
 
@@ -643,13 +680,13 @@ static void sk_program(struct sk *k, int cpu)
 			 * event holding the register (pmu-facts 10.2).
 			 */
 			if (e->er_at == SK_ER_LDLAT && e->attr.precise_ip)
-				pebs |= B(i) | (k->version < 5 ? B(32 + i) : 0);
+				pebs |= B(i) | (co->version < 5 ? B(32 + i) : 0);
 			e->raw = 0;
 		}
 		sim_wrmsr(sim, cpu, MSR_EVTSEL0 + i, sel);
 		sim_wrmsr(sim, cpu, MSR_PMC0 + i, 0);
 	}
-	for (unsigned n = 0; n < k->nfixed; n++) {
+	for (unsigned n = 0; n < co->nfixed; n++) {
 		struct sk_event *e = c->fx[n] >= 0 ? &k->ev[c->fx[n]] : NULL;
 
 		if (e) {
@@ -842,25 +879,42 @@ static int sk_new_event(struct sk *k)
 	return k->nev++;
 }
 
-/* Does the kernel take @a (x86_pmu_hw_config, x86_pmu_extra_regs)?  0 or a negative errno. */
-static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, int *er)
+/*
+ * Does the kernel take @a on @cpu (perf_init_event, x86_pmu_event_init,
+ * x86_pmu_hw_config, x86_pmu_extra_regs)?  0 and its PMU's case in *@pmu,
+ * or a negative errno.
+ */
+static int sk_check_attr(const struct sk *k, const struct perf_event_attr *a, int cpu, int *er,
+			 const struct sk_pmu **pmu)
 {
+	const struct sk_core *co = NULL;
 	const struct sk_er *x;
 	bool sampling = a->sample_period != 0;
 
 	*er = -1;
+	*pmu = NULL;
 	if (a->type == SK_MSR_PMU_TYPE)
 		return a->config == 0 && !a->sample_period && !a->precise_ip ? 0 : -EINVAL;
-	/* the core PMU is PERF_TYPE_RAW here: no hybrid, no other PMU modelled */
-	if (a->type != PERF_TYPE_RAW)
+	/*
+	 * The PMU registered under the type (perf_init_event's idr_find):
+	 * PERF_TYPE_RAW is the core PMU, on a hybrid part the big one's; no
+	 * PMU, ENOENT.  On a hybrid part a CPU outside the PMU's
+	 * supported_cpus is ENOENT too (x86_pmu_event_init), and the type
+	 * being the attr's own, the kernel tries no other PMU.
+	 */
+	for (int i = 0; i < k->ncore; i++)
+		if (k->core[i].type == a->type)
+			co = &k->core[i];
+	if (!co || (cpu >= 0 && co != sk_core_of(k, cpu)))
 		return -ENOENT;
-	if (a->precise_ip > k->pmu->max_precise)
+	*pmu = co->pmu;
+	if (a->precise_ip > co->pmu->max_precise)
 		return -EOPNOTSUPP;
 	if (a->precise_ip && !sampling)
 		return -EINVAL;
 	if (a->freq && a->sample_freq == 0)
 		return -EINVAL;
-	x = sk_find_er(k->pmu, a->config);
+	x = sk_find_er(co->pmu, a->config);
 	if (x) {
 		if (a->config1 & ~x->valid)
 			return -EINVAL;
@@ -916,6 +970,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 {
 	struct sk *k = sk_of(d);
 	struct sk_event *lead = NULL, *e;
+	const struct sk_pmu *pmu;
 	int er, rc, i;
 
 	if (flags & ~(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | PERF_FLAG_PID_CGROUP |
@@ -940,7 +995,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if (!lead)
 			return -EBADF;
 	}
-	rc = sk_check_attr(k, attr, &er);
+	rc = sk_check_attr(k, attr, cpu, &er, &pmu);
 	if (rc < 0)
 		return rc;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
@@ -951,8 +1006,9 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	 * as its group leader; -ENODATA when it leads itself (K612
 	 * intel_pmu_hw_config, require_mem_loads_aux_event).
 	 */
-	if (k->pmu->mem_loads_aux && attr->precise_ip && (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
-	    (attr->config & 0xffff) == k->pmu->ldlat_config) {
+	if (pmu && pmu->mem_loads_aux && attr->precise_ip &&
+	    (attr->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    (attr->config & 0xffff) == pmu->ldlat_config) {
 		if (!lead)
 			return -ENODATA;
 		if ((lead->attr.config & 0xffff) != 0x8203)
@@ -965,7 +1021,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	if (lead) {
 		if (lead->leader != lead - k->ev || lead->cpu != cpu)
 			return -EINVAL;
-		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX || lead->nsib + 1 >= (int)(k->ngp + k->nfixed))
+		if (lead->nsib + 1 >= PERFDEV_GROUP_MAX ||
+		    lead->nsib + 1 >= (int)(sk_core_of(k, cpu)->ngp + sk_core_of(k, cpu)->nfixed))
 			return -EINVAL; /* validate_group: more than the counters */
 	}
 	/* get_unused_fd_flags(): the limit in force at each open, which the process may raise. */
@@ -1154,12 +1211,37 @@ static int sk_close(struct perfdev *d, int fd)
 	return 0;
 }
 
-/* The kernel's files: the paranoid level, the core PMU's type, name and formats. */
+/* A hybrid PMU's cpus file: its supported_cpus as "%*pbl" (intel_hybrid_get_attr_cpus). */
+static int sk_cpus_file(const struct sk *k, const struct sk_core *co, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < k->ncpus && o < len; c++) {
+		int e = c;
+
+		if (sk_core_of(k, c) != co)
+			continue;
+		while (e + 1 < k->ncpus && sk_core_of(k, e + 1) == co)
+			e++;
+		o += (size_t)(e > c ? snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", c, e)
+				    : snprintf(buf + o, len - o, "%s%d", o ? "," : "", c));
+		c = e;
+	}
+	return o < len ? snprintf(buf + o, len - o, "\n") + (int)o : (int)len;
+}
+
+/*
+ * The kernel's files: the paranoid level, and each core PMU's type, name,
+ * formats and (a hybrid part's) CPUs, under its own name: "cpu", or
+ * "cpu_core" and "cpu_atom" on a hybrid part, which has no "cpu".
+ */
 static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 {
 	struct sk *k = sk_of(d);
-	static const char pmu[] = "/sys/bus/event_source/devices/cpu/";
-	const char *rest;
+	static const char pmus[] = "/sys/bus/event_source/devices/";
+	const struct sk_core *co = NULL;
+	const char *rest = NULL;
 	int n = -ENOENT;
 
 	if (len == 0)
@@ -1168,15 +1250,25 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 		n = snprintf(buf, len, "%d\n", k->paranoid);
 	else if (!strcmp(path, "/proc/sys/kernel/nmi_watchdog"))
 		n = snprintf(buf, len, "%d\n", sim_profile_of(k->sim)->cpu[0].perf_nmi_watchdog);
-	else if (!strncmp(path, pmu, sizeof(pmu) - 1)) {
-		rest = path + sizeof(pmu) - 1;
+	for (int i = 0; i < k->ncore && !strncmp(path, pmus, sizeof(pmus) - 1); i++) {
+		size_t l = strlen(k->core[i].dev);
+
+		if (!strncmp(path + sizeof(pmus) - 1, k->core[i].dev, l) &&
+		    path[sizeof(pmus) - 1 + l] == '/') {
+			co = &k->core[i];
+			rest = path + sizeof(pmus) + l;
+		}
+	}
+	if (co) {
 		if (!strcmp(rest, "type"))
-			n = snprintf(buf, len, "%d\n", PERF_TYPE_RAW);
+			n = snprintf(buf, len, "%u\n", co->type);
+		else if (!strcmp(rest, "cpus") && co->hybrid)
+			n = sk_cpus_file(k, co, buf, len);
 		else if (!strcmp(rest, "caps/pmu_name"))
-			n = snprintf(buf, len, "%s\n", k->pmu->name);
+			n = snprintf(buf, len, "%s\n", co->pmu->name);
 		else if (!strcmp(rest, "format/offcore_rsp"))
 			n = snprintf(buf, len, "config1:0-63\n");
-		else if (!strcmp(rest, "format/ldlat") && k->pmu->ldlat_format)
+		else if (!strcmp(rest, "format/ldlat") && co->pmu->ldlat_format)
 			n = snprintf(buf, len, "config1:0-15\n");
 		else if (!strcmp(rest, "perf_event_mux_interval_ms"))
 			n = snprintf(buf, len, "%d\n", (int)(SK_MUX_S * 1000));
@@ -1312,65 +1404,146 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 	return 0;
 }
 
+/*
+ * Core PMU @co as the kernel reads its counters (intel_pmu_init: CPUID
+ * leaf 0xA, on a CPU of its own), @gp_add more general-purpose ones.
+ */
+static void sk_counters_of(struct sk *k, struct sk_core *co, int cpu, unsigned gp_add)
+{
+	unsigned gpw, fxw;
+	uint32_t r[4];
+
+	sim_cpuid_on(k->sim, cpu, 0xa, 0, r);
+	co->version = r[0] & 0xff;
+	co->ngp = ((r[0] >> 8) & 0xff) + gp_add;
+	gpw = (r[0] >> 16) & 0xff;
+	co->nfixed = r[3] & 0x1f;
+	fxw = (r[3] >> 5) & 0xff;
+	if (co->ngp > SIM_MAX_GP)
+		co->ngp = SIM_MAX_GP;
+	if (co->nfixed > SIM_MAX_FIXED)
+		co->nfixed = SIM_MAX_FIXED;
+	co->gp_mask = gpw >= 64 ? ~0ULL : (1ULL << gpw) - 1;
+	co->fx_mask = fxw >= 64 ? ~0ULL : (1ULL << fxw) - 1;
+}
+
+/* The core PMU "cpu", PERF_TYPE_RAW, of every CPU (a part that is not hybrid).  0 or -1. */
+static int sk_core_pmu(struct sk *k, unsigned family, unsigned model)
+{
+	struct sk_core *co = &k->core[0];
+
+	for (size_t i = 0; family == 6 && i < sk_npmus && !co->pmu; i++)
+		for (const uint8_t *m = sk_pmus[i].models; *m; m++)
+			if (*m == model)
+				co->pmu = &sk_pmus[i];
+	if (!co->pmu)
+		return -1;
+	co->dev = "cpu";
+	co->type = PERF_TYPE_RAW;
+	k->ncore = 1;
+	sk_counters_of(k, co, 0, 0);
+	return 0;
+}
+
+/*
+ * A hybrid part's PMUs (init_hw_perf_events): the big one PERF_TYPE_RAW,
+ * the others types from SK_DYN_PMU_TYPE on; each CPU under the one of its
+ * CPUID.1AH (find_hybrid_pmu_for_cpu, at CPU starting), or, with the
+ * profile's perf_pmu_swap, under another: a kernel whose cpus files
+ * disagree with CPUID.  0, or -1 when the part has none here.
+ */
+static int sk_hybrid_pmus(struct sk *k, unsigned family, unsigned model)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	const struct sk_hybrid *h = NULL;
+	unsigned dyn = SK_DYN_PMU_TYPE;
+	uint32_t r[4];
+
+	for (size_t i = 0; family == 6 && i < sk_nhybrids && !h; i++)
+		for (const uint8_t *m = sk_hybrids[i].models; *m && !h; m++)
+			if (*m == model)
+				h = &sk_hybrids[i];
+	if (!h)
+		return -1;
+	k->ncore = h->npmus;
+	for (int i = 0; i < h->npmus; i++) {
+		k->core[i].pmu = h->pmu[i].pmu;
+		k->core[i].dev = h->pmu[i].dev;
+		k->core[i].type = h->pmu[i].big ? PERF_TYPE_RAW : dyn++;
+		k->core[i].hybrid = true;
+	}
+	for (int c = 0; c < k->ncpus; c++) {
+		int p = -1;
+
+		sim_cpuid_on(k->sim, c, 0x1a, 0, r);
+		for (int i = 0; i < h->npmus && p < 0; i++)
+			if (h->pmu[i].core_type == r[0] >> 24 &&
+			    (!h->pmu[i].native || h->pmu[i].native == (r[0] & 0xffffff)))
+				p = i;
+		if (p < 0)
+			return -1;
+		if (prof->cpu[c].perf_pmu_swap)
+			p = (p + 1) % h->npmus;
+		k->cpu[c].core = p;
+	}
+	/* Each PMU's counters, read on a CPU of its type (by CPUID, not the kernel's list). */
+	for (int i = 0; i < h->npmus; i++)
+		for (int c = 0; c < k->ncpus; c++) {
+			sim_cpuid_on(k->sim, c, 0x1a, 0, r);
+			if (h->pmu[i].core_type == r[0] >> 24) {
+				sk_counters_of(k, &k->core[i], c, h->pmu[i].gp_add);
+				break;
+			}
+		}
+	return 0;
+}
+
 struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 {
 	const struct sim_profile *prof = sim_profile_of(sim);
 	struct sk *k = calloc(1, sizeof(*k));
 	uint32_t r[4];
-	unsigned family, model, gpw, fxw;
+	unsigned family, model;
+	int rc;
 
 	if (!k) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	/* A hybrid part: a PMU per core type (cpu_core, cpu_atom), not modelled here. */
-	sim_cpuid(sim, 7, 0, r);
-	if (r[3] & B(15)) {
-		snprintf(err, errlen, "the simulated kernel does not model a hybrid part's PMUs "
-			 "(cpu_core, cpu_atom)");
-		free(k);
-		return NULL;
-	}
+	k->sim = sim;
 	sim_cpuid(sim, 1, 0, r);
 	family = (r[0] >> 8) & 0xf;
 	model = ((r[0] >> 4) & 0xf) | (((r[0] >> 16) & 0xf) << 4);
-	for (size_t i = 0; family == 6 && i < sk_npmus && !k->pmu; i++)
-		for (const uint8_t *m = sk_pmus[i].models; *m; m++)
-			if (*m == model)
-				k->pmu = &sk_pmus[i];
-	if (!k->pmu) {
+	k->ncpus = sim_ncpus(sim);
+	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
+	if (!k->cpu) {
+		free(k);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* A hybrid part (CPUID.7.0:EDX[15]): a PMU per core type, else the one core PMU. */
+	sim_cpuid(sim, 7, 0, r);
+	if (r[3] & B(15))
+		rc = sk_hybrid_pmus(k, family, model);
+	else
+		rc = sk_core_pmu(k, family, model);
+	if (rc < 0) {
 		snprintf(err, errlen, "the simulated kernel has no core PMU for family %u model "
 			 "0x%x", family, model);
+		free(k->cpu);
 		free(k);
 		return NULL;
 	}
-	/* The counters, as the kernel reads them (intel_pmu_init: CPUID leaf 0xA). */
-	sim_cpuid(sim, 0xa, 0, r);
-	k->version = r[0] & 0xff;
-	k->ngp = (r[0] >> 8) & 0xff;
-	gpw = (r[0] >> 16) & 0xff;
-	k->nfixed = r[3] & 0x1f;
-	fxw = (r[3] >> 5) & 0xff;
-	if (k->ngp > SIM_MAX_GP)
-		k->ngp = SIM_MAX_GP;
-	if (k->nfixed > SIM_MAX_FIXED)
-		k->nfixed = SIM_MAX_FIXED;
-	k->gp_mask = gpw >= 64 ? ~0ULL : (1ULL << gpw) - 1;
-	k->fx_mask = fxw >= 64 ? ~0ULL : (1ULL << fxw) - 1;
-	k->sim = sim;
 	k->dev.ops = &sk_ops;
 	k->dev.kind = "simulator";
 	k->dev.priv = k;
-	k->ncpus = sim_ncpus(sim);
 	sim_cpuid(sim, 0xb, 0, r);
 	k->tpc = r[1] > 1 ? (int)r[1] : 1;
 	k->ncores = k->ncpus / k->tpc;
 	k->paranoid = prof->perf_event_paranoid;
-	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
 	k->group = calloc((size_t)k->ncpus, sizeof(*k->group));
-	if (!k->cpu || !k->group) {
+	if (!k->group) {
 		free(k->cpu);
-		free(k->group);
 		free(k);
 		snprintf(err, errlen, "out of memory");
 		return NULL;

@@ -250,3 +250,45 @@ const struct sk_pmu sk_pmus[] = {
 };
 
 const size_t sk_npmus = sizeof(sk_pmus) / sizeof(sk_pmus[0]);
+
+/*
+ * The alderlake_hybrid case of intel_pmu_init (K612; pmu-facts 9.3, 9.6,
+ * 9.9), Alder and Raptor Lake: two PMUs.  cpu_core is intel_pmu_init_glc
+ * (intel_glc_event_constraints: RANGE(0x01, 0x8f, 0xf) covers 0x03, 0x20
+ * and 0x21, RANGE(0xd0, 0xdf, 0xf); the PEBS ones: PLD 0x1cd on 0xfe,
+ * PSD 0x2cd on PMC0), with PMU_FL_MEM_LOADS_AUX set for it alone
+ * (require_mem_loads_aux_event: hybrid_big), and leaf 0xA's 6 counters
+ * widened to 8 (the ADL case); cpu_atom is intel_pmu_init_grt (0xD0/0x05
+ * on PMC0-1, INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3)).  Both say
+ * pmu_name "alderlake_hybrid".  "mem-stores" is 0xcd/0x02 on the big PMU
+ * (mem_st_adl), the data sources Skylake's table (pmu-facts 10.6); the
+ * small PMU's (0xd0/0x06, the GRT table) are not modelled: nothing is
+ * sampled there.  The fourth fixed counter (SLOTS) is not simulated.
+ */
+static const struct sk_cons cons_adl_glc[] = {
+	{ 0x03, 0xff, 0xf, false },
+	{ 0x20, 0xff, 0xf, false }, { 0x21, 0xff, 0xf, false },
+	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
+	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
+	{ 0 },
+};
+static const struct sk_cons pebs_adl_glc[] = { { 0x01cd, 0xffff, 0xfe, false },
+					       { 0x02cd, 0xffff, 0x1, false }, { 0 } };
+static const struct sk_pmu pmu_adl_core = {
+	"alderlake_hybrid", NULL, true, 3, true, false, false, false, er_glc, cons_adl_glc,
+	pebs_adl_glc, 0x01cd, 0x02cd, sim_dse_skl, 0x7, 0xd, true,
+};
+static const struct sk_pmu pmu_adl_atom = {
+	"alderlake_hybrid", NULL, true, 3, true, true, false, false, er_grt, cons_none,
+	pebs_grt, 0, 0, NULL, 0, 0, false,
+};
+static const uint8_t models_adl[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
+
+const struct sk_hybrid sk_hybrids[] = {
+	{ models_adl, 2, {
+		{ "cpu_core", 0x40, 0, true, 2, &pmu_adl_core },
+		{ "cpu_atom", 0x20, 0, false, 0, &pmu_adl_atom },
+	} },
+};
+
+const size_t sk_nhybrids = sizeof(sk_hybrids) / sizeof(sk_hybrids[0]);

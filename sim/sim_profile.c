@@ -44,6 +44,9 @@
  *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
  *   core_types              per uarch   a hybrid part's CPUs of each core type, "P:N,E:M"
  *                                       (P-cores first; N + M = cpus; an error elsewhere)
+ *   perf_pmu_swap           0           a hybrid part: 1 lists the CPU under the other core
+ *                                       type's PMU in the simulated kernel (its cpus files
+ *                                       then disagree with CPUID); ignored elsewhere
  *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
  *                                       per event above it are throttled
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
@@ -79,8 +82,8 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_MAX_RATE,
-	K_LINE, K_MSR, K_N
+	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_PMU_SWAP,
+	K_MAX_RATE, K_LINE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -139,6 +142,7 @@ static const struct key_def keys[K_N] = {
 	[K_OTHER_EVENTS] = { "perf_other_events", KIND_OTHER, true },
 	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
 	[K_CORE_TYPES] = { "core_types", KIND_CORE_TYPES, false },
+	[K_PMU_SWAP] = { "perf_pmu_swap", KIND_BOOL, true },
 	[K_MAX_RATE] = { "perf_event_max_sample_rate", KIND_MAX_RATE, false },
 	[K_LINE] = { "line", KIND_LINE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
@@ -644,6 +648,7 @@ static void apply(struct sim_params *prm, const struct entry *e)
 	case K_REMOTE_HITM: prm->remote_hitm_per_sec = e->num; break;
 	case K_OTHER_EVENTS: prm->perf_other_events = (int)e->num; break;
 	case K_WATCHDOG: prm->perf_nmi_watchdog = e->num != 0; break;
+	case K_PMU_SWAP: prm->perf_pmu_swap = e->num != 0; break;
 	default: break;
 	}
 }

@@ -286,7 +286,7 @@ is "--list-events on an unsupported CPU: exit 1" "$?" 1
 # response or the threshold, precise_ip on the load-latency event alone,
 # the fixed counters as the kernel's codes for them.
 for u in $UARCHS; do
-	# A hybrid part: the kernel's per-type PMUs are not opened (e2e_sim.sh checks the refusal).
+	# A hybrid part: a listing per core type, each on its own PMU (e2e_families.sh checks them).
 	[ "$(jq -r --arg u $u '.[] | select(.name == $u) | .core_types | length' $LIB_TMP/uarchs.json)" = 0 ] ||
 		continue
 	./lattop --list-events --simulate $u --backend perf --format json >$LIB_TMP/p.json

@@ -207,6 +207,27 @@ if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
 	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
 		"$(ll icl-pmc1-7 0)" "true true"
 fi
+# hyb_truth NAME LABEL: $LIB_TMP/NAME.json has the truths of profile hyb
+# (below) per core type: each CPU's own, the P-core's offcore numbers, the
+# E-cores' reason for having none, and the totals of the CPUs that measure.
+hyb_truth() {
+	_j=$LIB_TMP/$1.json
+	for c in 0 1 2 3; do
+		within "$2 cpu$c: HITM/s, each type from its own event" \
+			"$(jq ".cpus[$c].snoop.hitm_per_sec" $_j)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
+		within "$2 cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $_j)" 4e8
+		within "$2 cpu$c: share of loads above 64 cycles" \
+			"$(jq ".cpus[$c].load_latency.above_share[3]" $_j)" 0.1
+	done
+	within "$2 cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $_j)" 3e7
+	within "$2 cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $_j)" 180
+	is "$2 cpu1-3 (E-cores): no offcore number, the reason says why" \
+		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $_j)" \
+		'[[null,true]]'
+	within "$2 total: offcore reads/s are the P-core's alone" "$(jq '.total.offcore.reads_per_sec' $_j)" 3e7
+	within "$2 total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $_j)" 3.5e5
+}
+
 # ---- the hybrids: each CPU with its core type's plan, its truths back per type ----
 # core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
 # cpu2's own rates tell its numbers from the others'.
@@ -218,21 +239,7 @@ for u in alderlake raptorlake; do
 	is "$u, P:1,E:3: --detect's core types and CPUs" \
 		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
 		'[true,[["core","sapphirerapids",[0]],["atom","gracemont",[1,2,3]]]]'
-	for c in 0 1 2 3; do
-		within "$u cpu$c: HITM/s, each type from its own event" \
-			"$(jq ".cpus[$c].snoop.hitm_per_sec" $LIB_TMP/$u-hyb.json)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
-		within "$u cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $LIB_TMP/$u-hyb.json)" 4e8
-		within "$u cpu$c: share of loads above 64 cycles" \
-			"$(jq ".cpus[$c].load_latency.above_share[3]" $LIB_TMP/$u-hyb.json)" 0.1
-	done
-	within "$u cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
-	within "$u cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/$u-hyb.json)" 180
-	is "$u cpu1-3 (E-cores): no offcore number, the reason says why" \
-		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $LIB_TMP/$u-hyb.json)" \
-		'[[null,true]]'
-	within "$u total: offcore reads/s are the P-core's alone" \
-		"$(jq '.total.offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
-	within "$u total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $LIB_TMP/$u-hyb.json)" 3.5e5
+	hyb_truth $u-hyb "$u"
 	./lattop --simulate $u --sim-profile $P --once -d 0.3 --format csv >$LIB_TMP/$u-hyb.csv
 	is "$u csv: core_type, the last column" \
 		"$(awk -F, '{ print $NF }' $LIB_TMP/$u-hyb.csv | tr '\n' ' ')" "core_type core atom atom atom  "
@@ -240,6 +247,39 @@ for u in alderlake raptorlake; do
 	is "$u text: P and E beside the CPU" \
 		"$(awk 'NR > 2 && NR <= 6 { print $1 }' $LIB_TMP/$u-hyb.txt | tr '\n' ' ')" "0P 1E 2E 3E "
 done
+# ---- the hybrids through perf_event_open(2): each core type on its own kernel PMU ----
+# The simulated kernel has cpu_core (PERF_TYPE_RAW) on the P-core and
+# cpu_atom on the E-cores, and refuses either's events on the other's CPUs
+# (ENOENT): the per-type truths come back only when each CPU's events went
+# to its own type's PMU with its own type's encodings.
+for u in alderlake raptorlake; do
+	run $u-hybp $u $P --backend perf || continue
+	is "$u (perf), P:1,E:3: the backend, and the core type of each row" \
+		"$(jq -c '[.backend, [.cpus[] | .core_type]]' $LIB_TMP/$u-hybp.json)" '["perf",["core","atom","atom","atom"]]'
+	hyb_truth $u-hybp "$u (perf)"
+	is "$u (perf): the contended lines are not sampled on a hybrid, said why" \
+		"$(jq -c '[.sharing.supported, (.sharing.reason | test("hybrid"))]' $LIB_TMP/$u-hybp.json)" '[false,true]'
+	# --list-events --backend perf: each core type's listing names its PMU.
+	is "$u --list-events --backend perf: the PMU of each core type, cpu_core's type fixed" \
+		"$(./lattop --list-events --simulate $u --sim-profile $P --backend perf --format json |
+			jq -c '[.microarch, .pmu, ([.events[].attr.type] | unique)]' | tr '\n' ' ')" \
+		"[\"$(jq -r '.cpu.core_types[0].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_core\",[4]] [\"gracemont\",\"cpu_atom\",[null]] "
+done
+# A kernel whose cpus files disagree with CPUID (it lists P-core CPU 0
+# under cpu_atom): refused before anything is opened, naming the PMU and
+# the CPUs, nothing written, not even the recording.
+S=$(prof hybswap "core_types = P:2,E:2" "cpu0.perf_pmu_swap = 1")
+./lattop --simulate alderlake --sim-profile $S --backend perf --once -d 0.3 --record $LIB_TMP/swap.lrec \
+	>$LIB_TMP/swap.out 2>$LIB_TMP/swap.err
+is "cpus lists against CPUID: exit 1" "$?" 1
+check "cpus lists against CPUID: the PMU and the CPUs named" \
+	grep -q "the kernel's cpu_core PMU lists CPUs 1, but CPUID says the core CPUs are 0-1 (they disagree on CPU 0)" $LIB_TMP/swap.err
+check "cpus lists against CPUID: one line" test "$(wc -l <$LIB_TMP/swap.err)" -eq 1
+check "cpus lists against CPUID: nothing printed, nothing recorded" \
+	sh -c "test ! -s $LIB_TMP/swap.out && test ! -e $LIB_TMP/swap.lrec"
+./lattop --simulate alderlake --sim-profile $S --once -d 0.3 --format json >$LIB_TMP/swap.json
+is "the same machine through msr (each CPU's own CPUID): measured" "$?" 0
+
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err

@@ -75,14 +75,8 @@ family() {
 			tr '\n' ' ')"
 	fi
 	out=$LIB_TMP/$u$be.json
-	# A hybrid part (core types in --list-uarchs): through the kernel, refused with why.
+	# A hybrid part (core types in --list-uarchs): each core type through its own PMU.
 	hybrid=$(jq -r --arg u $u '.[] | select(.name == $u) | .core_types | length > 0' $LIB_TMP/uarchs.json)
-	if [ $be = perf ] && [ "$hybrid" = true ]; then
-		! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --backend perf >/dev/null \
-			2>$LIB_TMP/$u$be.err
-		check "$U: a hybrid part is refused through perf, with why" grep -q 'cpu_core, cpu_atom' $LIB_TMP/$u$be.err
-		return
-	fi
 	if ! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --thresholds $THR --backend $be \
 		--format json >"$out" 2>"$LIB_TMP/$u$be.err"; then
 		not_ok "$U: lattop --once ran"

@@ -522,6 +522,62 @@ static void test_perf(void **state)
 }
 
 /*
+ * A hybrid part (the i9-12900K's all-CPU dump of ../shared/cpuid, read in
+ * place; skipped without it): no "cpu" PMU but one per core type, each
+ * named with its CPUs; a PMU missing, or a cpus file that disagrees with
+ * CPUID, fails the check with the PMU and the CPUs named.
+ */
+#define DUMP_ADL_ALL "../shared/cpuid/all/alderlake_core-i9-12900k.all.raw"
+static void test_perf_hybrid(void **state)
+{
+	struct rig *r = *state;
+	struct cpuid_set cs;
+	char err[256];
+
+	if (access(DUMP_ADL_ALL, R_OK)) {
+		skip();
+		return;
+	}
+	assert_int_equal(cpuid_set_file(DUMP_ADL_ALL, &cs, err, sizeof(err)), 0);
+	uarch_detect_set(&cs, &r->desc);
+	cpuid_set_free(&cs);
+	assert_true(r->desc.hybrid && r->desc.ntypes == 2);
+	put(r, "sys/bus/event_source/devices/software/type", "1\n");
+	put(r, "sys/bus/event_source/devices/cpu_core/type", "4\n");
+	put(r, "sys/bus/event_source/devices/cpu_core/cpus", "0-15\n");
+	put(r, "sys/bus/event_source/devices/cpu_core/format/ldlat", "config1:0-15\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_FAIL);
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "no cpu_atom PMU in the kernel");
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "atom CPUs (Gracemont, CPUs 16-23)");
+	put(r, "sys/bus/event_source/devices/cpu_atom/type", "10\n");
+	put(r, "sys/bus/event_source/devices/cpu_atom/cpus", "16-23\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_WARN);   /* Gracemont's load latency needs ldlat */
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail, "cpu_atom PMU has no ldlat format");
+	put(r, "sys/bus/event_source/devices/cpu_atom/format/ldlat", "config1:0-15\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_OK);
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail,
+		   "cpu_core for the core CPUs (Golden Cove, CPUs 0-15)");
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail,
+		   "cpu_atom for the atom CPUs (Gracemont, CPUs 16-23)");
+	/* a kernel that counts CPU 15 among the Atoms */
+	put(r, "sys/bus/event_source/devices/cpu_core/cpus", "0-14\n");
+	put(r, "sys/bus/event_source/devices/cpu_atom/cpus", "15-23\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_FAIL);
+	assert_has(chk(r, DOCTOR_PERF_PMU)->detail,
+		   "the kernel's cpu_core PMU lists CPUs 0-14, CPUID says the core CPUs are 0-15 "
+		   "(they disagree on CPU 15)");
+	assert_has(chk(r, DOCTOR_PERF_PMU)->fix, "--backend msr");
+	/* with the "cpu" PMU of a kernel that does not know the part: still the per-type check */
+	put(r, "sys/bus/event_source/devices/cpu/type", "4\n");
+	run(r);
+	assert_status(r, DOCTOR_PERF_PMU, DOC_FAIL);
+}
+
+/*
  * The perf backend holds every CPU's events open: against the open-file
  * limit, which lattop raises itself as far as the hard limit goes.
  */
@@ -968,6 +1024,7 @@ int main(void)
 		T(test_healthy),
 		T(test_order_and_max),
 		T(test_lockdown),
+		T(test_perf_hybrid),
 		T(test_allow_writes),
 		T(test_taint),
 		T(test_nmi_watchdog),

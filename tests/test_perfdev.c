@@ -316,6 +316,48 @@ static void test_kernel_files(void **state)
 		assert_false(pmu.ldlat || pmu.offcore_rsp);
 }
 
+/*
+ * A PMU's cpus file as the kernel writes it ("%*pbl", intel_hybrid_get_attr_cpus):
+ * ranges and single CPUs, a newline, an empty list for none; anything else refused.
+ */
+static void test_cpulist(void **state)
+{
+	uint64_t set[PERFDEV_CPUS_MAX / 64];
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(perfdev_cpulist("0-15,24\n", set), 17);
+	assert_true(set[0] == 0x100ffffULL && !set[1]);
+	perfdev_cpulist_print(set, buf, sizeof(buf));
+	assert_string_equal(buf, "0-15,24");
+	assert_int_equal(perfdev_cpulist("16-23", set), 8);
+	assert_true(set[0] == 0xff0000ULL);
+	assert_int_equal(perfdev_cpulist("3\n", set), 1);
+	assert_int_equal(perfdev_cpulist("1,3,5-6,63-64,1023\n", set), 7);
+	assert_true(set[0] == (0x6aULL | 1ULL << 63) && set[1] == 1 && set[15] == 1ULL << 63);
+	perfdev_cpulist_print(set, buf, sizeof(buf));
+	assert_string_equal(buf, "1,3,5-6,63-64,1023");
+	/* none: the cpus file of a PMU whose CPUs are all offline */
+	assert_int_equal(perfdev_cpulist("\n", set), 0);
+	assert_int_equal(perfdev_cpulist("", set), 0);
+	perfdev_cpulist_print(set, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	/* overlapping ranges count each CPU once */
+	assert_int_equal(perfdev_cpulist("0-3,2-5", set), 6);
+	/* malformed: backwards, past the bitmap, stray characters, empty items */
+	assert_int_equal(perfdev_cpulist("5-3", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("1024", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("0-1024", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("0-3,", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist(",1", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("1,,2", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("0-", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("-3", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("0 1", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("0x3", set), -EINVAL);
+	assert_int_equal(perfdev_cpulist("3\n4", set), -EINVAL);
+}
+
 #define CHILD_CHECK(cond, code) do { if (!(cond)) _exit(code); } while (0)
 
 static void nobody_opens(void *arg)
@@ -536,6 +578,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_reset_keeps_times),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kernel_files),
+		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_permissions_as_nobody),
 		cmocka_unit_test(test_emfile),
 		cmocka_unit_test(test_cgroup_event),

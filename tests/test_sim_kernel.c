@@ -582,6 +582,123 @@ static void test_files(void **state)
 	kern_down(&k);
 }
 
+/* Is @sim's part hybrid (CPUID.7.0:EDX[15])? */
+static bool sim_is_hybrid(const struct sim *sim)
+{
+	uint32_t r[4];
+
+	sim_cpuid(sim, 7, 0, r);
+	return r[3] & (1u << 15);
+}
+
+/*
+ * A hybrid part (Alder Lake, P:2,E:2): no "cpu" PMU, but cpu_core
+ * (PERF_TYPE_RAW) over CPUs 0-1 and cpu_atom (a type of its own) over
+ * 2-3, as the kernel registers them (init_hw_perf_events).  An event of
+ * one opened on a CPU of the other is ENOENT (x86_pmu_event_init): a
+ * lattop that opened the wrong type would fail here.  Each counts the
+ * truth on its own CPUs, each with its type's constraints: three PEBS
+ * load-latency events fit together on a P-core (0x1cd on PMC1-7), on an
+ * E-core two at a time (0x5d0 on PMC0-1), so there they take turns; the
+ * P-core's demands the 0x03/0x82 leader when it samples the data source,
+ * the E-core's not.  With perf_pmu_swap the kernel lists a CPU under the
+ * other PMU, its cpus files say so, and it opens there.
+ */
+static void test_hybrid(void **state)
+{
+	static const char prof[] = "core_types = P:2,E:2\nghz = 2\nbusy = 1\n"
+				   "loads_per_sec = 1e8\nldlat_tagged_fraction = 1\n";
+	struct perfdev_pmu pmu, core, atom;
+	struct perf_event_attr a = raw(0x003c, 0), l;
+	char buf[64];
+	int fd[4];
+	struct kern k;
+
+	(void)state;
+	kern_up(&k, "alderlake", prof);
+	assert_int_equal(perfdev_core_pmu(k.dev, &pmu), 0);
+	assert_false(pmu.present);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_core", &core), 0);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_atom", &atom), 0);
+	assert_true(core.present && core.has_cpus && atom.present && atom.has_cpus);
+	assert_int_equal(core.type, PERF_TYPE_RAW);
+	assert_true(atom.type != PERF_TYPE_RAW && atom.type >= PERF_TYPE_MAX);
+	assert_string_equal(core.name, "alderlake_hybrid");
+	assert_string_equal(atom.name, "alderlake_hybrid");
+	assert_true(core.ldlat && atom.ldlat);
+	assert_int_equal(k.dev->ops->file(k.dev, "/sys/bus/event_source/devices/cpu_core/cpus", buf,
+					  sizeof(buf)), 4);
+	assert_string_equal(buf, "0-1\n");
+	assert_int_equal(k.dev->ops->file(k.dev, "/sys/bus/event_source/devices/cpu_atom/cpus", buf,
+					  sizeof(buf)), 4);
+	assert_string_equal(buf, "2-3\n");
+	/* the wrong PMU for the CPU: ENOENT either way */
+	assert_int_equal(perfdev_open_event(k.dev, &a, -1, 2, -1, 0), -ENOENT);
+	a.type = atom.type;
+	assert_int_equal(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), -ENOENT);
+	a.type = PERF_TYPE_MAX + 40;
+	assert_int_equal(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), -ENOENT);
+	/* the right one counts the truth */
+	a.type = atom.type;
+	fd[0] = open_on(&k, a, 3, -1);
+	a.type = PERF_TYPE_RAW;
+	fd[1] = open_on(&k, a, 1, -1);
+	k.clk.t += 1.0;
+	near((double)rd(&k, fd[0]).value[0], 2e9, 1e-6, "cycles on cpu_atom");
+	near((double)rd(&k, fd[1]).value[0], 2e9, 1e-6, "cycles on cpu_core");
+	perfdev_close_event(k.dev, fd[0]);
+	perfdev_close_event(k.dev, fd[1]);
+	/* three load-latency events: all on at once on the P-core, two of three on the E-core */
+	for (int cpu = 0; cpu < 4; cpu += 3) {
+		struct perfdev_counts c;
+
+		l = raw(cpu ? 0x05d0 : 0x01cd, 32);
+		l.type = cpu ? atom.type : PERF_TYPE_RAW;
+		l.precise_ip = 1;
+		l.sample_period = 1ULL << 40;
+		for (int i = 0; i < 3; i++)
+			fd[i] = open_on(&k, l, cpu, -1);
+		k.clk.t += 1.0;
+		for (int i = 0; i < 3; i++) {
+			c = rd(&k, fd[i]);
+			if (cpu)
+				near((double)c.running / (double)c.enabled, 2.0 / 3, 0.05,
+				     "E-core ldlat");
+			else
+				assert_true(c.running == c.enabled && c.value[0] > 0);
+			perfdev_close_event(k.dev, fd[i]);
+		}
+	}
+	/* the P-core's sampling load latency needs its leader (MEM_LOADS_AUX), the E-core's not */
+	l = raw(0x01cd, 32);
+	l.precise_ip = 1;
+	l.sample_period = 1000;
+	l.sample_type = PERF_SAMPLE_DATA_SRC;
+	assert_int_equal(perfdev_open_event(k.dev, &l, -1, 0, -1, 0), -ENODATA);
+	a = raw(0x8203, 0);
+	fd[0] = open_on(&k, a, 0, -1);
+	fd[1] = open_on(&k, l, 0, fd[0]);
+	perfdev_close_event(k.dev, fd[1]);
+	perfdev_close_event(k.dev, fd[0]);
+	l.config = 0x05d0;
+	l.type = atom.type;
+	perfdev_close_event(k.dev, open_on(&k, l, 2, -1));
+	kern_down(&k);
+
+	/* A kernel that lists CPU 1 (a P-core by CPUID) under cpu_atom: its files say so. */
+	kern_up(&k, "alderlake", "core_types = P:2,E:2\ncpu1.perf_pmu_swap = 1\nghz = 2\n");
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_core", &core), 0);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_atom", &atom), 0);
+	assert_int_equal(core.ncpu, 1);
+	assert_int_equal(atom.ncpu, 3);
+	assert_true(core.cpus[0] == 0x1 && atom.cpus[0] == 0xe);
+	a = raw(0x003c, 0);
+	assert_int_equal(perfdev_open_event(k.dev, &a, -1, 1, -1, 0), -ENOENT);
+	a.type = atom.type;
+	perfdev_close_event(k.dev, open_on(&k, a, 1, -1));
+	kern_down(&k);
+}
+
 /* Every simulated microarchitecture has a PMU in the simulated kernel. */
 static void test_every_uarch(void **state)
 {
@@ -594,20 +711,19 @@ static void test_every_uarch(void **state)
 		struct kern k;
 		int fd;
 
-		if (!strcmp(name, "alderlake") || !strcmp(name, "raptorlake")) {
-			/* hybrids: a PMU per core type, which the simulated kernel does not model */
-			char err[256];
-			struct sim_profile *p = sim_profile_parse("cpus = 2\n", 9, "t.prof", err, sizeof(err));
-			struct sim *sim = sim_new(name, p, err, sizeof(err));
-
-			sim_profile_free(p);
-			assert_non_null(sim);
-			assert_null(sim_kernel_open(sim, err, sizeof(err)));
-			assert_non_null(strstr(err, "cpu_core, cpu_atom"));
-			sim_free(sim);
+		kern_up(&k, name, "cpus = 2\nghz = 2\n");
+		if (sim_is_hybrid(k.sim)) {
+			/* a PMU per core type: cpu_core, PERF_TYPE_RAW, on CPU 0 (the P-core) */
+			assert_int_equal(perfdev_core_pmu(k.dev, &pmu), 0);
+			assert_false(pmu.present);
+			assert_int_equal(perfdev_pmu_read(k.dev, "cpu_core", &pmu), 0);
+			assert_true(pmu.present && pmu.type == PERF_TYPE_RAW);
+			fd = open_on(&k, a, 0, -1);
+			k.clk.t += 1.0;
+			near((double)rd(&k, fd).value[0], 2e9, 1e-6, name);
+			kern_down(&k);
 			continue;
 		}
-		kern_up(&k, name, "cpus = 2\nghz = 2\n");
 		assert_int_equal(perfdev_core_pmu(k.dev, &pmu), 0);
 		assert_true(pmu.present);
 		fd = open_on(&k, a, 1, -1);
@@ -668,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_emfile),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_every_uarch),
+		cmocka_unit_test(test_hybrid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
