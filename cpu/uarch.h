@@ -126,7 +126,7 @@ struct cpu_desc {
 	const struct uarch *uarch;   /* never NULL; "unknown" when nothing matched */
 	unsigned flags;              /* UARCH_F_*: the family's and the model's own */
 	bool supported;
-	char reason[512];            /* why not, when !supported */
+	char reason[768];            /* why not, when !supported */
 	/*
 	 * The microcode revision below which this model and stepping's PEBS,
 	 * hence load latency, is unreliable (0: no such revision), and where

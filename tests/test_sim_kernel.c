@@ -594,7 +594,7 @@ static void test_every_uarch(void **state)
 		struct kern k;
 		int fd;
 
-		if (!strcmp(name, "alderlake") || !strcmp(name, "raptorlake")) {
+		if (sim_hw_all[i]->atom) {
 			/* hybrids: a PMU per core type, which the simulated kernel does not model */
 			char err[256];
 			struct sim_profile *p = sim_profile_parse("cpus = 2\n", 9, "t.prof", err, sizeof(err));
