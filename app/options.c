@@ -470,7 +470,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_FORCE: o->force = true; given[G_FORCE] = ""; break;
 		case OPT_SIMULATE:
 			if (!(o->simulate = known_uarch(optarg))) {
-				char names[256], why[300];
+				char names[512], why[560];
 
 				sim_uarch_list(names, sizeof(names));
 				snprintf(why, sizeof(why), "not one of %s", names);

@@ -487,7 +487,7 @@ static const struct uarch uarch_crestmont_mtl = {
  * 0x23.1 (LCP2 285H CPU 14): GP 0xFF, fixed 0x7.
  */
 static const struct uarch uarch_crestmont_lpe = {
-	.name = "crestmont",
+	.name = "crestmont-lpe",
 	.pretty = "Crestmont LP-E",
 	CMT_FAMILY,
 };

@@ -211,19 +211,26 @@ fi
 # core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
 # cpu2's own rates tell its numbers from the others'.
 P=$(prof hyb "core_types = P:1,E:3" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
-for u in alderlake raptorlake; do
+for u in alderlake raptorlake meteorlake arrowlake; do
 	run $u-hyb $u $P || continue
+	case $u in
+	meteorlake|arrowlake) E=crestmont ;;
+	*) E=gracemont ;;
+	esac
 	is "$u, P:1,E:3: the core type of each row" \
 		"$(jq -c '[.cpus[] | .core_type]' $LIB_TMP/$u-hyb.json)" '["core","atom","atom","atom"]'
 	is "$u, P:1,E:3: --detect's core types and CPUs" \
 		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
-		'[true,[["core","sapphirerapids",[0]],["atom","gracemont",[1,2,3]]]]'
+		"[true,[[\"core\",\"sapphirerapids\",[0]],[\"atom\",\"$E\",[1,2,3]]]]"
 	for c in 0 1 2 3; do
 		within "$u cpu$c: HITM/s, each type from its own event" \
 			"$(jq ".cpus[$c].snoop.hitm_per_sec" $LIB_TMP/$u-hyb.json)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
 		within "$u cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $LIB_TMP/$u-hyb.json)" 4e8
 		within "$u cpu$c: share of loads above 64 cycles" \
 			"$(jq ".cpus[$c].load_latency.above_share[3]" $LIB_TMP/$u-hyb.json)" 0.1
+		# Gracemont and Meteor Lake's Crestmont: OCR ...SNOOP_HIT_NO_FWD, other modules
+		within "$u cpu$c: clean snoop hits/s, each type from its own event" \
+			"$(jq ".cpus[$c].snoop.hit_per_sec" $LIB_TMP/$u-hyb.json)" 1e5
 	done
 	within "$u cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $LIB_TMP/$u-hyb.json)" 3e7
 	within "$u cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $LIB_TMP/$u-hyb.json)" 180

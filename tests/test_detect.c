@@ -418,7 +418,7 @@ static const struct {
 					   { "atom", "skymont", "2-5,10-17", 8, 3 } } },
 	{ "arrowlakeh_core-ultra-9-285h", { { "core", "lioncove", "0-1,10-13", 10, 4 },
 					    { "atom", "skymont", "2-9", 8, 3 },
-					    { "atom", "crestmont", "14-15", 8, 3 } } },
+					    { "atom", "crestmont-lpe", "14-15", 8, 3 } } },
 	{ "lunarlake_core-ultra-9-288v", { { "core", "lioncove", "0-3", 10, 4 },
 					   { "atom", "skymont", "4-7", 8, 3 } } },
 	{ "lakefield_core-i5-l16g7", { { "core", "sunnycove", "4", 4, 3 },
