@@ -1040,6 +1040,26 @@ const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *ty
 	return NULL;
 }
 
+void uarch_core_type_models(const struct uarch *u, const struct uarch *t, uint8_t type,
+			    char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct uarch_model *m = uarch_models; m->vendor; m++) {
+		const struct uarch_hybrid *h;
+
+		if (m->uarch != u || m->family != 6)
+			continue;
+		for (h = uarch_hybrids; h->uarch; h++)
+			if (h->model == m->model && h->uarch == t && h->type == type)
+				break;
+		if (h->uarch && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s06_%02X", used ? " " : "",
+						 m->model);
+	}
+}
+
 const char *core_type_name(uint8_t type)
 {
 	return type == CORE_TYPE_CORE ? "core" : type == CORE_TYPE_ATOM ? "atom" : "unknown";

@@ -160,6 +160,13 @@ int cpu_desc_type_of(const struct cpu_desc *d, int cpu);
  */
 const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type);
 
+/*
+ * The models of hybrid part @u whose core type @type is @t, as "06_B5 06_C5"
+ * ("" when none): Arrow Lake's Redwood Cove cores are 06_B5's only.
+ */
+void uarch_core_type_models(const struct uarch *u, const struct uarch *t, uint8_t type,
+			    char *buf, size_t len);
+
 /* "core" or "atom", as JSON and the rows name a CORE_TYPE_*. */
 const char *core_type_name(uint8_t type);
 

@@ -127,6 +127,12 @@ is "--list-uarchs json: keys" "$(jq -c '[.[] | keys] | unique' $LIB_TMP/uarchs.j
 is "--list-uarchs json: the hybrids' core types" \
 	"$(jq -c '[.[] | select(.core_types != []) | [.name, [.core_types[] | .type + ":" + .microarch]]]' $LIB_TMP/uarchs.json)" \
 	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]],["meteorlake",["core:redwoodcove","atom:crestmont"]],["arrowlake",["core:redwoodcove","atom:crestmont","core:lioncove","atom:skymont","atom:crestmont-lpe"]]]'
+# Arrow Lake is measured on 06_B5 (Redwood Cove + Crestmont) only: each core type says its models.
+is "--list-uarchs json: Arrow Lake's core types, on which models, with a table or not" \
+	"$(jq -c '[.[] | select(.name == "arrowlake") | .core_types[] | [.microarch, (.models | join(" ")), .pmu_table != null]]' $LIB_TMP/uarchs.json)" \
+	'[["redwoodcove","06_B5",true],["crestmont","06_B5",true],["lioncove","06_C5 06_C6",false],["skymont","06_C5 06_C6",false],["crestmont-lpe","06_C5",true]]'
+check "--list-uarchs text: a core type line names its models" \
+	sh -c "./lattop --list-uarchs | grep -q '^# core type core: lioncove (Lion Cove), models 06_C5 06_C6: not supported: '"
 is "--list-uarchs json: model keys" "$(jq -c '[.[].models[] | keys] | unique' $LIB_TMP/uarchs.json)" \
 	'[["family","flags","id","model","source","vendor"]]'
 is "--list-uarchs json: leaf 0xA keys" "$(jq -c '[.[].leaf_0xa | keys] | unique' $LIB_TMP/uarchs.json)" \
