@@ -951,17 +951,21 @@ static const struct sim_hw hw_gracemont = {
  * (ngp); its fourth fixed counter is not simulated (three here).  One
  * thread per core: the simulated hybrids have no Hyper-Threading.
  */
-#define ADL_CORE                                                                \
-	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
-	.ngp = 8,                                       /* facts §9.6 */        \
-	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+/* A client Golden Cove PMU, 8 counters: the Core CPUs of Alder, Raptor and Meteor Lake. */
+#define GLC_CLIENT_PMU                                                          \
 	.evtsel_valid = EVTSEL_ARCH,                                            \
 	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
 	.has_ld_lat = true, .pebs_fixed = true,                                 \
 	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26,                    \
 	.rsp_scope = SIM_SCOPE_THREAD,                                          \
 	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
-	.events = ROWS(spr_events),     /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */ \
+	.events = ROWS(spr_events)      /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */
+
+#define ADL_CORE                                                                \
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
+	.ngp = 8,                                       /* facts §9.6 */        \
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+	GLC_CLIENT_PMU,                                                         \
 	.atom = &hw_gracemont, .core_type = 0x40, .native = 1
 
 static const struct sim_hw hw_alderlake = {
@@ -1009,20 +1013,24 @@ static const struct sim_hw hw_graniterapids = {
  * 0xff3ffffffffff (K612 intel_cmt_extra_regs, facts §9.4), per core here.
  * Microcode revision arbitrary.
  */
+#define CMT_CORE                                                                \
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },                           \
+	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),                         \
+	.evtsel_valid = EVTSEL_ARCH,                                            \
+	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
+	.has_ld_lat = true, .pebs_fixed = true,                                 \
+	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },  \
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,  \
+	.events = ROWS(cmt_events),                                             \
+	.module_cores = 4
+
 static const struct sim_hw hw_crestmont = {
 	.name = "crestmont", .pfm_pmu = NULL, .model = 0xaf, .stepping = 3,
 	.microcode = 0x3000341,
 	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,
-	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },
 	.brand = "Intel(R) simulated Crestmont (lattop simulator)",
-	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),
-	.evtsel_valid = EVTSEL_ARCH,
-	.pebs_valid = 0xffULL | (0x7ULL << 32),
-	.has_ld_lat = true, .pebs_fixed = true,
-	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
-	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
-	.events = ROWS(cmt_events), .rsp_docs = ROWS(cmt_rsp),
-	.module_cores = 4,
+	CMT_CORE,
+	.rsp_docs = ROWS(cmt_rsp),
 	.multi_package = true, .server_model = 0xaf, .server_stepping = 3,
 	.server_microcode = 0x3000341,
 	.server_events = ROWS(cmt_server_events),
@@ -1051,16 +1059,9 @@ static const struct sim_hw hw_crestmont_mtl = {
 	.name = "meteorlake-crestmont", .pfm_pmu = NULL, .model = 0xaa, .stepping = 4,
 	.microcode = 0x1c,
 	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 155H dump */
-	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },           /* 155H dump, CPU 2 */
 	.brand = "Intel(R) simulated Meteor Lake (lattop sim)",
-	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),
-	.evtsel_valid = EVTSEL_ARCH,
-	.pebs_valid = 0xffULL | (0x7ULL << 32),
-	.has_ld_lat = true, .pebs_fixed = true,
-	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
-	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
-	.events = ROWS(cmt_events), .rsp_docs = ROWS(grt_rsp),
-	.module_cores = 4,
+	CMT_CORE,                                               /* leaf 0xA: the 155H's CPU 2 */
+	.rsp_docs = ROWS(grt_rsp),
 	.core_type = 0x20, .native = 2,
 };
 
@@ -1072,13 +1073,7 @@ static const struct sim_hw hw_crestmont_mtl = {
 #define MTL_CORE                                                                \
 	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },   /* 155H dump, CPU 0 */  \
 	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),                         \
-	.evtsel_valid = EVTSEL_ARCH,                                            \
-	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
-	.has_ld_lat = true, .pebs_fixed = true,                                 \
-	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26,                    \
-	.rsp_scope = SIM_SCOPE_THREAD,                                          \
-	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
-	.events = ROWS(spr_events),                                             \
+	GLC_CLIENT_PMU,                 /* MTL RWC json: the same codes and counters */ \
 	.atom = &hw_crestmont_mtl, .core_type = 0x40, .native = 2
 
 static const struct sim_hw hw_meteorlake = {

@@ -382,63 +382,46 @@ static void check_json(const struct pmu_table *t)
 }
 
 /*
- * The Golden Cove client core (Alder and Raptor Lake P-cores) uses the
- * Sapphire Rapids table without its remote rows (cpu/uarch.c GLC_CLIENT):
- * libpfm4 4.13 has no adl_glc (pmu-facts 9.8), so each row it can have is
- * checked against Intel's ADL Golden Cove file too.
+ * The client P-cores use the Sapphire Rapids table without its remote rows
+ * (cpu/uarch.c GLC_CLIENT): Golden Cove (Alder and Raptor Lake) and Redwood
+ * Cove (Meteor Lake, Arrow Lake-U).  libpfm4 4.13 has no PMU for either
+ * (pmu-facts 9.8), so each row they can have is checked against Intel's
+ * file of that core too.
  */
-static void test_golden_cove_client(void **state)
+static void test_client_cores(void **state)
 {
-	const struct uarch *u = uarch_by_name("alderlake");
-	struct pmu_table adl;
-	int checked = 0;
+	static const struct { const char *part, *core, *file; } cores[] = {
+		{ "alderlake", "goldencove", "ADL/events/alderlake_goldencove_core.json" },
+		{ "meteorlake", "redwoodcove", "MTL/events/meteorlake_redwoodcove_core.json" },
+	};
 
 	(void)state;
-	assert_non_null(u);
-	assert_false(u->flags & UARCH_F_REMOTE_EVENTS);
-	adl = *u->table;
-	adl.json = "ADL/events/alderlake_goldencove_core.json";
-	for (const struct pmu_event *e = adl.events; e->name; e++) {
-		if (e->needs & ~u->flags)
-			continue;       /* a server row, never placed on a client part */
-		check_json_row(&adl, e);
-		checked++;
-	}
-	assert_int_equal(checked, 11);
-	assert_ptr_equal(uarch_by_name("raptorlake")->table, u->table);
-}
+	for (size_t i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
+		const struct uarch *u = uarch_by_name(cores[i].part), *t;
+		struct pmu_table own;
+		uint8_t type = 0;
+		int checked = 0;
 
-/*
- * Redwood Cove, the P-cores of Meteor Lake and Arrow Lake-U, uses the
- * Golden Cove client's rows (cpu/uarch.c uarch_redwoodcove): libpfm4 4.13
- * has no PMU for it (pmu-facts 9.8), so each row it can have is checked
- * against Intel's Meteor Lake Redwood Cove file.
- */
-static void test_redwood_cove_client(void **state)
-{
-	const struct uarch *u = uarch_by_name("meteorlake"), *t;
-	struct pmu_table mtl;
-	uint8_t type = 0;
-	int checked = 0;
-
-	(void)state;
-	assert_non_null(u);
-	t = uarch_core_type(u, 0, &type);
-	assert_non_null(t);
-	assert_string_equal(t->name, "redwoodcove");
-	assert_int_equal(type, CORE_TYPE_CORE);
-	assert_ptr_equal(t->table, u->table);
-	assert_int_equal(t->flags, u->flags);
-	assert_false(t->flags & UARCH_F_REMOTE_EVENTS);
-	mtl = *t->table;
-	mtl.json = "MTL/events/meteorlake_redwoodcove_core.json";
-	for (const struct pmu_event *e = mtl.events; e->name; e++) {
-		if (e->needs & ~t->flags)
-			continue;       /* a server row, never placed on a client part */
-		check_json_row(&mtl, e);
-		checked++;
+		assert_non_null(u);
+		t = uarch_core_type(u, 0, &type);
+		assert_non_null(t);
+		assert_string_equal(t->name, cores[i].core);
+		assert_int_equal(type, CORE_TYPE_CORE);
+		assert_ptr_equal(t->table, u->table);
+		assert_int_equal(t->flags, u->flags);
+		assert_false(t->flags & UARCH_F_REMOTE_EVENTS);
+		own = *t->table;
+		own.json = cores[i].file;
+		for (const struct pmu_event *e = own.events; e->name; e++) {
+			if (e->needs & ~t->flags)
+				continue;       /* a server row, never placed on a client part */
+			check_json_row(&own, e);
+			checked++;
+		}
+		assert_int_equal(checked, 11);
 	}
-	assert_int_equal(checked, 11);
+	assert_ptr_equal(uarch_by_name("raptorlake")->table, uarch_by_name("alderlake")->table);
+	assert_ptr_equal(uarch_by_name("arrowlake")->table, uarch_by_name("meteorlake")->table);
 }
 
 /*
@@ -1549,8 +1532,7 @@ int main(void)
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_tables_list),
 		cmocka_unit_test(test_tables_pmus_cover_parts),
-		cmocka_unit_test(test_golden_cove_client),
-		cmocka_unit_test(test_redwood_cove_client),
+		cmocka_unit_test(test_client_cores),
 		cmocka_unit_test(test_crestmont_hybrids),
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_evtsel_bits),
