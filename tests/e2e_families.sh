@@ -247,6 +247,19 @@ for u in alderlake raptorlake meteorlake arrowlake; do
 	is "$u text: P and E beside the CPU" \
 		"$(awk 'NR > 2 && NR <= 6 { print $1 }' $LIB_TMP/$u-hyb.txt | tr '\n' ' ')" "0P 1E 2E 3E "
 done
+# Meteor Lake (perfmon version 5): each type's load latency with its counter's PEBS_EN alone (no
+# LL_EN bit 32 + k, which would be PEBS on a fixed counter): Redwood Cove 0xCD/0x01 off PMC0,
+# Crestmont 0xD0/0x05 on PMC0-1 only.
+./lattop --list-events --simulate meteorlake --format json >$LIB_TMP/mtl-events.json
+check "meteorlake P-cores: load latency 0xCD/0x01 on PMC1-7, PEBS_EN of that counter alone" \
+	jqe -s '[.[0] | .microarch == "redwoodcove", (.events[] | select(.metric == "load_latency") |
+		.perfevtsel == "0x4301cd" and .pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8",
+		"PMC4": "0x10", "PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
+		length > 1 and all' $LIB_TMP/mtl-events.json
+check "meteorlake E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
+	jqe -s '[.[1] | .microarch == "crestmont", (.events[] | select(.metric == "load_latency") |
+		.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
+		(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/mtl-events.json
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err
