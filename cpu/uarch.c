@@ -335,10 +335,10 @@ static const struct uarch uarch_raptorcove = {
  * every event lattop counts (0xCD/0x01 on 1-7, 0xD2/0x02 XSNP_NO_FWD,
  * 0xD2/0x04 XSNP_FWD "HitM responses from shared L3", 0x20/0x21 on 0-3,
  * OCR 0x2A/0x2B; tests/test_events.c holds its values), as Granite Rapids'
- * Redwood Cove does, and K612's meteorlake_hybrid case gives the P-core
- * PMU the Golden Cove constraints (intel_pmu_init_glc) without the
- * auxiliary event, which lattop never programs (events/sapphirerapids.c;
- * pmu-facts 9.3).  Counters (LCP2 155H CPU 0): leaf 0xA 8 GP, 3 fixed;
+ * Redwood Cove does; K612's meteorlake_hybrid case (pmu-facts 9.9) keeps
+ * the load latency off PMC0 (0xfe) and pairs no auxiliary event with it
+ * (pmu-facts 9.3), which lattop never programs anyway
+ * (events/sapphirerapids.c).  Counters (LCP2 155H CPU 0): leaf 0xA 8 GP, 3 fixed;
  * leaf 0x23.1 GP 0xFF, fixed 0xF (the fourth, SLOTS, unused here).
  */
 static const struct uarch uarch_redwoodcove = {
