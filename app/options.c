@@ -56,7 +56,8 @@ const char options_help[] =
 	"                          packages on a server model)\n"
 	"      --list-uarchs       print the microarchitectures lattop supports: their\n"
 	"                          CPUID models, what CPUID leaf 0xA must report, and\n"
-	"                          which metrics each measures and on what condition\n"
+	"                          which metrics each measures and on what condition;\n"
+	"                          of a hybrid part, each core type, on which models\n"
 	"      --doctor            check everything between you and a measurement, and\n"
 	"                          say how to fix each problem (--format json: as JSON)\n"
 	"      --restore           write back the registers a lattop that was killed or\n"
@@ -473,7 +474,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case OPT_FORCE: o->force = true; given[G_FORCE] = ""; break;
 		case OPT_SIMULATE:
 			if (!(o->simulate = known_uarch(optarg))) {
-				char names[256], why[300];
+				char names[512], why[560];
 
 				sim_uarch_list(names, sizeof(names));
 				snprintf(why, sizeof(why), "not one of %s", names);

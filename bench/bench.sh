@@ -47,13 +47,16 @@ ops_once() {   # UARCH DUMP CPUS N -> "reads writes" of a run of N intervals
 }
 
 # The first dump lattop detects as family $1 and can measure: tests/dumps,
-# then ../shared/cpuid/libcpuid (read in place where present).
+# then ../shared/cpuid (read in place where present): a hybrid part's
+# every-CPU form (all/: a CPU-0 dump sees one core type), the CPU-0 dumps.
 family_dump() {
-	for f in tests/dumps/*.raw ../shared/cpuid/libcpuid/*.raw; do
+	for f in tests/dumps/*.raw ../shared/cpuid/all/*.cpuid-r.txt ../shared/cpuid/libcpuid/*.raw; do
 		[ -f "$f" ] || continue
-		[ "$(./lattop --detect --cpuid-file "$f" --format json 2>/dev/null |
-		     jq --arg u "$1" '.microarch == $u and .supported' 2>/dev/null)" = true ] &&
-			{ echo "$f"; return; }
+		./lattop --detect --cpuid-file "$f" --format json >$T/d 2>/dev/null
+		[ "$(jq --arg u "$1" '.microarch == $u and .supported' $T/d 2>/dev/null)" = true ] || continue
+		case $f in */all/*) [ "$(jq .hybrid $T/d)" = true ] || continue ;; esac
+		echo "$f"
+		return
 	done
 }
 
@@ -72,9 +75,18 @@ ops() {
 		# The floor of the plan lattop runs on the machine --list-events
 		# plans for (twin slots, packages): the simulator serves that machine.
 		./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
-		set -- $(jq -r '"\(.floor.reads) \(.floor.writes) \(.machine.threads_per_core) \(.machine.packages)"' $T/ev)
+		# A hybrid part: a listing per core type, P-cores first; the simulator's
+		# core types are the dump's CPUs 0-7 (P first, one thread per core), and
+		# the floor is the mean of those 8 CPUs' types.
+		np=$(./lattop --detect --cpuid-file "$dump" --format json | jq 'if .hybrid then
+			[.core_types[] | select(.type == "core") | .cpus[] | select(. < 8)] | length else -1 end')
+		set -- $(jq -rs --argjson np $np '.[0] as $p | .[-1] as $e | (if $np < 0 then 8 else $np end) as $np |
+			"\(($p.floor.reads * $np + $e.floor.reads * (8 - $np)) / 8)
+			 \(($p.floor.writes * $np + $e.floor.writes * (8 - $np)) / 8)
+			 \(if length > 1 then 1 else $p.machine.threads_per_core end) \($p.machine.packages)"' $T/ev)
 		fr=$1 fw=$2 tpc=$3 pkg=$4
 		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' $tpc $pkg >$T/p
+		[ $np -lt 0 ] || printf 'core_types = P:%d,E:%d\n' $np $((8 - np)) >>$T/p
 		mkdir -p $T/m
 		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
 		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -92,7 +104,7 @@ ops() {
 		r=$(median <$T/r) w=$(median <$T/w)
 		# A run that did nothing is a broken bench, not a cheap lattop.
 		awk -v r=$r 'BEGIN { exit !(r > 0) }' || { echo "bench: no reads counted for $u" >&2; exit 1; }
-		echo "$u ${dump##*/} $tpc $pkg $r $w $fr $fw" | awk '{ printf "| %s | %s | %d, %d | %.2f | %.2f | %.2f | %d | %d | %d | %.2f |\n",
+		echo "$u ${dump##*/} $tpc $pkg $r $w $fr $fw" | awk '{ printf "| %s | %s | %d, %d | %.2f | %.2f | %.2f | %g | %g | %g | %.2f |\n",
 			$1, $2, $3, $4, $5, $6, $5 + $6, $7, $8, $7 + $8, ($5 + $6) / ($7 + $8) }'
 	done
 	echo

@@ -50,6 +50,8 @@ static const char *const flag_names[UARCH_F__COUNT] = {
 	[2] = "remote_events",          /* UARCH_F_REMOTE_EVENTS */
 	[3] = "ht_excl",                /* UARCH_F_HT_EXCL */
 	[4] = "xsnp_hitm",              /* UARCH_F_XSNP_HITM */
+	[5] = "ocr_snoop",              /* UARCH_F_OCR_SNOOP */
+	[6] = "ocr_snoop_hit",          /* UARCH_F_OCR_SNOOP_HIT */
 };
 
 const char *pmu_flag_name(unsigned flag)

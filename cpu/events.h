@@ -66,7 +66,15 @@ const char *metric_name(enum metric);
  * the flag.
  */
 #define UARCH_F_XSNP_HITM      (1u << 4)
-#define UARCH_F__COUNT         5         /* flags defined above: bits 0..4 */
+/*
+ * The Crestmont E-core's offcore-response snoop results differ by part
+ * (pmu-facts 9.4): Sierra Forest, Grand Ridge and Meteor Lake's files
+ * list OCR ...L3_HIT.SNOOP_HITM, Arrow Lake-H's low-power Crestmont file
+ * no OCR event at all; only Meteor Lake's lists ...SNOOP_HIT_NO_FWD.
+ */
+#define UARCH_F_OCR_SNOOP      (1u << 5)
+#define UARCH_F_OCR_SNOOP_HIT  (1u << 6)
+#define UARCH_F__COUNT         7         /* flags defined above: bits 0..6 */
 
 /* A flag's name in listings ("remote_events" for UARCH_F_REMOTE_EVENTS), or NULL. */
 const char *pmu_flag_name(unsigned flag);

@@ -328,6 +328,44 @@ static const struct uarch uarch_raptorcove = {
 	GLC_CLIENT,
 };
 
+/*
+ * Redwood Cove, the P-cores of Meteor Lake and Arrow Lake-U (PM2 mapfile
+ * 06_AA, AC, B5 0x40,0x000002 -> meteorlake_redwoodcove_core.json V1.22):
+ * the file gives the Golden Cove client codes, umasks and counters for
+ * every event lattop counts (0xCD/0x01 on 1-7, 0xD2/0x02 XSNP_NO_FWD,
+ * 0xD2/0x04 XSNP_FWD "HitM responses from shared L3", 0x20/0x21 on 0-3,
+ * OCR 0x2A/0x2B; tests/test_events.c holds its values), as Granite Rapids'
+ * Redwood Cove does; K612's meteorlake_hybrid case (pmu-facts 9.9) keeps
+ * the load latency off PMC0 (0xfe) and pairs no auxiliary event with it
+ * (pmu-facts 9.3), which lattop never programs anyway
+ * (events/sapphirerapids.c).  Counters (LCP2 155H CPU 0): leaf 0xA 8 GP, 3 fixed;
+ * leaf 0x23.1 GP 0xFF, fixed 0xF (the fourth, SLOTS, unused here).
+ */
+static const struct uarch uarch_redwoodcove = {
+	.name = "redwoodcove",
+	.pretty = "Redwood Cove",
+	GLC_CLIENT,
+};
+
+/*
+ * Meteor Lake 06_AA/AC and Arrow Lake 06_B5, C5, C6: every model hybrid
+ * (pmu-facts 9.1).  The part's table is its P-core's, as Alder Lake's;
+ * each core type is measured with its own (uarch_hybrids[]).  Arrow Lake
+ * is measured on 06_B5 (Arrow Lake-U: Redwood Cove + Crestmont) only: the
+ * Lion Cove and Skymont cores of 06_C5 and C6 name their reasons.
+ */
+static const struct uarch uarch_meteorlake = {
+	.name = "meteorlake",
+	.pretty = "Meteor Lake",
+	GLC_CLIENT,
+};
+
+static const struct uarch uarch_arrowlake = {
+	.name = "arrowlake",
+	.pretty = "Arrow Lake",
+	GLC_CLIENT,
+};
+
 /* Lakefield's P-core: the Ice Lake client core (K-fam LAKEFIELD "Sunny Cove / Tremont"). */
 static const struct uarch uarch_sunnycove = {
 	.name = "sunnycove",
@@ -412,15 +450,46 @@ extern const struct pmu_table pmu_table_crestmont;   /* cpu/events/crestmont.c *
  * reason.  Not hybrid, no SMT; four cores share an L2: the
  * MSR_OFFCORE_RSP_x scope is taken per module (UNVERIFIED, as Goldmont).
  */
+#define CMT_FAMILY                                                      \
+	.table = &pmu_table_crestmont,                                  \
+	.min_version = 5,               /* UNVERIFIED, see above */     \
+	.gp_needed = 8,                 /* PM2 SRF/GRR Counter 0-7; UNVERIFIED in CPUID */ \
+	.gp_width = 48,                                                 \
+	.offcore_msrs = 2,              /* K612 intel_cmt_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_MODULE /* UNVERIFIED, see above */
+
 static const struct uarch uarch_crestmont = {
 	.name = "crestmont",
 	.pretty = "Crestmont",
-	.table = &pmu_table_crestmont,
-	.min_version = 5,               /* UNVERIFIED, see above */
-	.gp_needed = 8,                 /* PM2 SRF/GRR Counter 0-7; UNVERIFIED in CPUID */
-	.gp_width = 48,
-	.offcore_msrs = 2,              /* K612 intel_cmt_extra_regs: 0x1A6, 0x1A7 */
-	.offcore_scope = OFFCORE_MODULE, /* UNVERIFIED, see above */
+	CMT_FAMILY,
+	.flags = UARCH_F_OCR_SNOOP,     /* PM2 SRF, GRR OCR ...L3_HIT.SNOOP_HITM */
+};
+
+/*
+ * The same core as the E-cores of Meteor Lake and Arrow Lake-U (PM2
+ * mapfile 06_AA, AC, B5 0x20,0x000002 -> meteorlake_crestmont_core.json),
+ * whose file adds OCR ...L3_HIT.SNOOP_HIT_NO_FWD.  Leaf 0xA and 0x23.1 on
+ * them (LCP2 155H CPU 2): EAX 0x07300805, ECX 0x7, EDX 0x8603; GP 0xFF,
+ * fixed 0x7: the 8 counters the table is written for.  Not in
+ * uarch_supported[]: a core type of hybrids (uarch_hybrids[]) only.
+ */
+static const struct uarch uarch_crestmont_mtl = {
+	.name = "crestmont",
+	.pretty = "Crestmont",
+	CMT_FAMILY,
+	.flags = UARCH_F_OCR_SNOOP | UARCH_F_OCR_SNOOP_HIT,   /* PM2 MTL Crestmont */
+};
+
+/*
+ * Arrow Lake-H's low-power E-cores (PM2 mapfile 06_C5 0x20,0x000002
+ * LowPower_Atom -> arrowlake_crestmont_core.json): the file has no
+ * offcore-response and no snoop event, so no snoop row fits them.  Leaf
+ * 0x23.1 (LCP2 285H CPU 14): GP 0xFF, fixed 0x7.
+ */
+static const struct uarch uarch_crestmont_lpe = {
+	.name = "crestmont-lpe",
+	.pretty = "Crestmont LP-E",
+	CMT_FAMILY,
 };
 
 /*
@@ -448,77 +517,71 @@ static const struct uarch uarch_bonnell = {
 };
 
 /*
- * The hybrids: named after K-fam (its MICROARCH, the
- * market-segment suffix dropped, as skylake holds SKYLAKE_X; the Atoms by
- * their core, as tremont), cores from K-fam's comments and pmu-facts 9.1.  Their PMUs
- * (perfmon version 5 and 6, hybrid parts, pmu-facts 9) have no event table
- * yet.  A uarch whose every model is hybrid says so: one event table cannot
- * serve both core types (their load-latency, snoop and offcore events differ,
- * pmu-facts 9.3-9.5).  Alder Lake and Raptor Lake do not: 06_97 has
- * P-core-only parts (LCP2 i5-12400), and an 06_BA may enumerate no E-core
- * (pmu-facts 9.6, the i7-1365U).
+ * The hybrids lattop does not measure yet: named after K-fam (its
+ * MICROARCH, the market-segment suffix dropped, as skylake holds
+ * SKYLAKE_X; the Atoms by their core, as tremont), cores from K-fam's
+ * comments and pmu-facts 9.1.  A part that has no table stays unmeasured
+ * whatever its core types; each type that has none says why.
  */
-#define WHY_NO_TABLE_HYBRID \
-	WHY_NO_TABLE " (hybrid: P-cores and E-cores of different microarchitectures)"
-
 static const struct uarch uarch_lakefield = {
 	.name = "lakefield",
 	.pretty = "Lakefield",
-	.why_not = WHY_NO_TABLE_HYBRID,
-};
-
-static const struct uarch uarch_meteorlake = {
-	.name = "meteorlake",
-	.pretty = "Meteor Lake",
-	.why_not = WHY_NO_TABLE_HYBRID,
-};
-
-static const struct uarch uarch_arrowlake = {
-	.name = "arrowlake",
-	.pretty = "Arrow Lake",
-	.why_not = WHY_NO_TABLE_HYBRID,
+	/*
+	 * PM2 mapfile.csv has no 06_8A row (no Intel event list for either
+	 * core), and leaf 0xA on its Sunny Cove CPU (LCP2 i5-L16G7 CPU 4) says
+	 * 4 general-purpose counters where Ice Lake's tables are written for 8.
+	 */
+	.why_not = "Intel's event lists (perfmon mapfile) name no events for 06_8A, and "
+		   "its Sunny Cove core reports 4 general-purpose counters in CPUID leaf 0xA, "
+		   "not the 8 of the Ice Lake cores lattop's table is written for; its Tremont "
+		   "cores have no load-latency facility (as on every Tremont)",
 };
 
 static const struct uarch uarch_lunarlake = {
 	.name = "lunarlake",
 	.pretty = "Lunar Lake",
-	.why_not = WHY_NO_TABLE_HYBRID,
+	.why_not = WHY_NO_TABLE " (Lion Cove P-cores and Skymont E-cores)",
 };
 
 static const struct uarch uarch_pantherlake = {
 	.name = "pantherlake",
 	.pretty = "Panther Lake",
-	.why_not = WHY_NO_TABLE_HYBRID,
+	.why_not = WHY_NO_TABLE " (Cougar Cove P-cores and Darkmont E-cores)",
 };
 
-/* The core types of the hybrids after Alder Lake (pmu-facts 9.1), no event table yet. */
-static const struct uarch uarch_redwoodcove = {
-	.name = "redwoodcove",
-	.pretty = "Redwood Cove",
-	.why_not = WHY_NO_TABLE,
-};
-
+/*
+ * The core types after Meteor Lake, no event table yet.  Lion Cove moved
+ * the snoop umasks and the offcore-response snoop bits (pmu-facts 9.4),
+ * has 10 general-purpose counters (leaf 0x23.1; ldlat on PMC2-9, 9.3)
+ * where lattop's counter masks and MSR list hold 8, and on perfmon
+ * version 6 the kernel programs every counter through the version 6 MSR
+ * range (0x1900 on, 9.2), which lattop does not write: whether the legacy
+ * addresses alias it is UNVERIFIED (9.10 item 2).
+ */
 static const struct uarch uarch_lioncove = {
 	.name = "lioncove",
 	.pretty = "Lion Cove",
-	.why_not = WHY_NO_TABLE,
+	.why_not = WHY_NO_TABLE " (10 general-purpose counters, snoop umasks moved, "
+		   "version 6 MSRs at 0x1900)",
 };
 
 static const struct uarch uarch_skymont = {
 	.name = "skymont",
 	.pretty = "Skymont",
+	/* PM2 lunarlake_skymont_core.json has no snoop event, ARL's only 0xD4/0x08 (pmu-facts 9.4) */
 	.why_not = WHY_NO_TABLE,
 };
 
 static const struct uarch uarch_cougarcove = {
 	.name = "cougarcove",
 	.pretty = "Cougar Cove",
-	.why_not = WHY_NO_TABLE,
+	.why_not = WHY_NO_TABLE " (Lion Cove's PMU)",
 };
 
 static const struct uarch uarch_darkmont = {
 	.name = "darkmont",
 	.pretty = "Darkmont",
+	/* load latency on PMC0-7 in PM2 CWF/PTL, 0-1 in K618: unresolved (pmu-facts 9.10 item 3) */
 	.why_not = WHY_NO_TABLE,
 };
 
@@ -571,6 +634,8 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_emeraldrapids,
 	&uarch_alderlake,
 	&uarch_raptorlake,
+	&uarch_meteorlake,
+	&uarch_arrowlake,
 	&uarch_graniterapids,
 	&uarch_tremont,
 	&uarch_gracemont,
@@ -917,16 +982,16 @@ static const struct uarch_hybrid uarch_hybrids[] = {
 	HYB(0xBF, CORE, 1, uarch_raptorcove, 8, 0, "PM2 mapfile 06_BF GLC; K612 ADL case"),
 	HYB(0xBF, ATOM, 1, uarch_gracemont, 0, 0, "PM2 mapfile 06_BF GRT"),
 	HYB(0xAA, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x40,0x000002"),
-	HYB(0xAA, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
-	HYB(0xAC, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1"),
-	HYB(0xAC, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1"),
-	HYB(0xB5, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1 (ARL-U)"),
-	HYB(0xB5, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.1 (ARL-U)"),
+	HYB(0xAA, ATOM, 2, uarch_crestmont_mtl, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AA 0x20,0x000002"),
+	HYB(0xAC, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AC 0x40,0x000002"),
+	HYB(0xAC, ATOM, 2, uarch_crestmont_mtl, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_AC 0x20,0x000002"),
+	HYB(0xB5, CORE, 2, uarch_redwoodcove, 0, 0, "pmu-facts 9.1 (ARL-U); PM2 mapfile 06_B5 MTL files"),
+	HYB(0xB5, ATOM, 2, uarch_crestmont_mtl, 0, 0, "pmu-facts 9.1 (ARL-U); PM2 mapfile 06_B5 MTL files"),
 	HYB(0xC6, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1; PM2 mapfile 0x40,0x000003"),
 	HYB(0xC6, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.1; PM2 mapfile 0x20,0x000003"),
 	HYB(0xC5, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1"),
 	HYB(0xC5, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.6 (ML-ARLH)"),
-	HYB(0xC5, ATOM, 2, uarch_crestmont, 0, 0, "pmu-facts 9.6: LP-E, PM2 mapfile 06_C5 0x20,0x000002"),
+	HYB(0xC5, ATOM, 2, uarch_crestmont_lpe, 0, 0, "pmu-facts 9.6: LP-E, PM2 mapfile 06_C5 0x20,0x000002"),
 	HYB(0xBD, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
 	HYB(0xBD, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
 	HYB(0xCC, CORE, UARCH_ANY, uarch_cougarcove, 0, 0, "pmu-facts 9.1"),
@@ -973,6 +1038,26 @@ const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *ty
 		}
 	}
 	return NULL;
+}
+
+void uarch_core_type_models(const struct uarch *u, const struct uarch *t, uint8_t type,
+			    char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct uarch_model *m = uarch_models; m->vendor; m++) {
+		const struct uarch_hybrid *h;
+
+		if (m->uarch != u || m->family != 6)
+			continue;
+		for (h = uarch_hybrids; h->uarch; h++)
+			if (h->model == m->model && h->uarch == t && h->type == type)
+				break;
+		if (h->uarch && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s06_%02X", used ? " " : "",
+						 m->model);
+	}
 }
 
 const char *core_type_name(uint8_t type)

@@ -126,7 +126,7 @@ struct cpu_desc {
 	const struct uarch *uarch;   /* never NULL; "unknown" when nothing matched */
 	unsigned flags;              /* UARCH_F_*: the family's and the model's own */
 	bool supported;
-	char reason[512];            /* why not, when !supported */
+	char reason[768];            /* why not, when !supported */
 	/*
 	 * The microcode revision below which this model and stepping's PEBS,
 	 * hence load latency, is unreliable (0: no such revision), and where
@@ -159,6 +159,13 @@ int cpu_desc_type_of(const struct cpu_desc *d, int cpu);
  * *@type; NULL past the last (and for a part that is never hybrid).
  */
 const struct uarch *uarch_core_type(const struct uarch *u, size_t i, uint8_t *type);
+
+/*
+ * The models of hybrid part @u whose core type @type is @t, as "06_B5 06_C5"
+ * ("" when none): Arrow Lake's Redwood Cove cores are 06_B5's only.
+ */
+void uarch_core_type_models(const struct uarch *u, const struct uarch *t, uint8_t type,
+			    char *buf, size_t len);
 
 /* "core" or "atom", as JSON and the rows name a CORE_TYPE_*. */
 const char *core_type_name(uint8_t type);

@@ -158,6 +158,7 @@ static void write_json(FILE *f)
 static void json_core_types(FILE *f, const struct uarch *u)
 {
 	const struct uarch *t;
+	char models[64];
 	uint8_t type;
 
 	fputs(",\"core_types\":[", f);
@@ -166,7 +167,13 @@ static void json_core_types(FILE *f, const struct uarch *u)
 		report_json_str(f, core_type_name(type));
 		fputs(",\"microarch\":", f);
 		report_json_str(f, t->name);
-		fputs(",\"pmu_table\":", f);
+		uarch_core_type_models(u, t, type, models, sizeof(models));
+		fputs(",\"models\":[", f);
+		for (char *p = models, *e; *p; p = *e ? e + 1 : e) {
+			e = p + strcspn(p, " ");
+			fprintf(f, "%s\"%.*s\"", p == models ? "" : ",", (int)(e - p), p);
+		}
+		fputs("],\"pmu_table\":", f);
 		if (t->table) {
 			report_json_str(f, t->table->name);
 			json_metrics_of(f, t);
@@ -296,13 +303,16 @@ static void write_text(FILE *f)
 		text_metrics(f, u, w);
 		/* A hybrid part: what each core type measures, on its CPUs. */
 		for (size_t i = 0; (t = uarch_core_type(u, i, &type)); i++) {
+			char models[64];
+
+			uarch_core_type_models(u, t, type, models, sizeof(models));
 			if (!t->table) {
-				fprintf(f, "# core type %s: %s (%s): not supported: %s\n",
-					core_type_name(type), t->name, t->pretty, t->why_not);
+				fprintf(f, "# core type %s: %s (%s), models %s: not supported: %s\n",
+					core_type_name(type), t->name, t->pretty, models, t->why_not);
 				continue;
 			}
-			fprintf(f, "# core type %s: %s (%s): %s table\n", core_type_name(type), t->name,
-				t->pretty, t->table->name);
+			fprintf(f, "# core type %s: %s (%s), models %s: %s table\n", core_type_name(type),
+				t->name, t->pretty, models, t->table->name);
 			text_metrics(f, t, w);
 		}
 	}

@@ -1177,7 +1177,7 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!hw) {
-		char known[512];
+		char known[1024];
 
 		sim_uarch_list(known, sizeof(known));
 		sim_seterr(err, errlen, "unknown microarchitecture '%s' (known: %s)",

@@ -951,17 +951,21 @@ static const struct sim_hw hw_gracemont = {
  * (ngp); its fourth fixed counter is not simulated (three here).  One
  * thread per core: the simulated hybrids have no Hyper-Threading.
  */
-#define ADL_CORE                                                                \
-	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
-	.ngp = 8,                                       /* facts §9.6 */        \
-	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+/* A client Golden Cove PMU, 8 counters: the Core CPUs of Alder, Raptor and Meteor Lake. */
+#define GLC_CLIENT_PMU                                                          \
 	.evtsel_valid = EVTSEL_ARCH,                                            \
 	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
 	.has_ld_lat = true, .pebs_fixed = true,                                 \
 	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26,                    \
 	.rsp_scope = SIM_SCOPE_THREAD,                                          \
 	.rsp_valid = { 0x3fffffffffULL, 0x3fffffffffULL },  /* K612 intel_glc_extra_regs */ \
-	.events = ROWS(spr_events),     /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */ \
+	.events = ROWS(spr_events)      /* ADL GLC json: SPR's codes, no 0xD3 remote (facts §9.4) */
+
+#define ADL_CORE                                                                \
+	.leaf_a = { 0x07300605, 0, 0x7, 0x00008603 },   /* both types alike */  \
+	.ngp = 8,                                       /* facts §9.6 */        \
+	.perf_caps = CAP_FMT(4) | CAP_FW_WRITE | B(14) | B(15),                 \
+	GLC_CLIENT_PMU,                                                         \
 	.atom = &hw_gracemont, .core_type = 0x40, .native = 1
 
 static const struct sim_hw hw_alderlake = {
@@ -1009,23 +1013,88 @@ static const struct sim_hw hw_graniterapids = {
  * 0xff3ffffffffff (K612 intel_cmt_extra_regs, facts §9.4), per core here.
  * Microcode revision arbitrary.
  */
+#define CMT_CORE                                                                \
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },                           \
+	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),                         \
+	.evtsel_valid = EVTSEL_ARCH,                                            \
+	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
+	.has_ld_lat = true, .pebs_fixed = true,                                 \
+	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },  \
+	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,  \
+	.events = ROWS(cmt_events),                                             \
+	.module_cores = 4
+
 static const struct sim_hw hw_crestmont = {
 	.name = "crestmont", .pfm_pmu = NULL, .model = 0xaf, .stepping = 3,
 	.microcode = 0x3000341,
 	.cpuid1_ecx = 0x7ffafbbf, .cpuid1_edx = 0xbfebfbff,
-	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },
 	.brand = "Intel(R) simulated Crestmont (lattop simulator)",
-	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),
-	.evtsel_valid = EVTSEL_ARCH,
-	.pebs_valid = 0xffULL | (0x7ULL << 32),
-	.has_ld_lat = true, .pebs_fixed = true,
-	.nrsp = 2, .rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
-	.layout = SIM_RSP_HSW, .l3_miss_bit = 26, .rsp_scope = SIM_SCOPE_CORE,
-	.events = ROWS(cmt_events), .rsp_docs = ROWS(cmt_rsp),
-	.module_cores = 4,
+	CMT_CORE,
+	.rsp_docs = ROWS(cmt_rsp),
 	.multi_package = true, .server_model = 0xaf, .server_stepping = 3,
 	.server_microcode = 0x3000341,
 	.server_events = ROWS(cmt_server_events),
+};
+
+/*
+ * Meteor Lake 06_AA (facts §9.1, §9.6): Redwood Cove Core CPUs, then
+ * Crestmont Atom CPUs.  CPUID from the Core Ultra 7 155H dump (LCP2,
+ * ../shared/cpuid, stepping 4): leaf 7 EDX[15], leaf 0x1A EAX 0x40000002
+ * on the Core CPUs and 0x20000002 on the Atom CPUs, and on both leaf 0xA
+ * EAX 0x07300805, ECX 0x7, EDX 0x8603: 8 general-purpose and 3 fixed
+ * counters.  Leaf 0x23 (the Core CPUs' fourth fixed counter, SLOTS) is not
+ * simulated: without it lattop reads leaf 0xA, which says what these
+ * tables use.  One thread per core, as the other simulated hybrids.
+ * PEBS format and microcode arbitrary; the per-core PERF_CAPABILITIES
+ * perf-metrics bit is left clear (the kernel ignores it here, facts §9.7).
+ *
+ * The Atom CPUs: Crestmont as PM MTL/events/meteorlake_crestmont_core.json
+ * V1.22 gives it: Sierra Forest's codes and counters for the events
+ * simulated (cmt_events), and the offcore response values of Gracemont's
+ * file (ANY_RESPONSE 0x10001, ...SNOOP_HIT_NO_FWD 0x4003C0001,
+ * ...SNOOP_HITM 0x10003C0001 on RSP_0 and RSP_1): grt_rsp documents them.
+ * MSR_OFFCORE_RSP_x masks: K612 intel_cmt_extra_regs.
+ */
+static const struct sim_hw hw_crestmont_mtl = {
+	.name = "meteorlake-crestmont", .pfm_pmu = NULL, .model = 0xaa, .stepping = 4,
+	.microcode = 0x1c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 155H dump */
+	.brand = "Intel(R) simulated Meteor Lake (lattop sim)",
+	CMT_CORE,                                               /* leaf 0xA: the 155H's CPU 2 */
+	.rsp_docs = ROWS(grt_rsp),
+	.core_type = 0x20, .native = 2,
+};
+
+/*
+ * The Core CPUs: Redwood Cove as PM MTL/events/meteorlake_redwoodcove_core.json
+ * V1.22 gives it: the Golden Cove client codes and counters (spr_events,
+ * no 0xD3 remote events on a client part).
+ */
+#define MTL_CORE                                                                \
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },   /* 155H dump, CPU 0 */  \
+	.perf_caps = CAP_FMT(5) | CAP_FW_WRITE | B(14),                         \
+	GLC_CLIENT_PMU,                 /* MTL RWC json: the same codes and counters */ \
+	.atom = &hw_crestmont_mtl, .core_type = 0x40, .native = 2
+
+static const struct sim_hw hw_meteorlake = {
+	.name = "meteorlake", .pfm_pmu = "spr", .model = 0xaa, .stepping = 4,
+	.microcode = 0x1c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 155H dump */
+	.brand = "Intel(R) simulated Meteor Lake (lattop sim)",
+	MTL_CORE,
+};
+
+/*
+ * Arrow Lake-U 06_B5: Meteor Lake's cores (PM2 mapfile 06_B5 names the MTL
+ * files; facts §9.1).  No 06_B5 dump was found: its CPUID is taken as the
+ * 155H's but for the model (UNVERIFIED); stepping arbitrary.
+ */
+static const struct sim_hw hw_arrowlake = {
+	.name = "arrowlake", .pfm_pmu = "spr", .model = 0xb5, .stepping = 0,
+	.microcode = 0x1c,
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 155H dump, UNVERIFIED here */
+	.brand = "Intel(R) simulated Arrow Lake-U (lattop sim)",
+	MTL_CORE,
 };
 
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
@@ -1035,7 +1104,8 @@ const struct sim_hw *const sim_hw_all[] = {
 	&hw_sandybridge, &hw_ivybridge, &hw_skylake,
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
 	&hw_sapphirerapids, &hw_emeraldrapids, &hw_graniterapids,
-	&hw_tremont, &hw_gracemont, &hw_crestmont, &hw_alderlake, &hw_raptorlake, NULL,
+	&hw_tremont, &hw_gracemont, &hw_crestmont, &hw_alderlake, &hw_raptorlake,
+	&hw_meteorlake, &hw_arrowlake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)

@@ -284,10 +284,33 @@ static const struct sk_pmu pmu_adl_atom = {
 };
 static const uint8_t models_adl[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
 
+/*
+ * The meteorlake_hybrid case (K612; pmu-facts 9.3, 9.9), Meteor Lake and
+ * Arrow Lake-U: cpu_core is intel_pmu_init_glc again (Redwood Cove: the
+ * load latency's 0xfe, no PMU_FL_MEM_LOADS_AUX: no auxiliary event), its
+ * extra registers intel_rwc_extra_regs, whose OCR masks are not modelled
+ * (Golden Cove's stand in: lattop programs no OCR on that table); cpu_atom
+ * is intel_pmu_init_grt with intel_cmt_extra_regs (Crestmont).  Leaf 0xA
+ * already says 8 counters on both types (0x23.1 GP 0xFF): nothing widened.
+ */
+static const struct sk_pmu pmu_mtl_core = {
+	"meteorlake_hybrid", NULL, true, 3, true, false, false, false, er_glc, cons_adl_glc,
+	pebs_adl_glc, 0x01cd, 0x02cd, sim_dse_skl, 0x7, 0xd, false,
+};
+static const struct sk_pmu pmu_mtl_atom = {
+	"meteorlake_hybrid", NULL, true, 3, true, true, false, false, er_cmt, cons_none,
+	pebs_grt, 0, 0, NULL, 0, 0, false,
+};
+static const uint8_t models_mtl[] = { 0xaa, 0xac, 0xb5, 0 };
+
 const struct sk_hybrid sk_hybrids[] = {
 	{ models_adl, 2, {
 		{ "cpu_core", 0x40, 0, true, 2, &pmu_adl_core },
 		{ "cpu_atom", 0x20, 0, false, 0, &pmu_adl_atom },
+	} },
+	{ models_mtl, 2, {
+		{ "cpu_core", 0x40, 0, true, 0, &pmu_mtl_core },
+		{ "cpu_atom", 0x20, 0, false, 0, &pmu_mtl_atom },
 	} },
 };
 

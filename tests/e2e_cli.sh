@@ -126,7 +126,13 @@ is "--list-uarchs json: keys" "$(jq -c '[.[] | keys] | unique' $LIB_TMP/uarchs.j
 	'[["core_types","flags","leaf_0xa","metrics","models","name","offcore_msrs","offcore_scope","pmu_table","pretty"]]'
 is "--list-uarchs json: the hybrids' core types" \
 	"$(jq -c '[.[] | select(.core_types != []) | [.name, [.core_types[] | .type + ":" + .microarch]]]' $LIB_TMP/uarchs.json)" \
-	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]]]'
+	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]],["meteorlake",["core:redwoodcove","atom:crestmont"]],["arrowlake",["core:redwoodcove","atom:crestmont","core:lioncove","atom:skymont","atom:crestmont-lpe"]]]'
+# Arrow Lake is measured on 06_B5 (Redwood Cove + Crestmont) only: each core type says its models.
+is "--list-uarchs json: Arrow Lake's core types, on which models, with a table or not" \
+	"$(jq -c '[.[] | select(.name == "arrowlake") | .core_types[] | [.microarch, (.models | join(" ")), .pmu_table != null]]' $LIB_TMP/uarchs.json)" \
+	'[["redwoodcove","06_B5",true],["crestmont","06_B5",true],["lioncove","06_C5 06_C6",false],["skymont","06_C5 06_C6",false],["crestmont-lpe","06_C5",true]]'
+check "--list-uarchs text: a core type line names its models" \
+	sh -c "./lattop --list-uarchs | grep -q '^# core type core: lioncove (Lion Cove), models 06_C5 06_C6: not supported: '"
 is "--list-uarchs json: model keys" "$(jq -c '[.[].models[] | keys] | unique' $LIB_TMP/uarchs.json)" \
 	'[["family","flags","id","model","source","vendor"]]'
 is "--list-uarchs json: leaf 0xA keys" "$(jq -c '[.[].leaf_0xa | keys] | unique' $LIB_TMP/uarchs.json)" \
@@ -465,12 +471,26 @@ if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
 		"$(./lattop --detect --cpuid-file $A.cpuid-r.txt | grep -c '^core type:')" 2
 	M=../shared/cpuid/all/meteorlake_core-ultra-7-155h.cpuid-r.txt
 	./lattop --detect --cpuid-file $M >$LIB_TMP/mtl.txt
-	is "--detect: Meteor Lake is named unsupported, exit 1" "$?" 1
-	# Its Crestmont E-cores have main's Crestmont table: the P-cores alone keep it unmeasured.
-	check "--detect: Meteor Lake's reason names the core type without a table and its CPUs" \
-		grep -q 'its P-cores (Redwood Cove, cpus 0-1,10-19): lattop has no event table for it; lattop supports' $LIB_TMP/mtl.txt
+	is "--detect: Meteor Lake is measured, exit 0" "$?" 0
+	# Redwood Cove P-cores with the Golden Cove client table, the counters of leaf 0x23.1 (fixed 0xF).
+	check "--detect: Meteor Lake's P-cores are Redwood Cove's, with their CPUs" \
+		grep -q '^core type:   core: redwoodcove (Redwood Cove), 8 general-purpose counters, 4 fixed, 12 cpus, supported$' $LIB_TMP/mtl.txt
 	check "--detect: Meteor Lake's E-cores are Crestmont's, which lattop measures" \
 		grep -q '^core type:   atom: crestmont (Crestmont), 8 general-purpose counters, 3 fixed, 10 cpus, supported$' $LIB_TMP/mtl.txt
+	./lattop --detect --cpuid-file ../shared/cpuid/all/meteorlake_core-ultra-7-155h.cpuid-r.txt --format json >$LIB_TMP/mtl.json
+	is "--detect json: Meteor Lake's core types, their tables and CPUs" \
+		"$(jq -c '[.supported, [.core_types[] | [.type, .microarch, .pmu_table, .supported, (.cpus | length)]]]' $LIB_TMP/mtl.json)" \
+		'[true,[["core","redwoodcove","sapphirerapids",true,12],["atom","crestmont","crestmont",true,10]]]'
+	# Lion Cove and Skymont have no table: Lunar Lake and Arrow Lake-S/H are named, each type with why.
+	for p in lunarlake_core-ultra-9-288v arrowlake_core-ultra-7-265k arrowlakeh_core-ultra-9-285h; do
+		./lattop --detect --cpuid-file ../shared/cpuid/all/$p.cpuid-r.txt --format json >$LIB_TMP/lnc.json
+		is "--detect: $p is named unsupported, exit 1" "$?" 1
+		check "--detect: $p's reason names Lion Cove's missing table" \
+			jqe '.reason | test("its P-cores \\(Lion Cove, cpus [0-9,-]+\\): lattop has no event table for it \\(10 general-purpose counters")' $LIB_TMP/lnc.json
+	done
+	is "--detect: Arrow Lake-H's low-power E-cores are Crestmont with no snoop event (crestmont-lpe)" \
+		"$(jq -c '[.core_types[] | select(.microarch == "crestmont-lpe") | [.pmu_table, .cpus]]' $LIB_TMP/lnc.json)" \
+		'[["crestmont",[14,15]]]'
 else
 	skip "../shared/cpuid/all is absent"
 fi

@@ -218,6 +218,9 @@ hyb_truth() {
 		within "$2 cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $_j)" 4e8
 		within "$2 cpu$c: share of loads above 64 cycles" \
 			"$(jq ".cpus[$c].load_latency.above_share[3]" $_j)" 0.1
+		# Gracemont and Meteor Lake's Crestmont: OCR ...SNOOP_HIT_NO_FWD, other modules
+		within "$2 cpu$c: clean snoop hits/s, each type from its own event" \
+			"$(jq ".cpus[$c].snoop.hit_per_sec" $_j)" 1e5
 	done
 	within "$2 cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $_j)" 3e7
 	within "$2 cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $_j)" 180
@@ -232,13 +235,17 @@ hyb_truth() {
 # core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
 # cpu2's own rates tell its numbers from the others'.
 P=$(prof hyb "core_types = P:1,E:3" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
-for u in alderlake raptorlake; do
+for u in alderlake raptorlake meteorlake arrowlake; do
 	run $u-hyb $u $P || continue
+	case $u in
+	meteorlake|arrowlake) E=crestmont ;;
+	*) E=gracemont ;;
+	esac
 	is "$u, P:1,E:3: the core type of each row" \
 		"$(jq -c '[.cpus[] | .core_type]' $LIB_TMP/$u-hyb.json)" '["core","atom","atom","atom"]'
 	is "$u, P:1,E:3: --detect's core types and CPUs" \
 		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
-		'[true,[["core","sapphirerapids",[0]],["atom","gracemont",[1,2,3]]]]'
+		"[true,[[\"core\",\"sapphirerapids\",[0]],[\"atom\",\"$E\",[1,2,3]]]]"
 	hyb_truth $u-hyb "$u"
 	./lattop --simulate $u --sim-profile $P --once -d 0.3 --format csv >$LIB_TMP/$u-hyb.csv
 	is "$u csv: core_type, the last column" \
@@ -252,7 +259,7 @@ done
 # cpu_atom on the E-cores, and refuses either's events on the other's CPUs
 # (ENOENT): the per-type truths come back only when each CPU's events went
 # to its own type's PMU with its own type's encodings.
-for u in alderlake raptorlake; do
+for u in alderlake raptorlake meteorlake arrowlake; do
 	run $u-hybp $u $P --backend perf || continue
 	is "$u (perf), P:1,E:3: the backend, and the core type of each row" \
 		"$(jq -c '[.backend, [.cpus[] | .core_type]]' $LIB_TMP/$u-hybp.json)" '["perf",["core","atom","atom","atom"]]'
@@ -263,7 +270,7 @@ for u in alderlake raptorlake; do
 	is "$u --list-events --backend perf: the PMU of each core type, cpu_core's type fixed" \
 		"$(./lattop --list-events --simulate $u --sim-profile $P --backend perf --format json |
 			jq -c '[.microarch, .pmu, ([.events[].attr.type] | unique)]' | tr '\n' ' ')" \
-		"[\"$(jq -r '.cpu.core_types[0].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_core\",[4]] [\"gracemont\",\"cpu_atom\",[null]] "
+		"[\"$(jq -r '.cpu.core_types[0].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_core\",[4]] [\"$(jq -r '.cpu.core_types[1].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_atom\",[null]] "
 done
 # A kernel whose cpus files disagree with CPUID (it lists P-core CPU 0
 # under cpu_atom): refused before anything is opened, naming the PMU and
@@ -280,6 +287,19 @@ check "cpus lists against CPUID: nothing printed, nothing recorded" \
 ./lattop --simulate alderlake --sim-profile $S --once -d 0.3 --format json >$LIB_TMP/swap.json
 is "the same machine through msr (each CPU's own CPUID): measured" "$?" 0
 
+# Meteor Lake (perfmon version 5): each type's load latency with its counter's PEBS_EN alone (no
+# LL_EN bit 32 + k, which would be PEBS on a fixed counter): Redwood Cove 0xCD/0x01 off PMC0,
+# Crestmont 0xD0/0x05 on PMC0-1 only.
+./lattop --list-events --simulate meteorlake --format json >$LIB_TMP/mtl-events.json
+check "meteorlake P-cores: load latency 0xCD/0x01 on PMC1-7, PEBS_EN of that counter alone" \
+	jqe -s '[.[0] | .microarch == "redwoodcove", (.events[] | select(.metric == "load_latency") |
+		.perfevtsel == "0x4301cd" and .pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8",
+		"PMC4": "0x10", "PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
+		length > 1 and all' $LIB_TMP/mtl-events.json
+check "meteorlake E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
+	jqe -s '[.[1] | .microarch == "crestmont", (.events[] | select(.metric == "load_latency") |
+		.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
+		(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/mtl-events.json
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err

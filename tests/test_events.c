@@ -206,6 +206,36 @@ static const struct json_row json_rows[] = {
 	{ "GNR/events/graniterapids_core.json", "MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM", "0xd3", "0x04", "0", "0,1,2,3", "0x00", "0x00" },
 	{ "GNR/events/graniterapids_core.json", "OFFCORE_REQUESTS.DEMAND_DATA_RD", "0x21", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
 	{ "GNR/events/graniterapids_core.json", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", "0x20", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
+	/* MTL/events/meteorlake_crestmont_core.json (V1.22; 06_AA, AC, B5 core type 0x20 native 2) */
+	{ "MTL/events/meteorlake_crestmont_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "MEM_UOPS_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", "0xd0", "0x05", "0", "0,1", "0x3F6", "0x4" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM", "0xB7", "0x01,0x02", "0", "0,1,2,3,4,5,6,7", "0x1a6,0x1a7", "0x10003C0001" },
+	{ "MTL/events/meteorlake_crestmont_core.json", "OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_NO_FWD", "0xB7", "0x01,0x02", "0", "0,1,2,3,4,5,6,7", "0x1a6,0x1a7", "0x4003C0001" },
+	/* ARL/events/arrowlake_crestmont_core.json (V1.20; 06_C5 core type 0x20 native 2, LowPower_Atom): no OCR event */
+	{ "ARL/events/arrowlake_crestmont_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "CPU_CLK_UNHALTED.CORE", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "CPU_CLK_UNHALTED.CORE_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "MEM_UOPS_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "ARL/events/arrowlake_crestmont_core.json", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", "0xd0", "0x05", "0", "0,1", "0x3F6", "0x4" },
+	/* MTL/events/meteorlake_redwoodcove_core.json (V1.22; 06_AA, AC, B5 core type 0x40 native 2) */
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "CPU_CLK_UNHALTED.THREAD", "0x00", "0x02", "0", "Fixed counter 1", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "CPU_CLK_UNHALTED.THREAD_P", "0x3c", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "CPU_CLK_UNHALTED.REF_TSC", "0x00", "0x03", "0", "Fixed counter 2", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "MEM_INST_RETIRED.ALL_LOADS", "0xd0", "0x81", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", "0xcd", "0x01", "0", "1,2,3,4,5,6,7", "0x3F6", "0x4" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", "0xd2", "0x02", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD", "0xd2", "0x04", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "OFFCORE_REQUESTS.DEMAND_DATA_RD", "0x21", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
+	{ "MTL/events/meteorlake_redwoodcove_core.json", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", "0x20", "0x01", "0", "0,1,2,3", "0x00", "0x00" },
 	/* SRF/events/sierraforest_core.json (V1.18; 06_AF) */
 	{ "SRF/events/sierraforest_core.json", "INST_RETIRED.ANY", "0x00", "0x01", "0", "Fixed counter 0", "0x00", "0x00" },
 	{ "SRF/events/sierraforest_core.json", "INST_RETIRED.ANY_P", "0xc0", "0x00", "0", "0,1,2,3,4,5,6,7", "0x00", "0x00" },
@@ -352,30 +382,93 @@ static void check_json(const struct pmu_table *t)
 }
 
 /*
- * The Golden Cove client core (Alder and Raptor Lake P-cores) uses the
- * Sapphire Rapids table without its remote rows (cpu/uarch.c GLC_CLIENT):
- * libpfm4 4.13 has no adl_glc (pmu-facts 9.8), so each row it can have is
- * checked against Intel's ADL Golden Cove file too.
+ * The client P-cores use the Sapphire Rapids table without its remote rows
+ * (cpu/uarch.c GLC_CLIENT): Golden Cove (Alder and Raptor Lake) and Redwood
+ * Cove (Meteor Lake, Arrow Lake-U).  libpfm4 4.13 has no PMU for either
+ * (pmu-facts 9.8), so each row they can have is checked against Intel's
+ * file of that core too.
  */
-static void test_golden_cove_client(void **state)
+static void test_client_cores(void **state)
 {
-	const struct uarch *u = uarch_by_name("alderlake");
-	struct pmu_table adl;
-	int checked = 0;
+	static const struct { const char *part, *core, *file; } cores[] = {
+		{ "alderlake", "goldencove", "ADL/events/alderlake_goldencove_core.json" },
+		{ "meteorlake", "redwoodcove", "MTL/events/meteorlake_redwoodcove_core.json" },
+	};
 
 	(void)state;
-	assert_non_null(u);
-	assert_false(u->flags & UARCH_F_REMOTE_EVENTS);
-	adl = *u->table;
-	adl.json = "ADL/events/alderlake_goldencove_core.json";
-	for (const struct pmu_event *e = adl.events; e->name; e++) {
-		if (e->needs & ~u->flags)
-			continue;       /* a server row, never placed on a client part */
-		check_json_row(&adl, e);
-		checked++;
+	for (size_t i = 0; i < sizeof(cores) / sizeof(cores[0]); i++) {
+		const struct uarch *u = uarch_by_name(cores[i].part), *t;
+		struct pmu_table own;
+		uint8_t type = 0;
+		int checked = 0;
+
+		assert_non_null(u);
+		t = uarch_core_type(u, 0, &type);
+		assert_non_null(t);
+		assert_string_equal(t->name, cores[i].core);
+		assert_int_equal(type, CORE_TYPE_CORE);
+		assert_ptr_equal(t->table, u->table);
+		assert_int_equal(t->flags, u->flags);
+		assert_false(t->flags & UARCH_F_REMOTE_EVENTS);
+		own = *t->table;
+		own.json = cores[i].file;
+		for (const struct pmu_event *e = own.events; e->name; e++) {
+			if (e->needs & ~t->flags)
+				continue;       /* a server row, never placed on a client part */
+			check_json_row(&own, e);
+			checked++;
+		}
+		assert_int_equal(checked, 11);
 	}
-	assert_int_equal(checked, 11);
-	assert_ptr_equal(uarch_by_name("raptorlake")->table, u->table);
+	assert_ptr_equal(uarch_by_name("raptorlake")->table, uarch_by_name("alderlake")->table);
+	assert_ptr_equal(uarch_by_name("arrowlake")->table, uarch_by_name("meteorlake")->table);
+}
+
+/*
+ * The Crestmont E-cores of the hybrids: the Crestmont table with the flags
+ * of their own Intel file.  Every row that fits Meteor Lake's (and Arrow
+ * Lake-U's) E-cores is in meteorlake_crestmont_core.json, the clean snoop
+ * hit among them; every row that fits Arrow Lake-H's low-power E-cores is
+ * in arrowlake_crestmont_core.json, which has no snoop event, so no snoop
+ * row fits them.
+ */
+static void test_crestmont_hybrids(void **state)
+{
+	static const struct {
+		const char *part, *pretty, *file;
+		int rows;
+		bool snoop;
+	} parts[] = {
+		{ "meteorlake", "Crestmont", "MTL/events/meteorlake_crestmont_core.json", 11, true },
+		{ "arrowlake", "Crestmont LP-E", "ARL/events/arrowlake_crestmont_core.json", 7, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct uarch *u = uarch_by_name(parts[i].part), *t = NULL;
+		struct pmu_table own;
+		uint8_t type = 0;
+		int checked = 0, snoop = 0;
+
+		assert_non_null(u);
+		for (size_t k = 0; (t = uarch_core_type(u, k, &type)); k++)
+			if (type == CORE_TYPE_ATOM && !strcmp(t->pretty, parts[i].pretty))
+				break;
+		if (!t)
+			fail_msg("%s: no %s core type", parts[i].part, parts[i].pretty);
+		assert_string_equal(t->table->name, "crestmont");
+		own = *t->table;
+		own.json = parts[i].file;
+		for (const struct pmu_event *e = own.events; e->name; e++) {
+			if (e->needs & ~t->flags)
+				continue;
+			check_json_row(&own, e);
+			checked++;
+			snoop += e->metric == M_SNOOP_HIT || e->metric == M_SNOOP_HITM;
+		}
+		assert_int_equal(checked, parts[i].rows);
+		assert_int_equal(snoop > 0, parts[i].snoop);
+	}
 }
 
 /* One libpfm4 answer, as sent from the child. */
@@ -1439,7 +1532,8 @@ int main(void)
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_tables_list),
 		cmocka_unit_test(test_tables_pmus_cover_parts),
-		cmocka_unit_test(test_golden_cove_client),
+		cmocka_unit_test(test_client_cores),
+		cmocka_unit_test(test_crestmont_hybrids),
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_evtsel_bits),
 		cmocka_unit_test(test_table_sanity),

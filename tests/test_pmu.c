@@ -2473,10 +2473,10 @@ static void test_rotation_on_the_simulator(void **state)
 		{
 			/* A hybrid's Core CPUs: one plan for all four (its types: e2e_families) */
 			char t2[sizeof(text) + 32];
+			uint8_t type;
 
 			snprintf(t2, sizeof(t2), "%s%s", text,
-				 strcmp((*u)->name, "alderlake") && strcmp((*u)->name, "raptorlake") ?
-				 "" : "core_types = P:4,E:0\n");
+				 uarch_core_type(*u, 0, &type) ? "core_types = P:4,E:0\n" : "");
 			prof = sim_profile_parse(t2, strlen(t2), "rotation.prof", err, sizeof(err));
 		}
 		assert_non_null(prof);

@@ -289,7 +289,7 @@ static void test_cpuid(void **state)
 		struct cpuid_raw raw, dump;
 		struct cpuid_info id;
 		struct cpu_desc d;
-		uint32_t r[4], a[4];
+		uint32_t r[4], a[4], native, p1a = 0;
 		char brand[49], dname[256];
 		unsigned leaf, tpc;
 
@@ -347,6 +347,8 @@ static void test_cpuid(void **state)
 			assert_int_equal(a[0], dump.basic[0xa][0]);
 			assert_int_equal(a[1], dump.basic[0xa][1]);
 			assert_int_equal(a[3], dump.basic[0xa][3]);
+			if (d.hybrid)
+				p1a = dump.basic[0x1a][0];     /* the dump's CPU 0, a P-core */
 			/* the simulated hybrids run one thread per core (sim_hw.c) */
 			if (dump.basic[0][0] >= 0xb && (dump.basic[0xb][1] & 0xffff) && !d.hybrid)
 				assert_int_equal(tpc, dump.basic[0xb][1] & 0xffff);
@@ -373,10 +375,15 @@ static void test_cpuid(void **state)
 		sim_cpuid(s, 7, 0, r);
 		assert_int_equal(r[0] | r[1] | r[2], 0);
 		assert_int_equal(r[3], d.hybrid ? B(15) : 0);  /* the hybrid flag alone */
+		/* both types of a part report its native model ID (facts 9.6): 1 ADL/RPL, 2 MTL */
 		sim_cpuid(s, 0x1a, 0, r);
-		assert_int_equal(r[0], d.hybrid ? 0x40000001u : 0);
+		native = r[0] & 0xffffff;
+		assert_int_equal(r[0], d.hybrid ? 0x40000000u | native : 0);
+		assert_true(!d.hybrid || native == 1 || native == 2);
+		if (d.hybrid && p1a)
+			assert_int_equal(r[0], p1a);
 		sim_cpuid_on(s, 7, 0x1a, 0, r);
-		assert_int_equal(r[0], d.hybrid ? 0x20000001u : 0);
+		assert_int_equal(r[0], d.hybrid ? 0x20000000u | native : 0);
 		sim_cpuid(s, 0x80000001, 0, r);
 		assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
 		sim_free(s);
