@@ -478,6 +478,13 @@ int session_perf(struct session *r)
 			goto out;
 		}
 	}
+	/* --pid: a process that is not there is said before anything opens */
+	if (r->opt.pid && (rc = perfdev_tasks(r->perfdev, r->opt.pid, NULL, 0)) < 0) {
+		snprintf(err, sizeof(err), "--pid %d: %s", r->opt.pid,
+			 rc == -ESRCH ? "no such process" : strerror(-rc));
+		status = fail(EXIT_USAGE, err);
+		goto out;
+	}
 	if (perf_nofile(r, r->plan, err, sizeof(err)) < 0) {
 		status = fail(EXIT_CANNOT, err);
 		goto out;
@@ -495,7 +502,7 @@ int session_perf(struct session *r)
 	}
 	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
 				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
-				  r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
+				  r->opt.cgroup ? r->cgroup_fd : -1, r->opt.pid) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;

@@ -17,6 +17,7 @@
 #ifndef LATTOP_PERFDEV_H
 #define LATTOP_PERFDEV_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,12 @@ struct perfdev_ops {
 	 */
 	int (*mmap)(struct perfdev *, int fd, size_t len, void **map);
 	void (*munmap)(struct perfdev *, int fd, void *map, size_t len);
+	/*
+	 * The threads of process @pid now (/proc/PID/task): up to @max TIDs
+	 * into @tids, and how many it has, or a negative errno (-ESRCH: no
+	 * such process).  NULL: the device knows no tasks.
+	 */
+	int (*tasks)(struct perfdev *, pid_t pid, int *tids, int max);
 	void (*destroy)(struct perfdev *);
 };
 
@@ -83,6 +90,11 @@ static inline int perfdev_mmap(struct perfdev *d, int fd, size_t len, void **map
 static inline void perfdev_munmap(struct perfdev *d, int fd, void *map, size_t len)
 {
 	d->ops->munmap(d, fd, map, len);
+}
+
+static inline int perfdev_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
+{
+	return d->ops->tasks ? d->ops->tasks(d, pid, tids, max) : -ENOSYS;
 }
 
 /* The page size rings are counted in (the kernel's, or the simulated kernel's 4 KiB). */

@@ -70,11 +70,9 @@ static const struct pmu_event *ldlat_row(const struct uarch *u)
 }
 
 /* Open one sampling event; PHYS_ADDR is dropped when the kernel refuses it (perf_allow_kernel). */
-static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, int cpu, int group,
-			 int cgroup_fd)
+static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, pid_t pid, int cpu,
+			 int group, unsigned long flags)
 {
-	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
-	pid_t pid = cgroup_fd >= 0 ? cgroup_fd : -1;
 	int fd;
 
 	a->sample_type = s->sample_type;
@@ -112,6 +110,16 @@ static void close_all(struct sharing_sampler *s)
 	for (int c = 0; s->cpu && c < s->ncpu; c++) {
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &s->cpu[c].ev[i];
+
+			/* the threads writing into this ring first, each before its leader */
+			for (int m = 0; m < ev->nmore; m++) {
+				perfdev_close_event(s->dev, ev->more[m].fd);
+				if (ev->more[m].aux >= 0)
+					perfdev_close_event(s->dev, ev->more[m].aux);
+			}
+			free(ev->more);
+			ev->more = NULL;
+			ev->nmore = 0;
 
 			if (ev->map)
 				perfdev_munmap(s->dev, ev->fd, ev->map, len);
@@ -159,25 +167,102 @@ unsigned sharing_sampler_threshold(const struct plan *pl)
 	return best;
 }
 
+/*
+ * Open kind @kind's event (with the group leader the kernel demands into
+ * *@aux, else -1) for task @pid (-1: every task; a cgroup's directory with
+ * PERF_FLAG_PID_CGROUP in @flags) on @cpu: its descriptor, or a negative
+ * errno.
+ */
+static int open_one(struct sharing_sampler *s, const struct pmu_event *row,
+		    const struct sharing_family *fam, unsigned ldlat, int kind, pid_t pid, int cpu,
+		    unsigned long flags, int *aux)
+{
+	struct perf_event_attr a;
+	int group = -1, fd;
+
+	*aux = -1;
+	memset(&a, 0, sizeof(a));
+	if (kind == SHARING_EV_LOADS) {
+		perf_attr_of(row, ldlat, &a);
+	} else {
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_RAW;
+		a.config = fam->store_config;
+	}
+	if (kind == SHARING_EV_LOADS && fam && fam->loads_aux) {
+		struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
+					     .config = AUX_CONFIG };
+
+		x.exclude_kernel = a.exclude_kernel;
+		x.inherit = s->pid > 0;
+		group = perfdev_open_event(s->dev, &x, pid, cpu, -1, flags);
+		if (group < 0)
+			return group;
+	}
+	a.sample_period = SHARING_PERIOD;
+	a.precise_ip = 2;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* --pid: the threads a thread creates after the open too, on this CPU's ring */
+	a.inherit = s->pid > 0;
+	/*
+	 * The side-band, on each CPU's load event (the kernel tells a CPU's
+	 * events what happens on that CPU, a task's what its task does):
+	 * names, executable mappings, forks and exits, for the symbols.
+	 */
+	a.comm = a.mmap2 = a.task = kind == SHARING_EV_LOADS;
+	a.mmap_data = 0;
+	fd = open_sampling(s, &a, pid, cpu, group, flags);
+	if (fd < 0 && group >= 0)
+		perfdev_close_event(s->dev, group);
+	else
+		*aux = group;
+	return fd;
+}
+
+/* --pid: the threads of process @pid now, into *@tids (malloc'd): how many, or a negative errno. */
+static int task_list(struct perfdev *dev, int pid, int **tids)
+{
+	int n = perfdev_tasks(dev, pid, NULL, 0), m;
+
+	for (;;) {
+		if (n <= 0)
+			return n ? n : -ESRCH;
+		*tids = malloc(sizeof(**tids) * (size_t)n);
+		if (!*tids)
+			return -ENOMEM;
+		m = perfdev_tasks(dev, pid, *tids, n);
+		if (m <= n)
+			return m;
+		free(*tids);            /* a thread more since: again */
+		*tids = NULL;
+		n = m;
+	}
+}
+
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd)
+			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd, int pid)
 {
 	const struct pmu_event *row = ldlat_row(u);
 	const struct sharing_family *fam = NULL;
+	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
+	int one = cgroup_fd >= 0 ? cgroup_fd : -1, *tids = &one, ntids = 1;
 	char why[160];
 	int rc = 0;
 
 	if (sharing_sampler_init(s, SAMPLE_TYPE | PERF_SAMPLE_PHYS_ADDR) < 0)
 		return -1;
 	s->dev = dev;
+	s->pid = pid > 0 ? pid : 0;
 	s->cpu = calloc((size_t)ncpu, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -1;
 	s->ncpu = ncpu;
 	for (int c = 0; c < ncpu; c++) {
 		s->cpu[c].aux_fd = -1;
-		for (int i = 0; i < SHARING_EV_N; i++)
+		for (int i = 0; i < SHARING_EV_N; i++) {
 			s->cpu[c].ev[i].fd = -1;
+			s->cpu[c].ev[i].period = SHARING_PERIOD;
+		}
 	}
 	for (const struct sharing_family *f = families; f->uarch; f++)
 		if (!strcmp(f->uarch, u->name))
@@ -187,60 +272,76 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			 "or data source", u->pretty);
 		goto unsupported;
 	}
+	if (s->pid) {
+		ntids = task_list(dev, s->pid, &tids);
+		if (ntids == -ENOMEM)
+			return -1;
+		if (ntids < 0) {
+			tids = NULL;
+			rc = ntids;
+			goto ended;
+		}
+	}
 	for (int c = 0; c < ncpu; c++) {
 		struct sharing_cpu *sc = &s->cpu[c];
 
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &sc->ev[i];
-			struct perf_event_attr a;
-			int group = -1;
 
 			if (i == SHARING_EV_STORES && (!fam || !fam->store_config))
 				continue;
-			memset(&a, 0, sizeof(a));
-			if (i == SHARING_EV_LOADS) {
-				perf_attr_of(row, ldlat, &a);
-			} else {
-				a.size = sizeof(a);
-				a.type = PERF_TYPE_RAW;
-				a.config = fam->store_config;
+			if (ntids > 1) {
+				ev->more = calloc((size_t)ntids - 1, sizeof(*ev->more));
+				if (!ev->more) {
+					rc = -ENOMEM;
+					goto refused;
+				}
 			}
-			if (i == SHARING_EV_LOADS && fam && fam->loads_aux) {
-				struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
-							     .config = AUX_CONFIG };
+			for (int t = 0; t < ntids; t++) {
+				int aux;
 
-				x.exclude_kernel = a.exclude_kernel;
-				rc = perfdev_open_event(dev, &x, cgroup_fd >= 0 ? cgroup_fd : -1, cpus[c],
-							-1, cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
+				rc = open_one(s, row, fam, ldlat, i, tids[t], cpus[c], flags, &aux);
+				if (rc == -ESRCH && s->pid)
+					continue;       /* the thread ended since the list */
 				if (rc < 0)
 					goto refused;
-				sc->aux_fd = group = rc;
+				if (ev->fd >= 0) {
+					struct sharing_task_fd *m = &ev->more[ev->nmore++];
+
+					m->fd = rc;
+					m->aux = aux;
+					rc = perfdev_ioctl(dev, m->fd, PERF_EVENT_IOC_SET_OUTPUT,
+							   (unsigned long)ev->fd);
+					if (rc < 0)
+						goto refused;
+					continue;
+				}
+				ev->fd = rc;
+				if (i == SHARING_EV_LOADS)
+					sc->aux_fd = aux;
+				rc = map_ring(s, ev);
+				if (rc < 0)
+					goto refused;
 			}
-			ev->period = SHARING_PERIOD;
-			a.sample_period = ev->period;
-			a.precise_ip = 2;
-			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-			/*
-			 * The side-band, on each CPU's load event (the kernel tells a
-			 * CPU's events what happens on that CPU): names, executable
-			 * mappings, forks and exits, for the symbols.
-			 */
-			a.comm = a.mmap2 = a.task = i == SHARING_EV_LOADS;
-			a.mmap_data = 0;
-			rc = open_sampling(s, &a, cpus[c], group, cgroup_fd);
-			if (rc < 0)
-				goto refused;
-			ev->fd = rc;
-			rc = map_ring(s, ev);
-			if (rc < 0)
-				goto refused;
+			if (ev->fd < 0) {
+				rc = -ESRCH;
+				goto ended;
+			}
 		}
 	}
+	if (tids != &one)
+		free(tids);
 	s->frame.supported = true;
 	return 0;
+ended:
+	snprintf(why, sizeof(why), "process %d (--pid): %s", s->pid,
+		 rc == -ESRCH ? "no such process, or it ended" : strerror(-rc));
+	goto unsupported;
 refused:
 	snprintf(why, sizeof(why), "the kernel refused the sampling events: %s", strerror(-rc));
 unsupported:
+	if (tids != &one)
+		free(tids);
 	close_all(s);
 	sharing_frame_unsupported(&s->frame, why);
 	return 0;
@@ -362,21 +463,47 @@ static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double secon
 	if (ev->throttled && p < 2 * ev->period)
 		p = 2 * ev->period;
 	if (p != ev->period && perfdev_ioctl(s->dev, ev->fd, PERF_EVENT_IOC_PERIOD,
-					     (unsigned long)&p) == 0)
+					     (unsigned long)&p) == 0) {
 		ev->period = p;
+		for (int m = 0; m < ev->nmore; m++)
+			perfdev_ioctl(s->dev, ev->more[m].fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&p);
+	}
 	ev->samples = 0;
 	ev->throttled = false;
 }
 
+/* The times of @fd since the last read (*@en, *@run): added to *@de, *@dr. */
+static void read_times(struct sharing_sampler *s, int fd, uint64_t *en, uint64_t *run,
+		       uint64_t *de, uint64_t *dr)
+{
+	struct perfdev_counts k;
+
+	if (perfdev_read_counts(s->dev, fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING, &k) < 0)
+		return;
+	*de += k.enabled - *en;
+	*dr += k.running - *run;
+	*en = k.enabled;
+	*run = k.running;
+}
+
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds)
 {
+	char why[96];
+
 	if (!s->frame.supported)
 		return &s->frame;
+	/* --pid: a process that ended has nothing more to sample; the view says so */
+	if (s->pid && perfdev_tasks(s->dev, s->pid, NULL, 0) == -ESRCH) {
+		close_all(s);
+		snprintf(why, sizeof(why), "process %d (--pid) ended", s->pid);
+		sharing_frame_unsupported(&s->frame, why);
+		return &s->frame;
+	}
 	for (int c = 0; c < s->ncpu; c++)
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &s->cpu[c].ev[i];
-			struct perfdev_counts k;
-			uint64_t de, dr;
+			uint64_t de = 0, dr = 0;
 
 			if (ev->fd < 0)
 				continue;
@@ -385,17 +512,17 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 			 * time the event ran since the last read (dr), so each stands
 			 * for period x interval / dr accesses of the interval: a rate
 			 * is samples x period / running, the kernel's own scaling.
+			 * A task's events (--pid) are enabled only while their
+			 * thread runs on the CPU: each sample stands for period x
+			 * enabled / running, summed over the threads' events.
 			 */
 			ev->scale = 1;
-			if (perfdev_read_counts(s->dev, ev->fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
-						PERF_FORMAT_TOTAL_TIME_RUNNING, &k) == 0) {
-				de = k.enabled - ev->enabled;
-				dr = k.running - ev->running;
-				ev->enabled = k.enabled;
-				ev->running = k.running;
-				if (dr > 0 && de > 0)
-					ev->scale = seconds * 1e9 / (double)dr;
-			}
+			read_times(s, ev->fd, &ev->enabled, &ev->running, &de, &dr);
+			for (int m = 0; m < ev->nmore; m++)
+				read_times(s, ev->more[m].fd, &ev->more[m].enabled, &ev->more[m].running,
+					   &de, &dr);
+			if (dr > 0 && de > 0)
+				ev->scale = s->pid ? (double)de / (double)dr : seconds * 1e9 / (double)dr;
 			sharing_sampler_drain(s, ev, i);
 			adapt(s, ev, seconds);
 		}

@@ -46,6 +46,13 @@ struct symbols;
 
 enum { SHARING_EV_LOADS, SHARING_EV_STORES, SHARING_EV_N };
 
+/* --pid: one more thread's event on a CPU, its records in that CPU's ring. */
+struct sharing_task_fd {
+	int fd;
+	int aux;                        /* its own group leader where the kernel demands one, or -1 */
+	uint64_t enabled, running;      /* at the last read */
+};
+
 struct sharing_ev {
 	int fd;                         /* -1: none */
 	void *map;
@@ -55,6 +62,9 @@ struct sharing_ev {
 	double scale;                   /* this interval: enabled / running */
 	uint64_t samples;               /* this interval */
 	bool throttled;
+	/* --pid: the process's other threads' events on this CPU (PERF_EVENT_IOC_SET_OUTPUT) */
+	struct sharing_task_fd *more;
+	int nmore;
 };
 
 struct sharing_cpu {
@@ -70,6 +80,7 @@ struct sharing_sampler {
 	struct lines lines;
 	struct symbols *sym;
 	struct sharing_frame frame;
+	int pid;                        /* --pid: that process's threads only; 0: every task */
 	/* while draining */
 	struct sharing_ev *cur;
 	int cur_kind;                   /* SHARING_EV_* */
@@ -88,12 +99,18 @@ unsigned sharing_sampler_threshold(const struct plan *pl);
 
 /*
  * Open the sampling events on @cpus[0..@ncpu) through @dev for family
- * @u, loads above @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks only.  Never fails the
+ * @u, loads above @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks
+ * only; with @pid > 0 the threads of process @pid only: per CPU, one
+ * event per thread it has now (perfdev_tasks), with inherit for the
+ * threads they create later (pmu-facts 10.4: a task's event follows only
+ * threads created after the open), the others' records redirected into
+ * the first one's ring (PERF_EVENT_IOC_SET_OUTPUT).  Never fails the
  * session: what cannot be sampled leaves the frame unsupported with the
- * reason.  -1 only when out of memory.
+ * reason (and once the process has ended, the frame says so).  -1 only
+ * when out of memory.
  */
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd);
+			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd, int pid);
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);

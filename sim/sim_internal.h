@@ -252,6 +252,7 @@ struct sim_line {
 	double hitm_per_sec;            /* loads of the line served HITM, all accesses together */
 	double remote;                  /* share of them served by another package */
 	uint64_t ip;                    /* the instruction; 0: one made up per access */
+	double exit_s;                  /* process pid exits at this simulated second; 0 never */
 	int nacc;
 	struct sim_line_access acc[SIM_LINE_ACCESSES];
 };

@@ -30,9 +30,11 @@
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
  * and sampling ones alike, and the ring buffer of a sampling event
  * (sk_mmap): the profile's contended lines as samples with each family's
- * data source, COMM, LOST and THROTTLE records.  Not modelled: per-task
- * and cgroup events (-EOPNOTSUPP), hybrid PMUs.  Single-threaded per
- * device; the process's capabilities are the real ones.
+ * data source, COMM, LOST and THROTTLE records; per-task events on a CPU
+ * (pid P, cpu N: the samples of thread P only) and rings shared through
+ * PERF_EVENT_IOC_SET_OUTPUT (see "tasks" below).  Not modelled: per-task
+ * events on every CPU (cpu -1), cgroup events (-EOPNOTSUPP), hybrid PMUs.
+ * Single-threaded per device; the process's capabilities are the real ones.
  */
 #include <errno.h>
 #include <limits.h>
@@ -115,6 +117,8 @@ struct sk_event {
 	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
 	double *carry;                  /* per line access: the share of a sample due */
 	double *rcarry;                 /* ... and of a remote one */
+	int task;                       /* a per-task event's thread (its pid argument); 0: the CPU's */
+	int out;                        /* PERF_EVENT_IOC_SET_OUTPUT: the event whose ring it writes; -1 */
 };
 
 struct sk_cpu {
@@ -150,11 +154,144 @@ struct sk {
 	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
 	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
+	double t0;                      /* the clock when the device opened: the profile's exit= start */
 };
 
 static double sk_clock(void *arg)
 {
 	return ((struct sk *)arg)->now;
+}
+
+/*
+ * ---- tasks: per-task events ----
+ *
+ * The simulated machine's tasks are the profile's: the processes of its
+ * lines (the pid, its main thread, always) and their threads (the TIDs of
+ * the accesses), each thread running on CPU TID % cpus all the time, all
+ * there before the device opens, a process ending at its line's exit=.
+ * A per-task event (pid P, cpu N; K61 find_lively_task_by_vpid, a thread
+ * id) counts in its task's context (perf_event_context of the task): it
+ * goes on the PMU only while its thread runs on CPU N, and its time
+ * enabled and running grow only then; it samples what thread P does.
+ * inherit (the threads P creates after the open) has nothing to add here:
+ * no thread is created later.  A task that ended runs nowhere.
+ */
+
+/* The second process @pid ends, in the device's clock; 0: never. */
+static double sk_task_exit(const struct sk *k, int pid)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	double at = 0;
+
+	for (int i = 0; i < prof->nlines; i++)
+		if (prof->lines[i].pid == pid && prof->lines[i].exit_s > 0 &&
+		    (!at || prof->lines[i].exit_s < at))
+			at = prof->lines[i].exit_s;
+	return at ? k->t0 + at : 0;
+}
+
+/* The process thread @tid belongs to at instant @now; 0: no such thread, or it ended. */
+static int sk_task_pid(const struct sk *k, int tid, double now)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+		bool his = l->pid == tid;
+
+		for (int j = 0; !his && j < l->nacc; j++)
+			his = l->acc[j].tid == tid;
+		if (his) {
+			double end = sk_task_exit(k, l->pid);
+
+			return end && now >= end ? 0 : l->pid;
+		}
+	}
+	return 0;
+}
+
+/* Is @e's task on its CPU now (a CPU-wide event always is)? */
+static bool sk_task_here(const struct sk *k, const struct sk_event *e)
+{
+	return !e->task || (e->task % k->ncpus == e->cpu && sk_task_pid(k, e->task, k->now));
+}
+
+/*
+ * Of the @dt seconds up to now, those in which @e samples the accesses of
+ * thread @tid of line @l: all of them, none when @e is another thread's,
+ * those before the process ended (its threads access nothing after).
+ */
+static double sk_task_sees(const struct sk *k, const struct sk_event *e, const struct sim_line *l,
+			   int tid, double dt)
+{
+	double end = sk_task_exit(k, l->pid);
+
+	if (e->task && e->task != tid)
+		return 0;
+	if (end && k->now > end)
+		return end > k->now - dt ? end - (k->now - dt) : 0;
+	return dt;
+}
+
+/* The event whose ring @e's records go to (itself, or its SET_OUTPUT target); NULL: none. */
+static struct sk_event *sk_task_out(struct sk *k, struct sk_event *e)
+{
+	struct sk_event *o = e->out >= 0 && e->out < k->nev ? &k->ev[e->out] : e;
+
+	return o->used && o->ring ? o : NULL;
+}
+
+/* /proc/PID/task of the simulated machine. */
+static int sk_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
+{
+	struct sk *k = d->priv;
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	int n = 0;
+
+	if (pid <= 0 || sk_task_pid(k, pid, k->clock(k->clock_arg)) != pid)
+		return -ESRCH;
+	if (max > 0)
+		tids[0] = pid;
+	n = 1;
+	for (int i = 0; i < prof->nlines; i++)
+		for (int j = 0; prof->lines[i].pid == pid && j < prof->lines[i].nacc; j++) {
+			int t = prof->lines[i].acc[j].tid, seen = t == pid;
+
+			for (int m = 0; m < n && m < max && !seen; m++)
+				seen = tids[m] == t;
+			if (seen)
+				continue;
+			if (n < max)
+				tids[n] = t;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * PERF_EVENT_IOC_SET_OUTPUT (K61 perf_event_set_output): @e's records go
+ * to @o's ring; both on one CPU, and @e without a ring of its own.
+ */
+static int sk_task_set_output(struct sk *k, struct sk_event *e, struct sk_event *o)
+{
+	size_t nacc = (size_t)sim_profile_of(k->sim)->nlines * SIM_LINE_ACCESSES;
+
+	if (!o) {
+		e->out = -1;
+		return 0;
+	}
+	if (o->cpu != e->cpu || o == e)
+		return -EINVAL;
+	if (e->ring)
+		return -EBUSY;
+	if (!e->carry) {
+		e->carry = calloc(nacc ? nacc : 1, sizeof(double));
+		e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
+		if (!e->carry || !e->rcarry)
+			return -ENOMEM;
+	}
+	e->out = (int)(o - k->ev);
+	return 0;
 }
 
 /* ---- scheduling ---- */
@@ -510,7 +647,7 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 		w[n++] = sk_phys(addr, l->pid);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 						   (uint16_t)(n * 8) }, 8);
-	sk_ring_put(e, id, w, n * 8, true);
+	sk_ring_put(sk_task_out(k, e), id, w, n * 8, true);
 }
 
 /* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
@@ -521,7 +658,7 @@ static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
 		(uint64_t)(e - k->ev) + 1,
 	};
 
-	sk_ring_put(e, r.id, &r, sizeof(r), false);
+	sk_ring_put(sk_task_out(k, e), r.id, &r, sizeof(r), false);
 }
 
 /*
@@ -549,14 +686,15 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
 			  SIM_DEFAULT_MAX_SAMPLE_RATE;
 
-	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+	if (!sk_task_out(k, e) || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
 		return;
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
 
 		for (int j = 0; j < l->nacc; j++)
 			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
-				want += l->hitm_per_sec / l->nacc * dt / period * (loads ? tagged : 1);
+				want += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, l->acc[j].tid, dt) /
+					period * (loads ? tagged : 1);
 	}
 	if (want > max_rate * dt) {
 		keep = max_rate * dt / want;
@@ -576,7 +714,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
 				continue;
 			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
-			*c += l->hitm_per_sec / l->nacc * dt / period * keep * (loads ? tagged : 1);
+			*c += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, a->tid, dt) / period * keep *
+			      (loads ? tagged : 1);
 			for (; *c >= 1; *c -= 1) {
 				bool remote = false;
 
@@ -609,10 +748,11 @@ static void sk_step(struct sk *k, int cpu, double t)
 
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
-			e->running += dt;
-			sk_emit(k, e, dt);
+			if (sk_task_here(k, e))
+				e->running += dt;
+			sk_emit(k, e, dt);      /* a task's: up to its end (sk_task_sees) */
 		}
-		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
+		if ((e->state == SK_ACTIVE || e->state == SK_INACTIVE) && sk_task_here(k, e))
 			e->enabled += dt;
 	}
 	c->t = t;
@@ -708,7 +848,7 @@ static void sk_schedule(struct sk *k, int cpu)
 		e->ctr = -1;
 		if (e->state == SK_ACTIVE)
 			e->state = SK_INACTIVE;
-		if (e->leader == i && e->state == SK_INACTIVE)
+		if (e->leader == i && e->state == SK_INACTIVE && sk_task_here(k, e))
 			groups[ng++] = i;
 	}
 	qsort_r(groups, (size_t)ng, sizeof(*groups), sk_cmp_seq, k);
@@ -958,10 +1098,12 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if ((lead->attr.config & 0xffff) != 0x8203)
 			return -EINVAL;
 	}
-	if (pid != -1)
-		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
-	if (k->paranoid > 0 && !k->perfmon)
-		return -EACCES;         /* perf_allow_cpu */
+	if (pid != -1 && ((flags & PERF_FLAG_PID_CGROUP) || cpu == -1 || pid == 0))
+		return -EOPNOTSUPP;     /* cgroups, a task's on every CPU, the caller's: not modelled */
+	if (pid != -1 && sk_task_pid(k, pid, k->clock(k->clock_arg)) == 0)
+		return -ESRCH;          /* find_lively_task_by_vpid */
+	if (pid == -1 && k->paranoid > 0 && !k->perfmon)
+		return -EACCES;         /* perf_allow_cpu; the profile's tasks are the user's own */
 	if (lead) {
 		if (lead->leader != lead - k->ev || lead->cpu != cpu)
 			return -EINVAL;
@@ -981,6 +1123,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	e->used = true;
 	e->attr = *attr;
 	e->cpu = cpu;
+	e->task = pid == -1 ? 0 : pid;
+	e->out = -1;
 	if (sk_cpu_add(k, i) < 0) {
 		e->used = false;
 		return -ENOMEM;
@@ -1105,6 +1249,11 @@ static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned l
 				k->ev[e->sib[i]].count = 0;
 			}
 		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		/* the argument is the output event's descriptor, or -1 (K61 perf_ioctl) */
+		if ((int)arg != -1 && !sk_fd_event(k, (int)arg))
+			return -EBADF;
+		return sk_task_set_output(k, e, (int)arg == -1 ? NULL : sk_fd_event(k, (int)arg));
 	case PERF_EVENT_IOC_PERIOD:
 		/* the argument points to the new period (K61 perf_event_period) */
 		if (!e->attr.sample_period || !arg || !*(const uint64_t *)arg)
@@ -1227,6 +1376,9 @@ static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
 	m->data_size = data;
 	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
 	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
+		/* a task's event hears of its own process only */
+		if (e->task && prof->lines[i].pid != sk_task_pid(k, e->task, k->now))
+			continue;
 		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
 			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,
 			(uint32_t)prof->lines[i].pid, { 0 },
@@ -1272,6 +1424,7 @@ static const struct perfdev_ops sk_ops = {
 	.file = sk_file,
 	.mmap = sk_mmap,
 	.munmap = sk_munmap,
+	.tasks = sk_tasks,
 	.destroy = sk_destroy,
 };
 
@@ -1303,7 +1456,7 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 		}
 		k->ev[i] = (struct sk_event){
 			.used = true, .internal = true, .attr = a, .cpu = cpu, .leader = i,
-			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1,
+			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1, .out = -1,
 			.seq = k->cpu[cpu].seq++,
 		};
 		if (sk_cpu_add(k, i) < 0)
@@ -1391,7 +1544,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	sk_caps(k);
 	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
-	k->now = k->clock(k->clock_arg);
+	k->now = k->t0 = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */
 	sim_set_clock(sim, sk_clock, k);
 	for (int c = 0; c < k->ncpus; c++) {

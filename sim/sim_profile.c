@@ -47,7 +47,7 @@
  *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
  *                                       per event above it are throttled
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
- *                                       [remote=F] [ip=HEX]: a contended cache line at
+ *                                       [remote=F] [ip=HEX] [exit=S]: a contended line at
  *                                       ADDR (64-byte aligned) of process PID named COMM,
  *                                       whose loads are served HITM HITM_PER_SEC times a
  *                                       second in all, shared evenly by its accesses; an
@@ -55,8 +55,10 @@
  *                                       writes the 8-byte word at OFFSET: one load, one
  *                                       store) or TID:r@OFFSET (reads it); remote=F: the
  *                                       share served by another package (packages >= 2);
- *                                       ip=HEX: the instruction of every access.  The
- *                                       thread TID runs on CPU TID % cpus.
+ *                                       ip=HEX: the instruction of every access; exit=S:
+ *                                       process PID exits S simulated seconds in (its
+ *                                       threads access nothing after).  The thread TID
+ *                                       runs on CPU TID % cpus, always.
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -314,7 +316,7 @@ static bool parse_access(const char *tok, struct sim_line_access *a)
 	return true;
 }
 
-/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] */
+/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] */
 static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 {
 	struct sim_line l = { .pid = 0 }, *nl;
@@ -350,6 +352,10 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 			if (!parse_u64(tok + 3, 16, &u))
 				return perr(p, e->line, e->text, "ip= wants a hexadecimal address");
 			l.ip = u;
+		} else if (!strncmp(tok, "exit=", 5)) {
+			if (!parse_double(p, tok + 5, &v) || !(v > 0))
+				return perr(p, e->line, e->text, "exit= wants seconds above 0");
+			l.exit_s = v;
 		} else {
 			if (l.nacc == SIM_LINE_ACCESSES)
 				return perr(p, e->line, e->text, "more than %d accesses", SIM_LINE_ACCESSES);

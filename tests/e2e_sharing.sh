@@ -88,6 +88,46 @@ ns=$(jq "[$a | .offsets[].writes] | add" $out)
 within_se "tagged 1/4: line 1 stores/s, all of them ($ns samples)" "$(jq "$a | .stores_per_sec" $out)" \
 	800000 "$(se 800000 "$ns")"
 
+# ---- --pid: the threads of one process only ----
+# The simulated kernel's per-task events sample their own thread only; a
+# CPU-wide reading, or a filter that missed a thread, would bring the
+# other process's line (or lose half of this one's).
+for p in 77 4242; do
+	out=$LIB_TMP/pid$p.json
+	./lattop --simulate skylake --sim-profile $P --backend perf --once -d 2 --format json \
+		--pid $p >$out 2>$LIB_TMP/err
+	is "--pid $p: exit 0" "$?" 0
+	is "--pid $p: its line only, its process only" \
+		"$(jq -c '[.sharing.lines[] | [.addr, [.processes[].pid]]]' $out)" \
+		"$([ $p = 77 ] && echo '[["0x7f3a00002000",[77]]]' || echo '[["0x7f3a00001040",[4242]]]')"
+done
+out=$LIB_TMP/pid77.json
+b='.sharing.lines[0]'
+nb=$(jq "[$b | .offsets[].reads] | add" $out)
+within_se "--pid 77: its HITM/s, both threads' ($nb samples)" "$(jq "$b | .hitm_per_sec" $out)" \
+	400000 "$(se 400000 "$nb")"
+ns=$(jq "[$b | .offsets[].writes] | add" $out)
+within_se "--pid 77: its stores/s ($ns samples)" "$(jq "$b | .stores_per_sec" $out)" 200000 \
+	"$(se 200000 "$ns")"
+# a process that ends: the view says so from the interval after
+sed 's/79:r@0$/79:r@0 exit=0.8/' $P >$LIB_TMP/exit.prof
+./lattop --simulate skylake --sim-profile $LIB_TMP/exit.prof --backend perf -b -n 3 -d 0.5 \
+	--format json --pid 77 >$LIB_TMP/exit.json 2>/dev/null
+is "--pid: sampled while the process runs, then it ended" \
+	"$(jq -c '.sharing | [.supported, .reason, (.lines | length)]' $LIB_TMP/exit.json | tr '\n' ' ')" \
+	'[true,null,1] [false,"process 77 (--pid) ended",0] [false,"process 77 (--pid) ended",0] '
+# bad input: one line, exit 2, nothing measured
+for bad in x12 0 -3 12345678901 4243; do
+	./lattop --simulate skylake --sim-profile $P --backend perf --once -d 0.2 --format json \
+		--pid $bad >$LIB_TMP/bad.out 2>$LIB_TMP/bad.err
+	is "--pid $bad: exit 2" "$?" 2
+	is "--pid $bad: nothing printed" "$(wc -c <$LIB_TMP/bad.out | tr -d ' ')" 0
+	check "--pid $bad: one line says why" grep -q "^lattop: --pid '*$bad'*: " $LIB_TMP/bad.err
+done
+./lattop --simulate skylake --sim-profile $P --once -d 0.2 --pid 77 >/dev/null 2>$LIB_TMP/bad.err
+is "--pid without --backend perf: exit 2" "$?" 2
+check "... the msr backend samples nothing" grep -q 'needs --backend perf' $LIB_TMP/bad.err
+
 # ---- the msr backend has no PEBS buffer ----
 ./lattop --simulate haswell --sim-profile $P --once -d 0.2 --format json >$LIB_TMP/msr.json 2>/dev/null
 is "msr: not supported" "$(jq .sharing.supported $LIB_TMP/msr.json)" false
