@@ -69,6 +69,19 @@ static const struct pmu_event *ldlat_row(const struct uarch *u)
 	return NULL;
 }
 
+/*
+ * What a read of a sampling event gives: its times, and the samples it
+ * lost (PERF_FORMAT_LOST) where the kernel has it: those are counted at
+ * the read, in the interval they were lost, where a LOST record comes
+ * only with the next record that fits (pmu-facts 10.5), in the interval
+ * after when the ring was full.
+ */
+static uint64_t read_format(const struct sharing_sampler *s)
+{
+	return PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+	       (s->lost_by_read ? PERF_FORMAT_LOST : 0);
+}
+
 /* Open one sampling event; PHYS_ADDR is dropped when the kernel refuses it (perf_allow_kernel). */
 static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, pid_t pid, int cpu,
 			 int group, unsigned long flags)
@@ -80,6 +93,12 @@ static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, p
 	if ((fd == -EACCES || fd == -EINVAL) && (s->sample_type & PERF_SAMPLE_PHYS_ADDR)) {
 		s->sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
 		a->sample_type = s->sample_type;
+		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
+	}
+	/* PERF_FORMAT_LOST is Linux 6.0's: before it, the LOST records alone */
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		s->lost_by_read = false;
+		a->read_format = read_format(s);
 		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
 	}
 	/* precise_ip 2 (the eventing IP) where the PMU has it, else 1 (x86_pmu_max_precise) */
@@ -201,7 +220,7 @@ static int open_one(struct sharing_sampler *s, const struct pmu_event *row,
 	}
 	a.sample_period = SHARING_PERIOD;
 	a.precise_ip = 2;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.read_format = read_format(s);
 	/* --pid: the threads a thread creates after the open too, on this CPU's ring */
 	a.inherit = s->pid > 0;
 	/*
@@ -253,6 +272,7 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 		return -1;
 	s->dev = dev;
 	s->pid = pid > 0 ? pid : 0;
+	s->lost_by_read = true;
 	s->cpu = calloc((size_t)ncpu, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -1;
@@ -378,7 +398,9 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 		lines_add(&s->lines, &a);
 		break;
 	case PERF_RECORD_LOST:
-		s->lost += perf_record_lost(h, len);
+		/* the reads counted them already, where the kernel has PERF_FORMAT_LOST */
+		if (!s->lost_by_read)
+			s->lost += perf_record_lost(h, len);
 		break;
 	case PERF_RECORD_THROTTLE:
 		s->throttled++;
@@ -472,19 +494,25 @@ static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double secon
 	ev->throttled = false;
 }
 
-/* The times of @fd since the last read (*@en, *@run): added to *@de, *@dr. */
+/*
+ * The times of @fd since the last read (*@en, *@run) added to *@de,
+ * *@dr; the samples it lost since (*@lost) to the interval's.
+ */
 static void read_times(struct sharing_sampler *s, int fd, uint64_t *en, uint64_t *run,
-		       uint64_t *de, uint64_t *dr)
+		       uint64_t *lost, uint64_t *de, uint64_t *dr)
 {
 	struct perfdev_counts k;
 
-	if (perfdev_read_counts(s->dev, fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
-				PERF_FORMAT_TOTAL_TIME_RUNNING, &k) < 0)
+	if (perfdev_read_counts(s->dev, fd, read_format(s), &k) < 0)
 		return;
 	*de += k.enabled - *en;
 	*dr += k.running - *run;
 	*en = k.enabled;
 	*run = k.running;
+	if (s->lost_by_read) {
+		s->lost += k.lost[0] - *lost;
+		*lost = k.lost[0];
+	}
 }
 
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds)
@@ -517,10 +545,10 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 			 * enabled / running, summed over the threads' events.
 			 */
 			ev->scale = 1;
-			read_times(s, ev->fd, &ev->enabled, &ev->running, &de, &dr);
+			read_times(s, ev->fd, &ev->enabled, &ev->running, &ev->lost, &de, &dr);
 			for (int m = 0; m < ev->nmore; m++)
 				read_times(s, ev->more[m].fd, &ev->more[m].enabled, &ev->more[m].running,
-					   &de, &dr);
+					   &ev->more[m].lost, &de, &dr);
 			if (dr > 0 && de > 0)
 				ev->scale = s->pid ? (double)de / (double)dr : seconds * 1e9 / (double)dr;
 			sharing_sampler_drain(s, ev, i);

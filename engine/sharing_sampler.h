@@ -51,6 +51,7 @@ struct sharing_task_fd {
 	int fd;
 	int aux;                        /* its own group leader where the kernel demands one, or -1 */
 	uint64_t enabled, running;      /* at the last read */
+	uint64_t lost;                  /* PERF_FORMAT_LOST at the last read */
 };
 
 struct sharing_ev {
@@ -59,6 +60,7 @@ struct sharing_ev {
 	struct perf_ring *ring;
 	uint64_t period;
 	uint64_t enabled, running;      /* at the last read */
+	uint64_t lost;                  /* PERF_FORMAT_LOST at the last read */
 	double scale;                   /* this interval: enabled / running */
 	uint64_t samples;               /* this interval */
 	bool throttled;
@@ -81,6 +83,7 @@ struct sharing_sampler {
 	struct symbols *sym;
 	struct sharing_frame frame;
 	int pid;                        /* --pid: that process's threads only; 0: every task */
+	bool lost_by_read;              /* PERF_FORMAT_LOST counts the losses, not LOST records */
 	/* while draining */
 	struct sharing_ev *cur;
 	int cur_kind;                   /* SHARING_EV_* */

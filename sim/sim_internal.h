@@ -264,6 +264,7 @@ struct sim_profile {
 	struct sim_line *lines;         /* [nlines] */
 	int nlines;
 	int max_sample_rate;            /* kernel.perf_event_max_sample_rate */
+	bool no_format_lost;            /* a kernel before 6.0: no PERF_FORMAT_LOST */
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
 	int packages;                   /* 1 unless set */

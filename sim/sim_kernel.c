@@ -115,6 +115,7 @@ struct sk_event {
 	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
 	unsigned char *ring;
 	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
+	uint64_t lost_samples;          /* its own samples lost, ever: PERF_FORMAT_LOST */
 	double *carry;                  /* per line access: the share of a sample due */
 	double *rcarry;                 /* ... and of a remote one */
 	int task;                       /* a per-task event's thread (its pid argument); 0: the CPU's */
@@ -568,20 +569,24 @@ static void sk_ring_write(struct sk_event *e, const void *rec, size_t len)
 }
 
 /*
- * Put a record in @e's ring, or count it lost.  The LOST record goes
- * first, when the next record fits: the kernel says a loss only with the
- * next output that finds room (pmu-facts 10.5, K61 perf_output_begin).
+ * Put a record in @e's ring, or count it lost: false then.  The LOST
+ * record goes first, when the next record fits: the kernel says a loss
+ * only with the next output that finds room (pmu-facts 10.5, K61
+ * perf_output_begin); the event whose sample it was counts it at once
+ * (its lost_samples, which PERF_FORMAT_LOST reads: the caller's).
  */
-static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
+static bool sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
 {
 	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
 		{ PERF_RECORD_LOST, 0, sizeof(lost) }, id, 0,
 	};
 
+	if (!e)
+		return false;
 	if (e->lost) {
 		if (!sk_ring_room(e, sizeof(lost) + len)) {
 			e->lost += sample;
-			return;
+			return false;
 		}
 		lost.lost = e->lost;
 		sk_ring_write(e, &lost, sizeof(lost));
@@ -589,9 +594,10 @@ static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t
 	}
 	if (!sk_ring_room(e, len)) {
 		e->lost += sample;
-		return;
+		return false;
 	}
 	sk_ring_write(e, rec, len);
+	return true;
 }
 
 /* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
@@ -647,7 +653,8 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 		w[n++] = sk_phys(addr, l->pid);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 						   (uint16_t)(n * 8) }, 8);
-	sk_ring_put(sk_task_out(k, e), id, w, n * 8, true);
+	if (!sk_ring_put(sk_task_out(k, e), id, w, n * 8, true))
+		e->lost_samples++;
 }
 
 /* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
@@ -1083,6 +1090,9 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	rc = sk_check_attr(k, attr, &er);
 	if (rc < 0)
 		return rc;
+	/* a read_format bit the kernel does not know (PERF_FORMAT_LOST before 6.0: perf_copy_attr) */
+	if ((attr->read_format & PERF_FORMAT_LOST) && sim_profile_of(k->sim)->no_format_lost)
+		return -EINVAL;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
 		return -EINVAL;         /* the TSC in a group is not modelled */
 	/*
@@ -1159,7 +1169,7 @@ static void sk_fill_counts(struct sk *k, const struct sk_event *e, uint64_t *w, 
 	if (fmt & PERF_FORMAT_ID)
 		w[(*n)++] = (uint64_t)(e - k->ev) + 1;
 	if (fmt & PERF_FORMAT_LOST)
-		w[(*n)++] = 0;
+		w[(*n)++] = e->lost_samples;
 }
 
 static ssize_t sk_read(struct perfdev *d, int fd, void *buf, size_t len)
@@ -1194,7 +1204,7 @@ static ssize_t sk_read(struct perfdev *d, int fd, void *buf, size_t len)
 		if (fmt & PERF_FORMAT_ID)
 			w[n++] = (uint64_t)(e - k->ev) + 1;
 		if (fmt & PERF_FORMAT_LOST)
-			w[n++] = 0;
+			w[n++] = e->lost_samples;
 	}
 	if (len < n * sizeof(uint64_t))
 		return -ENOSPC;

@@ -46,6 +46,7 @@
  *                                       (P-cores first; N + M = cpus; an error elsewhere)
  *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
  *                                       per event above it are throttled
+ *   perf_format_lost        1           0: a kernel before 6.0, without PERF_FORMAT_LOST
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
  *                                       [remote=F] [ip=HEX] [exit=S]: a contended line at
  *                                       ADDR (64-byte aligned) of process PID named COMM,
@@ -82,7 +83,7 @@ enum key_id {
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
 	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_MAX_RATE,
-	K_LINE, K_MSR, K_N
+	K_FORMAT_LOST, K_LINE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -142,6 +143,7 @@ static const struct key_def keys[K_N] = {
 	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
 	[K_CORE_TYPES] = { "core_types", KIND_CORE_TYPES, false },
 	[K_MAX_RATE] = { "perf_event_max_sample_rate", KIND_MAX_RATE, false },
+	[K_FORMAT_LOST] = { "perf_format_lost", KIND_BOOL, false },
 	[K_LINE] = { "line", KIND_LINE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
@@ -778,11 +780,14 @@ static struct sim_profile *resolve(struct parser *p)
 		}
 	}
 	prof->max_sample_rate = SIM_DEFAULT_MAX_SAMPLE_RATE;
+	prof->no_format_lost = false;
 	for (i = 0; i < p->n; i++) {
 		const struct entry *e = &p->e[i];
 
 		if (e->key == K_MAX_RATE)
 			prof->max_sample_rate = (int)e->num;
+		if (e->key == K_FORMAT_LOST)
+			prof->no_format_lost = e->num == 0;
 		if (e->key == K_LINE && p->lines[e->line_at].remote > 0 && prof->packages < 2) {
 			perr(p, e->line, e->text, "remote= needs packages >= 2");
 			goto fail;

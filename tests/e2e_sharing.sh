@@ -158,11 +158,22 @@ line = 0x7f3a00001040 worker 4242 40000000 2:w@0 3:w@8
 PROF
 ./lattop --simulate skylake --sim-profile $L --backend perf -b -n 3 -d 1 --format json \
 	>$LIB_TMP/lost.json 2>/dev/null
-# The kernel says a loss with the next record that fits: the interval after.
-check "lost: the first interval lost samples, said by the next" \
-	test "$(head -2 $LIB_TMP/lost.json | jq -s '[.[].sharing.lost] | add')" -gt 0
-is "lost: then a period long enough to lose none" "$(tail -1 $LIB_TMP/lost.json | jq .sharing.lost)" 0
+# PERF_FORMAT_LOST: the read says a loss at once, in its interval, where
+# the kernel's LOST record comes with the next record that fits, after.
+check "lost: the first interval says its losses itself" \
+	test "$(head -1 $LIB_TMP/lost.json | jq .sharing.lost)" -gt 0
+is "lost: then a period long enough to lose none" \
+	"$(tail -2 $LIB_TMP/lost.json | jq -c .sharing.lost | tr '\n' ' ')" "0 0 "
 check "lost: the period grew" test "$(tail -1 $LIB_TMP/lost.json | jq .sharing.period)" -gt 1000
+# A kernel before 6.0 refuses PERF_FORMAT_LOST: the LOST records, an interval late.
+(cat $L; echo 'perf_format_lost = 0') >$LIB_TMP/lost0.prof
+./lattop --simulate skylake --sim-profile $LIB_TMP/lost0.prof --backend perf -b -n 3 -d 1 \
+	--format json >$LIB_TMP/lost0.json 2>/dev/null
+is "lost, before 6.0: still sampled" "$(head -1 $LIB_TMP/lost0.json | jq .sharing.supported)" true
+is "lost, before 6.0: nothing said in the interval itself" \
+	"$(head -1 $LIB_TMP/lost0.json | jq .sharing.lost)" 0
+check "lost, before 6.0: the LOST record, in the interval after" \
+	test "$(sed -n 2p $LIB_TMP/lost0.json | jq .sharing.lost)" -gt 0
 
 # ---- /metrics: bounded aggregates, never a series per line ----
 if command -v curl >/dev/null 2>&1; then
