@@ -500,7 +500,7 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
+	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch, r->desc.flags,
 				  sharing_sampler_threshold(r->plan), r->ids, r->nids,
 				  r->opt.cgroup ? r->cgroup_fd : -1, r->opt.pid) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {

@@ -22,31 +22,54 @@
  * What a family samples beside its load-latency row: the kernel's
  * "mem-stores" alias (K61 arch/x86/events/intel/core.c: mem_st_snb
  * "event=0xcd,umask=0x2", mem_st_hsw "event=0xd0,umask=0x82"; none on
- * Nehalem and Westmere), and whether the load event needs the auxiliary
+ * Nehalem and Westmere), whether the load event needs the auxiliary
  * leader 0x8203 (PMU_FL_MEM_LOADS_AUX, K612 intel_pmu_init's
- * sapphire_rapids case; pmu-facts 9.3, 9.7).
+ * sapphire_rapids case; pmu-facts 9.3, 9.7), and whether its precise
+ * retired-load events sample the data address (Data_LA, Haswell on:
+ * pmu-facts 4.3, 10.5; Sandy and Ivy Bridge's do not), so that the
+ * table's HITM rows (snoop_row) are sample sources.  Haswell's table
+ * counts the package's HITM through an offcore response, which samples
+ * no address: its MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_HITM (0xD2/0x04,
+ * PEBS, Data_LA, pmu-facts 4.3) is named here.
  */
 struct sharing_family {
 	const char *uarch;
 	uint64_t store_config;
 	bool loads_aux;
+	bool datala;
+	uint64_t hitm_config;           /* when the table has no retired-load HITM row */
 };
 
 static const struct sharing_family families[] = {
-	{ "sandybridge", 0x02cd, false },
-	{ "ivybridge", 0x02cd, false },
-	{ "haswell", 0x82d0, false },
-	{ "broadwell", 0x82d0, false },
-	{ "skylake", 0x82d0, false },
-	{ "icelake", 0x82d0, false },
-	{ "tigerlake", 0x82d0, false },
-	{ "rocketlake", 0x82d0, false },
-	{ "sapphirerapids", 0x82d0, true },
-	{ "emeraldrapids", 0x82d0, true },
+	{ "sandybridge", 0x02cd, false, false, 0 },
+	{ "ivybridge", 0x02cd, false, false, 0 },
+	{ "haswell", 0x82d0, false, true, 0x04d2 },
+	{ "broadwell", 0x82d0, false, true, 0x04d2 },
+	{ "skylake", 0x82d0, false, true, 0 },
+	{ "icelake", 0x82d0, false, true, 0 },
+	/* Tiger Lake's 0xD2/0x04 adds clean forwards: no HITM row (UARCH_F_XSNP_HITM) */
+	{ "tigerlake", 0x82d0, false, true, 0 },
+	{ "rocketlake", 0x82d0, false, true, 0 },
+	{ "sapphirerapids", 0x82d0, true, true, 0 },
+	{ "emeraldrapids", 0x82d0, true, true, 0 },
 	/* the granite_rapids case has no PMU_FL_MEM_LOADS_AUX (pmu-facts 9.9) */
-	{ "graniterapids", 0x82d0, false },
-	{ NULL, 0, false },
+	{ "graniterapids", 0x82d0, false, true, 0 },
+	{ NULL, 0, false, false, 0 },
 };
+
+/*
+ * The table's retired-load row for @metric (M_SNOOP_HITM, M_SNOOP_REMOTE_HITM)
+ * this CPU has (@flags): a general-purpose event, no offcore response,
+ * which PEBS can sample.  NULL: none.
+ */
+static const struct pmu_event *snoop_row(const struct uarch *u, unsigned flags, enum metric metric)
+{
+	for (const struct pmu_event *e = u->table ? u->table->events : NULL; e && e->name; e++)
+		if (e->metric == metric && !e->offcore && !e->ldlat && e->fixed == PMU_FIXED_NONE &&
+		    (e->needs & flags) == e->needs)
+			return e;
+	return NULL;
+}
 
 #define AUX_CONFIG 0x8203       /* LD_BLOCKS.STORE_FORWARD (pmu-facts 9.3) */
 
@@ -187,12 +210,13 @@ unsigned sharing_sampler_threshold(const struct plan *pl)
 }
 
 /*
- * Open kind @kind's event (with the group leader the kernel demands into
+ * Open kind @kind's event, table row @row (or raw event @raw), loads above
+ * @ldlat for load latency (with the group leader the kernel demands into
  * *@aux, else -1) for task @pid (-1: every task; a cgroup's directory with
  * PERF_FLAG_PID_CGROUP in @flags) on @cpu: its descriptor, or a negative
  * errno.
  */
-static int open_one(struct sharing_sampler *s, const struct pmu_event *row,
+static int open_one(struct sharing_sampler *s, const struct pmu_event *row, uint64_t raw,
 		    const struct sharing_family *fam, unsigned ldlat, int kind, pid_t pid, int cpu,
 		    unsigned long flags, int *aux)
 {
@@ -201,12 +225,12 @@ static int open_one(struct sharing_sampler *s, const struct pmu_event *row,
 
 	*aux = -1;
 	memset(&a, 0, sizeof(a));
-	if (kind == SHARING_EV_LOADS) {
-		perf_attr_of(row, ldlat, &a);
+	if (row) {
+		perf_attr_of(row, kind == SHARING_EV_LOADS ? ldlat : 0, &a);
 	} else {
 		a.size = sizeof(a);
 		a.type = PERF_TYPE_RAW;
-		a.config = fam->store_config;
+		a.config = raw;
 	}
 	if (kind == SHARING_EV_LOADS && fam && fam->loads_aux) {
 		struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
@@ -259,9 +283,11 @@ static int task_list(struct perfdev *dev, int pid, int **tids)
 }
 
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd, int pid)
+			  unsigned uflags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
+			  int pid)
 {
-	const struct pmu_event *row = ldlat_row(u);
+	const struct pmu_event *row = ldlat_row(u), *rows[SHARING_EV_N] = { NULL };
+	uint64_t raw[SHARING_EV_N] = { 0 };
 	const struct sharing_family *fam = NULL;
 	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
 	int one = cgroup_fd >= 0 ? cgroup_fd : -1, *tids = &one, ntids = 1;
@@ -292,6 +318,13 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			 "or data source", u->pretty);
 		goto unsupported;
 	}
+	rows[SHARING_EV_LOADS] = row;
+	raw[SHARING_EV_STORES] = fam ? fam->store_config : 0;
+	if (fam && fam->datala) {
+		rows[SHARING_EV_HITM] = snoop_row(u, uflags, M_SNOOP_HITM);
+		raw[SHARING_EV_HITM] = fam->hitm_config;
+		rows[SHARING_EV_RHITM] = snoop_row(u, uflags, M_SNOOP_REMOTE_HITM);
+	}
 	if (s->pid) {
 		ntids = task_list(dev, s->pid, &tids);
 		if (ntids == -ENOMEM)
@@ -308,7 +341,7 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &sc->ev[i];
 
-			if (i == SHARING_EV_STORES && (!fam || !fam->store_config))
+			if (!rows[i] && !raw[i])
 				continue;
 			if (ntids > 1) {
 				ev->more = calloc((size_t)ntids - 1, sizeof(*ev->more));
@@ -320,7 +353,8 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			for (int t = 0; t < ntids; t++) {
 				int aux;
 
-				rc = open_one(s, row, fam, ldlat, i, tids[t], cpus[c], flags, &aux);
+				rc = open_one(s, rows[i], raw[i], fam, ldlat, i, tids[t], cpus[c], flags,
+					      &aux);
 				if (rc == -ESRCH && s->pid)
 					continue;       /* the thread ended since the list */
 				if (rc < 0)
@@ -351,6 +385,10 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 	}
 	if (tids != &one)
 		free(tids);
+	s->hitm_ev = rows[SHARING_EV_HITM] || raw[SHARING_EV_HITM];
+	s->rhitm_ev = rows[SHARING_EV_RHITM];
+	/* every HITM from an event: the package's, and another package's where there are two */
+	s->hitm_lower_bound = !s->hitm_ev || (!s->rhitm_ev && (uflags & UARCH_F_REMOTE_EVENTS));
 	s->frame.supported = true;
 	return 0;
 ended:
@@ -391,8 +429,21 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 		a.cpu = (int)smp.cpu;
 		/* the store event's samples are stores whatever their data source says */
 		a.store = s->cur_kind == SHARING_EV_STORES || m.store;
-		a.hitm = !a.store && m.snoop == RING_SNOOP_HITM;
-		a.remote = m.remote;
+		if (s->cur_kind == SHARING_EV_HITM || s->cur_kind == SHARING_EV_RHITM) {
+			/* the event implies the snoop; its data source says only "load" (pmu-facts 10.5) */
+			a.store = false;
+			a.hitm_event = a.hitm = true;
+			a.remote = s->cur_kind == SHARING_EV_RHITM;
+		} else {
+			/*
+			 * A load-latency sample's HITM counts where no snoop event
+			 * samples that HITM (the package's, another package's):
+			 * those count every one, the tagged loads a share of them.
+			 */
+			a.remote = m.remote;
+			a.hitm = !a.store && m.snoop == RING_SNOOP_HITM &&
+				 !(a.remote ? s->rhitm_ev : s->hitm_ev);
+		}
 		a.weight = (double)smp.weight;
 		a.period = (double)(smp.period ? smp.period : s->cur->period) * s->cur->scale;
 		lines_add(&s->lines, &a);
@@ -573,6 +624,7 @@ const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, doubl
 	s->frame.lost = s->lost;
 	s->frame.throttled = s->throttled;
 	s->frame.period = 0;
+	s->frame.hitm_lower_bound = s->hitm_lower_bound;
 	for (int c = 0; c < s->ncpu; c++)
 		if (s->cpu[c].ev[SHARING_EV_LOADS].period > s->frame.period)
 			s->frame.period = s->cpu[c].ev[SHARING_EV_LOADS].period;

@@ -44,7 +44,13 @@ struct symbols;
 #define SHARING_COST_US 2.5             /* assumed per sample (see above) */
 #define SHARING_RING_PAGES 64           /* data pages per ring: 256 KiB, ~2.9 s at the rate max */
 
-enum { SHARING_EV_LOADS, SHARING_EV_STORES, SHARING_EV_N };
+/*
+ * The sampling events of a CPU: load latency, stores, and the precise
+ * retired-load snoop events where they sample the data address (Haswell
+ * on): loads served HITM in the package (SHARING_EV_HITM), by another
+ * package's modified line (SHARING_EV_RHITM, the server parts).
+ */
+enum { SHARING_EV_LOADS, SHARING_EV_STORES, SHARING_EV_HITM, SHARING_EV_RHITM, SHARING_EV_N };
 
 /* --pid: one more thread's event on a CPU, its records in that CPU's ring. */
 struct sharing_task_fd {
@@ -84,6 +90,8 @@ struct sharing_sampler {
 	struct sharing_frame frame;
 	int pid;                        /* --pid: that process's threads only; 0: every task */
 	bool lost_by_read;              /* PERF_FORMAT_LOST counts the losses, not LOST records */
+	bool hitm_ev, rhitm_ev;         /* the snoop events opened: HITM from them, not load latency */
+	bool hitm_lower_bound;          /* some HITM only from the tagged loads (struct sharing_frame) */
 	/* while draining */
 	struct sharing_ev *cur;
 	int cur_kind;                   /* SHARING_EV_* */
@@ -102,7 +110,8 @@ unsigned sharing_sampler_threshold(const struct plan *pl);
 
 /*
  * Open the sampling events on @cpus[0..@ncpu) through @dev for family
- * @u, loads above @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks
+ * @u with UARCH_F_* @flags (the family's and the model's), loads above
+ * @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks
  * only; with @pid > 0 the threads of process @pid only: per CPU, one
  * event per thread it has now (perfdev_tasks), with inherit for the
  * threads they create later (pmu-facts 10.4: a task's event follows only
@@ -113,7 +122,8 @@ unsigned sharing_sampler_threshold(const struct plan *pl);
  * when out of memory.
  */
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd, int pid);
+			  unsigned flags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
+			  int pid);
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);
@@ -122,7 +132,7 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
  * The parts, for a reader of rings of its own (tests/test_perf_real.c,
  * the bench): a sampler with no event, its samples of @sample_type
  * (within PERF_RING_SAMPLE_TYPES); one ring of @ev drained, its samples
- * accesses of kind @kind (SHARING_EV_LOADS or _STORES) standing for
+ * accesses of kind @kind (SHARING_EV_*) standing for
  * ev->period x ev->scale each; the interval ended.  init: 0, or -1 out of
  * memory.
  */

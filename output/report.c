@@ -720,6 +720,13 @@ static void json_sharing(FILE *f, struct jb *j, const struct sharing_frame *s)
 	jb_int(j, (long long)s->throttled);
 	JB(j, ",\"period\":");
 	jb_int(j, (long long)s->period);
+	JB(j, ",\"hitm_lower_bound\":");
+	if (!s->supported)
+		JB(j, "null");
+	else if (s->hitm_lower_bound)
+		JB(j, "true");
+	else
+		JB(j, "false");
 	JB(j, ",\"lines\":[");
 	for (int i = 0; i < s->nlines && i < SHARING_TOP; i++) {
 		if (i)

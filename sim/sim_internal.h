@@ -298,6 +298,13 @@ struct sim_dse {
 };
 extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
 extern const uint64_t sim_dse_store;
+/* sim_dse.c: the retired-load snoop events that sample the data address, per PMU. */
+struct sim_snoop_ev {
+	const char *pmu;                /* struct sk_pmu's name */
+	uint16_t hitm, remote_hitm;     /* event | umask << 8; 0: none */
+};
+extern const struct sim_snoop_ev sim_snoop_evs[];
+extern const uint64_t sim_dse_datala_load;
 
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);

@@ -618,8 +618,25 @@ static uint64_t sk_phys(uint64_t addr, int pid)
 }
 
 /* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
+/*
+ * A precise retired-load snoop event of this PMU (sim_dse.c): SK_SNOOP_HITM
+ * for the package's HITM loads, SK_SNOOP_REMOTE for another package's, or
+ * SK_SNOOP_NONE.  Each samples every load it counts: they are retired
+ * loads, not the tagged ones of load latency.
+ */
+enum { SK_SNOOP_NONE, SK_SNOOP_HITM, SK_SNOOP_REMOTE };
+
+static int sk_snoop_event(const struct sk *k, uint64_t cfg)
+{
+	for (const struct sim_snoop_ev *s = sim_snoop_evs; s->pmu; s++)
+		if (!strcmp(s->pmu, k->pmu->name))
+			return cfg == s->hitm ? SK_SNOOP_HITM : cfg == s->remote_hitm ? SK_SNOOP_REMOTE :
+			       SK_SNOOP_NONE;
+	return SK_SNOOP_NONE;
+}
+
 static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
-		      const struct sim_line_access *a, bool store, bool remote)
+		      const struct sim_line_access *a, bool store, bool remote, bool snoop)
 {
 	uint64_t w[32], t = e->attr.sample_type, id = (uint64_t)(e - k->ev) + 1;
 	uint64_t addr = l->addr + a->offset;
@@ -643,12 +660,13 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 		w[n++] = (uint64_t)(uint32_t)e->cpu;
 	if (t & PERF_SAMPLE_PERIOD)
 		w[n++] = e->attr.sample_period;
+	/* the latency is load latency's alone; a snoop event's weight is its TSX one, 0 */
 	if (t & PERF_SAMPLE_WEIGHT)
-		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+		w[n++] = store || snoop ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
-		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+		w[n++] = store || snoop ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_DATA_SRC)
-		w[n++] = store ? sim_dse_store : sk_data_src(k, remote);
+		w[n++] = store ? sim_dse_store : snoop ? sim_dse_datala_load : sk_data_src(k, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
 		w[n++] = sk_phys(addr, l->pid);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
@@ -683,6 +701,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	uint64_t cfg = e->attr.config & 0xffff;
 	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
 		     cfg == k->pmu->store_config;
+	int snoop = e->attr.precise_ip ? sk_snoop_event(k, cfg) : SK_SNOOP_NONE;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
 	/*
 	 * The load-latency event sees only the loads the hardware tags
@@ -693,15 +712,18 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
 			  SIM_DEFAULT_MAX_SAMPLE_RATE;
 
-	if (!sk_task_out(k, e) || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+	if (!sk_task_out(k, e) || !e->carry || (!loads && !stores && !snoop) || !(dt > 0) ||
+	    period < 1)
 		return;
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
+		/* a snoop event: the share of the line's HITM loads it counts */
+		double share = snoop == SK_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
 
 		for (int j = 0; j < l->nacc; j++)
-			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
+			if (l->acc[j].tid % k->ncpus == e->cpu && (!stores || l->acc[j].write))
 				want += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, l->acc[j].tid, dt) /
-					period * (loads ? tagged : 1);
+					period * (loads ? tagged : share);
 	}
 	if (want > max_rate * dt) {
 		keep = max_rate * dt / want;
@@ -713,6 +735,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
 
+		double share = snoop == SK_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
+
 		for (int j = 0; j < l->nacc; j++) {
 			const struct sim_line_access *a = &l->acc[j];
 			double *c = &e->carry[i * SIM_LINE_ACCESSES + j];
@@ -722,7 +746,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 				continue;
 			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
 			*c += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, a->tid, dt) / period * keep *
-			      (loads ? tagged : 1);
+			      (loads ? tagged : share);
 			for (; *c >= 1; *c -= 1) {
 				bool remote = false;
 
@@ -735,7 +759,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 					    (double)(e->attr.config1 & 0xffff))
 						continue;
 				}
-				sk_sample(k, e, l, a, stores, remote);
+				sk_sample(k, e, l, a, stores, remote || snoop == SK_SNOOP_REMOTE,
+					  snoop != SK_SNOOP_NONE);
 			}
 		}
 	}
