@@ -415,7 +415,7 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (perf_sample_parse(h, len, s->sample_type, &smp) < 0 || !smp.addr)
+		if (s->discard || perf_sample_parse(h, len, s->sample_type, &smp) < 0 || !smp.addr)
 			return;
 		s->samples++;
 		s->cur->samples++;
@@ -450,10 +450,12 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 		break;
 	case PERF_RECORD_LOST:
 		/* the reads counted them already, where the kernel has PERF_FORMAT_LOST */
-		if (!s->lost_by_read)
+		if (!s->lost_by_read && !s->discard)
 			s->lost += perf_record_lost(h, len);
 		break;
 	case PERF_RECORD_THROTTLE:
+		if (s->discard)
+			break;
 		s->throttled++;
 		s->cur->throttled = true;
 		break;
@@ -606,6 +608,29 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 			adapt(s, ev, seconds);
 		}
 	return sharing_sampler_end(s, seconds);
+}
+
+void sharing_sampler_begin(struct sharing_sampler *s)
+{
+	uint64_t de = 0, dr = 0;
+
+	if (!s->frame.supported)
+		return;
+	s->discard = true;
+	for (int c = 0; c < s->ncpu; c++)
+		for (int i = 0; i < SHARING_EV_N; i++) {
+			struct sharing_ev *ev = &s->cpu[c].ev[i];
+
+			if (ev->fd < 0)
+				continue;
+			read_times(s, ev->fd, &ev->enabled, &ev->running, &ev->lost, &de, &dr);
+			for (int m = 0; m < ev->nmore; m++)
+				read_times(s, ev->more[m].fd, &ev->more[m].enabled, &ev->more[m].running,
+					   &ev->more[m].lost, &de, &dr);
+			sharing_sampler_drain(s, ev, i);
+		}
+	s->discard = false;
+	s->lost = 0;
 }
 
 void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int kind)

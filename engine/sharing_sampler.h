@@ -90,6 +90,7 @@ struct sharing_sampler {
 	struct sharing_frame frame;
 	int pid;                        /* --pid: that process's threads only; 0: every task */
 	bool lost_by_read;              /* PERF_FORMAT_LOST counts the losses, not LOST records */
+	bool discard;                   /* draining before the first interval: side-band only */
 	bool hitm_ev, rhitm_ev;         /* the snoop events opened: HITM from them, not load latency */
 	bool hitm_lower_bound;          /* some HITM only from the tagged loads (struct sharing_frame) */
 	/* while draining */
@@ -124,6 +125,14 @@ unsigned sharing_sampler_threshold(const struct plan *pl);
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
 			  unsigned flags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
 			  int pid);
+
+/*
+ * The first interval starts now: what the rings hold since the opens is
+ * dropped, but for the side-band (names, mappings), and the times start
+ * here, so that the first interval's rates are its own (a task's event,
+ * --pid, is scaled by its own times, not by the interval's).
+ */
+void sharing_sampler_begin(struct sharing_sampler *s);
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);
