@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "engine/symbols.h"
 #include "safety/privs.h"
 #include "ui/ui.h"
 
@@ -507,6 +508,9 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
+	/* the simulated kernel's processes are not this machine's: its side-band alone names code */
+	if (r->sim && r->sharing.sym)
+		symbols_set_proc(r->sharing.sym, "");
 	session_core_types(r);
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
@@ -544,7 +548,8 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	/* The counts start with the first interval, not at the opens above. */
+	/* The counts start with the first interval, not at the opens above; the samples too. */
+	sharing_sampler_begin(&r->sharing);
 	if (perf_sampler_replan(&r->perf, r->plan, err, sizeof(err)) < 0 ||
 	    perf_loop(r, err, sizeof(err)) < 0) {
 		status = EXIT_CANNOT;

@@ -253,6 +253,8 @@ struct sim_line {
 	double remote;                  /* share of them served by another package */
 	uint64_t ip;                    /* the instruction; 0: one made up per access */
 	double exit_s;                  /* process pid exits at this simulated second; 0 never */
+	double start_s;                 /* ... starts at this one; 0: it runs from the start */
+	char exe[128];                  /* its executable; "" none told */
 	int nacc;
 	struct sim_line_access acc[SIM_LINE_ACCESSES];
 };

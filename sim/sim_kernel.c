@@ -45,6 +45,8 @@
 #include <string.h>
 #include <dirent.h>
 #include <linux/capability.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -82,6 +84,10 @@
 
 /* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
 #define SK_MUX_S        0.004
+
+/* Where a process's exe= is mapped, and how much of it (the simulated processes' executables). */
+#define SK_EXE_BASE     0x400000ULL
+#define SK_EXE_LEN      0x10000000ULL
 
 /* Descriptors this device hands out: far above any real one, so none is mistaken. */
 #define SK_FD_BASE      (1 << 24)
@@ -168,8 +174,15 @@ static double sk_clock(void *arg)
  *
  * The simulated machine's tasks are the profile's: the processes of its
  * lines (the pid, its main thread, always) and their threads (the TIDs of
- * the accesses), each thread running on CPU TID % cpus all the time, all
- * there before the device opens, a process ending at its line's exit=.
+ * the accesses), each thread running on CPU TID % cpus all the time, there
+ * before the device opens or from its line's start=, a process ending at
+ * its line's exit=.  A process that starts tells the events of its main
+ * thread's CPU that ask for it, as the kernel's side-band does
+ * (perf_event_task, perf_event_comm, perf_event_mmap: K61 core.c): FORK,
+ * then COMM with the exec flag, then MMAP2 of its exe= (the exec maps the
+ * binary after naming the task); one that ends, EXIT.  A process running
+ * before the open is told nothing (the kernel's side-band starts at the
+ * open; perf synthesizes the rest from /proc, which is not this machine's).
  * A per-task event (pid P, cpu N; K61 find_lively_task_by_vpid, a thread
  * id) counts in its task's context (perf_event_context of the task): it
  * goes on the PMU only while its thread runs on CPU N, and its time
@@ -178,17 +191,24 @@ static double sk_clock(void *arg)
  * no thread is created later.  A task that ended runs nowhere.
  */
 
-/* The second process @pid ends, in the device's clock; 0: never. */
-static double sk_task_exit(const struct sk *k, int pid)
+/* Process @pid's life in the device's clock: from *@from (0: before the open) to *@to (0: never). */
+static void sk_task_life(const struct sk *k, int pid, double *from, double *to)
 {
 	const struct sim_profile *prof = sim_profile_of(k->sim);
-	double at = 0;
+	double s = 0, e = 0;
 
-	for (int i = 0; i < prof->nlines; i++)
-		if (prof->lines[i].pid == pid && prof->lines[i].exit_s > 0 &&
-		    (!at || prof->lines[i].exit_s < at))
-			at = prof->lines[i].exit_s;
-	return at ? k->t0 + at : 0;
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+
+		if (l->pid != pid)
+			continue;
+		if (l->exit_s > 0 && (!e || l->exit_s < e))
+			e = l->exit_s;
+		if (l->start_s > s)
+			s = l->start_s;
+	}
+	*from = s ? k->t0 + s : 0;
+	*to = e ? k->t0 + e : 0;
 }
 
 /* The process thread @tid belongs to at instant @now; 0: no such thread, or it ended. */
@@ -203,9 +223,10 @@ static int sk_task_pid(const struct sk *k, int tid, double now)
 		for (int j = 0; !his && j < l->nacc; j++)
 			his = l->acc[j].tid == tid;
 		if (his) {
-			double end = sk_task_exit(k, l->pid);
+			double from, to;
 
-			return end && now >= end ? 0 : l->pid;
+			sk_task_life(k, l->pid, &from, &to);
+			return now < from || (to && now >= to) ? 0 : l->pid;
 		}
 	}
 	return 0;
@@ -219,19 +240,22 @@ static bool sk_task_here(const struct sk *k, const struct sk_event *e)
 
 /*
  * Of the @dt seconds up to now, those in which @e samples the accesses of
- * thread @tid of line @l: all of them, none when @e is another thread's,
- * those before the process ended (its threads access nothing after).
+ * thread @tid of line @l: none when @e is another thread's, else those
+ * the process lived (its threads access nothing before or after).
  */
 static double sk_task_sees(const struct sk *k, const struct sk_event *e, const struct sim_line *l,
 			   int tid, double dt)
 {
-	double end = sk_task_exit(k, l->pid);
+	double from, to, a = k->now - dt, b = k->now;
 
 	if (e->task && e->task != tid)
 		return 0;
-	if (end && k->now > end)
-		return end > k->now - dt ? end - (k->now - dt) : 0;
-	return dt;
+	sk_task_life(k, l->pid, &from, &to);
+	if (from > a)
+		a = from;
+	if (to && to < b)
+		b = to;
+	return b > a ? b - a : 0;
 }
 
 /* The event whose ring @e's records go to (itself, or its SET_OUTPUT target); NULL: none. */
@@ -687,6 +711,70 @@ static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
 }
 
 /*
+ * The side-band records of the processes that started or ended in
+ * (@t - @dt, @t], for CPU-wide event @e on their main thread's CPU, as @e
+ * asks (attr.task, .comm, .mmap2).
+ */
+static void sk_task_sideband(struct sk *k, struct sk_event *e, double t, double dt)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	uint64_t id = (uint64_t)(e - k->ev) + 1;
+
+	if (e->task || !(e->attr.task || e->attr.comm || e->attr.mmap2) || !sk_task_out(k, e))
+		return;
+	for (int i = 0; i < prof->nlines; i++) {
+		const struct sim_line *l = &prof->lines[i];
+		double from, to;
+		bool first = true;
+
+		for (int j = 0; j < i && first; j++)
+			first = prof->lines[j].pid != l->pid;
+		if (!first || l->pid % k->ncpus != e->cpu)
+			continue;
+		sk_task_life(k, l->pid, &from, &to);
+		if (from > t - dt && from <= t) {
+			/* FORK and EXIT: { u32 pid, ppid, tid, ptid; u64 time } (perf_event_task_output) */
+			struct { struct perf_event_header h; uint32_t pid, ppid, tid, ptid; uint64_t time; }
+				f = { { PERF_RECORD_FORK, 0, sizeof(f) }, (uint32_t)l->pid, 1,
+				      (uint32_t)l->pid, 1, (uint64_t)(from * 1e9) };
+			struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
+				{ PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, sizeof(c) },
+				(uint32_t)l->pid, (uint32_t)l->pid, { 0 },
+			};
+			/*
+			 * MMAP2: { u32 pid, tid; u64 addr, len, pgoff; u32 maj, min; u64 ino,
+			 * ino_generation; u32 prot, flags; char filename[] } (perf_event_mmap_output)
+			 */
+			struct { struct perf_event_header h; uint32_t pid, tid; uint64_t addr, len, pgoff;
+				 uint32_t maj, min; uint64_t ino, gen; uint32_t prot, flags;
+				 char name[sizeof(l->exe)]; } m = {
+				{ PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 }, (uint32_t)l->pid,
+				(uint32_t)l->pid, SK_EXE_BASE, SK_EXE_LEN, 0, 0, 0, 0, 0,
+				PROT_READ | PROT_EXEC, MAP_PRIVATE, { 0 },
+			};
+
+			if (e->attr.task)
+				sk_ring_put(sk_task_out(k, e), id, &f, sizeof(f), false);
+			memcpy(c.comm, l->comm, sizeof(c.comm));
+			if (e->attr.comm)
+				sk_ring_put(sk_task_out(k, e), id, &c, sizeof(c), false);
+			memcpy(m.name, l->exe, sizeof(m.name));
+			/* the name padded to 8 bytes with its NUL (perf_event_mmap_event) */
+			m.h.size = (uint16_t)(offsetof(__typeof__(m), name) + ((strlen(l->exe) + 8) & ~7u));
+			if (e->attr.mmap2 && l->exe[0])
+				sk_ring_put(sk_task_out(k, e), id, &m, m.h.size, false);
+		}
+		if (to && to > t - dt && to <= t && e->attr.task) {
+			struct { struct perf_event_header h; uint32_t pid, ppid, tid, ptid; uint64_t time; }
+				x = { { PERF_RECORD_EXIT, 0, sizeof(x) }, (uint32_t)l->pid, 1,
+				      (uint32_t)l->pid, 1, (uint64_t)(to * 1e9) };
+
+			sk_ring_put(sk_task_out(k, e), id, &x, sizeof(x), false);
+		}
+	}
+}
+
+/*
  * The samples @e owes for @dt seconds of counting on its CPU: each
  * profile line's accesses by threads on this CPU (thread TID on CPU TID %
  * cpus), loads for the load-latency event when their latency is above its
@@ -786,6 +874,8 @@ static void sk_step(struct sk *k, int cpu, double t)
 		}
 		if ((e->state == SK_ACTIVE || e->state == SK_INACTIVE) && sk_task_here(k, e))
 			e->enabled += dt;
+		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
+			sk_task_sideband(k, e, t, dt);
 	}
 	c->t = t;
 }
@@ -1411,8 +1501,9 @@ static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
 	m->data_size = data;
 	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
 	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
-		/* a task's event hears of its own process only */
-		if (e->task && prof->lines[i].pid != sk_task_pid(k, e->task, k->now))
+		/* a task's event hears of its own process only; one not started yet says so then */
+		if (e->task ? prof->lines[i].pid != sk_task_pid(k, e->task, k->now) :
+			      sk_task_pid(k, prof->lines[i].pid, k->now) != prof->lines[i].pid)
 			continue;
 		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
 			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,

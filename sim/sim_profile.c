@@ -48,7 +48,8 @@
  *                                       per event above it are throttled
  *   perf_format_lost        1           0: a kernel before 6.0, without PERF_FORMAT_LOST
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
- *                                       [remote=F] [ip=HEX] [exit=S]: a contended line at
+ *                                       [remote=F] [ip=HEX] [exit=S] [start=S]
+ *                                       [exe=PATH]: a contended line at
  *                                       ADDR (64-byte aligned) of process PID named COMM,
  *                                       whose loads are served HITM HITM_PER_SEC times a
  *                                       second in all, shared evenly by its accesses; an
@@ -58,8 +59,11 @@
  *                                       share served by another package (packages >= 2);
  *                                       ip=HEX: the instruction of every access; exit=S:
  *                                       process PID exits S simulated seconds in (its
- *                                       threads access nothing after).  The thread TID
- *                                       runs on CPU TID % cpus, always.
+ *                                       threads access nothing after); start=S: it
+ *                                       starts S seconds in (FORK, COMM and MMAP2
+ *                                       records then); exe=PATH: its executable, an
+ *                                       ELF file the MMAP2 record maps at 0x400000.
+ *                                       The thread TID runs on CPU TID % cpus, always.
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -318,7 +322,7 @@ static bool parse_access(const char *tok, struct sim_line_access *a)
 	return true;
 }
 
-/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] */
+/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] [start=S] [exe=PATH] */
 static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 {
 	struct sim_line l = { .pid = 0 }, *nl;
@@ -358,6 +362,15 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 			if (!parse_double(p, tok + 5, &v) || !(v > 0))
 				return perr(p, e->line, e->text, "exit= wants seconds above 0");
 			l.exit_s = v;
+		} else if (!strncmp(tok, "start=", 6)) {
+			if (!parse_double(p, tok + 6, &v) || !(v > 0))
+				return perr(p, e->line, e->text, "start= wants seconds above 0");
+			l.start_s = v;
+		} else if (!strncmp(tok, "exe=", 4)) {
+			if (tok[4] != '/' || strlen(tok + 4) >= sizeof(l.exe))
+				return perr(p, e->line, e->text, "exe= wants an absolute path under %zu "
+					    "characters", sizeof(l.exe));
+			strcpy(l.exe, tok + 4);
 		} else {
 			if (l.nacc == SIM_LINE_ACCESSES)
 				return perr(p, e->line, e->text, "more than %d accesses", SIM_LINE_ACCESSES);
@@ -369,6 +382,8 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 	}
 	if (field < 4 || !l.nacc)
 		return perr(p, e->line, e->text, "want ADDR COMM PID HITM_PER_SEC ACCESS...");
+	if (l.exit_s > 0 && l.start_s >= l.exit_s)
+		return perr(p, e->line, e->text, "start= must come before exit=");
 	if (p->nlines == SIM_MAX_LINES)
 		return perr(p, e->line, e->text, "more than %d lines", SIM_MAX_LINES);
 	nl = realloc(p->lines, sizeof(*nl) * (size_t)(p->nlines + 1));
