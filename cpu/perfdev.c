@@ -288,3 +288,42 @@ int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
 					sizeof(buf)) > 0;
 	return 0;
 }
+
+int perfdev_phys_node(struct perfdev *d, uint64_t phys)
+{
+	char buf[256], path[128], *p, *end;
+	unsigned long long bs;
+	int n;
+
+	if (!phys)
+		return -1;
+	n = d->ops->file(d, "/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf));
+	if (n <= 0 || sscanf(buf, "%llx", &bs) != 1 || !bs)
+		return -1;
+	n = d->ops->file(d, "/sys/devices/system/node/online", buf, sizeof(buf));
+	if (n <= 0)
+		return -1;
+	/* a list of ranges, "0-3,5" */
+	for (p = buf; *p && *p != '\n'; p = *end == ',' ? end + 1 : end) {
+		long lo = strtol(p, &end, 10), hi = lo;
+		char probe[16];
+
+		if (end == p || lo < 0)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo || hi > 4096)
+				return -1;
+		}
+		for (long k = lo; k <= hi; k++) {
+			snprintf(path, sizeof(path), "/sys/devices/system/node/node%ld/memory%llu/phys_index",
+				 k, (unsigned long long)(phys / bs));
+			if (d->ops->file(d, path, probe, sizeof(probe)) > 0)
+				return (int)k;
+		}
+		if (*end != ',')
+			break;
+	}
+	return -1;
+}

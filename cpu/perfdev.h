@@ -37,8 +37,9 @@ struct perfdev_ops {
 	int (*ioctl)(struct perfdev *, int fd, unsigned long request, unsigned long arg);
 	int (*close)(struct perfdev *, int fd);
 	/*
-	 * The text of a kernel file (an absolute path under /proc/sys/kernel
-	 * or /sys/bus/event_source): its length, or a negative errno
+	 * The text of a kernel file (an absolute path under /proc/sys/kernel,
+	 * /sys/bus/event_source or /sys/devices/system/{node,memory}): its
+	 * length, or a negative errno
 	 * (-ENOENT: the kernel has no such file).
 	 */
 	int (*file)(struct perfdev *, const char *path, char *buf, size_t len);
@@ -154,5 +155,13 @@ struct perfdev_pmu {
 	bool ldlat, offcore_rsp;
 };
 int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu);
+
+/*
+ * The NUMA node holding physical address @phys, as the kernel's files say
+ * it: its memory block (/sys/devices/system/memory/block_size_bytes) is
+ * one of node N's (/sys/devices/system/node/nodeN/memoryB, N among
+ * node/online).  -1: not known (@phys 0, no such files, no node has it).
+ */
+int perfdev_phys_node(struct perfdev *d, uint64_t phys);
 
 #endif

@@ -640,6 +640,24 @@ void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int
 	perf_ring_drain(ev->ring, on_record, s);
 }
 
+/*
+ * The NUMA node of physical address @phys: its memory block's, asked of
+ * the kernel's files once per block (a direct-mapped cache); -1 unknown.
+ */
+static int phys_node(struct sharing_sampler *s, uint64_t phys)
+{
+	uint64_t block = phys >> SHARING_NODE_BLOCK;
+	struct sharing_node *c = &s->nodes[block % SHARING_NODES];
+
+	if (!phys || !s->dev)
+		return -1;
+	if (c->block != block + 1) {
+		c->block = block + 1;
+		c->node = perfdev_phys_node(s->dev, phys);
+	}
+	return c->node;
+}
+
 const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, double seconds)
 {
 	char sym[SHARING_SYM];
@@ -660,6 +678,7 @@ const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, doubl
 		struct sharing_line *l = &s->frame.line[i];
 		int pid = l->nprocs ? l->procs[0].pid : 0;
 
+		l->node = phys_node(s, l->phys);
 		for (int w = 0; w < l->nwords; w++)
 			if (l->words[w].top_ip)
 				snprintf(l->words[w].symbol, sizeof(l->words[w].symbol), "%s",

@@ -75,6 +75,17 @@ struct sharing_ev {
 	int nmore;
 };
 
+/*
+ * A memory block's NUMA node, cached: blocks of 2^SHARING_NODE_BLOCK bytes
+ * at most (x86-64's are 128 MiB or more, so a block of this size is in one).
+ */
+#define SHARING_NODE_BLOCK 27
+#define SHARING_NODES 64
+struct sharing_node {
+	uint64_t block;                 /* block + 1; 0: empty */
+	int node;
+};
+
 struct sharing_cpu {
 	int aux_fd;                     /* the group leader the kernel demands, or -1 */
 	struct sharing_ev ev[SHARING_EV_N];
@@ -91,6 +102,7 @@ struct sharing_sampler {
 	int pid;                        /* --pid: that process's threads only; 0: every task */
 	bool lost_by_read;              /* PERF_FORMAT_LOST counts the losses, not LOST records */
 	bool discard;                   /* draining before the first interval: side-band only */
+	struct sharing_node nodes[SHARING_NODES];
 	bool hitm_ev, rhitm_ev;         /* the snoop events opened: HITM from them, not load latency */
 	bool hitm_lower_bound;          /* some HITM only from the tagged loads (struct sharing_frame) */
 	/* while draining */

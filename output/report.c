@@ -666,6 +666,11 @@ static void json_line(struct jb *j, const struct sharing_line *l)
 	jb_int(j, l->nthreads);
 	JB(j, ",\"cpus\":");
 	jb_int(j, l->ncpus);
+	JB(j, ",\"node\":");
+	if (l->node < 0)
+		JB(j, "null");
+	else
+		jb_int(j, l->node);
 	JB(j, ",\"processes\":[");
 	for (int i = 0; i < l->nprocs && i < SHARING_PROCS; i++) {
 		if (i)

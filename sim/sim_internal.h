@@ -255,6 +255,7 @@ struct sim_line {
 	double exit_s;                  /* process pid exits at this simulated second; 0 never */
 	double start_s;                 /* ... starts at this one; 0: it runs from the start */
 	char exe[128];                  /* its executable; "" none told */
+	int node;                       /* the NUMA node of its memory; -1: no physical address */
 	int nacc;
 	struct sim_line_access acc[SIM_LINE_ACCESSES];
 };

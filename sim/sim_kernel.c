@@ -635,10 +635,20 @@ static uint64_t sk_data_src(const struct sk *k, bool remote)
 	return 0;
 }
 
-/* A physical address for @addr of @pid: the offset in the page kept, the frame made up. */
-static uint64_t sk_phys(uint64_t addr, int pid)
+/*
+ * A physical address for @addr of @pid on NUMA node @node: the offset in
+ * the page kept, the frame made up, node N's memory [(N + 1) << 38,
+ * (N + 2) << 38) (sk_file's memory blocks); none (0) for node -1.
+ */
+#define SK_NODE_SHIFT   38
+#define SK_BLOCK_BYTES  0x8000000ULL    /* memory_block_size_bytes(): 128 MiB on x86-64 */
+
+static uint64_t sk_phys(uint64_t addr, int pid, int node)
 {
-	return (1ULL << 38) | ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
+	if (node < 0)
+		return 0;       /* not translated: the kernel writes 0 */
+	return ((uint64_t)(node + 1) << SK_NODE_SHIFT) |
+	       ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
 }
 
 /* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
@@ -692,7 +702,7 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 	if (t & PERF_SAMPLE_DATA_SRC)
 		w[n++] = store ? sim_dse_store : snoop ? sim_dse_datala_load : sk_data_src(k, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		w[n++] = sk_phys(addr, l->pid);
+		w[n++] = sk_phys(addr, l->pid, l->node);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 						   (uint16_t)(n * 8) }, 8);
 	if (!sk_ring_put(sk_task_out(k, e), id, w, n * 8, true))
@@ -1428,6 +1438,29 @@ static int sk_close(struct perfdev *d, int fd)
 	return 0;
 }
 
+/*
+ * The NUMA files: a node per package, node N's memory blocks those of
+ * [(N + 1) << 38, (N + 2) << 38) (sk_phys): block_size_bytes in hex,
+ * node/online as a range, nodeN/memoryB/phys_index for each of its blocks
+ * (the kernel's memoryB link, register_mem_block_under_node).
+ */
+static int sk_file_node(struct sk *k, const char *rest, char *buf, size_t len)
+{
+	int nodes = sim_profile_of(k->sim)->packages > 1 ? sim_profile_of(k->sim)->packages : 1;
+	unsigned long long b;
+	int node, at = 0;
+
+	if (!strcmp(rest, "memory/block_size_bytes"))
+		return snprintf(buf, len, "%llx\n", SK_BLOCK_BYTES);
+	if (!strcmp(rest, "node/online"))
+		return nodes > 1 ? snprintf(buf, len, "0-%d\n", nodes - 1) : snprintf(buf, len, "0\n");
+	if (sscanf(rest, "node/node%d/memory%llu/phys_index%n", &node, &b, &at) == 2 &&
+	    !rest[at] && node >= 0 && node < nodes &&
+	    (b * SK_BLOCK_BYTES) >> SK_NODE_SHIFT == (unsigned long long)node + 1)
+		return snprintf(buf, len, "%08llx\n", b);
+	return -ENOENT;
+}
+
 /* The kernel's files: the paranoid level, the core PMU's type, name and formats. */
 static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 {
@@ -1456,6 +1489,8 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 			n = snprintf(buf, len, "%d\n", (int)(SK_MUX_S * 1000));
 	} else if (!strcmp(path, "/sys/bus/event_source/devices/msr/type")) {
 		n = snprintf(buf, len, "%d\n", SK_MSR_PMU_TYPE);
+	} else if (!strncmp(path, "/sys/devices/system/", 20)) {
+		n = sk_file_node(k, path + 20, buf, len);
 	}
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }

@@ -49,7 +49,7 @@
  *   perf_format_lost        1           0: a kernel before 6.0, without PERF_FORMAT_LOST
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
  *                                       [remote=F] [ip=HEX] [exit=S] [start=S]
- *                                       [exe=PATH]: a contended line at
+ *                                       [exe=PATH] [node=N]: a contended line at
  *                                       ADDR (64-byte aligned) of process PID named COMM,
  *                                       whose loads are served HITM HITM_PER_SEC times a
  *                                       second in all, shared evenly by its accesses; an
@@ -62,7 +62,10 @@
  *                                       threads access nothing after); start=S: it
  *                                       starts S seconds in (FORK, COMM and MMAP2
  *                                       records then); exe=PATH: its executable, an
- *                                       ELF file the MMAP2 record maps at 0x400000.
+ *                                       ELF file the MMAP2 record maps at 0x400000;
+ *                                       node=N: the NUMA node of its memory (0);
+ *                                       none: no physical address (a page the
+ *                                       kernel did not translate: PHYS_ADDR 0).
  *                                       The thread TID runs on CPU TID % cpus, always.
  *   msr.0xADDR              -           initial value of an MSR
  *
@@ -322,7 +325,8 @@ static bool parse_access(const char *tok, struct sim_line_access *a)
 	return true;
 }
 
-/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] [start=S] [exe=PATH] */
+/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] [start=S] [exe=PATH]
+ * [node=N] */
 static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 {
 	struct sim_line l = { .pid = 0 }, *nl;
@@ -366,6 +370,13 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 			if (!parse_double(p, tok + 6, &v) || !(v > 0))
 				return perr(p, e->line, e->text, "start= wants seconds above 0");
 			l.start_s = v;
+		} else if (!strcmp(tok, "node=none")) {
+			l.node = -1;
+		} else if (!strncmp(tok, "node=", 5)) {
+			if (!parse_u64(tok + 5, 10, &u) || u >= SIM_MAX_PACKAGES)
+				return perr(p, e->line, e->text, "node= wants a NUMA node 0..%d, or none",
+					    SIM_MAX_PACKAGES - 1);
+			l.node = (int)u;
 		} else if (!strncmp(tok, "exe=", 4)) {
 			if (tok[4] != '/' || strlen(tok + 4) >= sizeof(l.exe))
 				return perr(p, e->line, e->text, "exe= wants an absolute path under %zu "
@@ -805,6 +816,11 @@ static struct sim_profile *resolve(struct parser *p)
 			prof->no_format_lost = e->num == 0;
 		if (e->key == K_LINE && p->lines[e->line_at].remote > 0 && prof->packages < 2) {
 			perr(p, e->line, e->text, "remote= needs packages >= 2");
+			goto fail;
+		}
+		if (e->key == K_LINE && p->lines[e->line_at].node >= (prof->packages > 1 ?
+									prof->packages : 1)) {
+			perr(p, e->line, e->text, "node= names a node beyond the packages (a node each)");
 			goto fail;
 		}
 	}

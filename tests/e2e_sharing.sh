@@ -190,6 +190,30 @@ else
 	skip "no lines_add in $exe (nm, readelf)"
 fi
 
+# ---- the NUMA node of a line: its physical address's memory block ----
+# The simulated kernel's node N holds the memory blocks of its own range
+# (nodeN/memoryB), and writes PHYS_ADDR 0 for a page it did not translate:
+# the node is then unknown, null, as is the address.
+cat >$LIB_TMP/node.prof <<'PROF'
+cpus = 8
+threads_per_core = 1
+packages = 2
+ldlat_tagged_fraction = 1
+line = 0x7f3a00001040 worker 4242 800000 4243:w@0 4244:w@8 node=1
+line = 0x7f3a00002000 db 77 400000 78:w@0 79:r@0
+line = 0x7f3a00003000 cache 900 200000 901:w@0 902:w@8 node=none
+PROF
+./lattop --simulate skylake --sim-profile $LIB_TMP/node.prof --backend perf --once -d 1 \
+	--format json >$LIB_TMP/node.json 2>/dev/null
+is "node: 1, 0, and unknown where the kernel gave no physical address" \
+	"$(jq -c '[.sharing.lines[] | [.addr, .node, (.phys != null)]] | sort' $LIB_TMP/node.json)" \
+	'[["0x7f3a00001040",1,true],["0x7f3a00002000",0,true],["0x7f3a00003000",null,false]]'
+./lattop --simulate skylake --sim-profile $LIB_TMP/node.prof --backend perf --once -d 1 \
+	>$LIB_TMP/node.txt 2>/dev/null
+check "node: the text table says it, - where unknown" sh -c \
+	"grep -qE '^0x7f3a00001040 +0x[0-9a-f]+ .* 1 false ' $LIB_TMP/node.txt &&
+	 grep -qE '^0x7f3a00003000 +- .* - false ' $LIB_TMP/node.txt"
+
 # ---- the msr backend has no PEBS buffer ----
 ./lattop --simulate haswell --sim-profile $P --once -d 0.2 --format json >$LIB_TMP/msr.json 2>/dev/null
 is "msr: not supported" "$(jq .sharing.supported $LIB_TMP/msr.json)" false

@@ -339,6 +339,42 @@ static void test_tasks(void **state)
 	assert_int_equal(perfdev_tasks(dev, -1, tids, 64), -ESRCH);
 }
 
+/*
+ * The NUMA node of a physical address from the kernel's files: a page of
+ * this process, its physical address from /proc/self/pagemap (root only),
+ * its node as move_pages(2) says it with nodes NULL.
+ */
+static void test_phys_node(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = aligned_alloc((size_t)page, (size_t)page);
+	uint64_t ent = 0;
+	void *pages[1];
+	int status[1] = { -1 }, fd;
+
+	(void)state;
+	assert_non_null(p);
+	p[0] = 1;                       /* present */
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd >= 0) {
+		if (pread(fd, &ent, sizeof(ent), (off_t)((uintptr_t)p / (uintptr_t)page * 8)) != 8)
+			ent = 0;
+		close(fd);
+	}
+	pages[0] = p;
+	if (!(ent >> 63) || !(ent & ((1ULL << 55) - 1)) ||
+	    syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) != 0 || status[0] < 0) {
+		free(p);
+		skip();                 /* no PFN without CAP_SYS_ADMIN, or no move_pages */
+	}
+	assert_int_equal(perfdev_phys_node(dev, (ent & ((1ULL << 55) - 1)) * (uint64_t)page + 123),
+			 status[0]);
+	assert_int_equal(perfdev_phys_node(dev, 0), -1);
+	/* far above any memory: no node holds it */
+	assert_int_equal(perfdev_phys_node(dev, 1ULL << 62), -1);
+	free(p);
+}
+
 static void test_kernel_files(void **state)
 {
 	struct perfdev_pmu pmu;
@@ -587,6 +623,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kernel_files),
 		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_phys_node),
 		cmocka_unit_test(test_permissions_as_nobody),
 		cmocka_unit_test(test_emfile),
 		cmocka_unit_test(test_cgroup_event),
