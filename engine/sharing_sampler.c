@@ -528,7 +528,7 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
  * ratio when it gave more than SHARING_RATE_MAX a second, at least
  * doubled when the kernel throttled it.
  */
-static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double seconds)
+static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, int kind, double seconds)
 {
 	double rate = seconds > 0 ? ev->samples / seconds : 0;
 	uint64_t p = ev->period;
@@ -542,6 +542,12 @@ static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double secon
 		ev->period = p;
 		for (int m = 0; m < ev->nmore; m++)
 			perfdev_ioctl(s->dev, ev->more[m].fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&p);
+		/*
+		 * What came at the old period between the drain and the new one
+		 * (samples, a THROTTLE) is this interval's: read it now, so that
+		 * the next interval's throttles are the new period's alone.
+		 */
+		sharing_sampler_drain(s, ev, kind);
 	}
 	ev->samples = 0;
 	ev->throttled = false;
@@ -605,7 +611,7 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 			if (dr > 0 && de > 0)
 				ev->scale = s->pid ? (double)de / (double)dr : seconds * 1e9 / (double)dr;
 			sharing_sampler_drain(s, ev, i);
-			adapt(s, ev, seconds);
+			adapt(s, ev, i, seconds);
 		}
 	return sharing_sampler_end(s, seconds);
 }

@@ -11,6 +11,8 @@
  * and a Skylake server's remote HITM (0xD) has the remote bit and no
  * level bit.
  */
+#include <string.h>
+
 #include <linux/perf_event.h>
 
 #include "sim/sim_internal.h"
@@ -72,3 +74,12 @@ const struct sim_snoop_ev sim_snoop_evs[] = {
  */
 const uint64_t sim_dse_datala_load = P(OP, LOAD) | P(LVL, NA) | P(SNOOP, NA) | P(LOCK, NA) |
 				     P(TLB, NA);
+
+int sim_snoop_event(const char *pmu, uint64_t cfg)
+{
+	for (const struct sim_snoop_ev *s = sim_snoop_evs; s->pmu; s++)
+		if (!strcmp(s->pmu, pmu))
+			return cfg == s->hitm ? SIM_SNOOP_HITM : cfg == s->remote_hitm ?
+			       SIM_SNOOP_REMOTE : SIM_SNOOP_NONE;
+	return SIM_SNOOP_NONE;
+}

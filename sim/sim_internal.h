@@ -308,6 +308,38 @@ struct sim_snoop_ev {
 };
 extern const struct sim_snoop_ev sim_snoop_evs[];
 extern const uint64_t sim_dse_datala_load;
+/* The snoop event @cfg is on PMU @pmu: SIM_SNOOP_HITM, SIM_SNOOP_REMOTE, or SIM_SNOOP_NONE. */
+enum { SIM_SNOOP_NONE, SIM_SNOOP_HITM, SIM_SNOOP_REMOTE };
+int sim_snoop_event(const char *pmu, uint64_t cfg);
+
+/*
+ * sim_tasks.c: the profile's processes and threads as the simulated
+ * kernel's tasks.  Times are seconds since the kernel opened.
+ */
+/* Process @pid's life: from *@from (0: before the open) to *@to (0: never). */
+void sim_task_life(const struct sim_profile *p, int pid, double *from, double *to);
+/* The process thread @tid belongs to at @t; 0: no such thread, or not alive then. */
+int sim_task_pid(const struct sim_profile *p, int tid, double t);
+/* /proc/PID/task at @t: up to @max TIDs (the main thread first), how many, or -ESRCH. */
+int sim_tasks(const struct sim_profile *p, int pid, double t, int *tids, int max);
+/* The seconds of (@a, @b] in which line @l's process lived. */
+double sim_task_seen(const struct sim_profile *p, const struct sim_line *l, double a, double b);
+/* Where a process's exe= is mapped, and how much of it. */
+#define SIM_EXE_BASE 0x400000ULL
+#define SIM_EXE_LEN 0x10000000ULL
+/*
+ * The side-band records (as @want asks: SIM_SB_*) of the processes whose
+ * main thread runs on CPU @cpu of @ncpus that started or ended in
+ * (@a, @b], each handed to @fn; @t0 the clock at the open, for their times.
+ */
+enum { SIM_SB_TASK = 1, SIM_SB_COMM = 2, SIM_SB_MMAP2 = 4 };
+typedef void (*sim_record_fn)(void *arg, const void *rec, size_t len);
+void sim_task_sideband(const struct sim_profile *p, int cpu, int ncpus, double a, double b,
+		       double t0, unsigned want, sim_record_fn fn, void *arg);
+/* A physical address of @addr of @pid on NUMA node @node (-1: none, 0). */
+uint64_t sim_phys(uint64_t addr, int pid, int node);
+/* The kernel's file /sys/devices/system/@rest for those addresses: its length, or -ENOENT. */
+int sim_node_file(const struct sim_profile *p, const char *rest, char *buf, size_t len);
 
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);

@@ -45,8 +45,6 @@
 #include <string.h>
 #include <dirent.h>
 #include <linux/capability.h>
-#include <stddef.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -84,10 +82,6 @@
 
 /* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
 #define SK_MUX_S        0.004
-
-/* Where a process's exe= is mapped, and how much of it (the simulated processes' executables). */
-#define SK_EXE_BASE     0x400000ULL
-#define SK_EXE_LEN      0x10000000ULL
 
 /* Descriptors this device hands out: far above any real one, so none is mistaken. */
 #define SK_FD_BASE      (1 << 24)
@@ -172,18 +166,8 @@ static double sk_clock(void *arg)
 /*
  * ---- tasks: per-task events ----
  *
- * The simulated machine's tasks are the profile's: the processes of its
- * lines (the pid, its main thread, always) and their threads (the TIDs of
- * the accesses), each thread running on CPU TID % cpus all the time, there
- * before the device opens or from its line's start=, a process ending at
- * its line's exit=.  A process that starts tells the events of its main
- * thread's CPU that ask for it, as the kernel's side-band does
- * (perf_event_task, perf_event_comm, perf_event_mmap: K61 core.c): FORK,
- * then COMM with the exec flag, then MMAP2 of its exe= (the exec maps the
- * binary after naming the task); one that ends, EXIT.  A process running
- * before the open is told nothing (the kernel's side-band starts at the
- * open; perf synthesizes the rest from /proc, which is not this machine's).
- * A per-task event (pid P, cpu N; K61 find_lively_task_by_vpid, a thread
+ * The simulated machine's tasks are the profile's (sim_tasks.c).  A
+ * per-task event (pid P, cpu N; K61 find_lively_task_by_vpid, a thread
  * id) counts in its task's context (perf_event_context of the task): it
  * goes on the PMU only while its thread runs on CPU N, and its time
  * enabled and running grow only then; it samples what thread P does.
@@ -191,45 +175,10 @@ static double sk_clock(void *arg)
  * no thread is created later.  A task that ended runs nowhere.
  */
 
-/* Process @pid's life in the device's clock: from *@from (0: before the open) to *@to (0: never). */
-static void sk_task_life(const struct sk *k, int pid, double *from, double *to)
-{
-	const struct sim_profile *prof = sim_profile_of(k->sim);
-	double s = 0, e = 0;
-
-	for (int i = 0; i < prof->nlines; i++) {
-		const struct sim_line *l = &prof->lines[i];
-
-		if (l->pid != pid)
-			continue;
-		if (l->exit_s > 0 && (!e || l->exit_s < e))
-			e = l->exit_s;
-		if (l->start_s > s)
-			s = l->start_s;
-	}
-	*from = s ? k->t0 + s : 0;
-	*to = e ? k->t0 + e : 0;
-}
-
-/* The process thread @tid belongs to at instant @now; 0: no such thread, or it ended. */
+/* The process thread @tid belongs to at instant @now of the device's clock; 0: none. */
 static int sk_task_pid(const struct sk *k, int tid, double now)
 {
-	const struct sim_profile *prof = sim_profile_of(k->sim);
-
-	for (int i = 0; i < prof->nlines; i++) {
-		const struct sim_line *l = &prof->lines[i];
-		bool his = l->pid == tid;
-
-		for (int j = 0; !his && j < l->nacc; j++)
-			his = l->acc[j].tid == tid;
-		if (his) {
-			double from, to;
-
-			sk_task_life(k, l->pid, &from, &to);
-			return now < from || (to && now >= to) ? 0 : l->pid;
-		}
-	}
-	return 0;
+	return sim_task_pid(sim_profile_of(k->sim), tid, now - k->t0);
 }
 
 /* Is @e's task on its CPU now (a CPU-wide event always is)? */
@@ -246,16 +195,15 @@ static bool sk_task_here(const struct sk *k, const struct sk_event *e)
 static double sk_task_sees(const struct sk *k, const struct sk_event *e, const struct sim_line *l,
 			   int tid, double dt)
 {
-	double from, to, a = k->now - dt, b = k->now;
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	double from, to, t = k->now - k->t0;
 
 	if (e->task && e->task != tid)
 		return 0;
-	sk_task_life(k, l->pid, &from, &to);
-	if (from > a)
-		a = from;
-	if (to && to < b)
-		b = to;
-	return b > a ? b - a : 0;
+	sim_task_life(prof, l->pid, &from, &to);
+	if (from <= t - dt && (!to || to >= t))
+		return dt;      /* alive all along: @dt itself, not a difference rounded */
+	return sim_task_seen(prof, l, t - dt, t);
 }
 
 /* The event whose ring @e's records go to (itself, or its SET_OUTPUT target); NULL: none. */
@@ -270,27 +218,8 @@ static struct sk_event *sk_task_out(struct sk *k, struct sk_event *e)
 static int sk_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
 {
 	struct sk *k = d->priv;
-	const struct sim_profile *prof = sim_profile_of(k->sim);
-	int n = 0;
 
-	if (pid <= 0 || sk_task_pid(k, pid, k->clock(k->clock_arg)) != pid)
-		return -ESRCH;
-	if (max > 0)
-		tids[0] = pid;
-	n = 1;
-	for (int i = 0; i < prof->nlines; i++)
-		for (int j = 0; prof->lines[i].pid == pid && j < prof->lines[i].nacc; j++) {
-			int t = prof->lines[i].acc[j].tid, seen = t == pid;
-
-			for (int m = 0; m < n && m < max && !seen; m++)
-				seen = tids[m] == t;
-			if (seen)
-				continue;
-			if (n < max)
-				tids[n] = t;
-			n++;
-		}
-	return n;
+	return sim_tasks(sim_profile_of(k->sim), pid, k->clock(k->clock_arg) - k->t0, tids, max);
 }
 
 /*
@@ -636,39 +565,10 @@ static uint64_t sk_data_src(const struct sk *k, bool remote)
 }
 
 /*
- * A physical address for @addr of @pid on NUMA node @node: the offset in
- * the page kept, the frame made up, node N's memory [(N + 1) << 38,
- * (N + 2) << 38) (sk_file's memory blocks); none (0) for node -1.
+ * One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61
+ * perf_output_sample); of a precise snoop event (@snoop, sim_dse.c) the
+ * data source says only "load".
  */
-#define SK_NODE_SHIFT   38
-#define SK_BLOCK_BYTES  0x8000000ULL    /* memory_block_size_bytes(): 128 MiB on x86-64 */
-
-static uint64_t sk_phys(uint64_t addr, int pid, int node)
-{
-	if (node < 0)
-		return 0;       /* not translated: the kernel writes 0 */
-	return ((uint64_t)(node + 1) << SK_NODE_SHIFT) |
-	       ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
-}
-
-/* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
-/*
- * A precise retired-load snoop event of this PMU (sim_dse.c): SK_SNOOP_HITM
- * for the package's HITM loads, SK_SNOOP_REMOTE for another package's, or
- * SK_SNOOP_NONE.  Each samples every load it counts: they are retired
- * loads, not the tagged ones of load latency.
- */
-enum { SK_SNOOP_NONE, SK_SNOOP_HITM, SK_SNOOP_REMOTE };
-
-static int sk_snoop_event(const struct sk *k, uint64_t cfg)
-{
-	for (const struct sim_snoop_ev *s = sim_snoop_evs; s->pmu; s++)
-		if (!strcmp(s->pmu, k->pmu->name))
-			return cfg == s->hitm ? SK_SNOOP_HITM : cfg == s->remote_hitm ? SK_SNOOP_REMOTE :
-			       SK_SNOOP_NONE;
-	return SK_SNOOP_NONE;
-}
-
 static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
 		      const struct sim_line_access *a, bool store, bool remote, bool snoop)
 {
@@ -702,7 +602,7 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 	if (t & PERF_SAMPLE_DATA_SRC)
 		w[n++] = store ? sim_dse_store : snoop ? sim_dse_datala_load : sk_data_src(k, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		w[n++] = sk_phys(addr, l->pid, l->node);
+		w[n++] = sim_phys(addr, l->pid, l->node);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 						   (uint16_t)(n * 8) }, 8);
 	if (!sk_ring_put(sk_task_out(k, e), id, w, n * 8, true))
@@ -720,68 +620,26 @@ static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
 	sk_ring_put(sk_task_out(k, e), r.id, &r, sizeof(r), false);
 }
 
-/*
- * The side-band records of the processes that started or ended in
- * (@t - @dt, @t], for CPU-wide event @e on their main thread's CPU, as @e
- * asks (attr.task, .comm, .mmap2).
- */
+/* One side-band record into @e's ring (sim_task_sideband's callback). */
+static void sk_task_record(void *arg, const void *rec, size_t len)
+{
+	void **ke = arg;
+	struct sk *k = ke[0];
+	struct sk_event *e = ke[1];
+
+	sk_ring_put(sk_task_out(k, e), (uint64_t)(e - k->ev) + 1, rec, len, false);
+}
+
+/* The side-band of the processes that started or ended in (@t - @dt, @t], for CPU-wide @e. */
 static void sk_task_sideband(struct sk *k, struct sk_event *e, double t, double dt)
 {
-	const struct sim_profile *prof = sim_profile_of(k->sim);
-	uint64_t id = (uint64_t)(e - k->ev) + 1;
+	unsigned want = (e->attr.task ? SIM_SB_TASK : 0) | (e->attr.comm ? SIM_SB_COMM : 0) |
+			(e->attr.mmap2 ? SIM_SB_MMAP2 : 0);
+	void *ke[2] = { k, e };
 
-	if (e->task || !(e->attr.task || e->attr.comm || e->attr.mmap2) || !sk_task_out(k, e))
-		return;
-	for (int i = 0; i < prof->nlines; i++) {
-		const struct sim_line *l = &prof->lines[i];
-		double from, to;
-		bool first = true;
-
-		for (int j = 0; j < i && first; j++)
-			first = prof->lines[j].pid != l->pid;
-		if (!first || l->pid % k->ncpus != e->cpu)
-			continue;
-		sk_task_life(k, l->pid, &from, &to);
-		if (from > t - dt && from <= t) {
-			/* FORK and EXIT: { u32 pid, ppid, tid, ptid; u64 time } (perf_event_task_output) */
-			struct { struct perf_event_header h; uint32_t pid, ppid, tid, ptid; uint64_t time; }
-				f = { { PERF_RECORD_FORK, 0, sizeof(f) }, (uint32_t)l->pid, 1,
-				      (uint32_t)l->pid, 1, (uint64_t)(from * 1e9) };
-			struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
-				{ PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, sizeof(c) },
-				(uint32_t)l->pid, (uint32_t)l->pid, { 0 },
-			};
-			/*
-			 * MMAP2: { u32 pid, tid; u64 addr, len, pgoff; u32 maj, min; u64 ino,
-			 * ino_generation; u32 prot, flags; char filename[] } (perf_event_mmap_output)
-			 */
-			struct { struct perf_event_header h; uint32_t pid, tid; uint64_t addr, len, pgoff;
-				 uint32_t maj, min; uint64_t ino, gen; uint32_t prot, flags;
-				 char name[sizeof(l->exe)]; } m = {
-				{ PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 }, (uint32_t)l->pid,
-				(uint32_t)l->pid, SK_EXE_BASE, SK_EXE_LEN, 0, 0, 0, 0, 0,
-				PROT_READ | PROT_EXEC, MAP_PRIVATE, { 0 },
-			};
-
-			if (e->attr.task)
-				sk_ring_put(sk_task_out(k, e), id, &f, sizeof(f), false);
-			memcpy(c.comm, l->comm, sizeof(c.comm));
-			if (e->attr.comm)
-				sk_ring_put(sk_task_out(k, e), id, &c, sizeof(c), false);
-			memcpy(m.name, l->exe, sizeof(m.name));
-			/* the name padded to 8 bytes with its NUL (perf_event_mmap_event) */
-			m.h.size = (uint16_t)(offsetof(__typeof__(m), name) + ((strlen(l->exe) + 8) & ~7u));
-			if (e->attr.mmap2 && l->exe[0])
-				sk_ring_put(sk_task_out(k, e), id, &m, m.h.size, false);
-		}
-		if (to && to > t - dt && to <= t && e->attr.task) {
-			struct { struct perf_event_header h; uint32_t pid, ppid, tid, ptid; uint64_t time; }
-				x = { { PERF_RECORD_EXIT, 0, sizeof(x) }, (uint32_t)l->pid, 1,
-				      (uint32_t)l->pid, 1, (uint64_t)(to * 1e9) };
-
-			sk_ring_put(sk_task_out(k, e), id, &x, sizeof(x), false);
-		}
-	}
+	if (!e->task && want && sk_task_out(k, e))
+		sim_task_sideband(sim_profile_of(k->sim), e->cpu, k->ncpus, t - dt - k->t0,
+				  t - k->t0, k->t0, want, sk_task_record, ke);
 }
 
 /*
@@ -799,7 +657,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	uint64_t cfg = e->attr.config & 0xffff;
 	bool loads = cfg == k->pmu->ldlat_config, stores = k->pmu->store_config &&
 		     cfg == k->pmu->store_config;
-	int snoop = e->attr.precise_ip ? sk_snoop_event(k, cfg) : SK_SNOOP_NONE;
+	int snoop = e->attr.precise_ip ? sim_snoop_event(k->pmu->name, cfg) : SIM_SNOOP_NONE;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
 	/*
 	 * The load-latency event sees only the loads the hardware tags
@@ -816,7 +674,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
 		/* a snoop event: the share of the line's HITM loads it counts */
-		double share = snoop == SK_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
+		double share = snoop == SIM_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
 
 		for (int j = 0; j < l->nacc; j++)
 			if (l->acc[j].tid % k->ncpus == e->cpu && (!stores || l->acc[j].write))
@@ -833,7 +691,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
 
-		double share = snoop == SK_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
+		double share = snoop == SIM_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
 
 		for (int j = 0; j < l->nacc; j++) {
 			const struct sim_line_access *a = &l->acc[j];
@@ -857,8 +715,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 					    (double)(e->attr.config1 & 0xffff))
 						continue;
 				}
-				sk_sample(k, e, l, a, stores, remote || snoop == SK_SNOOP_REMOTE,
-					  snoop != SK_SNOOP_NONE);
+				sk_sample(k, e, l, a, stores, remote || snoop == SIM_SNOOP_REMOTE,
+					  snoop != SIM_SNOOP_NONE);
 			}
 		}
 	}
@@ -1438,29 +1296,6 @@ static int sk_close(struct perfdev *d, int fd)
 	return 0;
 }
 
-/*
- * The NUMA files: a node per package, node N's memory blocks those of
- * [(N + 1) << 38, (N + 2) << 38) (sk_phys): block_size_bytes in hex,
- * node/online as a range, nodeN/memoryB/phys_index for each of its blocks
- * (the kernel's memoryB link, register_mem_block_under_node).
- */
-static int sk_file_node(struct sk *k, const char *rest, char *buf, size_t len)
-{
-	int nodes = sim_profile_of(k->sim)->packages > 1 ? sim_profile_of(k->sim)->packages : 1;
-	unsigned long long b;
-	int node, at = 0;
-
-	if (!strcmp(rest, "memory/block_size_bytes"))
-		return snprintf(buf, len, "%llx\n", SK_BLOCK_BYTES);
-	if (!strcmp(rest, "node/online"))
-		return nodes > 1 ? snprintf(buf, len, "0-%d\n", nodes - 1) : snprintf(buf, len, "0\n");
-	if (sscanf(rest, "node/node%d/memory%llu/phys_index%n", &node, &b, &at) == 2 &&
-	    !rest[at] && node >= 0 && node < nodes &&
-	    (b * SK_BLOCK_BYTES) >> SK_NODE_SHIFT == (unsigned long long)node + 1)
-		return snprintf(buf, len, "%08llx\n", b);
-	return -ENOENT;
-}
-
 /* The kernel's files: the paranoid level, the core PMU's type, name and formats. */
 static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 {
@@ -1490,7 +1325,7 @@ static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 	} else if (!strcmp(path, "/sys/bus/event_source/devices/msr/type")) {
 		n = snprintf(buf, len, "%d\n", SK_MSR_PMU_TYPE);
 	} else if (!strncmp(path, "/sys/devices/system/", 20)) {
-		n = sk_file_node(k, path + 20, buf, len);
+		n = sim_node_file(sim_profile_of(k->sim), path + 20, buf, len);
 	}
 	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
 }

@@ -194,15 +194,10 @@ fi
 # The simulated kernel's node N holds the memory blocks of its own range
 # (nodeN/memoryB), and writes PHYS_ADDR 0 for a page it did not translate:
 # the node is then unknown, null, as is the address.
-cat >$LIB_TMP/node.prof <<'PROF'
-cpus = 8
-threads_per_core = 1
-packages = 2
-ldlat_tagged_fraction = 1
-line = 0x7f3a00001040 worker 4242 800000 4243:w@0 4244:w@8 node=1
-line = 0x7f3a00002000 db 77 400000 78:w@0 79:r@0
-line = 0x7f3a00003000 cache 900 200000 901:w@0 902:w@8 node=none
-PROF
+{
+	sed 's/ remote=0.25$/ node=1/' $P
+	echo 'line = 0x7f3a00003000 cache 900 200000 901:w@0 902:w@8 node=none'
+} >$LIB_TMP/node.prof
 ./lattop --simulate skylake --sim-profile $LIB_TMP/node.prof --backend perf --once -d 1 \
 	--format json >$LIB_TMP/node.json 2>/dev/null
 is "node: 1, 0, and unknown where the kernel gave no physical address" \
@@ -223,7 +218,8 @@ is "msr: no lines" "$(jq '.sharing.lines | length' $LIB_TMP/msr.json)" 0
 # ---- throttled: the kernel stops the event; lattop doubles the period ----
 T=$LIB_TMP/throttle.prof
 cp $P $T
-echo 'perf_event_max_sample_rate = 100' >>$T
+# 120: no event's rate falls on the limit itself (a remote HITM event gives 100 at 1000)
+echo 'perf_event_max_sample_rate = 120' >>$T
 ./lattop --simulate skylake --sim-profile $T --backend perf -b -n 4 -d 0.5 --format json \
 	>$LIB_TMP/thr.json 2>/dev/null
 is "throttled: 4 intervals" "$(wc -l <$LIB_TMP/thr.json | tr -d ' ')" 4
@@ -251,15 +247,15 @@ check "lost: the first interval says its losses itself" \
 is "lost: then a period long enough to lose none" \
 	"$(tail -2 $LIB_TMP/lost.json | jq -c .sharing.lost | tr '\n' ' ')" "0 0 "
 check "lost: the period grew" test "$(tail -1 $LIB_TMP/lost.json | jq .sharing.period)" -gt 1000
-# A kernel before 6.0 refuses PERF_FORMAT_LOST: the LOST records, an interval late.
+# A kernel before 6.0 refuses PERF_FORMAT_LOST: the LOST records count,
+# where they are read (the one that says a full ring's loss comes with the
+# next record that fits).
 (cat $L; echo 'perf_format_lost = 0') >$LIB_TMP/lost0.prof
 ./lattop --simulate skylake --sim-profile $LIB_TMP/lost0.prof --backend perf -b -n 3 -d 1 \
 	--format json >$LIB_TMP/lost0.json 2>/dev/null
 is "lost, before 6.0: still sampled" "$(head -1 $LIB_TMP/lost0.json | jq .sharing.supported)" true
-is "lost, before 6.0: nothing said in the interval itself" \
-	"$(head -1 $LIB_TMP/lost0.json | jq .sharing.lost)" 0
-check "lost, before 6.0: the LOST record, in the interval after" \
-	test "$(sed -n 2p $LIB_TMP/lost0.json | jq .sharing.lost)" -gt 0
+check "lost, before 6.0: the LOST records counted" \
+	test "$(jq -s '[.[].sharing.lost] | add' $LIB_TMP/lost0.json)" -gt 0
 
 # ---- /metrics: bounded aggregates, never a series per line ----
 if command -v curl >/dev/null 2>&1; then
