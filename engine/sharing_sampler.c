@@ -145,33 +145,34 @@ static int map_ring(struct sharing_sampler *s, struct sharing_ev *ev)
 	return perf_ring_init(ev->ring, ev->map, len, PERFDEV_PAGE);
 }
 
-static void close_all(struct sharing_sampler *s)
+static void close_ev(struct sharing_sampler *s, struct sharing_ev *ev)
 {
 	size_t len = (size_t)(1 + SHARING_RING_PAGES) * PERFDEV_PAGE;
 
+	/* the threads writing into this ring first, each before its leader */
+	for (int m = 0; m < ev->nmore; m++) {
+		perfdev_close_event(s->dev, ev->more[m].fd);
+		if (ev->more[m].aux >= 0)
+			perfdev_close_event(s->dev, ev->more[m].aux);
+	}
+	free(ev->more);
+	ev->more = NULL;
+	ev->nmore = 0;
+	if (ev->map)
+		perfdev_munmap(s->dev, ev->fd, ev->map, len);
+	free(ev->ring);
+	if (ev->fd >= 0)
+		perfdev_close_event(s->dev, ev->fd);
+	ev->map = NULL;
+	ev->ring = NULL;
+	ev->fd = -1;
+}
+
+static void close_all(struct sharing_sampler *s)
+{
 	for (int c = 0; s->cpu && c < s->ncpu; c++) {
-		for (int i = 0; i < SHARING_EV_N; i++) {
-			struct sharing_ev *ev = &s->cpu[c].ev[i];
-
-			/* the threads writing into this ring first, each before its leader */
-			for (int m = 0; m < ev->nmore; m++) {
-				perfdev_close_event(s->dev, ev->more[m].fd);
-				if (ev->more[m].aux >= 0)
-					perfdev_close_event(s->dev, ev->more[m].aux);
-			}
-			free(ev->more);
-			ev->more = NULL;
-			ev->nmore = 0;
-
-			if (ev->map)
-				perfdev_munmap(s->dev, ev->fd, ev->map, len);
-			free(ev->ring);
-			if (ev->fd >= 0)
-				perfdev_close_event(s->dev, ev->fd);
-			ev->map = NULL;
-			ev->ring = NULL;
-			ev->fd = -1;
-		}
+		for (int i = 0; i < SHARING_EV_N; i++)
+			close_ev(s, &s->cpu[c].ev[i]);
 		if (s->cpu[c].aux_fd >= 0)
 			perfdev_close_event(s->dev, s->cpu[c].aux_fd);
 		s->cpu[c].aux_fd = -1;
@@ -357,26 +358,36 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 					      &aux);
 				if (rc == -ESRCH && s->pid)
 					continue;       /* the thread ended since the list */
-				if (rc < 0)
-					goto refused;
-				if (ev->fd >= 0) {
+				if (rc >= 0 && ev->fd >= 0) {
 					struct sharing_task_fd *m = &ev->more[ev->nmore++];
 
 					m->fd = rc;
 					m->aux = aux;
 					rc = perfdev_ioctl(dev, m->fd, PERF_EVENT_IOC_SET_OUTPUT,
 							   (unsigned long)ev->fd);
-					if (rc < 0)
-						goto refused;
-					continue;
+				} else if (rc >= 0) {
+					ev->fd = rc;
+					if (i == SHARING_EV_LOADS)
+						sc->aux_fd = aux;
+					rc = map_ring(s, ev);
 				}
-				ev->fd = rc;
-				if (i == SHARING_EV_LOADS)
-					sc->aux_fd = aux;
-				rc = map_ring(s, ev);
-				if (rc < 0)
+				if (rc >= 0)
+					continue;
+				if (i < SHARING_EV_HITM)
 					goto refused;
+				/*
+				 * A snoop event the kernel refuses (its constraints, an
+				 * older kernel): the HITM of load latency then, a lower
+				 * bound, rather than nothing.
+				 */
+				for (int o = 0; o <= c; o++)
+					close_ev(s, &s->cpu[o].ev[i]);
+				rows[i] = NULL;
+				raw[i] = 0;
+				break;
 			}
+			if (!rows[i] && !raw[i])
+				continue;
 			if (ev->fd < 0) {
 				rc = -ESRCH;
 				goto ended;
