@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ const char options_usage[] =
 	"              [--msr-dir DIR] [--cpuid-file FILE] [--state-dir DIR] [--force]\n"
 	"              [--no-color] [--ascii] [--listen PORT] [--textfile PATH]\n"
 	"              [--record FILE [--record-max SIZE]] [--show LIST] [--hide LIST]\n"
-	"              [--backend auto|msr|perf [--cgroup PATH]]\n"
+	"              [--backend auto|msr|perf [--cgroup PATH] [--pid PID]]\n"
 	"       lattop --replay FILE [-b] [--format text|csv|json] [--begin TIME]\n"
 	"                            [--end TIME] [-n N] [--no-color] [--ascii]\n"
 	"                            [--show LIST] [--hide LIST]\n"
@@ -112,6 +113,9 @@ const char options_help[] =
 	"                          cgroup PATH (a directory of the cgroup v2 tree, such\n"
 	"                          as a container's or a service's) do, on every CPU;\n"
 	"                          rates are per second of the interval\n"
+	"      --pid PID           with --backend perf: sample the contended lines of the\n"
+	"                          threads of process PID only (and of the threads it\n"
+	"                          starts later); the counters still count whole CPUs\n"
 	"      --state-dir DIR     keep the state journal in DIR (default /run/lattop)\n"
 	"      --no-color          no colour (also when NO_COLOR is set and not empty)\n"
 	"      --ascii             ASCII-only drawing on the screen\n"
@@ -168,7 +172,7 @@ enum {
 	OPT_SIMULATE, OPT_SIM_PROFILE, OPT_MSR_DIR, OPT_CPUID_FILE, OPT_NO_COLOR, OPT_ASCII,
 	OPT_DOCTOR, OPT_RESTORE, OPT_STATE_DIR, OPT_LISTEN, OPT_TEXTFILE, OPT_RECORD,
 	OPT_RECORD_MAX, OPT_REPLAY, OPT_BEGIN, OPT_END, OPT_LIST_UARCHS, OPT_SHOW, OPT_HIDE,
-	OPT_RESET, OPT_YES, OPT_BACKEND, OPT_CGROUP,
+	OPT_RESET, OPT_YES, OPT_BACKEND, OPT_CGROUP, OPT_PID,
 };
 
 static const struct option longopts[] = {
@@ -207,18 +211,21 @@ static const struct option longopts[] = {
 	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* The options a mode may be given, as bits of (1u << G_x). */
 enum { G_D, G_N, G_C, G_FORMAT, G_THRESHOLDS, G_FORCE, G_SIMULATE, G_SIM_PROFILE, G_MSR_DIR,
        G_CPUID_FILE, G_STATE_DIR, G_NO_COLOR, G_ASCII, G_LISTEN, G_TEXTFILE, G_RECORD,
-       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G_BACKEND, G_CGROUP, G__COUNT };
+       G_RECORD_MAX, G_BEGIN, G_END, G_SHOW, G_HIDE, G_BACKEND, G_CGROUP, G_PID,
+       G__COUNT };
 
 static const char *const given_name[G__COUNT] = {
 	"-d", "-n", "-c", "--format", "--thresholds", "--force", "--simulate", "--sim-profile",
 	"--msr-dir", "--cpuid-file", "--state-dir", "--no-color", "--ascii", "--listen", "--textfile",
 	"--record", "--record-max", "--begin", "--end", "--show", "--hide", "--backend", "--cgroup",
+	"--pid",
 };
 
 #define GB(x) (1u << G_##x)
@@ -534,6 +541,19 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return bad(err, errlen, "--backend", optarg, "must be auto, msr or perf");
 			break;
 		case OPT_CGROUP: o->cgroup = given[G_CGROUP] = optarg; break;
+		case OPT_PID: {
+			long v;
+
+			given[G_PID] = optarg;
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] < '0' || optarg[0] > '9')
+				return bad(err, errlen, "--pid", optarg, "not a process id (a number)");
+			if (v < 1 || v > INT_MAX)
+				return bad(err, errlen, "--pid", optarg, "not a process id (1 and up)");
+			o->pid = (int)v;
+			break;
+		}
 		case OPT_SHOW:
 		case OPT_HIDE: {
 			char why[768];
@@ -600,6 +620,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return bad(err, errlen, "--record-max", given[G_RECORD_MAX], "needs --record FILE");
 	if (once && given[G_N])
 		return bad(err, errlen, "-n", given[G_N], "not with --once, which is one snapshot");
+	if (o->pid && o->backend != BACKEND_PERF)
+		return bad(err, errlen, "--pid", given[G_PID], "needs --backend perf: the msr backend "
+			   "samples nothing");
+	if (o->pid && o->cgroup)
+		return bad(err, errlen, "--pid", given[G_PID], "not with --cgroup: one narrows or the "
+			   "other");
 	if (o->cgroup && o->backend != BACKEND_PERF)
 		return bad(err, errlen, "--cgroup", o->cgroup, "needs --backend perf: the msr backend "
 			   "counts whole CPUs");

@@ -54,6 +54,7 @@ struct options {
 	col_set hidden;             /* columns --show and --hide leave out (output/columns.h) */
 	enum backend backend;       /* --backend */
 	const char *cgroup;         /* --cgroup PATH (with --backend perf) */
+	int pid;                    /* --pid PID (with --backend perf); 0: none */
 };
 
 extern const char options_usage[];

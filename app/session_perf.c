@@ -22,6 +22,7 @@
 
 #include "app/app.h"
 #include "cpu/perf_attr.h"
+#include "engine/symbols.h"
 #include "safety/privs.h"
 #include "ui/ui.h"
 
@@ -579,6 +580,13 @@ int session_perf(struct session *r)
 			goto out;
 		}
 	}
+	/* --pid: a process that is not there is said before anything opens */
+	if (r->opt.pid && (rc = perfdev_tasks(r->perfdev, r->opt.pid, NULL, 0)) < 0) {
+		snprintf(err, sizeof(err), "--pid %d: %s", r->opt.pid,
+			 rc == -ESRCH ? "no such process" : strerror(-rc));
+		status = fail(EXIT_USAGE, err);
+		goto out;
+	}
 	if (perf_nofile(r, r->plan, err, sizeof(err)) < 0) {
 		status = fail(EXIT_CANNOT, err);
 		goto out;
@@ -596,15 +604,19 @@ int session_perf(struct session *r)
 		goto out;
 	}
 	/* A hybrid part: its lines are not sampled yet (PERF_WHY_HYBRID_LINES). */
-	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch,
+	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch, r->desc.flags,
 				  sharing_sampler_threshold(r->plan), r->ids,
-				  r->perf_types.of ? 0 : r->nids, r->opt.cgroup ? r->cgroup_fd : -1) < 0 ||
+				  r->perf_types.of ? 0 : r->nids, r->opt.cgroup ? r->cgroup_fd : -1,
+				  r->opt.pid) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
 	if (r->perf_types.of)
 		sharing_frame_unsupported(&r->sharing.frame, PERF_WHY_HYBRID_LINES);
+	/* the simulated kernel's processes are not this machine's: its side-band alone names code */
+	if (r->sim && r->sharing.sym)
+		symbols_set_proc(r->sharing.sym, "");
 	session_core_types(r);
 	if (r->opt.record && session_record_start(r, err, sizeof(err)) < 0) {
 		status = fail(EXIT_USAGE, err);
@@ -642,7 +654,8 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	/* The counts start with the first interval, not at the opens above. */
+	/* The counts start with the first interval, not at the opens above; the samples too. */
+	sharing_sampler_begin(&r->sharing);
 	if (perf_sampler_replan(&r->perf, r->plan, err, sizeof(err)) < 0 ||
 	    perf_loop(r, err, sizeof(err)) < 0) {
 		status = EXIT_CANNOT;

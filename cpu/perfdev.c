@@ -5,8 +5,10 @@
  * Owns: the system calls and the kernel's files.  Does not decide what is
  * opened (the perf sampler) nor what an event row means (perf_attr.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,54 @@ static void sys_munmap(struct perfdev *d, int fd, void *map, size_t len)
 		munmap(map, len);
 }
 
+/* /proc/PID/stat's state (the field after the parenthesised name) is Z or X. */
+static bool sys_zombie(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* /proc/PID/task: every thread of the process, the main one among them. */
+static int sys_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *dir;
+	int n = 0;
+
+	(void)d;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(dir))) {
+		char *end;
+		long t = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || *end || t > INT_MAX)
+			continue;
+		if (n < max)
+			tids[n] = (int)t;
+		n++;
+	}
+	closedir(dir);
+	/* a zombie, not yet reaped, keeps its main thread's entry: it has ended too */
+	return n && !sys_zombie(pid) ? n : -ESRCH;
+}
+
 static void sys_destroy(struct perfdev *d)
 {
 	free(d);
@@ -114,6 +164,7 @@ static const struct perfdev_ops sys_ops = {
 	.file = sys_file,
 	.mmap = sys_mmap,
 	.munmap = sys_munmap,
+	.tasks = sys_tasks,
 	.destroy = sys_destroy,
 };
 
@@ -309,4 +360,31 @@ int perfdev_pmu_read(struct perfdev *d, const char *dev, struct perfdev_pmu *pmu
 int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
 {
 	return perfdev_pmu_read(d, "cpu", pmu);
+}
+
+int perfdev_phys_node(struct perfdev *d, uint64_t phys)
+{
+	uint64_t online[PERFDEV_CPUS_MAX / 64];
+	char buf[256], path[128], probe[16];
+	unsigned long long bs;
+	int n;
+
+	if (!phys)
+		return -1;
+	n = d->ops->file(d, "/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf));
+	if (n <= 0 || sscanf(buf, "%llx", &bs) != 1 || !bs)
+		return -1;
+	/* node/online is a list as a cpus file is, "0-3,5" */
+	n = d->ops->file(d, "/sys/devices/system/node/online", buf, sizeof(buf));
+	if (n <= 0 || perfdev_cpulist(buf, online) <= 0)
+		return -1;
+	for (int k = 0; k < PERFDEV_CPUS_MAX; k++) {
+		if (!(online[k / 64] >> (k % 64) & 1))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%llu/phys_index",
+			 k, phys / bs);
+		if (d->ops->file(d, path, probe, sizeof(probe)) > 0)
+			return k;
+	}
+	return -1;
 }

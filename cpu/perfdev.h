@@ -17,6 +17,7 @@
 #ifndef LATTOP_PERFDEV_H
 #define LATTOP_PERFDEV_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,8 +37,9 @@ struct perfdev_ops {
 	int (*ioctl)(struct perfdev *, int fd, unsigned long request, unsigned long arg);
 	int (*close)(struct perfdev *, int fd);
 	/*
-	 * The text of a kernel file (an absolute path under /proc/sys/kernel
-	 * or /sys/bus/event_source): its length, or a negative errno
+	 * The text of a kernel file (an absolute path under /proc/sys/kernel,
+	 * /sys/bus/event_source or /sys/devices/system/{node,memory}): its
+	 * length, or a negative errno
 	 * (-ENOENT: the kernel has no such file).
 	 */
 	int (*file)(struct perfdev *, const char *path, char *buf, size_t len);
@@ -49,6 +51,12 @@ struct perfdev_ops {
 	 */
 	int (*mmap)(struct perfdev *, int fd, size_t len, void **map);
 	void (*munmap)(struct perfdev *, int fd, void *map, size_t len);
+	/*
+	 * The threads of process @pid now (/proc/PID/task): up to @max TIDs
+	 * into @tids, and how many it has, or a negative errno (-ESRCH: no
+	 * such process).  NULL: the device knows no tasks.
+	 */
+	int (*tasks)(struct perfdev *, pid_t pid, int *tids, int max);
 	void (*destroy)(struct perfdev *);
 };
 
@@ -83,6 +91,11 @@ static inline int perfdev_mmap(struct perfdev *d, int fd, size_t len, void **map
 static inline void perfdev_munmap(struct perfdev *d, int fd, void *map, size_t len)
 {
 	d->ops->munmap(d, fd, map, len);
+}
+
+static inline int perfdev_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
+{
+	return d->ops->tasks ? d->ops->tasks(d, pid, tids, max) : -ENOSYS;
 }
 
 /* The page size rings are counted in (the kernel's, or the simulated kernel's 4 KiB). */
@@ -165,5 +178,13 @@ int perfdev_cpulist(const char *s, uint64_t set[PERFDEV_CPUS_MAX / 64]);
 
 /* Bitmap @set as a CPU list ("0-3,8") into @buf: "none" when empty. */
 void perfdev_cpulist_print(const uint64_t set[PERFDEV_CPUS_MAX / 64], char *buf, size_t len);
+
+/*
+ * The NUMA node holding physical address @phys, as the kernel's files say
+ * it: its memory block (/sys/devices/system/memory/block_size_bytes) is
+ * one of node N's (/sys/devices/system/node/nodeN/memoryB, N among
+ * node/online).  -1: not known (@phys 0, no such files, no node has it).
+ */
+int perfdev_phys_node(struct perfdev *d, uint64_t phys);
 
 #endif

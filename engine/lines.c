@@ -112,7 +112,8 @@ void lines_add(struct lines *t, const struct lines_access *a)
 		l->stores += a->period;
 		w->writes += 1;
 	} else {
-		l->loads += a->period;
+		if (!a->hitm_event)
+			l->loads += a->period;
 		w->reads += 1;
 		if (a->hitm)
 			l->hitm += a->period;

@@ -40,6 +40,7 @@ struct lines_access {
 	int pid, tid, cpu;
 	bool store;                     /* else a load */
 	bool hitm, remote;              /* a load served by a modified line; from another package */
+	bool hitm_event;                /* of a snoop event: a HITM rate's, not one of the loads' */
 	double weight;                  /* load latency, cycles; 0 unknown */
 	double period;                  /* accesses this sample stands for */
 };

@@ -75,6 +75,12 @@ struct sharing_frame {
 	/* This interval, as the kernel counted them. */
 	uint64_t samples, lost, throttled;
 	uint64_t period;                /* the sample period in force */
+	/*
+	 * The HITM rates are lower bounds: some come from the load-latency
+	 * event's data sources, which see the tagged loads only; false where
+	 * the family's precise snoop events sample every HITM load.
+	 */
+	bool hitm_lower_bound;
 	int nlines;
 	struct sharing_line line[SHARING_TOP];
 };

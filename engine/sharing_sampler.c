@@ -22,31 +22,54 @@
  * What a family samples beside its load-latency row: the kernel's
  * "mem-stores" alias (K61 arch/x86/events/intel/core.c: mem_st_snb
  * "event=0xcd,umask=0x2", mem_st_hsw "event=0xd0,umask=0x82"; none on
- * Nehalem and Westmere), and whether the load event needs the auxiliary
+ * Nehalem and Westmere), whether the load event needs the auxiliary
  * leader 0x8203 (PMU_FL_MEM_LOADS_AUX, K612 intel_pmu_init's
- * sapphire_rapids case; pmu-facts 9.3, 9.7).
+ * sapphire_rapids case; pmu-facts 9.3, 9.7), and whether its precise
+ * retired-load events sample the data address (Data_LA, Haswell on:
+ * pmu-facts 4.3, 10.5; Sandy and Ivy Bridge's do not), so that the
+ * table's HITM rows (snoop_row) are sample sources.  Haswell's table
+ * counts the package's HITM through an offcore response, which samples
+ * no address: its MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_HITM (0xD2/0x04,
+ * PEBS, Data_LA, pmu-facts 4.3) is named here.
  */
 struct sharing_family {
 	const char *uarch;
 	uint64_t store_config;
 	bool loads_aux;
+	bool datala;
+	uint64_t hitm_config;           /* when the table has no retired-load HITM row */
 };
 
 static const struct sharing_family families[] = {
-	{ "sandybridge", 0x02cd, false },
-	{ "ivybridge", 0x02cd, false },
-	{ "haswell", 0x82d0, false },
-	{ "broadwell", 0x82d0, false },
-	{ "skylake", 0x82d0, false },
-	{ "icelake", 0x82d0, false },
-	{ "tigerlake", 0x82d0, false },
-	{ "rocketlake", 0x82d0, false },
-	{ "sapphirerapids", 0x82d0, true },
-	{ "emeraldrapids", 0x82d0, true },
+	{ "sandybridge", 0x02cd, false, false, 0 },
+	{ "ivybridge", 0x02cd, false, false, 0 },
+	{ "haswell", 0x82d0, false, true, 0x04d2 },
+	{ "broadwell", 0x82d0, false, true, 0x04d2 },
+	{ "skylake", 0x82d0, false, true, 0 },
+	{ "icelake", 0x82d0, false, true, 0 },
+	/* Tiger Lake's 0xD2/0x04 adds clean forwards: no HITM row (UARCH_F_XSNP_HITM) */
+	{ "tigerlake", 0x82d0, false, true, 0 },
+	{ "rocketlake", 0x82d0, false, true, 0 },
+	{ "sapphirerapids", 0x82d0, true, true, 0 },
+	{ "emeraldrapids", 0x82d0, true, true, 0 },
 	/* the granite_rapids case has no PMU_FL_MEM_LOADS_AUX (pmu-facts 9.9) */
-	{ "graniterapids", 0x82d0, false },
-	{ NULL, 0, false },
+	{ "graniterapids", 0x82d0, false, true, 0 },
+	{ NULL, 0, false, false, 0 },
 };
+
+/*
+ * The table's retired-load row for @metric (M_SNOOP_HITM, M_SNOOP_REMOTE_HITM)
+ * this CPU has (@flags): a general-purpose event, no offcore response,
+ * which PEBS can sample.  NULL: none.
+ */
+static const struct pmu_event *snoop_row(const struct uarch *u, unsigned flags, enum metric metric)
+{
+	for (const struct pmu_event *e = u->table ? u->table->events : NULL; e && e->name; e++)
+		if (e->metric == metric && !e->offcore && !e->ldlat && e->fixed == PMU_FIXED_NONE &&
+		    (e->needs & flags) == e->needs)
+			return e;
+	return NULL;
+}
 
 #define AUX_CONFIG 0x8203       /* LD_BLOCKS.STORE_FORWARD (pmu-facts 9.3) */
 
@@ -69,12 +92,23 @@ static const struct pmu_event *ldlat_row(const struct uarch *u)
 	return NULL;
 }
 
-/* Open one sampling event; PHYS_ADDR is dropped when the kernel refuses it (perf_allow_kernel). */
-static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, int cpu, int group,
-			 int cgroup_fd)
+/*
+ * What a read of a sampling event gives: its times, and the samples it
+ * lost (PERF_FORMAT_LOST) where the kernel has it: those are counted at
+ * the read, in the interval they were lost, where a LOST record comes
+ * only with the next record that fits (pmu-facts 10.5), in the interval
+ * after when the ring was full.
+ */
+static uint64_t read_format(const struct sharing_sampler *s)
 {
-	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
-	pid_t pid = cgroup_fd >= 0 ? cgroup_fd : -1;
+	return PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+	       (s->lost_by_read ? PERF_FORMAT_LOST : 0);
+}
+
+/* Open one sampling event; PHYS_ADDR is dropped when the kernel refuses it (perf_allow_kernel). */
+static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, pid_t pid, int cpu,
+			 int group, unsigned long flags)
+{
 	int fd;
 
 	a->sample_type = s->sample_type;
@@ -82,6 +116,12 @@ static int open_sampling(struct sharing_sampler *s, struct perf_event_attr *a, i
 	if ((fd == -EACCES || fd == -EINVAL) && (s->sample_type & PERF_SAMPLE_PHYS_ADDR)) {
 		s->sample_type &= ~(uint64_t)PERF_SAMPLE_PHYS_ADDR;
 		a->sample_type = s->sample_type;
+		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
+	}
+	/* PERF_FORMAT_LOST is Linux 6.0's: before it, the LOST records alone */
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		s->lost_by_read = false;
+		a->read_format = read_format(s);
 		fd = perfdev_open_event(s->dev, a, pid, cpu, group, flags);
 	}
 	/* precise_ip 2 (the eventing IP) where the PMU has it, else 1 (x86_pmu_max_precise) */
@@ -105,23 +145,34 @@ static int map_ring(struct sharing_sampler *s, struct sharing_ev *ev)
 	return perf_ring_init(ev->ring, ev->map, len, PERFDEV_PAGE);
 }
 
-static void close_all(struct sharing_sampler *s)
+static void close_ev(struct sharing_sampler *s, struct sharing_ev *ev)
 {
 	size_t len = (size_t)(1 + SHARING_RING_PAGES) * PERFDEV_PAGE;
 
-	for (int c = 0; s->cpu && c < s->ncpu; c++) {
-		for (int i = 0; i < SHARING_EV_N; i++) {
-			struct sharing_ev *ev = &s->cpu[c].ev[i];
+	/* the threads writing into this ring first, each before its leader */
+	for (int m = 0; m < ev->nmore; m++) {
+		perfdev_close_event(s->dev, ev->more[m].fd);
+		if (ev->more[m].aux >= 0)
+			perfdev_close_event(s->dev, ev->more[m].aux);
+	}
+	free(ev->more);
+	ev->more = NULL;
+	ev->nmore = 0;
+	if (ev->map)
+		perfdev_munmap(s->dev, ev->fd, ev->map, len);
+	free(ev->ring);
+	if (ev->fd >= 0)
+		perfdev_close_event(s->dev, ev->fd);
+	ev->map = NULL;
+	ev->ring = NULL;
+	ev->fd = -1;
+}
 
-			if (ev->map)
-				perfdev_munmap(s->dev, ev->fd, ev->map, len);
-			free(ev->ring);
-			if (ev->fd >= 0)
-				perfdev_close_event(s->dev, ev->fd);
-			ev->map = NULL;
-			ev->ring = NULL;
-			ev->fd = -1;
-		}
+static void close_all(struct sharing_sampler *s)
+{
+	for (int c = 0; s->cpu && c < s->ncpu; c++) {
+		for (int i = 0; i < SHARING_EV_N; i++)
+			close_ev(s, &s->cpu[c].ev[i]);
 		if (s->cpu[c].aux_fd >= 0)
 			perfdev_close_event(s->dev, s->cpu[c].aux_fd);
 		s->cpu[c].aux_fd = -1;
@@ -159,25 +210,106 @@ unsigned sharing_sampler_threshold(const struct plan *pl)
 	return best;
 }
 
-int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd)
+/*
+ * Open kind @kind's event, table row @row (or raw event @raw), loads above
+ * @ldlat for load latency (with the group leader the kernel demands into
+ * *@aux, else -1) for task @pid (-1: every task; a cgroup's directory with
+ * PERF_FLAG_PID_CGROUP in @flags) on @cpu: its descriptor, or a negative
+ * errno.
+ */
+static int open_one(struct sharing_sampler *s, const struct pmu_event *row, uint64_t raw,
+		    const struct sharing_family *fam, unsigned ldlat, int kind, pid_t pid, int cpu,
+		    unsigned long flags, int *aux)
 {
-	const struct pmu_event *row = ldlat_row(u);
+	struct perf_event_attr a;
+	int group = -1, fd;
+
+	*aux = -1;
+	memset(&a, 0, sizeof(a));
+	if (row) {
+		perf_attr_of(row, kind == SHARING_EV_LOADS ? ldlat : 0, &a);
+	} else {
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_RAW;
+		a.config = raw;
+	}
+	if (kind == SHARING_EV_LOADS && fam && fam->loads_aux) {
+		struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
+					     .config = AUX_CONFIG };
+
+		x.exclude_kernel = a.exclude_kernel;
+		x.inherit = s->pid > 0;
+		group = perfdev_open_event(s->dev, &x, pid, cpu, -1, flags);
+		if (group < 0)
+			return group;
+	}
+	a.sample_period = SHARING_PERIOD;
+	a.precise_ip = 2;
+	a.read_format = read_format(s);
+	/* --pid: the threads a thread creates after the open too, on this CPU's ring */
+	a.inherit = s->pid > 0;
+	/*
+	 * The side-band, on each CPU's load event (the kernel tells a CPU's
+	 * events what happens on that CPU, a task's what its task does):
+	 * names, executable mappings, forks and exits, for the symbols.
+	 */
+	a.comm = a.mmap2 = a.task = kind == SHARING_EV_LOADS;
+	a.mmap_data = 0;
+	fd = open_sampling(s, &a, pid, cpu, group, flags);
+	if (fd < 0 && group >= 0)
+		perfdev_close_event(s->dev, group);
+	else
+		*aux = group;
+	return fd;
+}
+
+/* --pid: the threads of process @pid now, into *@tids (malloc'd): how many, or a negative errno. */
+static int task_list(struct perfdev *dev, int pid, int **tids)
+{
+	int n = perfdev_tasks(dev, pid, NULL, 0), m;
+
+	for (;;) {
+		if (n <= 0)
+			return n ? n : -ESRCH;
+		*tids = malloc(sizeof(**tids) * (size_t)n);
+		if (!*tids)
+			return -ENOMEM;
+		m = perfdev_tasks(dev, pid, *tids, n);
+		if (m <= n)
+			return m;
+		free(*tids);            /* a thread more since: again */
+		*tids = NULL;
+		n = m;
+	}
+}
+
+int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
+			  unsigned uflags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
+			  int pid)
+{
+	const struct pmu_event *row = ldlat_row(u), *rows[SHARING_EV_N] = { NULL };
+	uint64_t raw[SHARING_EV_N] = { 0 };
 	const struct sharing_family *fam = NULL;
+	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
+	int one = cgroup_fd >= 0 ? cgroup_fd : -1, *tids = &one, ntids = 1;
 	char why[160];
 	int rc = 0;
 
 	if (sharing_sampler_init(s, SAMPLE_TYPE | PERF_SAMPLE_PHYS_ADDR) < 0)
 		return -1;
 	s->dev = dev;
+	s->pid = pid > 0 ? pid : 0;
+	s->lost_by_read = true;
 	s->cpu = calloc((size_t)ncpu, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -1;
 	s->ncpu = ncpu;
 	for (int c = 0; c < ncpu; c++) {
 		s->cpu[c].aux_fd = -1;
-		for (int i = 0; i < SHARING_EV_N; i++)
+		for (int i = 0; i < SHARING_EV_N; i++) {
 			s->cpu[c].ev[i].fd = -1;
+			s->cpu[c].ev[i].period = SHARING_PERIOD;
+		}
 	}
 	for (const struct sharing_family *f = families; f->uarch; f++)
 		if (!strcmp(f->uarch, u->name))
@@ -187,60 +319,98 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			 "or data source", u->pretty);
 		goto unsupported;
 	}
+	rows[SHARING_EV_LOADS] = row;
+	raw[SHARING_EV_STORES] = fam ? fam->store_config : 0;
+	if (fam && fam->datala) {
+		rows[SHARING_EV_HITM] = snoop_row(u, uflags, M_SNOOP_HITM);
+		raw[SHARING_EV_HITM] = fam->hitm_config;
+		rows[SHARING_EV_RHITM] = snoop_row(u, uflags, M_SNOOP_REMOTE_HITM);
+	}
+	if (s->pid) {
+		ntids = task_list(dev, s->pid, &tids);
+		if (ntids == -ENOMEM)
+			return -1;
+		if (ntids < 0) {
+			tids = NULL;
+			rc = ntids;
+			goto ended;
+		}
+	}
 	for (int c = 0; c < ncpu; c++) {
 		struct sharing_cpu *sc = &s->cpu[c];
 
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &sc->ev[i];
-			struct perf_event_attr a;
-			int group = -1;
 
-			if (i == SHARING_EV_STORES && (!fam || !fam->store_config))
+			if (!rows[i] && !raw[i])
 				continue;
-			memset(&a, 0, sizeof(a));
-			if (i == SHARING_EV_LOADS) {
-				perf_attr_of(row, ldlat, &a);
-			} else {
-				a.size = sizeof(a);
-				a.type = PERF_TYPE_RAW;
-				a.config = fam->store_config;
-			}
-			if (i == SHARING_EV_LOADS && fam && fam->loads_aux) {
-				struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
-							     .config = AUX_CONFIG };
-
-				x.exclude_kernel = a.exclude_kernel;
-				rc = perfdev_open_event(dev, &x, cgroup_fd >= 0 ? cgroup_fd : -1, cpus[c],
-							-1, cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0);
-				if (rc < 0)
+			if (ntids > 1) {
+				ev->more = calloc((size_t)ntids - 1, sizeof(*ev->more));
+				if (!ev->more) {
+					rc = -ENOMEM;
 					goto refused;
-				sc->aux_fd = group = rc;
+				}
 			}
-			ev->period = SHARING_PERIOD;
-			a.sample_period = ev->period;
-			a.precise_ip = 2;
-			a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-			/*
-			 * The side-band, on each CPU's load event (the kernel tells a
-			 * CPU's events what happens on that CPU): names, executable
-			 * mappings, forks and exits, for the symbols.
-			 */
-			a.comm = a.mmap2 = a.task = i == SHARING_EV_LOADS;
-			a.mmap_data = 0;
-			rc = open_sampling(s, &a, cpus[c], group, cgroup_fd);
-			if (rc < 0)
-				goto refused;
-			ev->fd = rc;
-			rc = map_ring(s, ev);
-			if (rc < 0)
-				goto refused;
+			for (int t = 0; t < ntids; t++) {
+				int aux;
+
+				rc = open_one(s, rows[i], raw[i], fam, ldlat, i, tids[t], cpus[c], flags,
+					      &aux);
+				if (rc == -ESRCH && s->pid)
+					continue;       /* the thread ended since the list */
+				if (rc >= 0 && ev->fd >= 0) {
+					struct sharing_task_fd *m = &ev->more[ev->nmore++];
+
+					m->fd = rc;
+					m->aux = aux;
+					rc = perfdev_ioctl(dev, m->fd, PERF_EVENT_IOC_SET_OUTPUT,
+							   (unsigned long)ev->fd);
+				} else if (rc >= 0) {
+					ev->fd = rc;
+					if (i == SHARING_EV_LOADS)
+						sc->aux_fd = aux;
+					rc = map_ring(s, ev);
+				}
+				if (rc >= 0)
+					continue;
+				if (i < SHARING_EV_HITM)
+					goto refused;
+				/*
+				 * A snoop event the kernel refuses (its constraints, an
+				 * older kernel): the HITM of load latency then, a lower
+				 * bound, rather than nothing.
+				 */
+				for (int o = 0; o <= c; o++)
+					close_ev(s, &s->cpu[o].ev[i]);
+				rows[i] = NULL;
+				raw[i] = 0;
+				break;
+			}
+			if (!rows[i] && !raw[i])
+				continue;
+			if (ev->fd < 0) {
+				rc = -ESRCH;
+				goto ended;
+			}
 		}
 	}
+	if (tids != &one)
+		free(tids);
+	s->hitm_ev = rows[SHARING_EV_HITM] || raw[SHARING_EV_HITM];
+	s->rhitm_ev = rows[SHARING_EV_RHITM];
+	/* every HITM from an event: the package's, and another package's where there are two */
+	s->hitm_lower_bound = !s->hitm_ev || (!s->rhitm_ev && (uflags & UARCH_F_REMOTE_EVENTS));
 	s->frame.supported = true;
 	return 0;
+ended:
+	snprintf(why, sizeof(why), "process %d (--pid): %s", s->pid,
+		 rc == -ESRCH ? "no such process, or it ended" : strerror(-rc));
+	goto unsupported;
 refused:
 	snprintf(why, sizeof(why), "the kernel refused the sampling events: %s", strerror(-rc));
 unsupported:
+	if (tids != &one)
+		free(tids);
 	close_all(s);
 	sharing_frame_unsupported(&s->frame, why);
 	return 0;
@@ -256,7 +426,7 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (perf_sample_parse(h, len, s->sample_type, &smp) < 0 || !smp.addr)
+		if (s->discard || perf_sample_parse(h, len, s->sample_type, &smp) < 0 || !smp.addr)
 			return;
 		s->samples++;
 		s->cur->samples++;
@@ -270,16 +440,33 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
 		a.cpu = (int)smp.cpu;
 		/* the store event's samples are stores whatever their data source says */
 		a.store = s->cur_kind == SHARING_EV_STORES || m.store;
-		a.hitm = !a.store && m.snoop == RING_SNOOP_HITM;
-		a.remote = m.remote;
+		if (s->cur_kind == SHARING_EV_HITM || s->cur_kind == SHARING_EV_RHITM) {
+			/* the event implies the snoop; its data source says only "load" (pmu-facts 10.5) */
+			a.store = false;
+			a.hitm_event = a.hitm = true;
+			a.remote = s->cur_kind == SHARING_EV_RHITM;
+		} else {
+			/*
+			 * A load-latency sample's HITM counts where no snoop event
+			 * samples that HITM (the package's, another package's):
+			 * those count every one, the tagged loads a share of them.
+			 */
+			a.remote = m.remote;
+			a.hitm = !a.store && m.snoop == RING_SNOOP_HITM &&
+				 !(a.remote ? s->rhitm_ev : s->hitm_ev);
+		}
 		a.weight = (double)smp.weight;
 		a.period = (double)(smp.period ? smp.period : s->cur->period) * s->cur->scale;
 		lines_add(&s->lines, &a);
 		break;
 	case PERF_RECORD_LOST:
-		s->lost += perf_record_lost(h, len);
+		/* the reads counted them already, where the kernel has PERF_FORMAT_LOST */
+		if (!s->lost_by_read && !s->discard)
+			s->lost += perf_record_lost(h, len);
 		break;
 	case PERF_RECORD_THROTTLE:
+		if (s->discard)
+			break;
 		s->throttled++;
 		s->cur->throttled = true;
 		break;
@@ -352,7 +539,7 @@ static void on_record(void *arg, const struct perf_event_header *h, size_t len)
  * ratio when it gave more than SHARING_RATE_MAX a second, at least
  * doubled when the kernel throttled it.
  */
-static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double seconds)
+static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, int kind, double seconds)
 {
 	double rate = seconds > 0 ? ev->samples / seconds : 0;
 	uint64_t p = ev->period;
@@ -362,21 +549,59 @@ static void adapt(struct sharing_sampler *s, struct sharing_ev *ev, double secon
 	if (ev->throttled && p < 2 * ev->period)
 		p = 2 * ev->period;
 	if (p != ev->period && perfdev_ioctl(s->dev, ev->fd, PERF_EVENT_IOC_PERIOD,
-					     (unsigned long)&p) == 0)
+					     (unsigned long)&p) == 0) {
 		ev->period = p;
+		for (int m = 0; m < ev->nmore; m++)
+			perfdev_ioctl(s->dev, ev->more[m].fd, PERF_EVENT_IOC_PERIOD, (unsigned long)&p);
+		/*
+		 * What came at the old period between the drain and the new one
+		 * (samples, a THROTTLE) is this interval's: read it now, so that
+		 * the next interval's throttles are the new period's alone.
+		 */
+		sharing_sampler_drain(s, ev, kind);
+	}
 	ev->samples = 0;
 	ev->throttled = false;
 }
 
+/*
+ * The times of @fd since the last read (*@en, *@run) added to *@de,
+ * *@dr; the samples it lost since (*@lost) to the interval's.
+ */
+static void read_times(struct sharing_sampler *s, int fd, uint64_t *en, uint64_t *run,
+		       uint64_t *lost, uint64_t *de, uint64_t *dr)
+{
+	struct perfdev_counts k;
+
+	if (perfdev_read_counts(s->dev, fd, read_format(s), &k) < 0)
+		return;
+	*de += k.enabled - *en;
+	*dr += k.running - *run;
+	*en = k.enabled;
+	*run = k.running;
+	if (s->lost_by_read) {
+		s->lost += k.lost[0] - *lost;
+		*lost = k.lost[0];
+	}
+}
+
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds)
 {
+	char why[96];
+
 	if (!s->frame.supported)
 		return &s->frame;
+	/* --pid: a process that ended has nothing more to sample; the view says so */
+	if (s->pid && perfdev_tasks(s->dev, s->pid, NULL, 0) == -ESRCH) {
+		close_all(s);
+		snprintf(why, sizeof(why), "process %d (--pid) ended", s->pid);
+		sharing_frame_unsupported(&s->frame, why);
+		return &s->frame;
+	}
 	for (int c = 0; c < s->ncpu; c++)
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &s->cpu[c].ev[i];
-			struct perfdev_counts k;
-			uint64_t de, dr;
+			uint64_t de = 0, dr = 0;
 
 			if (ev->fd < 0)
 				continue;
@@ -385,21 +610,44 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
 			 * time the event ran since the last read (dr), so each stands
 			 * for period x interval / dr accesses of the interval: a rate
 			 * is samples x period / running, the kernel's own scaling.
+			 * A task's events (--pid) are enabled only while their
+			 * thread runs on the CPU: each sample stands for period x
+			 * enabled / running, summed over the threads' events.
 			 */
 			ev->scale = 1;
-			if (perfdev_read_counts(s->dev, ev->fd, PERF_FORMAT_TOTAL_TIME_ENABLED |
-						PERF_FORMAT_TOTAL_TIME_RUNNING, &k) == 0) {
-				de = k.enabled - ev->enabled;
-				dr = k.running - ev->running;
-				ev->enabled = k.enabled;
-				ev->running = k.running;
-				if (dr > 0 && de > 0)
-					ev->scale = seconds * 1e9 / (double)dr;
-			}
+			read_times(s, ev->fd, &ev->enabled, &ev->running, &ev->lost, &de, &dr);
+			for (int m = 0; m < ev->nmore; m++)
+				read_times(s, ev->more[m].fd, &ev->more[m].enabled, &ev->more[m].running,
+					   &ev->more[m].lost, &de, &dr);
+			if (dr > 0 && de > 0)
+				ev->scale = s->pid ? (double)de / (double)dr : seconds * 1e9 / (double)dr;
 			sharing_sampler_drain(s, ev, i);
-			adapt(s, ev, seconds);
+			adapt(s, ev, i, seconds);
 		}
 	return sharing_sampler_end(s, seconds);
+}
+
+void sharing_sampler_begin(struct sharing_sampler *s)
+{
+	uint64_t de = 0, dr = 0;
+
+	if (!s->frame.supported)
+		return;
+	s->discard = true;
+	for (int c = 0; c < s->ncpu; c++)
+		for (int i = 0; i < SHARING_EV_N; i++) {
+			struct sharing_ev *ev = &s->cpu[c].ev[i];
+
+			if (ev->fd < 0)
+				continue;
+			read_times(s, ev->fd, &ev->enabled, &ev->running, &ev->lost, &de, &dr);
+			for (int m = 0; m < ev->nmore; m++)
+				read_times(s, ev->more[m].fd, &ev->more[m].enabled, &ev->more[m].running,
+					   &ev->more[m].lost, &de, &dr);
+			sharing_sampler_drain(s, ev, i);
+		}
+	s->discard = false;
+	s->lost = 0;
 }
 
 void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int kind)
@@ -407,6 +655,24 @@ void sharing_sampler_drain(struct sharing_sampler *s, struct sharing_ev *ev, int
 	s->cur = ev;
 	s->cur_kind = kind;
 	perf_ring_drain(ev->ring, on_record, s);
+}
+
+/*
+ * The NUMA node of physical address @phys: its memory block's, asked of
+ * the kernel's files once per block (a direct-mapped cache); -1 unknown.
+ */
+static int phys_node(struct sharing_sampler *s, uint64_t phys)
+{
+	uint64_t block = phys >> SHARING_NODE_BLOCK;
+	struct sharing_node *c = &s->nodes[block % SHARING_NODES];
+
+	if (!phys || !s->dev)
+		return -1;
+	if (c->block != block + 1) {
+		c->block = block + 1;
+		c->node = perfdev_phys_node(s->dev, phys);
+	}
+	return c->node;
 }
 
 const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, double seconds)
@@ -418,6 +684,7 @@ const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, doubl
 	s->frame.lost = s->lost;
 	s->frame.throttled = s->throttled;
 	s->frame.period = 0;
+	s->frame.hitm_lower_bound = s->hitm_lower_bound;
 	for (int c = 0; c < s->ncpu; c++)
 		if (s->cpu[c].ev[SHARING_EV_LOADS].period > s->frame.period)
 			s->frame.period = s->cpu[c].ev[SHARING_EV_LOADS].period;
@@ -428,6 +695,7 @@ const struct sharing_frame *sharing_sampler_end(struct sharing_sampler *s, doubl
 		struct sharing_line *l = &s->frame.line[i];
 		int pid = l->nprocs ? l->procs[0].pid : 0;
 
+		l->node = phys_node(s, l->phys);
 		for (int w = 0; w < l->nwords; w++)
 			if (l->words[w].top_ip)
 				snprintf(l->words[w].symbol, sizeof(l->words[w].symbol), "%s",

@@ -44,7 +44,21 @@ struct symbols;
 #define SHARING_COST_US 2.5             /* assumed per sample (see above) */
 #define SHARING_RING_PAGES 64           /* data pages per ring: 256 KiB, ~2.9 s at the rate max */
 
-enum { SHARING_EV_LOADS, SHARING_EV_STORES, SHARING_EV_N };
+/*
+ * The sampling events of a CPU: load latency, stores, and the precise
+ * retired-load snoop events where they sample the data address (Haswell
+ * on): loads served HITM in the package (SHARING_EV_HITM), by another
+ * package's modified line (SHARING_EV_RHITM, the server parts).
+ */
+enum { SHARING_EV_LOADS, SHARING_EV_STORES, SHARING_EV_HITM, SHARING_EV_RHITM, SHARING_EV_N };
+
+/* --pid: one more thread's event on a CPU, its records in that CPU's ring. */
+struct sharing_task_fd {
+	int fd;
+	int aux;                        /* its own group leader where the kernel demands one, or -1 */
+	uint64_t enabled, running;      /* at the last read */
+	uint64_t lost;                  /* PERF_FORMAT_LOST at the last read */
+};
 
 struct sharing_ev {
 	int fd;                         /* -1: none */
@@ -52,9 +66,24 @@ struct sharing_ev {
 	struct perf_ring *ring;
 	uint64_t period;
 	uint64_t enabled, running;      /* at the last read */
+	uint64_t lost;                  /* PERF_FORMAT_LOST at the last read */
 	double scale;                   /* this interval: enabled / running */
 	uint64_t samples;               /* this interval */
 	bool throttled;
+	/* --pid: the process's other threads' events on this CPU (PERF_EVENT_IOC_SET_OUTPUT) */
+	struct sharing_task_fd *more;
+	int nmore;
+};
+
+/*
+ * A memory block's NUMA node, cached: blocks of 2^SHARING_NODE_BLOCK bytes
+ * at most (x86-64's are 128 MiB or more, so a block of this size is in one).
+ */
+#define SHARING_NODE_BLOCK 27
+#define SHARING_NODES 64
+struct sharing_node {
+	uint64_t block;                 /* block + 1; 0: empty */
+	int node;
 };
 
 struct sharing_cpu {
@@ -70,6 +99,12 @@ struct sharing_sampler {
 	struct lines lines;
 	struct symbols *sym;
 	struct sharing_frame frame;
+	int pid;                        /* --pid: that process's threads only; 0: every task */
+	bool lost_by_read;              /* PERF_FORMAT_LOST counts the losses, not LOST records */
+	bool discard;                   /* draining before the first interval: side-band only */
+	struct sharing_node nodes[SHARING_NODES];
+	bool hitm_ev, rhitm_ev;         /* the snoop events opened: HITM from them, not load latency */
+	bool hitm_lower_bound;          /* some HITM only from the tagged loads (struct sharing_frame) */
 	/* while draining */
 	struct sharing_ev *cur;
 	int cur_kind;                   /* SHARING_EV_* */
@@ -88,12 +123,28 @@ unsigned sharing_sampler_threshold(const struct plan *pl);
 
 /*
  * Open the sampling events on @cpus[0..@ncpu) through @dev for family
- * @u, loads above @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks only.  Never fails the
+ * @u with UARCH_F_* @flags (the family's and the model's), loads above
+ * @ldlat cycles; with @cgroup_fd >= 0 that cgroup's tasks
+ * only; with @pid > 0 the threads of process @pid only: per CPU, one
+ * event per thread it has now (perfdev_tasks), with inherit for the
+ * threads they create later (pmu-facts 10.4: a task's event follows only
+ * threads created after the open), the others' records redirected into
+ * the first one's ring (PERF_EVENT_IOC_SET_OUTPUT).  Never fails the
  * session: what cannot be sampled leaves the frame unsupported with the
- * reason.  -1 only when out of memory.
+ * reason (and once the process has ended, the frame says so).  -1 only
+ * when out of memory.
  */
 int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const struct uarch *u,
-			  unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd);
+			  unsigned flags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
+			  int pid);
+
+/*
+ * The first interval starts now: what the rings hold since the opens is
+ * dropped, but for the side-band (names, mappings), and the times start
+ * here, so that the first interval's rates are its own (a task's event,
+ * --pid, is scaled by its own times, not by the interval's).
+ */
+void sharing_sampler_begin(struct sharing_sampler *s);
 
 /* Read every ring and end the interval of @seconds: the frame of the interval. */
 const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, double seconds);
@@ -102,7 +153,7 @@ const struct sharing_frame *sharing_sampler_interval(struct sharing_sampler *s, 
  * The parts, for a reader of rings of its own (tests/test_perf_real.c,
  * the bench): a sampler with no event, its samples of @sample_type
  * (within PERF_RING_SAMPLE_TYPES); one ring of @ev drained, its samples
- * accesses of kind @kind (SHARING_EV_LOADS or _STORES) standing for
+ * accesses of kind @kind (SHARING_EV_*) standing for
  * ev->period x ev->scale each; the interval ended.  init: 0, or -1 out of
  * memory.
  */

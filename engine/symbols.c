@@ -173,7 +173,7 @@ static struct sym_proc *proc_seed(struct symbols *s, int pid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%d/maps", s->procdir, pid);
-	f = fopen(path, "re");
+	f = s->procdir[0] ? fopen(path, "re") : NULL;
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned long long a, b, off;
 		char perms[8], file[SYMBOLS_PATH];

@@ -42,7 +42,10 @@ void symbols_forget(struct symbols *s, int pid);
  */
 const char *symbols_resolve(struct symbols *s, int pid, uint64_t ip, char *buf, size_t len);
 
-/* Where /proc is (tests); "/proc" unless changed. */
+/*
+ * Where /proc is (tests); "/proc" unless changed; "": nowhere (the
+ * simulated kernel's processes are not this machine's: the side-band only).
+ */
 void symbols_set_proc(struct symbols *s, const char *proc);
 
 #endif

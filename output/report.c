@@ -685,6 +685,11 @@ static void json_line(struct jb *j, const struct sharing_line *l)
 	jb_int(j, l->nthreads);
 	JB(j, ",\"cpus\":");
 	jb_int(j, l->ncpus);
+	JB(j, ",\"node\":");
+	if (l->node < 0)
+		JB(j, "null");
+	else
+		jb_int(j, l->node);
 	JB(j, ",\"processes\":[");
 	for (int i = 0; i < l->nprocs && i < SHARING_PROCS; i++) {
 		if (i)
@@ -739,6 +744,13 @@ static void json_sharing(FILE *f, struct jb *j, const struct sharing_frame *s)
 	jb_int(j, (long long)s->throttled);
 	JB(j, ",\"period\":");
 	jb_int(j, (long long)s->period);
+	JB(j, ",\"hitm_lower_bound\":");
+	if (!s->supported)
+		JB(j, "null");
+	else if (s->hitm_lower_bound)
+		JB(j, "true");
+	else
+		JB(j, "false");
 	JB(j, ",\"lines\":[");
 	for (int i = 0; i < s->nlines && i < SHARING_TOP; i++) {
 		if (i)

@@ -6,7 +6,8 @@
  * Layout ("u" a varint, "z" a zigzag one, "s" a string, "d" a double as
  * its 8 bytes, little-endian):
  *
- *   u supported, s reason, u samples, u lost, u throttled, u period,
+ *   u supported (bit 0; bit 1: HITM from the snoop events, not a lower
+ *   bound), s reason, u samples, u lost, u throttled, u period,
  *   d interval, u nlines, then per line: u addr, u phys, d HITM/s,
  *   d remote HITM/s, d loads/s, d stores/s, d mean latency, u verdict,
  *   u threads, u CPUs, z node, u processes (as counted), per process
@@ -129,7 +130,7 @@ void record_sharing_put(struct record_buf *b, const struct sharing_frame *fr)
 {
 	int n = fr->nlines < 0 ? 0 : fr->nlines < SHARING_TOP ? fr->nlines : SHARING_TOP;
 
-	buf_u(b, fr->supported);
+	buf_u(b, (uint64_t)fr->supported | (uint64_t)(fr->supported && !fr->hitm_lower_bound) << 1);
 	put_f(b, fr->supported ? "" : fr->reason, sizeof(fr->reason));
 	buf_u(b, fr->samples);
 	buf_u(b, fr->lost);
@@ -191,8 +192,12 @@ static void get_line(struct cur *c, struct sharing_line *l)
 
 void record_sharing_get(struct cur *c, struct sharing_frame *fr)
 {
+	uint64_t sup;
+
 	memset(fr, 0, sizeof(*fr));
-	fr->supported = cur_small(c, 1);
+	sup = cur_small(c, 3);
+	fr->supported = sup & 1;
+	fr->hitm_lower_bound = sup == 1;
 	get_s(c, fr->reason, sizeof(fr->reason));
 	fr->samples = cur_u(c);
 	fr->lost = cur_u(c);

@@ -11,6 +11,8 @@
  * and a Skylake server's remote HITM (0xD) has the remote bit and no
  * level bit.
  */
+#include <string.h>
+
 #include <linux/perf_event.h>
 
 #include "sim/sim_internal.h"
@@ -44,3 +46,40 @@ const struct sim_dse sim_dse_skl[] = {
 
 /* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
 const uint64_t sim_dse_store = P(OP, STORE) | P(LVL, HIT) | P(LVL, L1) | LEVEL(L1);
+
+/*
+ * The precise retired-load snoop events whose samples carry the data
+ * address (Data_LA, Haswell on; pmu-facts 4.3, 9.4, 10.5), by the
+ * kernel's PMU name, on this project's reading of Intel's files: a load
+ * the L3 served with a HITM from another core of the package (HSW, BDW
+ * MEM_LOAD_UOPS_L3_HIT_RETIRED.XSNP_HITM, SKL, ICL MEM_LOAD_L3_HIT_RETIRED.
+ * XSNP_HITM, SPR/GNR XSNP_FWD "HitM responses": 0xD2/0x04) and one
+ * another package's cache served modified (HSX, BDX 0xD3/0x10; SKX, ICX,
+ * SPR, GNR MEM_LOAD_L3_MISS_RETIRED.REMOTE_HITM 0xD3/0x04).  Ended by a
+ * NULL name.
+ */
+const struct sim_snoop_ev sim_snoop_evs[] = {
+	{ "haswell", 0x04d2, 0x10d3 },
+	{ "broadwell", 0x04d2, 0x10d3 },
+	{ "skylake", 0x04d2, 0x04d3 },
+	{ "icelake", 0x04d2, 0x04d3 },
+	{ "sapphire_rapids", 0x04d2, 0x04d3 },
+	{ "granite_rapids", 0x04d2, 0x04d3 },
+	{ NULL, 0, 0 },
+};
+
+/*
+ * Such a sample's data source: PERF_MEM_NA with the op a load, nothing of
+ * the level or the snoop (K61 ds.c precise_datala_hsw): the event says it.
+ */
+const uint64_t sim_dse_datala_load = P(OP, LOAD) | P(LVL, NA) | P(SNOOP, NA) | P(LOCK, NA) |
+				     P(TLB, NA);
+
+int sim_snoop_event(const char *pmu, uint64_t cfg)
+{
+	for (const struct sim_snoop_ev *s = sim_snoop_evs; s->pmu; s++)
+		if (!strcmp(s->pmu, pmu))
+			return cfg == s->hitm ? SIM_SNOOP_HITM : cfg == s->remote_hitm ?
+			       SIM_SNOOP_REMOTE : SIM_SNOOP_NONE;
+	return SIM_SNOOP_NONE;
+}

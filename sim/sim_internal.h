@@ -254,6 +254,10 @@ struct sim_line {
 	double hitm_per_sec;            /* loads of the line served HITM, all accesses together */
 	double remote;                  /* share of them served by another package */
 	uint64_t ip;                    /* the instruction; 0: one made up per access */
+	double exit_s;                  /* process pid exits at this simulated second; 0 never */
+	double start_s;                 /* ... starts at this one; 0: it runs from the start */
+	char exe[128];                  /* its executable; "" none told */
+	int node;                       /* the NUMA node of its memory; -1: no physical address */
 	int nacc;
 	struct sim_line_access acc[SIM_LINE_ACCESSES];
 };
@@ -265,6 +269,7 @@ struct sim_profile {
 	struct sim_line *lines;         /* [nlines] */
 	int nlines;
 	int max_sample_rate;            /* kernel.perf_event_max_sample_rate */
+	bool no_format_lost;            /* a kernel before 6.0: no PERF_FORMAT_LOST */
 	int cpus;
 	int threads_per_core;           /* 0: the uarch's default */
 	int packages;                   /* 1 unless set */
@@ -298,6 +303,45 @@ struct sim_dse {
 };
 extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
 extern const uint64_t sim_dse_store;
+/* sim_dse.c: the retired-load snoop events that sample the data address, per PMU. */
+struct sim_snoop_ev {
+	const char *pmu;                /* struct sk_pmu's name */
+	uint16_t hitm, remote_hitm;     /* event | umask << 8; 0: none */
+};
+extern const struct sim_snoop_ev sim_snoop_evs[];
+extern const uint64_t sim_dse_datala_load;
+/* The snoop event @cfg is on PMU @pmu: SIM_SNOOP_HITM, SIM_SNOOP_REMOTE, or SIM_SNOOP_NONE. */
+enum { SIM_SNOOP_NONE, SIM_SNOOP_HITM, SIM_SNOOP_REMOTE };
+int sim_snoop_event(const char *pmu, uint64_t cfg);
+
+/*
+ * sim_tasks.c: the profile's processes and threads as the simulated
+ * kernel's tasks.  Times are seconds since the kernel opened.
+ */
+/* Process @pid's life: from *@from (0: before the open) to *@to (0: never). */
+void sim_task_life(const struct sim_profile *p, int pid, double *from, double *to);
+/* The process thread @tid belongs to at @t; 0: no such thread, or not alive then. */
+int sim_task_pid(const struct sim_profile *p, int tid, double t);
+/* /proc/PID/task at @t: up to @max TIDs (the main thread first), how many, or -ESRCH. */
+int sim_tasks(const struct sim_profile *p, int pid, double t, int *tids, int max);
+/* The seconds of (@a, @b] in which line @l's process lived. */
+double sim_task_seen(const struct sim_profile *p, const struct sim_line *l, double a, double b);
+/* Where a process's exe= is mapped, and how much of it. */
+#define SIM_EXE_BASE 0x400000ULL
+#define SIM_EXE_LEN 0x10000000ULL
+/*
+ * The side-band records (as @want asks: SIM_SB_*) of the processes whose
+ * main thread runs on CPU @cpu of @ncpus that started or ended in
+ * (@a, @b], each handed to @fn; @t0 the clock at the open, for their times.
+ */
+enum { SIM_SB_TASK = 1, SIM_SB_COMM = 2, SIM_SB_MMAP2 = 4 };
+typedef void (*sim_record_fn)(void *arg, const void *rec, size_t len);
+void sim_task_sideband(const struct sim_profile *p, int cpu, int ncpus, double a, double b,
+		       double t0, unsigned want, sim_record_fn fn, void *arg);
+/* A physical address of @addr of @pid on NUMA node @node (-1: none, 0). */
+uint64_t sim_phys(uint64_t addr, int pid, int node);
+/* The kernel's file /sys/devices/system/@rest for those addresses: its length, or -ENOENT. */
+int sim_node_file(const struct sim_profile *p, const char *rest, char *buf, size_t len);
 
 /* sim_profile.c */
 struct sim_profile *sim_profile_copy(const struct sim_profile *);

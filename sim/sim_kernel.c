@@ -30,12 +30,14 @@
  * Modelled: CPU-wide events (pid -1, cpu N) and their groups, counting
  * and sampling ones alike, and the ring buffer of a sampling event
  * (sk_mmap): the profile's contended lines as samples with each family's
- * data source, COMM, LOST and THROTTLE records; a hybrid part's PMUs, one
+ * data source, COMM, LOST and THROTTLE records; per-task events on a CPU
+ * (pid P, cpu N: the samples of thread P only) and rings shared through
+ * PERF_EVENT_IOC_SET_OUTPUT (see "tasks" below); a hybrid part's PMUs, one
  * per core type (cpu_core as PERF_TYPE_RAW, cpu_atom a type of its own),
  * each refusing its events on the other type's CPUs with ENOENT, and
- * their cpus files.  Not modelled: per-task and cgroup events
- * (-EOPNOTSUPP), the extended type of PERF_TYPE_HARDWARE and HW_CACHE
- * events (config's upper 32 bits: lattop opens raw events only).
+ * their cpus files.  Not modelled: per-task events on every CPU (cpu -1),
+ * cgroup events (-EOPNOTSUPP), the extended type of PERF_TYPE_HARDWARE and
+ * HW_CACHE events (config's upper 32 bits: lattop opens raw events only).
  * Single-threaded per device; the process's capabilities are the real ones.
  */
 #include <errno.h>
@@ -53,6 +55,7 @@
 
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
+#include "sim/sim_kernel_int.h"
 
 #define B(n) (1ULL << (n))
 
@@ -75,18 +78,6 @@
 
 #define MSR_TSC                 0x10
 
-/*
- * The msr PMU (arch/x86/events/msr.c), for its TSC event msr/tsc/ (config
- * 0): a type the kernel gives at boot, beyond the fixed ones; it counts
- * without a counter, never multiplexed.
- */
-#define SK_MSR_PMU_TYPE 9
-
-/* The types the kernel gives a hybrid's PMUs but the big one, from here (perf_pmu_register). */
-#define SK_DYN_PMU_TYPE 10
-
-/* perf_event_mux_interval_ms: 1000/HZ = 4 ms at HZ 250 (K61 perf_event_mux_interval_ms_default). */
-#define SK_MUX_S        0.004
 
 /* Descriptors this device hands out: far above any real one, so none is mistaken. */
 #define SK_FD_BASE      (1 << 24)
@@ -97,96 +88,95 @@
 /* The fixed counters' events: config -> counter (FIXED_EVENT_CONSTRAINT, perf_event.h). */
 static const uint64_t sk_fixed_config[3] = { 0x00c0, 0x003c, 0x0300 };
 
-enum sk_state { SK_OFF, SK_INACTIVE, SK_ACTIVE, SK_ERROR };
-
-struct sk_event {
-	bool used;
-	bool internal;                  /* the watchdog's or another user's: no descriptor */
-	bool tsc;                       /* msr/tsc/: the TSC, no counter */
-	struct perf_event_attr attr;
-	int cpu;
-	int leader;                     /* index of the group leader (itself for one) */
-	int sib[PERFDEV_GROUP_MAX];     /* a leader's members after itself */
-	int nsib;
-	enum sk_state state;
-	int er;                         /* SK_ER_* it needs, -1: none */
-	uint64_t config;                /* as scheduled: intel_alt_er may move it */
-	int er_at;                      /* the register it holds while active */
-	int ctr;                        /* 0..7 general, 32 + n fixed, -1 */
-	uint64_t raw;                   /* the counter at the last read */
-	uint64_t count;
-	double enabled, running;        /* seconds */
-	unsigned seq;                   /* place in its CPU's list: rotation moves it last */
-	/* A sampling event's ring buffer (sk_mmap) and what it owes it. */
-	unsigned char *ring;
-	uint64_t lost;                  /* samples without room, not yet said in a LOST record */
-	double *carry;                  /* per line access: the share of a sample due */
-	double *rcarry;                 /* ... and of a remote one */
-};
-
-/*
- * A core PMU of the kernel: "cpu" on a part that is not hybrid, else one
- * per core type (struct sk_hybrid), each with its own case of
- * intel_pmu_init and its own counters.
- */
-struct sk_core {
-	const struct sk_pmu *pmu;
-	const char *dev;                /* its sysfs name */
-	unsigned type;                  /* the attr.type of its events */
-	bool hybrid;                    /* it has a cpus file */
-	unsigned ngp, nfixed;
-	unsigned version;               /* perfmon version, leaf 0xA EAX[7:0] */
-	uint64_t gp_mask, fx_mask;
-};
-
-struct sk_cpu {
-	int core;                       /* its PMU, k->core[] (supported_cpus) */
-	double t;                       /* the instant its counts and times are at */
-	double next_rot;
-	bool rotate;                    /* a flexible group did not fit */
-	uint64_t er_val[SK_ER_N];
-	int er_ref[SK_ER_N];
-	int gp[SIM_MAX_GP];             /* the event on each counter, or -1 */
-	int fx[SIM_MAX_FIXED];
-	unsigned seq;                   /* next seq number */
-	/* Its events, by index into k->ev: a step or a schedule looks at these only. */
-	int *ev, nev, cap;
-};
-
-struct sk {
-	struct perfdev dev;
-	struct sim *sim;
-	struct sk_core core[SK_HYBRID_PMUS];
-	int ncore;
-	int ncpus, ncores, tpc;
-	int *group;                     /* per CPU: its module's first CPU (sk_catch_up) */
-	struct sk_cpu *cpu;
-	struct sk_event *ev;
-	int nev, cap;
-	int free_hint;                  /* no free slot below this index */
-	double (*clock)(void *);
-	void *clock_arg;
-	double now;                     /* what the simulator's clock says now */
-	int paranoid;
-	bool perfmon, sys_admin;        /* CAP_PERFMON, CAP_SYS_ADMIN, effective */
-	long fd_base;                   /* the descriptors open before the first event */
-	int nfds;
-};
-
-/* The PMU of @cpu, and its case of intel_pmu_init. */
-static const struct sk_core *sk_core_of(const struct sk *k, int cpu)
-{
-	return &k->core[k->cpu[cpu].core];
-}
-
-static const struct sk_pmu *sk_pmu_of(const struct sk *k, int cpu)
-{
-	return sk_core_of(k, cpu)->pmu;
-}
 
 static double sk_clock(void *arg)
 {
 	return ((struct sk *)arg)->now;
+}
+
+/*
+ * ---- tasks: per-task events ----
+ *
+ * The simulated machine's tasks are the profile's (sim_tasks.c).  A
+ * per-task event (pid P, cpu N; K61 find_lively_task_by_vpid, a thread
+ * id) counts in its task's context (perf_event_context of the task): it
+ * goes on the PMU only while its thread runs on CPU N, and its time
+ * enabled and running grow only then; it samples what thread P does.
+ * inherit (the threads P creates after the open) has nothing to add here:
+ * no thread is created later.  A task that ended runs nowhere.
+ */
+
+/* The process thread @tid belongs to at instant @now of the device's clock; 0: none. */
+static int sk_task_pid(const struct sk *k, int tid, double now)
+{
+	return sim_task_pid(sim_profile_of(k->sim), tid, now - k->t0);
+}
+
+/* Is @e's task on its CPU now (a CPU-wide event always is)? */
+static bool sk_task_here(const struct sk *k, const struct sk_event *e)
+{
+	return !e->task || (e->task % k->ncpus == e->cpu && sk_task_pid(k, e->task, k->now));
+}
+
+/*
+ * Of the @dt seconds up to now, those in which @e samples the accesses of
+ * thread @tid of line @l: none when @e is another thread's, else those
+ * the process lived (its threads access nothing before or after).
+ */
+static double sk_task_sees(const struct sk *k, const struct sk_event *e, const struct sim_line *l,
+			   int tid, double dt)
+{
+	const struct sim_profile *prof = sim_profile_of(k->sim);
+	double from, to, t = k->now - k->t0;
+
+	if (e->task && e->task != tid)
+		return 0;
+	sim_task_life(prof, l->pid, &from, &to);
+	if (from <= t - dt && (!to || to >= t))
+		return dt;      /* alive all along: @dt itself, not a difference rounded */
+	return sim_task_seen(prof, l, t - dt, t);
+}
+
+/* The event whose ring @e's records go to (itself, or its SET_OUTPUT target); NULL: none. */
+static struct sk_event *sk_task_out(struct sk *k, struct sk_event *e)
+{
+	struct sk_event *o = e->out >= 0 && e->out < k->nev ? &k->ev[e->out] : e;
+
+	return o->used && o->ring ? o : NULL;
+}
+
+/* /proc/PID/task of the simulated machine. */
+static int sk_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
+{
+	struct sk *k = d->priv;
+
+	return sim_tasks(sim_profile_of(k->sim), pid, k->clock(k->clock_arg) - k->t0, tids, max);
+}
+
+/*
+ * PERF_EVENT_IOC_SET_OUTPUT (K61 perf_event_set_output): @e's records go
+ * to @o's ring; both on one CPU, and @e without a ring of its own.
+ */
+static int sk_task_set_output(struct sk *k, struct sk_event *e, struct sk_event *o)
+{
+	size_t nacc = (size_t)sim_profile_of(k->sim)->nlines * SIM_LINE_ACCESSES;
+
+	if (!o) {
+		e->out = -1;
+		return 0;
+	}
+	if (o->cpu != e->cpu || o == e)
+		return -EINVAL;
+	if (e->ring)
+		return -EBUSY;
+	if (!e->carry) {
+		e->carry = calloc(nacc ? nacc : 1, sizeof(double));
+		e->rcarry = calloc(nacc ? nacc : 1, sizeof(double));
+		if (!e->carry || !e->rcarry)
+			return -ENOMEM;
+	}
+	e->out = (int)(o - k->ev);
+	return 0;
 }
 
 /* ---- scheduling ---- */
@@ -465,20 +455,24 @@ static void sk_ring_write(struct sk_event *e, const void *rec, size_t len)
 }
 
 /*
- * Put a record in @e's ring, or count it lost.  The LOST record goes
- * first, when the next record fits: the kernel says a loss only with the
- * next output that finds room (pmu-facts 10.5, K61 perf_output_begin).
+ * Put a record in @e's ring, or count it lost: false then.  The LOST
+ * record goes first, when the next record fits: the kernel says a loss
+ * only with the next output that finds room (pmu-facts 10.5, K61
+ * perf_output_begin); the event whose sample it was counts it at once
+ * (its lost_samples, which PERF_FORMAT_LOST reads: the caller's).
  */
-static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
+static bool sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t len, bool sample)
 {
 	struct { struct perf_event_header h; uint64_t id, lost; } lost = {
 		{ PERF_RECORD_LOST, 0, sizeof(lost) }, id, 0,
 	};
 
+	if (!e)
+		return false;
 	if (e->lost) {
 		if (!sk_ring_room(e, sizeof(lost) + len)) {
 			e->lost += sample;
-			return;
+			return false;
 		}
 		lost.lost = e->lost;
 		sk_ring_write(e, &lost, sizeof(lost));
@@ -486,9 +480,10 @@ static void sk_ring_put(struct sk_event *e, uint64_t id, const void *rec, size_t
 	}
 	if (!sk_ring_room(e, len)) {
 		e->lost += sample;
-		return;
+		return false;
 	}
 	sk_ring_write(e, rec, len);
+	return true;
 }
 
 /* The kernel's data source for a HITM load from @remote on this PMU (its own table). */
@@ -503,15 +498,13 @@ static uint64_t sk_data_src(const struct sk *k, int cpu, bool remote)
 	return 0;
 }
 
-/* A physical address for @addr of @pid: the offset in the page kept, the frame made up. */
-static uint64_t sk_phys(uint64_t addr, int pid)
-{
-	return (1ULL << 38) | ((((addr >> 12) ^ (uint64_t)pid) & 0x3ffffffULL) << 12) | (addr & 0xfff);
-}
-
-/* One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61 perf_output_sample). */
+/*
+ * One PERF_RECORD_SAMPLE of @e, laid out by its sample_type (K61
+ * perf_output_sample); of a precise snoop event (@snoop, sim_dse.c) the
+ * data source says only "load".
+ */
 static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l,
-		      const struct sim_line_access *a, bool store, bool remote)
+		      const struct sim_line_access *a, bool store, bool remote, bool snoop)
 {
 	uint64_t w[32], t = e->attr.sample_type, id = (uint64_t)(e - k->ev) + 1;
 	uint64_t addr = l->addr + a->offset;
@@ -535,17 +528,20 @@ static void sk_sample(struct sk *k, struct sk_event *e, const struct sim_line *l
 		w[n++] = (uint64_t)(uint32_t)e->cpu;
 	if (t & PERF_SAMPLE_PERIOD)
 		w[n++] = e->attr.sample_period;
+	/* the latency is load latency's alone; a snoop event's weight is its TSX one, 0 */
 	if (t & PERF_SAMPLE_WEIGHT)
-		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+		w[n++] = store || snoop ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
-		w[n++] = store ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
+		w[n++] = store || snoop ? 0 : remote ? SK_LAT_REMOTE_HITM : SK_LAT_HITM;
 	if (t & PERF_SAMPLE_DATA_SRC)
-		w[n++] = store ? sim_dse_store : sk_data_src(k, e->cpu, remote);
+		w[n++] = store ? sim_dse_store : snoop ? sim_dse_datala_load :
+			 sk_data_src(k, e->cpu, remote);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		w[n++] = sk_phys(addr, l->pid);
+		w[n++] = sim_phys(addr, l->pid, l->node);
 	memcpy(&w[0], &(struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER,
 						   (uint16_t)(n * 8) }, 8);
-	sk_ring_put(e, id, w, n * 8, true);
+	if (!sk_ring_put(sk_task_out(k, e), id, w, n * 8, true))
+		e->lost_samples++;
 }
 
 /* THROTTLE or UNTHROTTLE: { time, id, stream_id } (K61 perf_log_throttle). */
@@ -556,7 +552,29 @@ static void sk_throttle_rec(struct sk *k, struct sk_event *e, uint32_t type)
 		(uint64_t)(e - k->ev) + 1,
 	};
 
-	sk_ring_put(e, r.id, &r, sizeof(r), false);
+	sk_ring_put(sk_task_out(k, e), r.id, &r, sizeof(r), false);
+}
+
+/* One side-band record into @e's ring (sim_task_sideband's callback). */
+static void sk_task_record(void *arg, const void *rec, size_t len)
+{
+	void **ke = arg;
+	struct sk *k = ke[0];
+	struct sk_event *e = ke[1];
+
+	sk_ring_put(sk_task_out(k, e), (uint64_t)(e - k->ev) + 1, rec, len, false);
+}
+
+/* The side-band of the processes that started or ended in (@t - @dt, @t], for CPU-wide @e. */
+static void sk_task_sideband(struct sk *k, struct sk_event *e, double t, double dt)
+{
+	unsigned want = (e->attr.task ? SIM_SB_TASK : 0) | (e->attr.comm ? SIM_SB_COMM : 0) |
+			(e->attr.mmap2 ? SIM_SB_MMAP2 : 0);
+	void *ke[2] = { k, e };
+
+	if (!e->task && want && sk_task_out(k, e))
+		sim_task_sideband(sim_profile_of(k->sim), e->cpu, k->ncpus, t - dt - k->t0,
+				  t - k->t0, k->t0, want, sk_task_record, ke);
 }
 
 /*
@@ -575,6 +593,7 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	const struct sk_pmu *pmu = sk_pmu_of(k, e->cpu);
 	bool loads = cfg == pmu->ldlat_config;
 	bool stores = pmu->store_config && cfg == pmu->store_config;
+	int snoop = e->attr.precise_ip ? sim_snoop_event(pmu->name, cfg) : SIM_SNOOP_NONE;
 	double period = (double)e->attr.sample_period, want = 0, keep = 1;
 	/*
 	 * The load-latency event sees only the loads the hardware tags
@@ -585,14 +604,18 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	double max_rate = prof->max_sample_rate > 0 ? prof->max_sample_rate :
 			  SIM_DEFAULT_MAX_SAMPLE_RATE;
 
-	if (!e->ring || !e->carry || (!loads && !stores) || !(dt > 0) || period < 1)
+	if (!sk_task_out(k, e) || !e->carry || (!loads && !stores && !snoop) || !(dt > 0) ||
+	    period < 1)
 		return;
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
+		/* a snoop event: the share of the line's HITM loads it counts */
+		double share = snoop == SIM_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
 
 		for (int j = 0; j < l->nacc; j++)
-			if (l->acc[j].tid % k->ncpus == e->cpu && (loads || l->acc[j].write))
-				want += l->hitm_per_sec / l->nacc * dt / period * (loads ? tagged : 1);
+			if (l->acc[j].tid % k->ncpus == e->cpu && (!stores || l->acc[j].write))
+				want += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, l->acc[j].tid, dt) /
+					period * (loads ? tagged : share);
 	}
 	if (want > max_rate * dt) {
 		keep = max_rate * dt / want;
@@ -604,6 +627,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 	for (int i = 0; i < prof->nlines; i++) {
 		const struct sim_line *l = &prof->lines[i];
 
+		double share = snoop == SIM_SNOOP_HITM ? 1 - l->remote : snoop ? l->remote : 1;
+
 		for (int j = 0; j < l->nacc; j++) {
 			const struct sim_line_access *a = &l->acc[j];
 			double *c = &e->carry[i * SIM_LINE_ACCESSES + j];
@@ -612,7 +637,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 			if (a->tid % k->ncpus != e->cpu || (stores && !a->write))
 				continue;
 			/* every access's load is served HITM: local at SK_LAT_HITM, remote above */
-			*c += l->hitm_per_sec / l->nacc * dt / period * keep * (loads ? tagged : 1);
+			*c += l->hitm_per_sec / l->nacc * sk_task_sees(k, e, l, a->tid, dt) / period * keep *
+			      (loads ? tagged : share);
 			for (; *c >= 1; *c -= 1) {
 				bool remote = false;
 
@@ -625,7 +651,8 @@ static void sk_emit(struct sk *k, struct sk_event *e, double dt)
 					    (double)(e->attr.config1 & 0xffff))
 						continue;
 				}
-				sk_sample(k, e, l, a, stores, remote);
+				sk_sample(k, e, l, a, stores, remote || snoop == SIM_SNOOP_REMOTE,
+					  snoop != SIM_SNOOP_NONE);
 			}
 		}
 	}
@@ -645,11 +672,14 @@ static void sk_step(struct sk *k, int cpu, double t)
 
 		if (e->state == SK_ACTIVE) {
 			sk_read_ctr(k, e);
-			e->running += dt;
-			sk_emit(k, e, dt);
+			if (sk_task_here(k, e))
+				e->running += dt;
+			sk_emit(k, e, dt);      /* a task's: up to its end (sk_task_sees) */
 		}
-		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
+		if ((e->state == SK_ACTIVE || e->state == SK_INACTIVE) && sk_task_here(k, e))
 			e->enabled += dt;
+		if (e->state == SK_ACTIVE || e->state == SK_INACTIVE)
+			sk_task_sideband(k, e, t, dt);
 	}
 	c->t = t;
 }
@@ -745,7 +775,7 @@ static void sk_schedule(struct sk *k, int cpu)
 		e->ctr = -1;
 		if (e->state == SK_ACTIVE)
 			e->state = SK_INACTIVE;
-		if (e->leader == i && e->state == SK_INACTIVE)
+		if (e->leader == i && e->state == SK_INACTIVE && sk_task_here(k, e))
 			groups[ng++] = i;
 	}
 	qsort_r(groups, (size_t)ng, sizeof(*groups), sk_cmp_seq, k);
@@ -843,11 +873,6 @@ static void sk_catch_up(struct sk *k, int cpu)
 }
 
 /* ---- the device ---- */
-
-static struct sk *sk_of(struct perfdev *d)
-{
-	return d->priv;
-}
 
 static struct sk_event *sk_fd_event(struct sk *k, int fd)
 {
@@ -998,6 +1023,9 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	rc = sk_check_attr(k, attr, cpu, &er, &pmu);
 	if (rc < 0)
 		return rc;
+	/* a read_format bit the kernel does not know (PERF_FORMAT_LOST before 6.0: perf_copy_attr) */
+	if ((attr->read_format & PERF_FORMAT_LOST) && sim_profile_of(k->sim)->no_format_lost)
+		return -EINVAL;
 	if (attr->type == SK_MSR_PMU_TYPE && group_fd != -1)
 		return -EINVAL;         /* the TSC in a group is not modelled */
 	/*
@@ -1014,10 +1042,12 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 		if ((lead->attr.config & 0xffff) != 0x8203)
 			return -EINVAL;
 	}
-	if (pid != -1)
-		return -EOPNOTSUPP;     /* per-task and cgroup events are not modelled */
-	if (k->paranoid > 0 && !k->perfmon)
-		return -EACCES;         /* perf_allow_cpu */
+	if (pid != -1 && ((flags & PERF_FLAG_PID_CGROUP) || cpu == -1 || pid == 0))
+		return -EOPNOTSUPP;     /* cgroups, a task's on every CPU, the caller's: not modelled */
+	if (pid != -1 && sk_task_pid(k, pid, k->clock(k->clock_arg)) == 0)
+		return -ESRCH;          /* find_lively_task_by_vpid */
+	if (pid == -1 && k->paranoid > 0 && !k->perfmon)
+		return -EACCES;         /* perf_allow_cpu; the profile's tasks are the user's own */
 	if (lead) {
 		if (lead->leader != lead - k->ev || lead->cpu != cpu)
 			return -EINVAL;
@@ -1038,6 +1068,8 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	e->used = true;
 	e->attr = *attr;
 	e->cpu = cpu;
+	e->task = pid == -1 ? 0 : pid;
+	e->out = -1;
 	if (sk_cpu_add(k, i) < 0) {
 		e->used = false;
 		return -ENOMEM;
@@ -1072,7 +1104,7 @@ static void sk_fill_counts(struct sk *k, const struct sk_event *e, uint64_t *w, 
 	if (fmt & PERF_FORMAT_ID)
 		w[(*n)++] = (uint64_t)(e - k->ev) + 1;
 	if (fmt & PERF_FORMAT_LOST)
-		w[(*n)++] = 0;
+		w[(*n)++] = e->lost_samples;
 }
 
 static ssize_t sk_read(struct perfdev *d, int fd, void *buf, size_t len)
@@ -1107,7 +1139,7 @@ static ssize_t sk_read(struct perfdev *d, int fd, void *buf, size_t len)
 		if (fmt & PERF_FORMAT_ID)
 			w[n++] = (uint64_t)(e - k->ev) + 1;
 		if (fmt & PERF_FORMAT_LOST)
-			w[n++] = 0;
+			w[n++] = e->lost_samples;
 	}
 	if (len < n * sizeof(uint64_t))
 		return -ENOSPC;
@@ -1162,6 +1194,11 @@ static int sk_ioctl(struct perfdev *d, int fd, unsigned long request, unsigned l
 				k->ev[e->sib[i]].count = 0;
 			}
 		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		/* the argument is the output event's descriptor, or -1 (K61 perf_ioctl) */
+		if ((int)arg != -1 && !sk_fd_event(k, (int)arg))
+			return -EBADF;
+		return sk_task_set_output(k, e, (int)arg == -1 ? NULL : sk_fd_event(k, (int)arg));
 	case PERF_EVENT_IOC_PERIOD:
 		/* the argument points to the new period (K61 perf_event_period) */
 		if (!e->attr.sample_period || !arg || !*(const uint64_t *)arg)
@@ -1211,72 +1248,6 @@ static int sk_close(struct perfdev *d, int fd)
 	return 0;
 }
 
-/* A hybrid PMU's cpus file: its supported_cpus as "%*pbl" (intel_hybrid_get_attr_cpus). */
-static int sk_cpus_file(const struct sk *k, const struct sk_core *co, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < k->ncpus && o < len; c++) {
-		int e = c;
-
-		if (sk_core_of(k, c) != co)
-			continue;
-		while (e + 1 < k->ncpus && sk_core_of(k, e + 1) == co)
-			e++;
-		o += (size_t)(e > c ? snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", c, e)
-				    : snprintf(buf + o, len - o, "%s%d", o ? "," : "", c));
-		c = e;
-	}
-	return o < len ? snprintf(buf + o, len - o, "\n") + (int)o : (int)len;
-}
-
-/*
- * The kernel's files: the paranoid level, and each core PMU's type, name,
- * formats and (a hybrid part's) CPUs, under its own name: "cpu", or
- * "cpu_core" and "cpu_atom" on a hybrid part, which has no "cpu".
- */
-static int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
-{
-	struct sk *k = sk_of(d);
-	static const char pmus[] = "/sys/bus/event_source/devices/";
-	const struct sk_core *co = NULL;
-	const char *rest = NULL;
-	int n = -ENOENT;
-
-	if (len == 0)
-		return -EINVAL;
-	if (!strcmp(path, "/proc/sys/kernel/perf_event_paranoid"))
-		n = snprintf(buf, len, "%d\n", k->paranoid);
-	else if (!strcmp(path, "/proc/sys/kernel/nmi_watchdog"))
-		n = snprintf(buf, len, "%d\n", sim_profile_of(k->sim)->cpu[0].perf_nmi_watchdog);
-	for (int i = 0; i < k->ncore && !strncmp(path, pmus, sizeof(pmus) - 1); i++) {
-		size_t l = strlen(k->core[i].dev);
-
-		if (!strncmp(path + sizeof(pmus) - 1, k->core[i].dev, l) &&
-		    path[sizeof(pmus) - 1 + l] == '/') {
-			co = &k->core[i];
-			rest = path + sizeof(pmus) + l;
-		}
-	}
-	if (co) {
-		if (!strcmp(rest, "type"))
-			n = snprintf(buf, len, "%u\n", co->type);
-		else if (!strcmp(rest, "cpus") && co->hybrid)
-			n = sk_cpus_file(k, co, buf, len);
-		else if (!strcmp(rest, "caps/pmu_name"))
-			n = snprintf(buf, len, "%s\n", co->pmu->name);
-		else if (!strcmp(rest, "format/offcore_rsp"))
-			n = snprintf(buf, len, "config1:0-63\n");
-		else if (!strcmp(rest, "format/ldlat") && co->pmu->ldlat_format)
-			n = snprintf(buf, len, "config1:0-15\n");
-		else if (!strcmp(rest, "perf_event_mux_interval_ms"))
-			n = snprintf(buf, len, "%d\n", (int)(SK_MUX_S * 1000));
-	} else if (!strcmp(path, "/sys/bus/event_source/devices/msr/type")) {
-		n = snprintf(buf, len, "%d\n", SK_MSR_PMU_TYPE);
-	}
-	return n < 0 ? n : (int)((size_t)n < len ? (size_t)n : len - 1);
-}
 
 /* The fields a simulated sample can carry; another asked for is refused at mmap. */
 #define SK_SAMPLE_TYPES (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -1319,6 +1290,10 @@ static int sk_mmap(struct perfdev *d, int fd, size_t len, void **map)
 	m->data_size = data;
 	/* COMM: { u32 pid, tid; char comm[] } padded to 8 (K61 perf_event_comm_output) */
 	for (int i = 0; e->attr.comm && i < prof->nlines; i++) {
+		/* a task's event hears of its own process only; one not started yet says so then */
+		if (e->task ? prof->lines[i].pid != sk_task_pid(k, e->task, k->now) :
+			      sk_task_pid(k, prof->lines[i].pid, k->now) != prof->lines[i].pid)
+			continue;
 		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } c = {
 			{ PERF_RECORD_COMM, 0, sizeof(c) }, (uint32_t)prof->lines[i].pid,
 			(uint32_t)prof->lines[i].pid, { 0 },
@@ -1364,6 +1339,7 @@ static const struct perfdev_ops sk_ops = {
 	.file = sk_file,
 	.mmap = sk_mmap,
 	.munmap = sk_munmap,
+	.tasks = sk_tasks,
 	.destroy = sk_destroy,
 };
 
@@ -1395,7 +1371,7 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 		}
 		k->ev[i] = (struct sk_event){
 			.used = true, .internal = true, .attr = a, .cpu = cpu, .leader = i,
-			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1,
+			.state = SK_INACTIVE, .er = -1, .er_at = -1, .ctr = -1, .out = -1,
 			.seq = k->cpu[cpu].seq++,
 		};
 		if (sk_cpu_add(k, i) < 0)
@@ -1404,99 +1380,6 @@ static int sk_internal(struct sk *k, int cpu, const struct sim_params *prm)
 	return 0;
 }
 
-/*
- * Core PMU @co as the kernel reads its counters (intel_pmu_init: CPUID
- * leaf 0xA, on a CPU of its own), @gp_add more general-purpose ones.
- */
-static void sk_counters_of(struct sk *k, struct sk_core *co, int cpu, unsigned gp_add)
-{
-	unsigned gpw, fxw;
-	uint32_t r[4];
-
-	sim_cpuid_on(k->sim, cpu, 0xa, 0, r);
-	co->version = r[0] & 0xff;
-	co->ngp = ((r[0] >> 8) & 0xff) + gp_add;
-	gpw = (r[0] >> 16) & 0xff;
-	co->nfixed = r[3] & 0x1f;
-	fxw = (r[3] >> 5) & 0xff;
-	if (co->ngp > SIM_MAX_GP)
-		co->ngp = SIM_MAX_GP;
-	if (co->nfixed > SIM_MAX_FIXED)
-		co->nfixed = SIM_MAX_FIXED;
-	co->gp_mask = gpw >= 64 ? ~0ULL : (1ULL << gpw) - 1;
-	co->fx_mask = fxw >= 64 ? ~0ULL : (1ULL << fxw) - 1;
-}
-
-/* The core PMU "cpu", PERF_TYPE_RAW, of every CPU (a part that is not hybrid).  0 or -1. */
-static int sk_core_pmu(struct sk *k, unsigned family, unsigned model)
-{
-	struct sk_core *co = &k->core[0];
-
-	for (size_t i = 0; family == 6 && i < sk_npmus && !co->pmu; i++)
-		for (const uint8_t *m = sk_pmus[i].models; *m; m++)
-			if (*m == model)
-				co->pmu = &sk_pmus[i];
-	if (!co->pmu)
-		return -1;
-	co->dev = "cpu";
-	co->type = PERF_TYPE_RAW;
-	k->ncore = 1;
-	sk_counters_of(k, co, 0, 0);
-	return 0;
-}
-
-/*
- * A hybrid part's PMUs (init_hw_perf_events): the big one PERF_TYPE_RAW,
- * the others types from SK_DYN_PMU_TYPE on; each CPU under the one of its
- * CPUID.1AH (find_hybrid_pmu_for_cpu, at CPU starting), or, with the
- * profile's perf_pmu_swap, under another: a kernel whose cpus files
- * disagree with CPUID.  0, or -1 when the part has none here.
- */
-static int sk_hybrid_pmus(struct sk *k, unsigned family, unsigned model)
-{
-	const struct sim_profile *prof = sim_profile_of(k->sim);
-	const struct sk_hybrid *h = NULL;
-	unsigned dyn = SK_DYN_PMU_TYPE;
-	uint32_t r[4];
-
-	for (size_t i = 0; family == 6 && i < sk_nhybrids && !h; i++)
-		for (const uint8_t *m = sk_hybrids[i].models; *m && !h; m++)
-			if (*m == model)
-				h = &sk_hybrids[i];
-	if (!h)
-		return -1;
-	k->ncore = h->npmus;
-	for (int i = 0; i < h->npmus; i++) {
-		k->core[i].pmu = h->pmu[i].pmu;
-		k->core[i].dev = h->pmu[i].dev;
-		k->core[i].type = h->pmu[i].big ? PERF_TYPE_RAW : dyn++;
-		k->core[i].hybrid = true;
-	}
-	for (int c = 0; c < k->ncpus; c++) {
-		int p = -1;
-
-		sim_cpuid_on(k->sim, c, 0x1a, 0, r);
-		for (int i = 0; i < h->npmus && p < 0; i++)
-			if (h->pmu[i].core_type == r[0] >> 24 &&
-			    (!h->pmu[i].native || h->pmu[i].native == (r[0] & 0xffffff)))
-				p = i;
-		if (p < 0)
-			return -1;
-		if (prof->cpu[c].perf_pmu_swap)
-			p = (p + 1) % h->npmus;
-		k->cpu[c].core = p;
-	}
-	/* Each PMU's counters, read on a CPU of its type (by CPUID, not the kernel's list). */
-	for (int i = 0; i < h->npmus; i++)
-		for (int c = 0; c < k->ncpus; c++) {
-			sim_cpuid_on(k->sim, c, 0x1a, 0, r);
-			if (h->pmu[i].core_type == r[0] >> 24) {
-				sk_counters_of(k, &k->core[i], c, h->pmu[i].gp_add);
-				break;
-			}
-		}
-	return 0;
-}
 
 struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 {
@@ -1564,7 +1447,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	sk_caps(k);
 	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
-	k->now = k->clock(k->clock_arg);
+	k->now = k->t0 = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */
 	sim_set_clock(sim, sk_clock, k);
 	for (int c = 0; c < k->ncpus; c++) {

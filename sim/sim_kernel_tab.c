@@ -152,13 +152,24 @@ static const struct sk_cons pebs_nhm[] = { { 0x100b, 0xffff, 0xf, false }, { 0 }
 /* The stores: INTEL_PST_CONSTRAINT(0x02cd, 0x8) on SNB/IVB, 0x82d0 on 0xf from HSW (ds.c). */
 static const struct sk_cons pebs_snb[] = { { 0x01cd, 0xffff, 0x8, false },
 					   { 0x02cd, 0xffff, 0x8, false }, { 0 } };
+/*
+ * The retired-load snoop events 0xD2/0xD3, any umask, PMC0-3: Haswell's
+ * INTEL_FLAGS_EVENT_CONSTRAINT_DATALA_LD(0xd2/0xd3, 0xf), Skylake's
+ * (0xd1..0xd3), Ice Lake's and Golden Cove's _RANGE(0xd1, 0xd4, 0xf).
+ */
 static const struct sk_cons pebs_hsw[] = { { 0x01cd, 0xffff, 0xf, false },
-					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
+					   { 0x82d0, 0xffff, 0xf, false },
+					   { 0x00d2, 0x00ff, 0xf, false },
+					   { 0x00d3, 0x00ff, 0xf, false }, { 0 } };
 /* Ice Lake: every counter; Golden Cove: not PMC0 (pmu-facts 9.3). */
 static const struct sk_cons pebs_icl[] = { { 0x01cd, 0xffff, 0xff, false },
-					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
+					   { 0x82d0, 0xffff, 0xf, false },
+					   { 0x00d2, 0x00ff, 0xf, false },
+					   { 0x00d3, 0x00ff, 0xf, false }, { 0 } };
 static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false },
-					   { 0x82d0, 0xffff, 0xf, false }, { 0 } };
+					   { 0x82d0, 0xffff, 0xf, false },
+					   { 0x00d2, 0x00ff, 0xf, false },
+					   { 0x00d3, 0x00ff, 0xf, false }, { 0 } };
 /* Gracemont: INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3) (pmu-facts 9.3). */
 static const struct sk_cons pebs_grt[] = { { 0x05d0, 0xffff, 0x3, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */

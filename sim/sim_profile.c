@@ -49,8 +49,10 @@
  *                                       then disagree with CPUID); ignored elsewhere
  *   perf_event_max_sample_rate 100000   the simulated kernel's limit: samples per second
  *                                       per event above it are throttled
+ *   perf_format_lost        1           0: a kernel before 6.0, without PERF_FORMAT_LOST
  *   line                    -           repeatable: ADDR COMM PID HITM_PER_SEC ACCESS...
- *                                       [remote=F] [ip=HEX]: a contended cache line at
+ *                                       [remote=F] [ip=HEX] [exit=S] [start=S]
+ *                                       [exe=PATH] [node=N]: a contended line at
  *                                       ADDR (64-byte aligned) of process PID named COMM,
  *                                       whose loads are served HITM HITM_PER_SEC times a
  *                                       second in all, shared evenly by its accesses; an
@@ -58,8 +60,16 @@
  *                                       writes the 8-byte word at OFFSET: one load, one
  *                                       store) or TID:r@OFFSET (reads it); remote=F: the
  *                                       share served by another package (packages >= 2);
- *                                       ip=HEX: the instruction of every access.  The
- *                                       thread TID runs on CPU TID % cpus.
+ *                                       ip=HEX: the instruction of every access; exit=S:
+ *                                       process PID exits S simulated seconds in (its
+ *                                       threads access nothing after); start=S: it
+ *                                       starts S seconds in (FORK, COMM and MMAP2
+ *                                       records then); exe=PATH: its executable, an
+ *                                       ELF file the MMAP2 record maps at 0x400000;
+ *                                       node=N: the NUMA node of its memory (0);
+ *                                       none: no physical address (a page the
+ *                                       kernel did not translate: PHYS_ADDR 0).
+ *                                       The thread TID runs on CPU TID % cpus, always.
  *   msr.0xADDR              -           initial value of an MSR
  *
  * Errors are one line, "FILE:LINE: KEY: what is wrong" (a value quoted in
@@ -83,7 +93,7 @@ enum key_id {
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
 	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_PMU_SWAP,
-	K_MAX_RATE, K_LINE, K_MSR, K_N
+	K_MAX_RATE, K_FORMAT_LOST, K_LINE, K_MSR, K_N
 };
 
 enum key_kind {
@@ -144,6 +154,7 @@ static const struct key_def keys[K_N] = {
 	[K_CORE_TYPES] = { "core_types", KIND_CORE_TYPES, false },
 	[K_PMU_SWAP] = { "perf_pmu_swap", KIND_BOOL, true },
 	[K_MAX_RATE] = { "perf_event_max_sample_rate", KIND_MAX_RATE, false },
+	[K_FORMAT_LOST] = { "perf_format_lost", KIND_BOOL, false },
 	[K_LINE] = { "line", KIND_LINE, false },
 	[K_MSR] = { "msr.", KIND_MSR, true },
 };
@@ -318,7 +329,8 @@ static bool parse_access(const char *tok, struct sim_line_access *a)
 	return true;
 }
 
-/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] */
+/* line = ADDR COMM PID HITM_PER_SEC ACCESS... [remote=F] [ip=HEX] [exit=S] [start=S] [exe=PATH]
+ * [node=N] */
 static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 {
 	struct sim_line l = { .pid = 0 }, *nl;
@@ -354,6 +366,26 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 			if (!parse_u64(tok + 3, 16, &u))
 				return perr(p, e->line, e->text, "ip= wants a hexadecimal address");
 			l.ip = u;
+		} else if (!strncmp(tok, "exit=", 5)) {
+			if (!parse_double(p, tok + 5, &v) || !(v > 0))
+				return perr(p, e->line, e->text, "exit= wants seconds above 0");
+			l.exit_s = v;
+		} else if (!strncmp(tok, "start=", 6)) {
+			if (!parse_double(p, tok + 6, &v) || !(v > 0))
+				return perr(p, e->line, e->text, "start= wants seconds above 0");
+			l.start_s = v;
+		} else if (!strcmp(tok, "node=none")) {
+			l.node = -1;
+		} else if (!strncmp(tok, "node=", 5)) {
+			if (!parse_u64(tok + 5, 10, &u) || u >= SIM_MAX_PACKAGES)
+				return perr(p, e->line, e->text, "node= wants a NUMA node 0..%d, or none",
+					    SIM_MAX_PACKAGES - 1);
+			l.node = (int)u;
+		} else if (!strncmp(tok, "exe=", 4)) {
+			if (tok[4] != '/' || strlen(tok + 4) >= sizeof(l.exe))
+				return perr(p, e->line, e->text, "exe= wants an absolute path under %zu "
+					    "characters", sizeof(l.exe));
+			strcpy(l.exe, tok + 4);
 		} else {
 			if (l.nacc == SIM_LINE_ACCESSES)
 				return perr(p, e->line, e->text, "more than %d accesses", SIM_LINE_ACCESSES);
@@ -365,6 +397,8 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 	}
 	if (field < 4 || !l.nacc)
 		return perr(p, e->line, e->text, "want ADDR COMM PID HITM_PER_SEC ACCESS...");
+	if (l.exit_s > 0 && l.start_s >= l.exit_s)
+		return perr(p, e->line, e->text, "start= must come before exit=");
 	if (p->nlines == SIM_MAX_LINES)
 		return perr(p, e->line, e->text, "more than %d lines", SIM_MAX_LINES);
 	nl = realloc(p->lines, sizeof(*nl) * (size_t)(p->nlines + 1));
@@ -777,13 +811,21 @@ static struct sim_profile *resolve(struct parser *p)
 		}
 	}
 	prof->max_sample_rate = SIM_DEFAULT_MAX_SAMPLE_RATE;
+	prof->no_format_lost = false;
 	for (i = 0; i < p->n; i++) {
 		const struct entry *e = &p->e[i];
 
 		if (e->key == K_MAX_RATE)
 			prof->max_sample_rate = (int)e->num;
+		if (e->key == K_FORMAT_LOST)
+			prof->no_format_lost = e->num == 0;
 		if (e->key == K_LINE && p->lines[e->line_at].remote > 0 && prof->packages < 2) {
 			perr(p, e->line, e->text, "remote= needs packages >= 2");
+			goto fail;
+		}
+		if (e->key == K_LINE && p->lines[e->line_at].node >= (prof->packages > 1 ?
+									prof->packages : 1)) {
+			perr(p, e->line, e->text, "node= names a node beyond the packages (a node each)");
 			goto fail;
 		}
 	}

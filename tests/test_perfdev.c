@@ -14,6 +14,7 @@
  * Run as root, the permission tests fork a child that becomes nobody.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -28,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -289,6 +291,90 @@ static void test_errors(void **state)
 }
 
 /* The kernel's files, through the device, agree with the files read directly. */
+static void *tasks_idle(void *arg)
+{
+	volatile int *stop = arg;
+
+	while (!*stop)
+		usleep(1000);
+	return NULL;
+}
+
+/*
+ * --pid's list of threads (/proc/PID/task): this process's, with a thread
+ * started for it; a process reaped, and one that is a zombie, are gone.
+ */
+static void test_tasks(void **state)
+{
+	volatile int stop = 0;
+	pthread_t th;
+	int tids[64], n, before, seen = 0;
+	pid_t child;
+
+	(void)state;
+	before = perfdev_tasks(dev, getpid(), tids, 64);
+	assert_true(before >= 1);
+	assert_int_equal(pthread_create(&th, NULL, tasks_idle, (void *)&stop), 0);
+	n = perfdev_tasks(dev, getpid(), tids, 64);
+	assert_int_equal(n, before + 1);
+	for (int i = 0; i < n && i < 64; i++)
+		seen += tids[i] == getpid() || tids[i] == (int)syscall(SYS_gettid);
+	assert_int_equal(seen, 2 - (getpid() == (int)syscall(SYS_gettid)));
+	/* more threads than room: the count, and only what fits written */
+	tids[0] = -7;
+	assert_int_equal(perfdev_tasks(dev, getpid(), tids, 0), n);
+	assert_int_equal(tids[0], -7);
+	stop = 1;
+	pthread_join(th, NULL);
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	assert_true(child > 0);
+	/* a zombie until reaped: ended all the same */
+	for (int i = 0; i < 200 && perfdev_tasks(dev, child, tids, 64) != -ESRCH; i++)
+		usleep(5000);
+	assert_int_equal(perfdev_tasks(dev, child, tids, 64), -ESRCH);
+	waitpid(child, NULL, 0);
+	assert_int_equal(perfdev_tasks(dev, child, tids, 64), -ESRCH);
+	assert_int_equal(perfdev_tasks(dev, -1, tids, 64), -ESRCH);
+}
+
+/*
+ * The NUMA node of a physical address from the kernel's files: a page of
+ * this process, its physical address from /proc/self/pagemap (root only),
+ * its node as move_pages(2) says it with nodes NULL.
+ */
+static void test_phys_node(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = aligned_alloc((size_t)page, (size_t)page);
+	uint64_t ent = 0;
+	void *pages[1];
+	int status[1] = { -1 }, fd;
+
+	(void)state;
+	assert_non_null(p);
+	p[0] = 1;                       /* present */
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd >= 0) {
+		if (pread(fd, &ent, sizeof(ent), (off_t)((uintptr_t)p / (uintptr_t)page * 8)) != 8)
+			ent = 0;
+		close(fd);
+	}
+	pages[0] = p;
+	if (!(ent >> 63) || !(ent & ((1ULL << 55) - 1)) ||
+	    syscall(SYS_move_pages, 0, 1UL, pages, NULL, status, 0) != 0 || status[0] < 0) {
+		free(p);
+		skip();                 /* no PFN without CAP_SYS_ADMIN, or no move_pages */
+	}
+	assert_int_equal(perfdev_phys_node(dev, (ent & ((1ULL << 55) - 1)) * (uint64_t)page + 123),
+			 status[0]);
+	assert_int_equal(perfdev_phys_node(dev, 0), -1);
+	/* far above any memory: no node holds it */
+	assert_int_equal(perfdev_phys_node(dev, 1ULL << 62), -1);
+	free(p);
+}
+
 static void test_kernel_files(void **state)
 {
 	struct perfdev_pmu pmu;
@@ -579,6 +665,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kernel_files),
 		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_phys_node),
 		cmocka_unit_test(test_permissions_as_nobody),
 		cmocka_unit_test(test_emfile),
 		cmocka_unit_test(test_cgroup_event),

@@ -175,6 +175,7 @@ static bool same(double a, double b)
 static void same_frame(const struct sharing_frame *a, const struct sharing_frame *b)
 {
 	assert_int_equal(a->supported, b->supported);
+	assert_int_equal(a->hitm_lower_bound, b->hitm_lower_bound);
 	assert_string_equal(a->reason, b->reason);
 	assert_true(a->samples == b->samples && a->lost == b->lost &&
 		    a->throttled == b->throttled && a->period == b->period);
@@ -230,6 +231,7 @@ static void test_roundtrip(void **state)
 	fill_frame(&fr[0], SHARING_TOP);
 	fill_frame(&fr[1], 3);
 	fr[1].line[0].hitm_per_sec = NAN;
+	fr[0].hitm_lower_bound = true;          /* and fr[1]'s false: the snoop events' */
 	memset(&fr[2], 0, sizeof(fr[2]));
 	snprintf(fr[2].reason, sizeof(fr[2].reason), "the kernel refused the sampling event");
 	fill_frame(&fr[3], 0);

@@ -29,6 +29,7 @@
 
 #include <cmocka.h>
 
+#include "cpu/perf_ring.h"
 #include "cpu/perfdev.h"
 #include "sim/sim_internal.h"
 #include "tests/nobody.h"
@@ -766,6 +767,98 @@ static void test_ldlat_version5(void **state)
 	}
 }
 
+/* The TIDs of the samples in @map's ring (sample_type TID | ADDR), counted by thread 78 and 79. */
+struct tid_count {
+	int n78, n79, other;
+};
+
+static void count_tid(void *arg, const struct perf_event_header *h, size_t len)
+{
+	struct tid_count *c = arg;
+	struct perf_sample smp;
+
+	if (h->type != PERF_RECORD_SAMPLE ||
+	    perf_sample_parse(h, len, PERF_SAMPLE_TID | PERF_SAMPLE_ADDR, &smp) < 0)
+		return;
+	if (smp.pid == 77 && smp.tid == 78)
+		c->n78++;
+	else if (smp.pid == 77 && smp.tid == 79)
+		c->n79++;
+	else
+		c->other++;
+}
+
+/*
+ * Per-task events (--pid): a thread's event samples that thread only, and
+ * only on the CPU it runs on (there alone is it enabled); rings shared with
+ * PERF_EVENT_IOC_SET_OUTPUT within a CPU; the tasks are the profile's, and
+ * a process is gone after its exit=.
+ */
+static void test_tasks(void **state)
+{
+	struct kern k;
+	struct perf_event_attr a = raw(0x01cd, 100);
+	struct perf_ring ring;
+	struct tid_count c = { 0, 0, 0 };
+	size_t len = 9 * PERFDEV_PAGE;
+	int fd78, fd79, other, tids[8];
+	void *map;
+
+	(void)state;
+	/* 4 CPUs, no HT: threads 78 and 4242's 4246 on CPU 2, 79 on CPU 3 */
+	kern_up(&k, "skylake", "cpus = 4\nthreads_per_core = 1\nldlat_tagged_fraction = 1\n"
+		"line = 0x7f3a00001000 worker 4242 400000 4246:w@0 4245:w@8\n"
+		"line = 0x7f3a00002000 db 77 400000 78:w@0 79:w@0 exit=2\n");
+	assert_int_equal(perfdev_tasks(k.dev, 77, tids, 8), 3);
+	assert_int_equal(tids[0], 77);
+	assert_int_equal(tids[1] + tids[2], 78 + 79);
+	assert_int_equal(perfdev_tasks(k.dev, 78, tids, 8), -ESRCH);   /* a thread, not a process */
+	assert_int_equal(perfdev_tasks(k.dev, 5, tids, 8), -ESRCH);
+	a.sample_period = 1000;
+	a.precise_ip = 2;
+	a.inherit = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_ADDR;
+	assert_int_equal(perfdev_open_event(k.dev, &a, 5, 0, -1, 0), -ESRCH);
+	assert_int_equal(perfdev_open_event(k.dev, &a, 78, -1, -1, 0), -EOPNOTSUPP);
+	assert_int_equal(perfdev_open_event(k.dev, &a, 0, 0, -1, 0), -EOPNOTSUPP);
+	/* thread 78's event on CPU 2 with a ring; thread 79's on CPU 2 into it; 78's on CPU 0 */
+	fd78 = perfdev_open_event(k.dev, &a, 78, 2, -1, 0);
+	fd79 = perfdev_open_event(k.dev, &a, 79, 2, -1, 0);
+	other = perfdev_open_event(k.dev, &a, 78, 0, -1, 0);
+	assert_true(fd78 >= 0 && fd79 >= 0 && other >= 0);
+	assert_int_equal(perfdev_mmap(k.dev, fd78, len, &map), 0);
+	assert_int_equal(perfdev_ioctl(k.dev, other, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)fd78),
+			 -EINVAL);                              /* another CPU */
+	assert_int_equal(perfdev_ioctl(k.dev, fd78, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)fd79),
+			 -EBUSY);                               /* a ring of its own */
+	assert_int_equal(perfdev_ioctl(k.dev, fd79, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)fd78), 0);
+	k.clk.t += 1;
+	/* on CPU 2 thread 78 runs all the time; on CPU 0 it never does */
+	near((double)rd(&k, fd78).enabled, 1e9, 0.001, "78 on CPU 2: enabled");
+	near((double)rd(&k, fd78).running, 1e9, 0.001, "78 on CPU 2: running");
+	assert_int_equal(rd(&k, other).enabled, 0);
+	assert_int_equal(rd(&k, fd79).enabled, 0);     /* 79 runs on CPU 3 */
+	assert_int_equal(perf_ring_init(&ring, map, len, PERFDEV_PAGE), 0);
+	perf_ring_drain(&ring, count_tid, &c);
+	/* 78's loads: 400000/2 a second at a period of 1000: 200, and nothing of anyone else */
+	assert_int_equal(c.n78, 200);
+	assert_int_equal(c.n79, 0);
+	assert_int_equal(c.other, 0);
+	/* after exit=2 the process is gone, and its threads sample nothing */
+	k.clk.t += 1.5;
+	assert_int_equal(perfdev_tasks(k.dev, 77, tids, 8), -ESRCH);
+	c.n78 = 0;
+	rd(&k, fd78);
+	perf_ring_drain(&ring, count_tid, &c);
+	assert_int_equal(c.n78, 200);                   /* up to the exit, one second more */
+	assert_int_equal(perfdev_open_event(k.dev, &a, 78, 2, -1, 0), -ESRCH);
+	perfdev_munmap(k.dev, fd78, map, len);
+	perfdev_close_event(k.dev, fd79);
+	perfdev_close_event(k.dev, fd78);
+	perfdev_close_event(k.dev, other);
+	kern_down(&k);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -785,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_every_uarch),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
