@@ -436,7 +436,7 @@ static void jb_num(struct jb *j, double v)
 
 static void jb_int(struct jb *j, long long v)
 {
-	j->n += (size_t)numfmt_fixed(j->b + j->n, (double)v, 0);
+	j->n += (size_t)numfmt_int(j->b + j->n, v);
 }
 
 /* A JSON string, cut to JB_ROOM bytes. */
