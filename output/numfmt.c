@@ -34,7 +34,7 @@ static const char digit_pairs[] =
  * terminator); @len.  In 32 bits once @u fits: six significant digits
  * always do, and a 64-bit division by 100 costs twice as much.
  */
-static int digits(char *buf, uint64_t u, int len)
+static inline __attribute__((always_inline)) int digits(char *buf, uint64_t u, int len)
 {
 	uint32_t w;
 	int i = len;
