@@ -648,8 +648,8 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 				JB(j, ",");
 			if (c->kind == CK_THRESH)
 				jb_int(j, m->lat.thresholds[i]);
-			else
-				jb_num(j, columns_value(c, m, i));
+			else    /* columns_value() of a list without calc, its field read in place */
+				jb_num(j, c->calc ? c->calc(m) : columns_field(c, m, i));
 		}
 		JB(j, "]");
 		break;
