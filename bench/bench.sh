@@ -123,8 +123,14 @@ regs() {
 		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' \
 			$(jq -r '"\(.machine.threads_per_core) \(.machine.packages)"' $T/ev) >$T/p
 		mkdir -p $T/m
-		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>&1 &
+		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>$T/mserr &
 		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+		if [ ! -e $T/m/0/msr ]; then
+			wait
+			echo "$u (${dump##*/}): not measured: $(sed 's/^msrfs: [^ ]* //' $T/mserr | head -1)"
+			echo
+			continue
+		fi
 		for k in 1 11; do
 			strace -f -qq -y -e trace=pread64,pwrite64 -o $T/st ./lattop --msr-dir $T/m \
 				--cpuid-file "$dump" --state-dir $T/s -b -n $k -d 0.1 --format json >/dev/null 2>&1
