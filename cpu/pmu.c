@@ -183,7 +183,7 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg);
 		return -EINVAL;
 	}
-	if (!s->mask || (pmu_reg_shared(p, reg) && !c->group_ok)) {
+	if (!s->mask || (!c->group_ok && pmu_reg_shared(p, reg))) {
 		/* Given up to another user, or shared with a CPU lattop could not probe. */
 		snprintf(err, errlen, "cpu %d: %s (0x%x) is not lattop's to write (%s); nothing written",
 			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg,

@@ -400,8 +400,12 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		int next = (s->slot + 1) % nslots, pass_of[2];
 		bool last = k == nslots - 1;
 
+		double period;
+
 		if (!wait_slot(s, t0 + (k + 1) * slot_len, stop))
 			last = true;
+		/* The same for every CPU of the pass: the TSC rate changes between intervals. */
+		period = read_period(s);
 		/*
 		 * Read every CPU, then reprogram every CPU: hyperthreads and
 		 * module siblings share MSR_OFFCORE_RSP_x, so a sibling's new
@@ -414,6 +418,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
 			const struct pmu_cfg *ncfg = cpu_cfg(s, i, next);
+			bool moves = cpu_slot(s, i, next) != cpu_slot(s, i, s->slot);
 			int r;
 
 			if (!c->ok)
@@ -423,18 +428,16 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			 * Three or more counters to re-baseline: stop them all with one
 			 * write, so that what they hold serves as the baselines.
 			 */
-			r = cpu_slot(s, i, next) != cpu_slot(s, i, s->slot) && pmu_changes(p, i, ncfg) > 2 ?
-				pmu_freeze(p, i, err, errlen) : 0;
+			r = moves && pmu_changes(p, i, ncfg) > 2 ? pmu_freeze(p, i, err, errlen) : 0;
 			/*
 			 * The fixed counters run on: read at the end, and whenever
 			 * the next boundary would be too late for them.
 			 */
 			if (r == 0)
 				r = collect(s, i, s->slot, last,
-					    c->t_read + slot_len - c->t_fixed >= read_period(s),
-					    c->t_read);
+					    c->t_read + slot_len - c->t_fixed >= period, c->t_read);
 			/* Selects about to be overwritten must still be ours. */
-			if (r == 0 && cpu_slot(s, i, next) != cpu_slot(s, i, s->slot)) {
+			if (r == 0 && moves) {
 				char lost[256];
 
 				r = pmu_verify_before(p, i, ncfg, lost, sizeof(lost));

@@ -16,29 +16,55 @@ static const double pow10_tab[] = {
 	1e16, 1e17, 1e18, 1e19,
 };
 
-/* Decimal digits of @u into @buf (no terminator); their count. */
-static int utoa_rev(char *buf, uint64_t u)
-{
-	char tmp[24];
-	int n = 0;
+/* 10^e for e in -5..15, the literals: what the decimal exponent is found against. */
+static const double pow10_exp[] = {
+	1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15,
+};
+#define POW10_EXP(e) pow10_exp[(e) + 5]
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	for (int i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
+/* "00" to "99": two digits a division, half the divisions of one at a time. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/*
+ * The @len last decimal digits of @u into @buf, leading zeros kept (no
+ * terminator); @len.  In 32 bits once @u fits: six significant digits
+ * always do, and a 64-bit division by 100 costs twice as much.
+ */
+static inline __attribute__((always_inline)) int digits(char *buf, uint64_t u, int len)
+{
+	uint32_t w;
+	int i = len;
+
+	for (; i >= 2 && u > UINT32_MAX; u /= 100) {
+		i -= 2;
+		memcpy(buf + i, digit_pairs + 2 * (u % 100), 2);
+	}
+	if (u > UINT32_MAX) {
+		if (i)
+			buf[0] = (char)('0' + u % 10);
+		return len;
+	}
+	for (w = (uint32_t)u; i >= 2; w /= 100) {
+		i -= 2;
+		memcpy(buf + i, digit_pairs + 2 * (w % 100), 2);
+	}
+	if (i)
+		buf[0] = (char)('0' + w % 10);
+	return len;
 }
 
-/* The @len last decimal digits of @u into @buf, leading zeros kept (no terminator); @len. */
-static int digits(char *buf, uint64_t u, int len)
+/* Decimal digits of @u into @buf (no terminator); their count. */
+static int utoa(char *buf, uint64_t u)
 {
-	for (int i = len - 1; i >= 0; i--) {
-		buf[i] = (char)('0' + u % 10);
-		u /= 10;
-	}
-	return len;
+	int n = 1;
+
+	for (uint64_t t = u; t >= 10; t /= 10)
+		n++;
+	return digits(buf, u, n);
 }
 
 /* @v in [@lo, @hi]. */
@@ -47,11 +73,35 @@ static int numfmt_clamp(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/*
+ * The decimal exponent of @a in [1e-4, 1e15): the largest e with @a >=
+ * 10^e (the literal).  From the binary exponent first: floor(e2 * log10 2)
+ * (1233 / 4096 is log10 2 to within 2e-5, exact enough for |e2| < 60) is e
+ * or one below it.
+ */
+static int dec_exp(double a)
+{
+	uint64_t bits;
+	int e2, e;
+
+	memcpy(&bits, &a, sizeof(bits));
+	e2 = (int)((bits >> 52) & 0x7ff) - 1023;
+	e = (e2 * 1233) >> 12;          /* an arithmetic shift: floor, also below zero */
+	if (e < -5)
+		e = -5;
+	while (e < 15 && a >= POW10_EXP(e + 1))
+		e++;
+	while (e > -5 && a < POW10_EXP(e))
+		e--;
+	return e;
+}
+
 int numfmt(char *buf, double v, int sig)
 {
 	double a = fabs(v);
 	uint64_t m;
 	int e, n = 0, len, point;
+	char d[32];                     /* the digits, and room for the 16-byte copies */
 
 	buf[0] = 0;
 	if (!isfinite(v))
@@ -65,23 +115,7 @@ int numfmt(char *buf, double v, int sig)
 	if (a < 1e-4 || a >= 1e15)
 		return snprintf(buf, 32, "%.*g", sig, v);
 	/* The decimal exponent: a in [10^e, 10^(e+1)). */
-	if (a >= 1) {
-		/* Binary search: a in [10^e, 10^(e+1)), e in 0..14. */
-		int lo = 0, hi = 14;
-
-		while (lo < hi) {
-			int mid = (lo + hi + 1) / 2;
-
-			if (a >= pow10_tab[mid])
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		e = lo;
-	} else {
-		for (e = -1; e > -5 && a < pow10_tab[0] / pow10_tab[-e]; e--)
-			;
-	}
+	e = dec_exp(a);
 	/* sig digits as an integer: a * 10^(sig-1-e), rounded. */
 	{
 		int s = sig - 1 - e;
@@ -94,34 +128,53 @@ int numfmt(char *buf, double v, int sig)
 		}
 	}
 	/*
-	 * Trailing zeros after the point go before any digit is written: a
-	 * JSON snapshot formats some fifty numbers per CPU per interval.
+	 * The digits once, then trailing zeros after the point dropped and
+	 * the rest placed around the point, by whole 16-byte copies: a JSON
+	 * snapshot formats some fifty numbers per CPU per interval.
 	 */
+	digits(d, m, sig);
 	len = sig;
 	point = e + 1;                                    /* digits before the point */
-	while (len > point && len > 1 && m % 10 == 0) {
-		m /= 10;
+	while (len > point && len > 1 && d[len - 1] == '0')
 		len--;
-	}
 	if (v < 0)
 		buf[n++] = '-';
 	if (point >= len) {
-		n += digits(buf + n, m, len);
-		for (int i = len; i < point; i++)
-			buf[n++] = '0';
+		/* Zeros up to the point (at most 15; @buf holds 32). */
+		memcpy(buf + n, d, 16);
+		n += len;
+		memcpy(buf + n, "0000000000000000", 16);
+		n += point - len;
 	} else if (point > 0) {
-		uint64_t p10 = (uint64_t)pow10_tab[len - point];
-
-		n += digits(buf + n, m / p10, point);
+		memcpy(buf + n, d, 16);
+		n += point;
 		buf[n++] = '.';
-		n += digits(buf + n, m % p10, len - point);
+		memcpy(buf + n, d + point, 16);
+		n += len - point;
 	} else {
 		buf[n++] = '0';
 		buf[n++] = '.';
-		for (int i = 0; i < -point; i++)
-			buf[n++] = '0';
-		n += digits(buf + n, m, len);
+		memcpy(buf + n, "0000", 4);             /* -point is 0..3: a >= 1e-4 */
+		n += -point;
+		memcpy(buf + n, d, 16);
+		n += len;
 	}
+	buf[n] = 0;
+	return n;
+}
+
+int numfmt_int(char *buf, long long v)
+{
+	int n = 0;
+
+	/* Past 1e15 numfmt_fixed's double (and its rounding) says it. */
+	if (v <= -1000000000000000LL || v >= 1000000000000000LL)
+		return numfmt_fixed(buf, (double)v, 0);
+	if (v < 0) {
+		buf[n++] = '-';
+		v = -v;
+	}
+	n += utoa(buf + n, (uint64_t)v);
 	buf[n] = 0;
 	return n;
 }
@@ -146,16 +199,10 @@ int numfmt_fixed(char *buf, double v, int decimals)
 	if (v < 0 && m)
 		buf[n++] = '-';
 	ip = m / (uint64_t)pow10_tab[decimals];
-	n += utoa_rev(buf + n, ip);
+	n += utoa(buf + n, ip);
 	if (decimals) {
-		uint64_t fp = m % (uint64_t)pow10_tab[decimals];
-
 		buf[n++] = '.';
-		for (int i = decimals - 1; i >= 0; i--) {
-			buf[n + i] = (char)('0' + fp % 10);
-			fp /= 10;
-		}
-		n += decimals;
+		n += digits(buf + n, m % (uint64_t)pow10_tab[decimals], decimals);
 	}
 	buf[n] = 0;
 	return n;

@@ -21,6 +21,9 @@ int numfmt(char *buf, double v, int sig);
 /* @v with exactly @decimals decimals (0..6), rounded; "" when not finite. */
 int numfmt_fixed(char *buf, double v, int decimals);
 
+/* The whole number @v, as numfmt_fixed(@buf, @v, 0) writes it; the length. */
+int numfmt_int(char *buf, long long v);
+
 /*
  * Cells of the text report and the screen, "-" when not measured (NAN or
  * infinite), cut to @len bytes.  numfmt_si: SI suffixes up to P, "12.3M",

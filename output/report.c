@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -455,7 +456,7 @@ static void jb_num(struct jb *j, double v)
 
 static void jb_int(struct jb *j, long long v)
 {
-	j->n += (size_t)numfmt_fixed(j->b + j->n, (double)v, 0);
+	j->n += (size_t)numfmt_int(j->b + j->n, v);
 }
 
 /* A JSON string, cut to JB_ROOM bytes. */
@@ -514,6 +515,97 @@ static void jb_reason(struct jb *j, bool supported, const char *reason, const ch
 }
 
 /*
+ * The JSON walk of the column table, worked out once (it is data that
+ * never changes, and every CPU's object walked it each tick): the fields
+ * in order, with the sections closed and opened before each and its key
+ * as written; per section, the fields that may say why they are not
+ * measured.
+ */
+#define JSON_KEY_MAX 48
+
+struct json_step {
+	uint8_t col;
+	uint8_t nclose;                         /* "}" before it */
+	uint8_t nopen;
+	uint8_t open[CS__COUNT];                /* then these opened, outermost first */
+	uint8_t keylen;
+	char key[JSON_KEY_MAX];                 /* "\"key\":" */
+};
+
+static struct {
+	int nsteps, nclose_end;
+	struct json_step step[COL__COUNT];
+	int nwhy[CS__COUNT];
+	uint8_t why[CS__COUNT][COL__COUNT];     /* columns with a why() in the section */
+	uint8_t keylen[COL__COUNT], sect_keylen[CS__COUNT];
+	char key[COL__COUNT][JSON_KEY_MAX];     /* "\"key\":", of every column */
+	char sect_key[CS__COUNT][JSON_KEY_MAX]; /* ",\"key\":{" */
+} jp;
+static pthread_once_t jp_once = PTHREAD_ONCE_INIT;
+
+/* Is section @s @anc or inside it? */
+static bool json_within(enum col_section s, enum col_section anc)
+{
+	for (;; s = col_sections[s].parent) {
+		if (s == anc)
+			return true;
+		if (s == CS_NONE)
+			return false;
+	}
+}
+
+/* The sections from @from (open already) down to @to into @st's open list. */
+static void json_prog_open(struct json_step *st, enum col_section from, enum col_section to)
+{
+	if (to == from)
+		return;
+	json_prog_open(st, from, col_sections[to].parent);
+	st->open[st->nopen++] = (uint8_t)to;
+}
+
+/* "\"@key\"@tail" into @buf (JSON_KEY_MAX, keys are short identifiers: test_columns); its length. */
+static uint8_t json_prog_key(char *buf, const char *head, const char *key, const char *tail)
+{
+	return (uint8_t)snprintf(buf, JSON_KEY_MAX, "%s\"%s\"%s", head, key, tail);
+}
+
+static void json_prog_init(void)
+{
+	enum col_section cur = CS_NONE;
+
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+
+		jp.keylen[i] = json_prog_key(jp.key[i], "", c->key, ":");
+		if (c->why && (c->flags & COL_F_JSON))
+			jp.why[c->sect][jp.nwhy[c->sect]++] = (uint8_t)i;
+	}
+	for (int s = 1; s < CS__COUNT; s++)
+		jp.sect_keylen[s] = json_prog_key(jp.sect_key[s], ",", col_sections[s].key, ":{");
+	for (int i = 0; i < COL__COUNT; i++) {
+		const struct column *c = &columns[i];
+		struct json_step *st = &jp.step[jp.nsteps];
+
+		if (!(c->flags & COL_F_JSON) || c->kind == CK_ID)
+			continue;
+		st->col = (uint8_t)i;
+		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
+			st->nclose++;
+		json_prog_open(st, cur, c->sect);
+		cur = c->sect;
+		jp.nsteps++;
+	}
+	for (; cur != CS_NONE; cur = col_sections[cur].parent)
+		jp.nclose_end++;
+}
+
+/* Column @i's key, "\"key\":". */
+static void jb_col_key(struct jb *j, int i)
+{
+	jb_mem(j, jp.key[i], jp.keylen[i]);
+}
+
+/*
  * "key":"reason" into the "unsupported" object of section @sect, for each
  * number not measured; null where the reason is @tot's (NULL: the total).
  * A section that measures nothing says one reason; a number whose own
@@ -527,17 +619,16 @@ static void json_unsupported(struct jb *j, enum col_section sect, const struct m
 	const char *sr = whole && col_sections[sect].reason ? col_sections[sect].reason(m) : NULL;
 
 	JB(j, ",\"unsupported\":{");
-	for (int i = 0; i < COL__COUNT; i++) {
-		const struct column *c = &columns[i];
-		const char *why = c->why && c->sect == sect ? c->why(m) : NULL;
+	for (int k = 0; k < jp.nwhy[sect]; k++) {
+		const struct column *c = &columns[jp.why[sect][k]];
+		const char *why = c->why(m);
 
-		if (!why || !(c->flags & COL_F_JSON) || (whole && (!sr || !strcmp(why, sr))))
+		if (!why || (whole && (!sr || !strcmp(why, sr))))
 			continue;
 		if (!first)
 			JB(j, ",");
 		first = false;
-		jb_key(j, c->key);
-		JB(j, ":");
+		jb_col_key(j, jp.why[sect][k]);
 		if (tot && json_as_total(why, c->why(tot)))
 			JB(j, "null");
 		else
@@ -546,32 +637,16 @@ static void json_unsupported(struct jb *j, enum col_section sect, const struct m
 	JB(j, "}");
 }
 
-/* Is section @s @anc or inside it? */
-static bool json_within(enum col_section s, enum col_section anc)
+/* Open section @s, its parent open already. */
+static void json_open(struct jb *j, enum col_section s, const struct metrics *m,
+		      const struct metrics *tot)
 {
-	for (;; s = col_sections[s].parent) {
-		if (s == anc)
-			return true;
-		if (s == CS_NONE)
-			return false;
-	}
-}
+	const struct col_section_desc *d = &col_sections[s];
 
-/* Open the sections from @from (open already) down to @to. */
-static void json_open(struct jb *j, enum col_section from, enum col_section to,
-		      const struct metrics *m, const struct metrics *tot)
-{
-	const struct col_section_desc *s = &col_sections[to];
-
-	if (to == from)
-		return;
-	json_open(j, from, s->parent, m, tot);
-	JB(j, ",");
-	jb_key(j, s->key);
-	JB(j, ":{");
-	jb_reason(j, s->supported(m), s->reason(m), tot ? s->reason(tot) : NULL);
-	if (s->unsupported)
-		json_unsupported(j, to, m, tot);
+	jb_mem(j, jp.sect_key[s], jp.sect_keylen[s]);
+	jb_reason(j, d->supported(m), d->reason(m), tot ? d->reason(tot) : NULL);
+	if (d->unsupported)
+		json_unsupported(j, s, m, tot);
 }
 
 /* One field, "key":value, with a comma before it unless @first. */
@@ -579,8 +654,7 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 {
 	if (!first)
 		JB(j, ",");
-	jb_key(j, c->key);
-	JB(j, ":");
+	jb_col_key(j, columns_id(c));
 	switch (c->kind) {
 	case CK_NUM:
 		jb_num(j, columns_value(c, m, 0));
@@ -593,8 +667,8 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 				JB(j, ",");
 			if (c->kind == CK_THRESH)
 				jb_int(j, m->lat.thresholds[i]);
-			else
-				jb_num(j, columns_value(c, m, i));
+			else    /* columns_value() of a list without calc, its field read in place */
+				jb_num(j, c->calc ? c->calc(m) : columns_field(c, m, i));
 		}
 		JB(j, "]");
 		break;
@@ -621,21 +695,18 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 static void json_metrics(struct jb *j, const struct metrics *m, const struct metrics *tot,
 			 bool first)
 {
-	enum col_section cur = CS_NONE;
+	pthread_once(&jp_once, json_prog_init);
+	for (int i = 0; i < jp.nsteps; i++) {
+		const struct json_step *st = &jp.step[i];
 
-	for (int i = 0; i < COL__COUNT; i++) {
-		const struct column *c = &columns[i];
-
-		if (!(c->flags & COL_F_JSON) || c->kind == CK_ID)
-			continue;
-		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
+		for (int k = 0; k < st->nclose; k++)
 			JB(j, "}");
-		json_open(j, cur, c->sect, m, tot);
-		cur = c->sect;
-		json_field(j, c, m, first);
+		for (int k = 0; k < st->nopen; k++)
+			json_open(j, (enum col_section)st->open[k], m, tot);
+		json_field(j, &columns[st->col], m, first);
 		first = false;
 	}
-	for (; cur != CS_NONE; cur = col_sections[cur].parent)
+	for (int k = 0; k < jp.nclose_end; k++)
 		JB(j, "}");
 }
 
@@ -766,6 +837,7 @@ static void write_json(FILE *f, const struct report *r)
 {
 	static struct jb j;
 
+	pthread_once(&jp_once, json_prog_init);
 	fputs("{\"source\":", f);
 	report_json_str(f, r->source);
 	fputs(",\"backend\":", f);
@@ -786,8 +858,7 @@ static void write_json(FILE *f, const struct report *r)
 			if (!first)
 				JB(&j, ",");
 			first = false;
-			jb_key(&j, columns[k].key);
-			JB(&j, ":");
+			jb_col_key(&j, k);
 			jb_int(&j, k == COL_CPU ? c->cpu : k == COL_CORE ? c->core : c->package);
 		}
 		if (c->core_type) {

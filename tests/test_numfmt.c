@@ -113,6 +113,31 @@ static void test_fixed(void **state)
 	}
 }
 
+/* numfmt_int writes what numfmt_fixed(v, 0) does, on both sides of 1e15 and at the ends. */
+static void test_int(void **state)
+{
+	static const long long v[] = {
+		0, 1, -1, 9, 10, 99, 100, 512, -512, 123456789, 999999999999999LL,
+		1000000000000000LL, -999999999999999LL, -1000000000000000LL,
+		9007199254740993LL, INT64_MAX, INT64_MIN,
+	};
+	char a[64], b[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int ka = numfmt_int(a, v[i]), kb = numfmt_fixed(b, (double)v[i], 0);
+
+		assert_string_equal(a, b);
+		assert_int_equal(ka, kb);
+	}
+	for (long long x = 1; x < INT64_MAX / 7; x = x * 7 + 3) {
+		numfmt_int(a, -x);
+		snprintf(b, sizeof(b), "%lld", -x);
+		if (x < 1000000000000000LL)
+			assert_string_equal(a, b);
+	}
+}
+
 static void si_small(double v, int small, const char *want)
 {
 	char buf[32];
@@ -221,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_si),
 		cmocka_unit_test(test_si_bound),
 		cmocka_unit_test(test_cell),
