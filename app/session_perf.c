@@ -148,9 +148,29 @@ static bool perf_partners_measured(const struct session *r, const struct uarch *
 	"MSR_OFFCORE_RSP_x, and the kernel does not know it, so a partner's events can change it " \
 	"under these counts unseen (pmu-facts 10.3); use --backend msr, or one core per module (-c)"
 
-/* Why the contended lines are not sampled on a hybrid part. */
-#define PERF_WHY_HYBRID_LINES "not sampled through perf on a hybrid part yet: each core " \
-	"type needs its own load-latency event on its own PMU (0xCD/0x01, 0xD0/0x05)"
+/*
+ * The contended lines' sampling events: on a hybrid part each CPU with its
+ * core type's events on its type's PMU, at its type's plan's threshold.
+ */
+static int perf_sharing_start(struct session *r)
+{
+	struct sharing_types t = { .ntypes = 1, .pmu = { PERF_TYPE_RAW },
+				   .uarch = { r->desc.uarch }, .flags = { r->desc.flags },
+				   .ldlat = { sharing_sampler_threshold(r->plan) } };
+
+	if (r->perf_types.of) {
+		t.ntypes = r->desc.ntypes;
+		t.of = r->perf_types.of;
+		for (int i = 0; i < t.ntypes; i++) {
+			t.pmu[i] = r->perf_types.pmu[i];
+			t.uarch[i] = r->desc.type[i].uarch;
+			t.flags[i] = r->desc.type[i].flags;
+			t.ldlat[i] = sharing_sampler_threshold(plan_of_type(r->plan, i));
+		}
+	}
+	return sharing_sampler_start_types(&r->sharing, r->perfdev, &t, r->ids, r->nids,
+					   r->opt.cgroup ? r->cgroup_fd : -1, r->opt.pid);
+}
 
 static void perf_drop(struct plan *pl, int m, const char *why)
 {
@@ -603,17 +623,11 @@ int session_perf(struct session *r)
 		status = fail(EXIT_CANNOT, err);
 		goto out;
 	}
-	/* A hybrid part: its lines are not sampled yet (PERF_WHY_HYBRID_LINES). */
-	if (sharing_sampler_start(&r->sharing, r->perfdev, r->desc.uarch, r->desc.flags,
-				  sharing_sampler_threshold(r->plan), r->ids,
-				  r->perf_types.of ? 0 : r->nids, r->opt.cgroup ? r->cgroup_fd : -1,
-				  r->opt.pid) < 0 ||
+	if (perf_sharing_start(r) < 0 ||
 	    snapshot_init_ids(&r->snap, r->dev, r->ids, r->nids) < 0) {
 		status = fail(EXIT_CANNOT, "out of memory");
 		goto out;
 	}
-	if (r->perf_types.of)
-		sharing_frame_unsupported(&r->sharing.frame, PERF_WHY_HYBRID_LINES);
 	/* the simulated kernel's processes are not this machine's: its side-band alone names code */
 	if (r->sim && r->sharing.sym)
 		symbols_set_proc(r->sharing.sym, "");

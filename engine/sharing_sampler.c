@@ -54,6 +54,21 @@ static const struct sharing_family families[] = {
 	{ "emeraldrapids", 0x82d0, true, true, 0 },
 	/* the granite_rapids case has no PMU_FL_MEM_LOADS_AUX (pmu-facts 9.9) */
 	{ "graniterapids", 0x82d0, false, true, 0 },
+	/*
+	 * The hybrids' core types, each on its own PMU (K612 core.c:
+	 * mem_ld_adl "event=0xd0,umask=0x5,ldlat=3;event=0xcd,umask=0x1,ldlat=3",
+	 * mem_st_adl "event=0xd0,umask=0x6;event=0xcd,umask=0x2", small;big).
+	 * The aux leader on the alderlake_hybrid cpu_core alone (hybrid_big),
+	 * none in the meteorlake_hybrid case (pmu-facts 9.3, 9.9).  No snoop
+	 * events (datala false): lattop samples none on the E-cores, and a
+	 * snoop event counts a HITM for every CPU or for none (hitm_ev), so a
+	 * hybrid's HITM is the load latency's, a lower bound, said.
+	 */
+	{ "goldencove", 0x02cd, true, false, 0 },
+	{ "raptorcove", 0x02cd, true, false, 0 },
+	{ "redwoodcove", 0x02cd, false, false, 0 },
+	{ "gracemont", 0x06d0, false, false, 0 },
+	{ "crestmont", 0x06d0, false, false, 0 },
 	{ NULL, 0, false, false, 0 },
 };
 
@@ -211,15 +226,15 @@ unsigned sharing_sampler_threshold(const struct plan *pl)
 }
 
 /*
- * Open kind @kind's event, table row @row (or raw event @raw), loads above
- * @ldlat for load latency (with the group leader the kernel demands into
- * *@aux, else -1) for task @pid (-1: every task; a cgroup's directory with
- * PERF_FLAG_PID_CGROUP in @flags) on @cpu: its descriptor, or a negative
- * errno.
+ * Open kind @kind's event, table row @row (or raw event @raw) on the PMU
+ * of attr.type @type, loads above @ldlat for load latency (with the group
+ * leader the kernel demands into *@aux, else -1) for task @pid (-1: every
+ * task; a cgroup's directory with PERF_FLAG_PID_CGROUP in @flags) on
+ * @cpu: its descriptor, or a negative errno.
  */
 static int open_one(struct sharing_sampler *s, const struct pmu_event *row, uint64_t raw,
-		    const struct sharing_family *fam, unsigned ldlat, int kind, pid_t pid, int cpu,
-		    unsigned long flags, int *aux)
+		    const struct sharing_family *fam, unsigned ldlat, uint32_t type, int kind,
+		    pid_t pid, int cpu, unsigned long flags, int *aux)
 {
 	struct perf_event_attr a;
 	int group = -1, fd;
@@ -230,11 +245,11 @@ static int open_one(struct sharing_sampler *s, const struct pmu_event *row, uint
 		perf_attr_of(row, kind == SHARING_EV_LOADS ? ldlat : 0, &a);
 	} else {
 		a.size = sizeof(a);
-		a.type = PERF_TYPE_RAW;
 		a.config = raw;
 	}
+	a.type = type;
 	if (kind == SHARING_EV_LOADS && fam && fam->loads_aux) {
-		struct perf_event_attr x = { .size = sizeof(x), .type = PERF_TYPE_RAW,
+		struct perf_event_attr x = { .size = sizeof(x), .type = type,
 					     .config = AUX_CONFIG };
 
 		x.exclude_kernel = a.exclude_kernel;
@@ -287,11 +302,32 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			  unsigned uflags, unsigned ldlat, const int *cpus, int ncpu, int cgroup_fd,
 			  int pid)
 {
-	const struct pmu_event *row = ldlat_row(u), *rows[SHARING_EV_N] = { NULL };
-	uint64_t raw[SHARING_EV_N] = { 0 };
-	const struct sharing_family *fam = NULL;
+	struct sharing_types t = { .ntypes = 1, .pmu = { PERF_TYPE_RAW }, .uarch = { u },
+				   .flags = { uflags }, .ldlat = { ldlat } };
+
+	return sharing_sampler_start_types(s, dev, &t, cpus, ncpu, cgroup_fd, pid);
+}
+
+/* The family row of @u, or NULL: the load-latency event alone. */
+static const struct sharing_family *family_of(const struct uarch *u)
+{
+	for (const struct sharing_family *f = families; f->uarch; f++)
+		if (!strcmp(f->uarch, u->name))
+			return f;
+	return NULL;
+}
+
+int sharing_sampler_start_types(struct sharing_sampler *s, struct perfdev *dev,
+				const struct sharing_types *ty, const int *cpus, int ncpu,
+				int cgroup_fd, int pid)
+{
+	/* per core type: the rows or raw events of each kind, the family */
+	const struct pmu_event *rows[CORE_TYPES_MAX][SHARING_EV_N] = { { NULL } };
+	uint64_t raw[CORE_TYPES_MAX][SHARING_EV_N] = { { 0 } };
+	const struct sharing_family *fams[CORE_TYPES_MAX] = { NULL };
 	unsigned long flags = cgroup_fd >= 0 ? PERF_FLAG_PID_CGROUP : 0;
 	int one = cgroup_fd >= 0 ? cgroup_fd : -1, *tids = &one, ntids = 1;
+	bool remote_events = false;
 	char why[160];
 	int rc = 0;
 
@@ -311,20 +347,39 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			s->cpu[c].ev[i].period = SHARING_PERIOD;
 		}
 	}
-	for (const struct sharing_family *f = families; f->uarch; f++)
-		if (!strcmp(f->uarch, u->name))
-			fam = f;
-	if (!row) {
-		snprintf(why, sizeof(why), "%s has no load-latency event: no sampled data address "
-			 "or data source", u->pretty);
-		goto unsupported;
+	for (int t = 0; t < ty->ntypes; t++) {
+		const struct uarch *u = ty->uarch[t];
+		const struct sharing_family *fam = family_of(u);
+		const struct pmu_event *row = ldlat_row(u);
+
+		fams[t] = fam;
+		if (!row) {
+			snprintf(why, sizeof(why), "%s has no load-latency event: no sampled data "
+				 "address or data source", u->pretty);
+			goto unsupported;
+		}
+		rows[t][SHARING_EV_LOADS] = row;
+		raw[t][SHARING_EV_STORES] = fam ? fam->store_config : 0;
+		if (fam && fam->datala) {
+			rows[t][SHARING_EV_HITM] = snoop_row(u, ty->flags[t], M_SNOOP_HITM);
+			raw[t][SHARING_EV_HITM] = fam->hitm_config;
+			rows[t][SHARING_EV_RHITM] = snoop_row(u, ty->flags[t], M_SNOOP_REMOTE_HITM);
+		}
+		remote_events |= (ty->flags[t] & UARCH_F_REMOTE_EVENTS) != 0;
 	}
-	rows[SHARING_EV_LOADS] = row;
-	raw[SHARING_EV_STORES] = fam ? fam->store_config : 0;
-	if (fam && fam->datala) {
-		rows[SHARING_EV_HITM] = snoop_row(u, uflags, M_SNOOP_HITM);
-		raw[SHARING_EV_HITM] = fam->hitm_config;
-		rows[SHARING_EV_RHITM] = snoop_row(u, uflags, M_SNOOP_REMOTE_HITM);
+	/*
+	 * A snoop event counts a HITM for every CPU, or for none: where a core
+	 * type has none, every type's HITM is the load latency's.
+	 */
+	for (int i = SHARING_EV_HITM; i < SHARING_EV_N; i++) {
+		bool all = true;
+
+		for (int t = 0; t < ty->ntypes; t++)
+			all &= rows[t][i] || raw[t][i];
+		for (int t = 0; !all && t < ty->ntypes; t++) {
+			rows[t][i] = NULL;
+			raw[t][i] = 0;
+		}
 	}
 	if (s->pid) {
 		ntids = task_list(dev, s->pid, &tids);
@@ -338,11 +393,12 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 	}
 	for (int c = 0; c < ncpu; c++) {
 		struct sharing_cpu *sc = &s->cpu[c];
+		int ct = ty->of ? ty->of[c] : 0;
 
 		for (int i = 0; i < SHARING_EV_N; i++) {
 			struct sharing_ev *ev = &sc->ev[i];
 
-			if (!rows[i] && !raw[i])
+			if (!rows[ct][i] && !raw[ct][i])
 				continue;
 			if (ntids > 1) {
 				ev->more = calloc((size_t)ntids - 1, sizeof(*ev->more));
@@ -354,8 +410,8 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			for (int t = 0; t < ntids; t++) {
 				int aux;
 
-				rc = open_one(s, rows[i], raw[i], fam, ldlat, i, tids[t], cpus[c], flags,
-					      &aux);
+				rc = open_one(s, rows[ct][i], raw[ct][i], fams[ct], ty->ldlat[ct],
+					      ty->pmu[ct], i, tids[t], cpus[c], flags, &aux);
 				if (rc == -ESRCH && s->pid)
 					continue;       /* the thread ended since the list */
 				if (rc >= 0 && ev->fd >= 0) {
@@ -382,11 +438,13 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 				 */
 				for (int o = 0; o <= c; o++)
 					close_ev(s, &s->cpu[o].ev[i]);
-				rows[i] = NULL;
-				raw[i] = 0;
+				for (int o = 0; o < ty->ntypes; o++) {
+					rows[o][i] = NULL;
+					raw[o][i] = 0;
+				}
 				break;
 			}
-			if (!rows[i] && !raw[i])
+			if (!rows[ct][i] && !raw[ct][i])
 				continue;
 			if (ev->fd < 0) {
 				rc = -ESRCH;
@@ -396,10 +454,10 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 	}
 	if (tids != &one)
 		free(tids);
-	s->hitm_ev = rows[SHARING_EV_HITM] || raw[SHARING_EV_HITM];
-	s->rhitm_ev = rows[SHARING_EV_RHITM];
+	s->hitm_ev = rows[0][SHARING_EV_HITM] || raw[0][SHARING_EV_HITM];
+	s->rhitm_ev = rows[0][SHARING_EV_RHITM];
 	/* every HITM from an event: the package's, and another package's where there are two */
-	s->hitm_lower_bound = !s->hitm_ev || (!s->rhitm_ev && (uflags & UARCH_F_REMOTE_EVENTS));
+	s->hitm_lower_bound = !s->hitm_ev || (!s->rhitm_ev && remote_events);
 	s->frame.supported = true;
 	return 0;
 ended:

@@ -139,6 +139,25 @@ int sharing_sampler_start(struct sharing_sampler *s, struct perfdev *dev, const 
 			  int pid);
 
 /*
+ * A hybrid part's core types, for sharing_sampler_start_types: each CPU
+ * samples with its own type's load-latency event, "mem-stores" and aux
+ * leader, on that type's kernel PMU (its attr.type), at its own threshold.
+ */
+struct sharing_types {
+	int ntypes;
+	const int8_t *of;                       /* each CPU's core type, [ncpu] */
+	uint32_t pmu[CORE_TYPES_MAX];           /* each type's attr.type (struct perf_types) */
+	const struct uarch *uarch[CORE_TYPES_MAX];
+	unsigned flags[CORE_TYPES_MAX];         /* UARCH_F_* */
+	unsigned ldlat[CORE_TYPES_MAX];
+};
+
+/* sharing_sampler_start with each CPU of its core type in @t (NULL: one type, PERF_TYPE_RAW). */
+int sharing_sampler_start_types(struct sharing_sampler *s, struct perfdev *dev,
+				const struct sharing_types *t, const int *cpus, int ncpu,
+				int cgroup_fd, int pid);
+
+/*
  * The first interval starts now: what the rings hold since the opens is
  * dropped, but for the side-band (names, mappings), and the times start
  * here, so that the first interval's rates are its own (a task's event,

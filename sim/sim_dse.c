@@ -44,6 +44,25 @@ const struct sim_dse sim_dse_skl[] = {
 	{ 0, 0 },
 };
 
+/*
+ * intel_pmu_pebs_data_source_grt (Gracemont; __grt_latency_data masks the
+ * code to 4 bits): 0x6 an L3 hit, HITM; 0x5 snoop hit, 0x8 snoopx FWD.
+ */
+const struct sim_dse sim_dse_grt[] = {
+	{ 0x6, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
+/*
+ * intel_pmu_pebs_data_source_cmt (Crestmont): 0x8 an L3 hit, HITM; 0xD
+ * RAM, remote, HITM (no lvl bit); 0x7 L3 hit, snoopx FWD.
+ */
+const struct sim_dse sim_dse_cmt[] = {
+	{ 0x8, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0xd, OP_LH | LEVEL(RAM) | REM | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
 /* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
 const uint64_t sim_dse_store = P(OP, STORE) | P(LVL, HIT) | P(LVL, L1) | LEVEL(L1);
 

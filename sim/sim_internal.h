@@ -301,7 +301,8 @@ struct sim_dse {
 	uint8_t code;
 	uint64_t data_src;
 };
-extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[];
+extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[], sim_dse_grt[],
+	sim_dse_cmt[];
 extern const uint64_t sim_dse_store;
 /* sim_dse.c: the retired-load snoop events that sample the data address, per PMU. */
 struct sim_snoop_ev {

@@ -171,7 +171,9 @@ static const struct sk_cons pebs_glc[] = { { 0x01cd, 0xffff, 0xfe, false },
 					   { 0x00d2, 0x00ff, 0xf, false },
 					   { 0x00d3, 0x00ff, 0xf, false }, { 0 } };
 /* Gracemont: INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3) (pmu-facts 9.3). */
-static const struct sk_cons pebs_grt[] = { { 0x05d0, 0xffff, 0x3, false }, { 0 } };
+/* intel_grt_pebs_event_constraints: the load latency on PMC0-1, mem-stores on PMC0-3. */
+static const struct sk_cons pebs_grt[] = { { 0x05d0, 0xffff, 0x3, false },
+					   { 0x06d0, 0xffff, 0xf, false }, { 0 } };
 /* SLM, GLM: every PEBS event on PMC0 (intel_slm/glm_pebs_event_constraints). */
 static const struct sk_cons pebs_atom[] = { { 0x0000, 0x0000, 0x1, false }, { 0 } };
 
@@ -250,14 +252,18 @@ const struct sk_pmu sk_pmus[] = {
 	/*
 	 * The gracemont case: nhm_format_attr (ldlat), RSP_1 by umask as on
 	 * the older Atoms, only fixed-counter constraints (intel_grt_event_
-	 * constraints), E-cores without SMT.  Its data sources (the kernel's
-	 * grt_latency_data) are not modelled: lattop samples nothing there.
+	 * constraints), E-cores without SMT.  mem-loads 0xd0/0x05, mem-stores
+	 * 0xd0/0x06 (mem_ld_grt, mem_st_grt), the GRT data sources
+	 * (grt_latency_data; pmu-facts 10.6): a HITM is 0x6, one package.
 	 */
 	{ "gracemont", models_grt, true, 3, true, true, false, false, er_grt, cons_none,
-	  pebs_grt, 0, 0, NULL, 0, 0, false },
-	/* The crestmont case (K612): as Gracemont, its own extra registers. */
+	  pebs_grt, 0x05d0, 0x06d0, sim_dse_grt, 0x6, 0, false },
+	/*
+	 * The crestmont case (K612): as Gracemont, its own extra registers and
+	 * data sources (cmt_latency_data): HITM 0x8, another package's 0xD.
+	 */
 	{ "crestmont", models_cmt, true, 3, true, true, false, false, er_cmt, cons_none,
-	  pebs_grt, 0, 0, NULL, 0, 0, false },
+	  pebs_grt, 0x05d0, 0x06d0, sim_dse_cmt, 0x8, 0xd, false },
 };
 
 const size_t sk_npmus = sizeof(sk_pmus) / sizeof(sk_pmus[0]);
@@ -271,10 +277,11 @@ const size_t sk_npmus = sizeof(sk_pmus) / sizeof(sk_pmus[0]);
  * (require_mem_loads_aux_event: hybrid_big), and leaf 0xA's 6 counters
  * widened to 8 (the ADL case); cpu_atom is intel_pmu_init_grt (0xD0/0x05
  * on PMC0-1, INTEL_HYBRID_LDLAT_CONSTRAINT(0x5d0, 0x3)).  Both say
- * pmu_name "alderlake_hybrid".  "mem-stores" is 0xcd/0x02 on the big PMU
- * (mem_st_adl), the data sources Skylake's table (pmu-facts 10.6); the
- * small PMU's (0xd0/0x06, the GRT table) are not modelled: nothing is
- * sampled there.  The fourth fixed counter (SLOTS) is not simulated.
+ * pmu_name "alderlake_hybrid".  "mem-loads" and "mem-stores" (mem_ld_adl,
+ * mem_st_adl) are 0xcd/0x01 and 0xcd/0x02 on the big PMU, 0xd0/0x05 and
+ * 0xd0/0x06 on the small one; the data sources Skylake's table on the big
+ * PMU, the GRT table on the small one (pmu-facts 10.6).  The fourth fixed
+ * counter (SLOTS) is not simulated.
  */
 static const struct sk_cons cons_adl_glc[] = {
 	{ 0x03, 0xff, 0xf, false },
@@ -291,7 +298,7 @@ static const struct sk_pmu pmu_adl_core = {
 };
 static const struct sk_pmu pmu_adl_atom = {
 	"alderlake_hybrid", NULL, true, 3, true, true, false, false, er_grt, cons_none,
-	pebs_grt, 0, 0, NULL, 0, 0, false,
+	pebs_grt, 0x05d0, 0x06d0, sim_dse_grt, 0x6, 0, false,
 };
 static const uint8_t models_adl[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
 
@@ -301,7 +308,8 @@ static const uint8_t models_adl[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0 };
  * load latency's 0xfe, no PMU_FL_MEM_LOADS_AUX: no auxiliary event), its
  * extra registers intel_rwc_extra_regs, whose OCR masks are not modelled
  * (Golden Cove's stand in: lattop programs no OCR on that table); cpu_atom
- * is intel_pmu_init_grt with intel_cmt_extra_regs (Crestmont).  Leaf 0xA
+ * is intel_pmu_init_grt with intel_cmt_extra_regs (Crestmont), its
+ * data sources the CMT table (pmu-facts 10.6).  Leaf 0xA
  * already says 8 counters on both types (0x23.1 GP 0xFF): nothing widened.
  */
 static const struct sk_pmu pmu_mtl_core = {
@@ -310,7 +318,7 @@ static const struct sk_pmu pmu_mtl_core = {
 };
 static const struct sk_pmu pmu_mtl_atom = {
 	"meteorlake_hybrid", NULL, true, 3, true, true, false, false, er_cmt, cons_none,
-	pebs_grt, 0, 0, NULL, 0, 0, false,
+	pebs_grt, 0x05d0, 0x06d0, sim_dse_cmt, 0x8, 0xd, false,
 };
 static const uint8_t models_mtl[] = { 0xaa, 0xac, 0xb5, 0 };
 

@@ -264,8 +264,8 @@ for u in alderlake raptorlake meteorlake arrowlake; do
 	is "$u (perf), P:1,E:3: the backend, and the core type of each row" \
 		"$(jq -c '[.backend, [.cpus[] | .core_type]]' $LIB_TMP/$u-hybp.json)" '["perf",["core","atom","atom","atom"]]'
 	hyb_truth $u-hybp "$u (perf)"
-	is "$u (perf): the contended lines are not sampled on a hybrid, said why" \
-		"$(jq -c '[.sharing.supported, (.sharing.reason | test("hybrid"))]' $LIB_TMP/$u-hybp.json)" '[false,true]'
+	is "$u (perf): the contended lines sampled on every core type (e2e_sharing: the lines)" \
+		"$(jq -c '[.sharing.supported, .sharing.reason]' $LIB_TMP/$u-hybp.json)" '[true,null]'
 	# --list-events --backend perf: each core type's listing names its PMU.
 	is "$u --list-events --backend perf: the PMU of each core type, cpu_core's type fixed" \
 		"$(./lattop --list-events --simulate $u --sim-profile $P --backend perf --format json |

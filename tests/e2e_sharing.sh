@@ -8,10 +8,12 @@
 # a count of n samples is 1/sqrt(n) of it).  Each family writes its own
 # data-source codes: a remote HITM on a Skylake server has the remote bit
 # and no level (a reader of mem_lvl alone finds none), Nehalem's local
-# HITM is code 0x6 (the base table's clean hit).  Nehalem samples no
+# HITM is code 0x6 (the base table's clean hit), Crestmont's remote HITM
+# (Sierra Forest) 0xD is RAM, remote, HITM.  Nehalem samples no
 # stores: its verdicts stand on the HITM alone.  Then the kernel's limits:
 # throttling above perf_event_max_sample_rate, and a ring too small for
 # what one interval brings (LOST), each followed by a longer period.
+# The hybrids sample each core type with its own events on its own PMU.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 P=$LIB_TMP/lines.prof
@@ -29,7 +31,7 @@ se() {
 	awk -v w="$1" -v n="$2" 'BEGIN { print (n > 0 ? w / sqrt(n) : w) }'
 }
 
-for u in nehalem sandybridge haswell skylake icelake sapphirerapids; do
+for u in nehalem sandybridge haswell skylake icelake sapphirerapids crestmont; do
 	out=$LIB_TMP/$u.json
 	./lattop --simulate $u --sim-profile $P --backend perf --once -d 2 --format json \
 		>$out 2>$LIB_TMP/err
@@ -70,8 +72,52 @@ for u in nehalem sandybridge haswell skylake icelake sapphirerapids; do
 			"$(jq "$b | .stores_per_sec" $out)" 200000 "$(se 200000 "$ns")"
 	fi
 	is "$u: nothing lost or throttled" "$(jq -c '[.sharing.lost, .sharing.throttled]' $out)" '[0,0]'
-	case $u in nehalem|sandybridge) lb=true ;; *) lb=false ;; esac
+	case $u in nehalem|sandybridge|crestmont) lb=true ;; *) lb=false ;; esac
 	is "$u: HITM/s a lower bound: $lb" "$(jq .sharing.hitm_lower_bound $out)" $lb
+done
+
+# ---- the hybrids: each core type its own events on its own PMU ----
+# Two P-cores (CPUs 0-1) and two E-cores (2-3); the simulated kernel
+# puts a thread on CPU tid % 4 and refuses a type's events on the other
+# type's PMU.  Each line has a thread on a P-core and one on an E-core:
+# a CPU sampled with the wrong type's event or PMU, or an E-core sample
+# read with the P-core's table (Gracemont's HITM is 0x6, Crestmont's 0x8,
+# the Skylake table's clean hit and L4), loses that thread or its HITM.
+# Their HITM is load latency's alone (no snoop events): a lower bound.
+cat >$LIB_TMP/hybrid.prof <<'PROF'
+core_types = P:2,E:2
+ldlat_tagged_fraction = 1
+line = 0x7f3a00001040 worker 4242 800000 4244:w@0 4247:w@8
+line = 0x7f3a00002000 db 77 400000 80:w@0 78:r@0
+PROF
+for u in alderlake raptorlake meteorlake arrowlake; do
+	out=$LIB_TMP/hyb-$u.json
+	./lattop --simulate $u --sim-profile $LIB_TMP/hybrid.prof --backend perf --once -d 2 \
+		--format json >$out 2>$LIB_TMP/err
+	is "$u (P:2,E:2): exit 0" "$?" 0
+	is "$u: sampled on both core types, HITM/s a lower bound" \
+		"$(jq -c '.sharing | [.supported, .hitm_lower_bound]' $out)" '[true,true]'
+	a='.sharing.lines[] | select(.addr == "0x7f3a00001040")'
+	b='.sharing.lines[] | select(.addr == "0x7f3a00002000")'
+	is "$u: the lines and their processes" \
+		"$(jq -c '[.sharing.lines[] | [.addr, [.processes[].pid]]]' $out)" \
+		'[["0x7f3a00001040",[4242]],["0x7f3a00002000",[77]]]'
+	is "$u: false sharing, the P-core's thread on word 0, the E-core's on 8" \
+		"$(jq -c "$a | [.verdict, [.offsets[] | [.offset, .tids]]]" $out)" \
+		'["false_sharing",[[0,[4244]],[8,[4247]]]]'
+	is "$u: true sharing, a P-core's and an E-core's thread on word 0" \
+		"$(jq -c "$b | [.verdict, [.offsets[] | [.offset, (.tids | sort)]]]" $out)" \
+		'["true_sharing",[[0,[78,80]]]]'
+	na=$(jq "[$a | .offsets[].reads] | add" $out)
+	nb=$(jq "[$b | .offsets[].reads] | add" $out)
+	within_se "$u: line 1 HITM/s, both types' ($na samples)" "$(jq "$a | .hitm_per_sec" $out)" \
+		800000 "$(se 800000 "$na")"
+	within_se "$u: line 2 HITM/s ($nb samples)" "$(jq "$b | .hitm_per_sec" $out)" 400000 \
+		"$(se 400000 "$nb")"
+	ns=$(jq "[$a | .offsets[].writes] | add" $out)
+	within_se "$u: line 1 stores/s, mem-stores on both types ($ns samples)" \
+		"$(jq "$a | .stores_per_sec" $out)" 800000 "$(se 800000 "$ns")"
+	is "$u: nothing lost or throttled" "$(jq -c '[.sharing.lost, .sharing.throttled]' $out)" '[0,0]'
 done
 
 # ---- the load-latency event samples tagged loads only ----
