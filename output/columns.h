@@ -194,6 +194,7 @@ struct shcol {
 	int width;                      /* cells; a left-aligned one takes at least this */
 	bool left;                      /* a label: left-aligned, cut with "..." where it must */
 	bool phys;                      /* shown only where a line of the frame has a physical address */
+	bool bound;                     /* ">=N" where the frame's HITM is a lower bound (shcols_cell) */
 	int rank;                       /* the screen keeps the lowest ranks where the width is short */
 	/* Its value, the sort key (NAN last); NULL: not a number (sorted as text). */
 	double (*value)(const struct sharing_line *l);
@@ -205,6 +206,15 @@ extern const struct shcol shcols[SHC__COUNT];
 
 /* "false", "true" or "?" (too few samples to say). */
 const char *shcols_verdict(enum sharing_verdict v);
+
+/*
+ * Column @c of line @l of @fr into @buf: the column's cell, ">=" before
+ * the number where @fr's HITM rates are lower bounds (hitm_lower_bound:
+ * some HITM seen through the tagged loads alone).  What the text report
+ * and the screen print; @fr NULL for the cell alone.
+ */
+void shcols_cell(const struct sharing_frame *fr, enum shcol_id c, const struct sharing_line *l,
+		 char *buf, size_t len);
 
 /* Has a line of @fr a physical address (SHC_PHYS shown)? */
 bool shcols_phys(const struct sharing_frame *fr);

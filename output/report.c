@@ -1151,7 +1151,7 @@ static void text_sharing(FILE *f, const struct sharing_frame *fr)
 			if (i < 0)
 				snprintf(b, sizeof(b), "%s", k->head);
 			else
-				k->cell(top[i], b, sizeof(b));
+				shcols_cell(fr, (enum shcol_id)c, top[i], b, sizeof(b));
 			if (c == SHC__COUNT - 1)
 				fprintf(f, "%s%s", first ? "" : " ", b);
 			else

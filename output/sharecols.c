@@ -110,38 +110,53 @@ static void cell_symbol(const struct sharing_line *l, char *buf, size_t len)
 
 /* The order is the text report's and the screen's, left to right. */
 const struct shcol shcols[SHC__COUNT] = {
-	[SHC_ADDR] = { "Address", 14, true, false, 0, sh_addr, cell_addr,
+	[SHC_ADDR] = { "Address", 14, true, false, false, 0, sh_addr, cell_addr,
 		       "the line's virtual address (64-byte aligned)" },
-	[SHC_PHYS] = { "Phys", 14, true, true, 12, sh_phys, cell_phys,
+	[SHC_PHYS] = { "Phys", 14, true, true, false, 12, sh_phys, cell_phys,
 		       "its physical address, where the kernel gives it" },
-	[SHC_HITM] = { "HITM/s", 7, false, false, 1, sh_hitm, cell_hitm,
-		       "loads of the line served from another core's modified copy, per second" },
-	[SHC_RHITM] = { "RHITM/s", 8, false, false, 5, sh_rhitm, cell_rhitm,
+	[SHC_HITM] = { "HITM/s", 7, false, false, true, 1, sh_hitm, cell_hitm,
+		       "loads of the line served from another core's modified copy, per second "
+		       "(>=N: a lower bound, seen through the tagged loads alone)" },
+	[SHC_RHITM] = { "RHITM/s", 8, false, false, true, 5, sh_rhitm, cell_rhitm,
 			"of those, served from another package" },
-	[SHC_LOADS] = { "Loads/s", 8, false, false, 7, sh_loads, cell_loads,
+	[SHC_LOADS] = { "Loads/s", 8, false, false, false, 7, sh_loads, cell_loads,
 			"loads of the line, estimated from the samples" },
-	[SHC_STORES] = { "Stores/s", 9, false, false, 8, sh_stores, cell_stores,
+	[SHC_STORES] = { "Stores/s", 9, false, false, false, 8, sh_stores, cell_stores,
 			 "stores to the line, estimated from the samples" },
-	[SHC_LAT] = { "Lat", 5, false, false, 6, sh_lat, cell_lat,
+	[SHC_LAT] = { "Lat", 5, false, false, false, 6, sh_lat, cell_lat,
 		      "the mean latency of its sampled loads, in core cycles" },
-	[SHC_THREADS] = { "Thr", 4, false, false, 9, sh_threads, cell_threads,
+	[SHC_THREADS] = { "Thr", 4, false, false, false, 9, sh_threads, cell_threads,
 			  "threads that touched it" },
-	[SHC_CPUS] = { "CPUs", 5, false, false, 10, sh_cpus, cell_cpus,
+	[SHC_CPUS] = { "CPUs", 5, false, false, false, 10, sh_cpus, cell_cpus,
 		       "logical CPUs it was touched from" },
-	[SHC_NODE] = { "Node", 5, false, false, 11, sh_node, cell_node,
+	[SHC_NODE] = { "Node", 5, false, false, false, 11, sh_node, cell_node,
 		       "the NUMA node of its memory, where known" },
-	[SHC_VERDICT] = { "Sharing", 7, true, false, 2, NULL, cell_verdict,
+	[SHC_VERDICT] = { "Sharing", 7, true, false, false, 2, NULL, cell_verdict,
 			  "false: threads touch different 8-byte words of it, one writing; "
 			  "true: the same words; ?: too few samples to say" },
-	[SHC_PROCS] = { "Process", 16, true, false, 3, NULL, cell_procs,
+	[SHC_PROCS] = { "Process", 16, true, false, false, 3, NULL, cell_procs,
 			"the pid and command of the process touching it most (+N: more)" },
-	[SHC_SYMBOL] = { "Symbol", 12, true, false, 4, NULL, cell_symbol,
+	[SHC_SYMBOL] = { "Symbol", 12, true, false, false, 4, NULL, cell_symbol,
 			 "its hottest code, function+offset (an address where no symbol is known)" },
 };
 
 const char *shcols_verdict(enum sharing_verdict v)
 {
 	return v == SHARING_FALSE ? "false" : v == SHARING_TRUE ? "true" : "?";
+}
+
+void shcols_cell(const struct sharing_frame *fr, enum shcol_id c, const struct sharing_line *l,
+		 char *buf, size_t len)
+{
+	const struct shcol *k = &shcols[c];
+
+	if (!(fr && fr->hitm_lower_bound && k->bound && len > 2 && !isnan(k->value(l)))) {
+		k->cell(l, buf, len);
+		return;
+	}
+	buf[0] = '>';
+	buf[1] = '=';
+	k->cell(l, buf + 2, len - 2);
 }
 
 bool shcols_phys(const struct sharing_frame *fr)

@@ -8,8 +8,9 @@
 # chosen followed while the replay plays, the counts of samples, lost and
 # throttled in each title; a frame whose lines are not measured says why;
 # a recording without lines and a live run without --backend perf say so
-# when L is pressed.  And the replay's text output: the table of lines,
-# costliest first; csv without them.
+# when L is pressed; a live hybrid's header names each core type's
+# counters and its HITM reads as a lower bound (>=N).  And the replay's
+# text output: the table of lines, costliest first; csv without them.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 L=./lattop
@@ -181,6 +182,28 @@ tmux_wait "any key closes this help" >/dev/null
 is "the msr backend: the help has no lines' columns" "$(tmux_screen | grep -c 'contended lines (L)')" 0
 tmux_on send-keys -t s q
 sleep 0.2
+tmux_on send-keys -t s q
+tmux_wait "lattop-exited" >/dev/null
+tmux_on kill-server 2>/dev/null
+
+# A hybrid, live through perf: the header names each core type's counters
+# (not leaf 0xA's common subset), and its HITM, seen through the tagged
+# loads alone, reads as a lower bound in the pane and in the view.
+cat >$T/hybrid.prof <<'PROF'
+core_types = P:2,E:2
+ldlat_tagged_fraction = 1
+line = 0x7f3a00001040 worker 4242 200000 4244:w@0 4247:w@8
+PROF
+tmux_start hybrid 100 40 "$L --simulate alderlake --sim-profile $T/hybrid.prof --backend perf -d 0.5; echo lattop-exited; sleep 30"
+check "hybrid: the header names each type's counters" \
+	tmux_wait "PMU v5, 48-bit: P 8 GP + 3 fixed, E 6 GP + 3 fixed"
+check "hybrid: the pane's HITM/s a lower bound" tmux_wait ">="
+is "hybrid: ... on the line's row" \
+	"$(tmux_screen | grep -cE '^ 0x7f3a00001040 +>=[0-9.]+k? +>=')" 1
+tmux_on send-keys -t s L
+check "hybrid: L: the view" tmux_wait "sort: HITM/s  lines"
+is "hybrid: L: the line's HITM/s a lower bound" \
+	"$(tmux_screen | grep -cE '^ 0x7f3a00001040 +(0x[0-9a-f]+ +)?>=[0-9.]+k? ')" 1
 tmux_on send-keys -t s q
 tmux_wait "lattop-exited" >/dev/null
 tmux_on kill-server 2>/dev/null

@@ -156,6 +156,17 @@ for u in sandybridge skylake haswell; do
 	fi
 	within_se "tagged 1/4, $u: line 1 stores/s, all of them ($ns samples)" \
 		"$(jq "$a | .stores_per_sec" $out)" 800000 "$(se 800000 "$ns")"
+	# The text says it too: a lower bound reads >=N, a whole rate N.
+	./lattop --simulate $u --sim-profile $LIB_TMP/tagged.prof --backend perf --once -d 1 \
+		>$LIB_TMP/tagged-$u.txt 2>/dev/null
+	if [ $u = sandybridge ]; then
+		check "tagged 1/4, $u: text: HITM/s and RHITM/s as >=N" \
+			grep -qE '^0x7f3a00001040 .* >=[0-9.]+k +>=[0-9.]+k ' $LIB_TMP/tagged-$u.txt
+	else
+		check "tagged 1/4, $u: text: HITM/s whole, no >=" \
+			sh -c "grep -qE '^0x7f3a00001040 +(0x[0-9a-f]+ +)?[0-9.]+k +[0-9.]+k ' $LIB_TMP/tagged-$u.txt &&
+			       ! grep -q '>=' $LIB_TMP/tagged-$u.txt"
+	fi
 done
 
 # ---- --pid: the threads of one process only ----

@@ -5,7 +5,8 @@
  * interval, the Phys column only where a physical address is known, and
  * says why when the lines are not measured; a recording gives every field
  * of every frame back bit for bit (a frame without lines stays without),
- * and a version-2 recording still reads, without lines; the man page
+ * and a version-2 recording still reads, without lines; a HITM rate that
+ * is a lower bound reads >=N; the man page
  * names every column with its help.
  */
 #include <math.h>
@@ -140,6 +141,24 @@ static void test_text(void **state)
 	assert_non_null(strstr(p, "1300 proc13-0 +2"));
 	assert_non_null(strstr(p, "0x40100c"));                /* line 12: no symbol, its address */
 	free(t);
+
+	/*
+	 * A lower bound reads >=N in both HITM columns, nowhere else; not
+	 * measured stays "-" (line 0's RHITM).
+	 */
+	fill_frame(&fr, 2);
+	t = text_of(&fr);
+	assert_null(strstr(t, ">="));
+	free(t);
+	fr.hitm_lower_bound = true;
+	t = text_of(&fr);
+	assert_non_null(strstr(t, "0x7f0000000040  >=2.0k    >=0.1 "));
+	assert_non_null(strstr(t, "0x7f0000000000  >=1.0k        - "));
+	for (p = strstr(t, "Address"), rows = 0; (p = strstr(p, ">=")); p++)
+		rows++;
+	assert_int_equal(rows, 3);
+	free(t);
+	fr.hitm_lower_bound = false;
 
 	/* No physical address anywhere: no Phys column. */
 	fill_frame(&fr, 2);

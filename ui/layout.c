@@ -46,13 +46,34 @@ static void layout_label(const struct ui *ui, const struct row *r, char *buf, si
 		snprintf(buf, len, "%d%s", r->cpu, row_type_mark(r));
 }
 
-/* Header line 2 and, when it is not alone there, the rotation. */
+/*
+ * Header line 2 and, when it is not alone there, the rotation.  A hybrid
+ * part's counters per core type ("P 8 GP + 4 fixed, E 6 GP + 3 fixed"),
+ * which CPUID leaf 0xA's common subset would understate; two types alike
+ * (Arrow Lake-H's two kinds of E-core) once.
+ */
 static void layout_pmu_text(const struct ui_snap *s, char *buf, size_t len)
 {
-	const struct pmu_caps *c = &s->f.desc->id.pmu;
+	const struct cpu_desc *d = s->f.desc;
+	const struct pmu_caps *c = &d->id.pmu;
+	size_t o;
 
-	snprintf(buf, len, "PMU v%u, %u GP x %u-bit + %u fixed", c->version, c->gp_counters,
-		 c->gp_width, c->fixed_counters);
+	if (d->ntypes <= 0) {
+		snprintf(buf, len, "PMU v%u, %u GP x %u-bit + %u fixed", c->version, c->gp_counters,
+			 c->gp_width, c->fixed_counters);
+		return;
+	}
+	o = (size_t)snprintf(buf, len, "PMU v%u, %u-bit:", c->version, c->gp_width);
+	for (int t = 0; t < d->ntypes && o < len; t++) {
+		const struct core_type_desc *ct = &d->type[t], *p = t ? &d->type[t - 1] : NULL;
+		const char *mark = ct->type == CORE_TYPE_CORE ? "P" : "E";
+
+		if (p && p->type == ct->type && p->pmu.gp_counters == ct->pmu.gp_counters &&
+		    p->pmu.fixed_counters == ct->pmu.fixed_counters)
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s %s %u GP + %u fixed", t ? "," : "", mark,
+				      ct->pmu.gp_counters, ct->pmu.fixed_counters);
+	}
 }
 
 /* The rotation line, its measurements whole, in at most @room cells ("" if none fits). */

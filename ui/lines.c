@@ -106,7 +106,8 @@ static void lines_fit(const struct sharing_frame *fr, int w, bool show[SHC__COUN
 }
 
 /* One row (@l NULL: the column headers) from @x in @w cells, the sort column marked. */
-static void lines_row(struct ui *ui, const struct sharing_line *l, int y, int x, int w,
+static void lines_row(struct ui *ui, const struct sharing_frame *fr,
+		      const struct sharing_line *l, int y, int x, int w,
 		      const bool show[SHC__COUNT], const int wid[SHC__COUNT], int sort,
 		      enum ui_attr base)
 {
@@ -126,7 +127,7 @@ static void lines_row(struct ui *ui, const struct sharing_line *l, int y, int x,
 		if (!show[c])
 			continue;
 		if (l)
-			k->cell(l, b, sizeof(b));
+			shcols_cell(fr, (enum shcol_id)c, l, b, sizeof(b));
 		else
 			snprintf(b, sizeof(b), "%s", k->head);
 		if (cw > x + w - cx)
@@ -207,7 +208,7 @@ static void lines_list(struct ui *ui, const struct sharing_frame *fr, int y, int
 		return;
 	lines_fit(fr, w - 1, show, wid);
 	draw_fill(ui, y + 1, x, 1, UA_COLHDR);
-	lines_row(ui, NULL, y + 1, x + 1, w - 1, show, wid, ui->lsort, UA_COLHDR);
+	lines_row(ui, fr, NULL, y + 1, x + 1, w - 1, show, wid, ui->lsort, UA_COLHDR);
 	if (!n) {
 		if (h >= 3)
 			draw_text(ui, y + 2, x + 1, w - 1, UA_DIM,
@@ -220,13 +221,13 @@ static void lines_list(struct ui *ui, const struct sharing_frame *fr, int y, int
 
 		if (a == UA_SELECTED)
 			draw_fill(ui, y + 2 + j, x, w, a);
-		lines_row(ui, &fr->line[order[i]], y + 2 + j, x + 1, w - 1, show, wid, -1, a);
+		lines_row(ui, fr, &fr->line[order[i]], y + 2 + j, x + 1, w - 1, show, wid, -1, a);
 	}
 }
 
 /* "HEAD value" pairs of the columns @ids, from (y, x), a new line where one does not fit. */
-static int lines_pairs(struct ui *ui, const struct sharing_line *l, const enum shcol_id *ids,
-		       int nids, int y, int x, int w, int ymax)
+static int lines_pairs(struct ui *ui, const struct sharing_frame *fr, const struct sharing_line *l,
+		       const enum shcol_id *ids, int nids, int y, int x, int w, int ymax)
 {
 	int cx = x;
 	char b[SHARING_SYM + 32];
@@ -235,7 +236,7 @@ static int lines_pairs(struct ui *ui, const struct sharing_line *l, const enum s
 		const struct shcol *k = &shcols[ids[i]];
 		int need;
 
-		k->cell(l, b, sizeof(b));
+		shcols_cell(fr, ids[i], l, b, sizeof(b));
 		need = (int)strlen(k->head) + 1 + (int)strlen(b);
 		if (cx > x && cx + need > x + w) {
 			y++;
@@ -293,7 +294,7 @@ static void lines_detail(struct ui *ui, const struct sharing_frame *fr, int y, i
 	cx += draw_text(ui, y, cx, x + w - cx, l->verdict == SHARING_FALSE ? UA_WARN : UA_NORMAL, b);
 	if (x + w - cx > 32)
 		draw_right(ui, y, x, w - 1, UA_DIM, "Enter or Esc: back");
-	y = lines_pairs(ui, l, nums, (int)(sizeof(nums) / sizeof(nums[0])), y + 1, x + 1, w - 2,
+	y = lines_pairs(ui, fr, l, nums, (int)(sizeof(nums) / sizeof(nums[0])), y + 1, x + 1, w - 2,
 			ymax);
 	if (y < ymax) {
 		size_t o = 0;
@@ -444,9 +445,9 @@ void lines_pane(struct ui *ui, const struct ui_snap *s, int y, int x, int w, int
 		return;
 	lines_fit(fr, w - 1, show, wid);
 	draw_fill(ui, y + 1, x, 1, UA_COLHDR);
-	lines_row(ui, NULL, y + 1, x + 1, w - 1, show, wid, SHC_HITM, UA_COLHDR);
+	lines_row(ui, fr, NULL, y + 1, x + 1, w - 1, show, wid, SHC_HITM, UA_COLHDR);
 	for (int j = 0; j < n && j + 2 < h; j++)
-		lines_row(ui, &fr->line[order[j]], y + 2 + j, x + 1, w - 1, show, wid, -1,
+		lines_row(ui, fr, &fr->line[order[j]], y + 2 + j, x + 1, w - 1, show, wid, -1,
 			  UA_NORMAL);
 }
 
