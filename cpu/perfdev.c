@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,25 +365,33 @@ int perfdev_core_pmu(struct perfdev *d, struct perfdev_pmu *pmu)
 
 int perfdev_phys_node(struct perfdev *d, uint64_t phys)
 {
-	uint64_t online[PERFDEV_CPUS_MAX / 64];
 	char buf[256], path[128], probe[16];
 	unsigned long long bs;
 	int n;
 
 	if (!phys)
 		return -1;
-	n = d->ops->file(d, "/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf));
-	if (n <= 0 || sscanf(buf, "%llx", &bs) != 1 || !bs)
+	if (!d->mem_block) {
+		uint64_t online[PERFDEV_CPUS_MAX / 64];
+
+		d->mem_block = UINT64_MAX;
+		n = d->ops->file(d, "/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf));
+		if (n <= 0 || sscanf(buf, "%llx", &bs) != 1 || !bs)
+			return -1;
+		/* node/online is a list as a cpus file is, "0-3,5" */
+		n = d->ops->file(d, "/sys/devices/system/node/online", buf, sizeof(buf));
+		if (n <= 0 || perfdev_cpulist(buf, online) <= 0)
+			return -1;
+		memcpy(d->nodes, online, sizeof(d->nodes));
+		d->mem_block = bs;
+	}
+	if (d->mem_block == UINT64_MAX)
 		return -1;
-	/* node/online is a list as a cpus file is, "0-3,5" */
-	n = d->ops->file(d, "/sys/devices/system/node/online", buf, sizeof(buf));
-	if (n <= 0 || perfdev_cpulist(buf, online) <= 0)
-		return -1;
-	for (int k = 0; k < PERFDEV_CPUS_MAX; k++) {
-		if (!(online[k / 64] >> (k % 64) & 1))
+	for (int k = 0; k < (int)sizeof(d->nodes) * 8; k++) {
+		if (!(d->nodes[k / 64] >> (k % 64) & 1))
 			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%llu/phys_index",
-			 k, phys / bs);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory%" PRIu64
+			 "/phys_index", k, phys / d->mem_block);
 		if (d->ops->file(d, path, probe, sizeof(probe)) > 0)
 			return k;
 	}

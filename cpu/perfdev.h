@@ -60,10 +60,19 @@ struct perfdev_ops {
 	void (*destroy)(struct perfdev *);
 };
 
+#define PERFDEV_CPUS_MAX 1024   /* as CPUSET_MAX (cpu/uarch.h) */
+
 struct perfdev {
 	const struct perfdev_ops *ops;
 	const char *kind;          /* "perf" (the kernel) or "simulator" */
 	void *priv;
+	/*
+	 * perfdev_phys_node()'s: the memory block size (0: not read yet,
+	 * UINT64_MAX: not known) and the nodes online (node/online, as a
+	 * cpus list), read once: neither changes but by hotplug.
+	 */
+	uint64_t mem_block;
+	uint64_t nodes[PERFDEV_CPUS_MAX / 64];
 };
 
 static inline int perfdev_open_event(struct perfdev *d, const struct perf_event_attr *attr,
@@ -155,7 +164,6 @@ int perfdev_paranoid(struct perfdev *d, int *level);
  */
 #define PERFDEV_PMU_DIR "/sys/bus/event_source/devices"
 #define PERFDEV_CORE_PMU PERFDEV_PMU_DIR "/cpu"
-#define PERFDEV_CPUS_MAX 1024   /* as CPUSET_MAX (cpu/uarch.h) */
 struct perfdev_pmu {
 	bool present;
 	unsigned type;

@@ -170,7 +170,7 @@ static void test_cgroup_times(void **state)
 {
 	static const unsigned thr[] = { 8 };
 	static const int cpus[] = { 0 };
-	struct perfdev dev = { &fake_ops, "fake", NULL };
+	struct perfdev dev = { .ops = &fake_ops, .kind = "fake" };
 	volatile sig_atomic_t stop = 0;
 	struct perf_sampler s;
 	struct plan pl;
