@@ -605,6 +605,57 @@ static bool sim_is_hybrid(const struct sim *sim)
  * the E-core's not.  With perf_pmu_swap the kernel lists a CPU under the
  * other PMU, its cpus files say so, and it opens there.
  */
+/*
+ * Lunar Lake's lunarlake_hybrid: version 6, so the kernel programs the
+ * version 6 range (the simulator has no legacy counter address there, a
+ * count proves it); Lion Cove's load latency on PMC2-7 of the simulated 8
+ * (0x3fc), so seven such events share six counters, where Meteor Lake's
+ * 0xfe would give seven; and no auxiliary event for sampling.
+ */
+static void test_lunarlake(void **state)
+{
+	static const char prof[] = "core_types = P:2,E:2\nghz = 2\nbusy = 1\n"
+				   "loads_per_sec = 1e8\nldlat_tagged_fraction = 1\n";
+	struct perfdev_pmu core, atom;
+	struct perf_event_attr a = raw(0x003c, 0), l = raw(0x01cd, 32);
+	struct perfdev_counts c;
+	int fd[7];
+	struct kern k;
+
+	(void)state;
+	kern_up(&k, "lunarlake", prof);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_core", &core), 0);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_atom", &atom), 0);
+	assert_string_equal(core.name, "lunarlake_hybrid");
+	assert_string_equal(atom.name, "lunarlake_hybrid");
+	a.type = atom.type;
+	fd[0] = open_on(&k, a, 3, -1);
+	a.type = PERF_TYPE_RAW;
+	fd[1] = open_on(&k, a, 0, -1);
+	k.clk.t += 1.0;
+	near((double)rd(&k, fd[0]).value[0], 2e9, 1e-6, "cycles on cpu_atom");
+	near((double)rd(&k, fd[1]).value[0], 2e9, 1e-6, "cycles on cpu_core");
+	perfdev_close_event(k.dev, fd[0]);
+	perfdev_close_event(k.dev, fd[1]);
+	l.precise_ip = 1;
+	l.sample_period = 1ULL << 40;
+	for (int i = 0; i < 7; i++)
+		fd[i] = open_on(&k, l, 0, -1);
+	k.clk.t += 1.0;
+	for (int i = 0; i < 7; i++) {
+		c = rd(&k, fd[i]);
+		near((double)c.running / (double)c.enabled, 6.0 / 7, 0.05, "P-core ldlat");
+		assert_true(c.value[0] > 0);
+		perfdev_close_event(k.dev, fd[i]);
+	}
+	/* sampling with its data source: no auxiliary event asked */
+	l.sample_period = 1000;
+	l.sample_type = PERF_SAMPLE_DATA_SRC;
+	fd[0] = open_on(&k, l, 0, -1);
+	perfdev_close_event(k.dev, fd[0]);
+	kern_down(&k);
+}
+
 static void test_hybrid(void **state)
 {
 	static const char prof[] = "core_types = P:2,E:2\nghz = 2\nbusy = 1\n"
@@ -712,22 +763,6 @@ static void test_every_uarch(void **state)
 		struct kern k;
 		int fd;
 
-		/*
-		 * Not modelled yet: Lunar Lake's lunarlake_hybrid (its version 6
-		 * counter range in the simulated kernel); it is refused, by name.
-		 */
-		if (!strcmp(name, "lunarlake")) {
-			struct sim_profile *p = sim_profile_parse("cpus = 2\n", 9, "t.prof", NULL, 0);
-			char err[256];
-			struct sim *s = sim_new(name, p, err, sizeof(err));
-
-			sim_profile_free(p);
-			assert_non_null(s);
-			assert_null(sim_kernel_open(s, err, sizeof(err)));
-			assert_non_null(strstr(err, "no core PMU for family 6 model 0xbd"));
-			sim_free(s);
-			continue;
-		}
 		kern_up(&k, name, "cpus = 2\nghz = 2\n");
 		if (sim_is_hybrid(k.sim)) {
 			/* a PMU per core type: cpu_core, PERF_TYPE_RAW, on CPU 0 (the P-core) */
@@ -894,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_every_uarch),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_lunarlake),
 		cmocka_unit_test(test_tasks),
 	};
 
