@@ -55,7 +55,7 @@
 #define MSR_PEBS_LD_LAT         0x3f6
 #define MSR_A_PMC0              0x4c1
 #define MSR_DS_AREA             0x600
-#define MSR_V6_GP0_CTR          0x1900  /* version 6: GPi_CTR 0x1900 + 4i, CFG_A + 1 (facts §9.2) */
+#define MSR_V6_GP0_CTR          0x1900  /* version 6: GPi_CTR 0x1900 + 4i, CFG_A + 1 (§9.2) */
 #define MSR_V6_FX0_CTR          0x1980  /* version 6: FXi_CTR 0x1980 + 4i */
 #define SIM_NO_MSR              0xffffffffu
 

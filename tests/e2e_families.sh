@@ -300,31 +300,26 @@ check "cpus lists against CPUID: nothing printed, nothing recorded" \
 ./lattop --simulate alderlake --sim-profile $S --once -d 0.3 --format json >$LIB_TMP/swap.json
 is "the same machine through msr (each CPU's own CPUID): measured" "$?" 0
 
-# Meteor Lake (perfmon version 5): each type's load latency with its counter's PEBS_EN alone (no
-# LL_EN bit 32 + k, which would be PEBS on a fixed counter): Redwood Cove 0xCD/0x01 off PMC0,
-# Crestmont 0xD0/0x05 on PMC0-1 only.
-./lattop --list-events --simulate meteorlake --format json >$LIB_TMP/mtl-events.json
-check "meteorlake P-cores: load latency 0xCD/0x01 on PMC1-7, PEBS_EN of that counter alone" \
-	jqe -s '[.[0] | .microarch == "redwoodcove", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4301cd" and .pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8",
-		"PMC4": "0x10", "PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
-		length > 1 and all' $LIB_TMP/mtl-events.json
-check "meteorlake E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
-	jqe -s '[.[1] | .microarch == "crestmont", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
-		(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/mtl-events.json
-# Lunar Lake (perfmon version 6): Lion Cove's load latency off PMC0 and PMC1 (0xCD/0x01 on
-# PMC2-7 of lattop's eight), PEBS_EN of that counter alone; Skymont's 0xD0/0x05 on PMC0-1.
-./lattop --list-events --simulate lunarlake --format json >$LIB_TMP/lnl-events.json
-check "lunarlake P-cores: load latency 0xCD/0x01 on PMC2-7, PEBS_EN of that counter alone" \
-	jqe -s '[.[0] | .microarch == "lioncove", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4301cd" and .pebs_enable == {"PMC2": "0x4", "PMC3": "0x8",
-		"PMC4": "0x10", "PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
-		length > 1 and all' $LIB_TMP/lnl-events.json
-check "lunarlake E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
-	jqe -s '[.[1] | .microarch == "skymont", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
-		(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/lnl-events.json
+# Each type's load latency with its counter's PEBS_EN alone (no LL_EN bit 32 + k, which from
+# perfmon version 5 on would be PEBS on a fixed counter): Meteor Lake's Redwood Cove 0xCD/0x01 off
+# PMC0, Lunar Lake's Lion Cove (version 6) off PMC0 and PMC1 (PMC2-7 of lattop's eight); their
+# E-cores (Crestmont, Skymont) 0xD0/0x05 on PMC0-1 only.
+# hyb_ldlat UARCH P-MICROARCH FIRST-PMC E-MICROARCH
+hyb_ldlat() {
+	./lattop --list-events --simulate $1 --format json >$LIB_TMP/$1-events.json
+	check "$1 P-cores: load latency 0xCD/0x01 on PMC$3-7, PEBS_EN of that counter alone" \
+		jqe -s --argjson k $3 '[.[0] | .microarch == "'$2'", (.events[] | select(.metric == "load_latency") |
+			.perfevtsel == "0x4301cd" and (.counter | ltrimstr("PMC") | tonumber) >= $k and
+			.pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8", "PMC4": "0x10",
+			"PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
+			length > 1 and all' $LIB_TMP/$1-events.json
+	check "$1 E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
+		jqe -s '[.[1] | .microarch == "'$4'", (.events[] | select(.metric == "load_latency") |
+			.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
+			(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/$1-events.json
+}
+hyb_ldlat meteorlake redwoodcove 1 crestmont
+hyb_ldlat lunarlake lioncove 2 skymont
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err
