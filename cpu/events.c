@@ -52,6 +52,7 @@ static const char *const flag_names[UARCH_F__COUNT] = {
 	[4] = "xsnp_hitm",              /* UARCH_F_XSNP_HITM */
 	[5] = "ocr_snoop",              /* UARCH_F_OCR_SNOOP */
 	[6] = "ocr_snoop_hit",          /* UARCH_F_OCR_SNOOP_HIT */
+	[7] = "l3_snoop_hitm",          /* UARCH_F_L3_SNOOP_HITM */
 };
 
 const char *pmu_flag_name(unsigned flag)

@@ -74,7 +74,13 @@ const char *metric_name(enum metric);
  */
 #define UARCH_F_OCR_SNOOP      (1u << 5)
 #define UARCH_F_OCR_SNOOP_HIT  (1u << 6)
-#define UARCH_F__COUNT         7         /* flags defined above: bits 0..6 */
+/*
+ * Skymont's MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM 0xD4/0x08: Intel's
+ * Arrow Lake Skymont file lists it, Lunar Lake's has no snoop event at
+ * all (pmu-facts 9.4).
+ */
+#define UARCH_F_L3_SNOOP_HITM  (1u << 7)
+#define UARCH_F__COUNT         8         /* flags defined above: bits 0..7 */
 
 /* A flag's name in listings ("remote_events" for UARCH_F_REMOTE_EVENTS), or NULL. */
 const char *pmu_flag_name(unsigned flag);

@@ -28,11 +28,54 @@
 #define MSR_PEBS_ENABLE          0x3f1
 #define MSR_PEBS_LD_LAT          0x3f6   /* MSR_PEBS_LD_LAT_THRESHOLD, bits 15:0 */
 #define MSR_A_PMC(i)             (0x4c1u + (i))  /* IA32_A_PMCx: full width, when PERF_CAPABILITIES[13] */
+/*
+ * Perfmon version 6 moves the counters and their selects to a range of
+ * their own, 4 addresses per counter: IA32_PMC_GPi_CTR 0x1900 + 4i,
+ * IA32_PMC_GPi_CFG_A (the event select) 0x1901 + 4i, IA32_PMC_FXi_CTR
+ * 0x1980 + 4i; IA32_FIXED_CTR_CTRL and the global registers stay (K612
+ * msr-index.h MSR_IA32_PMC_V6_*; ML-V6: "The MSR address of the fixed
+ * counter control is not changed").  Linux programs every counter there
+ * for version >= 6, so lattop does too (pmu-facts 9.2): whether the
+ * legacy addresses alias them is UNVERIFIED.  The kernel takes these
+ * bases after its full-width choice (ML-V6), writing the counter as it
+ * writes IA32_A_PMCx: there is no second, full-width alias here.
+ */
+#define MSR_V6_GP_CTR(i)         (0x1900u + 4 * (i))
+#define MSR_V6_GP_CFG_A(i)       (0x1901u + 4 * (i))
+#define MSR_V6_FX_CTR(i)         (0x1980u + 4 * (i))
 
 #define PERF_CAP_FW_WRITE        (1ull << 13)
 
 #define PMU_MAX_GP     8   /* IA32_PMC0..7 at most (Haswell with HT off) */
 #define PMU_MAX_FIXED  3
+
+/*
+ * Counter @k's registers on a PMU of perfmon version 6 (@v6) or before:
+ * its count, its select, fixed counter @k's count.
+ */
+static inline uint32_t msr_pmc(bool v6, unsigned k)
+{
+	return v6 ? MSR_V6_GP_CTR(k) : MSR_PMC(k);
+}
+
+static inline uint32_t msr_evtsel(bool v6, unsigned k)
+{
+	return v6 ? MSR_V6_GP_CFG_A(k) : MSR_PERFEVTSEL(k);
+}
+
+static inline uint32_t msr_fixed_ctr(bool v6, unsigned k)
+{
+	return v6 ? MSR_V6_FX_CTR(k) : MSR_FIXED_CTR(k);
+}
+
+/*
+ * Which counter @reg is, in either range (IA32_PMCx or IA32_PMC_GPx_CTR;
+ * the select; the fixed counter), or -1: not one lattop may use.  @v6 set
+ * when it is in the version 6 range (may be NULL).
+ */
+int msr_pmc_index(uint32_t reg, bool *v6);
+int msr_evtsel_index(uint32_t reg, bool *v6);
+int msr_fixed_index(uint32_t reg, bool *v6);
 
 /* True when lattop may write @reg. */
 bool msr_allowed(uint32_t reg);

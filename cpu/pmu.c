@@ -85,14 +85,17 @@ const char *pmu_strerror(int e, bool write)
 
 const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
 {
-	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
-		snprintf(buf, len, "IA32_PMC%u", reg - MSR_PMC(0));
+	bool v6;
+	int k;
+
+	if ((k = msr_pmc_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CTR" : "IA32_PMC%d", k);
 	else if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
 		snprintf(buf, len, "IA32_A_PMC%u", reg - MSR_A_PMC(0));
-	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
-		snprintf(buf, len, "IA32_PERFEVTSEL%u", reg - MSR_PERFEVTSEL(0));
-	else if (reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED))
-		snprintf(buf, len, "IA32_FIXED_CTR%u", reg - MSR_FIXED_CTR(0));
+	else if ((k = msr_evtsel_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CFG_A" : "IA32_PERFEVTSEL%d", k);
+	else if ((k = msr_fixed_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_FX%d_CTR" : "IA32_FIXED_CTR%d", k);
 	else if (reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1))
 		snprintf(buf, len, "MSR_OFFCORE_RSP_%u", reg - MSR_OFFCORE_RSP(0));
 	else {
@@ -154,10 +157,10 @@ static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 	int8_t ix = -1;
 	int m;
 
-	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
-		ix = c->ix_pmc[reg - MSR_PMC(0)];
-	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
-		ix = c->ix_evtsel[reg - MSR_PERFEVTSEL(0)];
+	if ((m = msr_pmc_index(reg, NULL)) >= 0)
+		ix = c->ix_pmc[m];
+	else if ((m = msr_evtsel_index(reg, NULL)) >= 0)
+		ix = c->ix_evtsel[m];
 	else if ((m = misc_slot(reg)) >= 0)
 		ix = c->ix_misc[m];
 	else
@@ -221,7 +224,7 @@ static int probe_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	c->gp_taken = c->fixed_taken = 0;
 	c->inuse = 0;
 	for (unsigned k = 0; k < c->ngp; k++)
-		if (rd(p, c, MSR_PERFEVTSEL(k), &c->evtsel[k], err, errlen) < 0)
+		if (rd(p, c, pmu_evtsel(p, k), &c->evtsel[k], err, errlen) < 0)
 			return -1;
 	if (rd(p, c, MSR_FIXED_CTR_CTRL, &c->fixed_ctrl, err, errlen) < 0 ||
 	    rd(p, c, MSR_PERF_GLOBAL_CTRL, &c->global_ctrl, err, errlen) < 0 ||
@@ -326,7 +329,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
 			int j;
 
-			r = msrdev_read(p->dev, o->id, MSR_PERFEVTSEL(k), &sel);
+			r = msrdev_read(p->dev, o->id, pmu_evtsel(p, k), &sel);
 			p->reads++;
 			if (r < 0 || !(sel & EVTSEL_EN))
 				continue;
@@ -355,7 +358,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 				p->ldlat_taken = true;
 			shared_note(p, "cpu %d shares MSR_OFFCORE_RSP_x with cpu %d, whose counters cannot "
 				    "be read (%s: %s): lattop leaves the shared registers alone", c->id,
-				    o->id, pmu_reg_name(MSR_PERFEVTSEL(0), name, sizeof(name)),
+				    o->id, pmu_reg_name(pmu_evtsel(p, 0), name, sizeof(name)),
 				    pmu_strerror(r, false));
 		}
 	}
@@ -407,6 +410,7 @@ int pmu_open(struct pmu *p, struct msrdev *dev, const struct cpu_desc *desc,
 	p->uarch = u;
 	p->force = force;
 	p->version = desc->id.pmu.version;
+	p->v6 = p->version >= 6;
 	/* The fixed counters leaf 0xA enumerates from 0 on (its ECX bitmap from version 5) */
 	p->gp_width = desc->id.pmu.gp_width;
 	p->fixed_width = desc->id.pmu.fixed_width;
@@ -473,10 +477,10 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
 	}
 	if (rd(p, c, reg, &s->saved, err, errlen) < 0)
 		return -1;
-	if (reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP))
-		c->ix_pmc[reg - MSR_PMC(0)] = (int8_t)c->nregs;
-	else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
-		c->ix_evtsel[reg - MSR_PERFEVTSEL(0)] = (int8_t)c->nregs;
+	if (msr_pmc_index(reg, NULL) >= 0)
+		c->ix_pmc[msr_pmc_index(reg, NULL)] = (int8_t)c->nregs;
+	else if (msr_evtsel_index(reg, NULL) >= 0)
+		c->ix_evtsel[msr_evtsel_index(reg, NULL)] = (int8_t)c->nregs;
 	else if (misc_slot(reg) >= 0)
 		c->ix_misc[misc_slot(reg)] = (int8_t)c->nregs;
 	s->reg = reg;
@@ -528,13 +532,13 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	/* Control registers first, so a failure leaves nothing half-known. */
 	for (unsigned k = 0; k < c->ngp && !r; k++)
 		if (!(gp & (1u << k)))
-			r = save_one(p, c, MSR_PERFEVTSEL(k), ~0ull, err, errlen);
+			r = save_one(p, c, pmu_evtsel(p, k), ~0ull, err, errlen);
 	for (unsigned k = 0; k < c->ngp && !r; k++)
 		if (!(gp & (1u << k)))
-			r = save_one(p, c, MSR_PMC(k), ~0ull, err, errlen);
+			r = save_one(p, c, pmu_pmc(p, k), ~0ull, err, errlen);
 	for (unsigned k = 0; k < c->nfixed && !r; k++)
 		if (!(fx & (1u << k)))
-			r = save_one(p, c, MSR_FIXED_CTR(k), ~0ull, err, errlen);
+			r = save_one(p, c, pmu_fixed_ctr(p, k), ~0ull, err, errlen);
 	if (!r)
 		r = save_one(p, c, MSR_FIXED_CTR_CTRL, fixed_mask, err, errlen);
 	if (!r)
@@ -563,13 +567,13 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	 */
 	for (unsigned k = 0; k < c->ngp && p->force; k++)
 		if (c->gp_lattop & (1u << k)) {
-			power_on(c, MSR_PERFEVTSEL(k), ~0ull);
-			power_on(c, MSR_PMC(k), ~0ull);
+			power_on(c, pmu_evtsel(p, k), ~0ull);
+			power_on(c, pmu_pmc(p, k), ~0ull);
 			power_on(c, MSR_PEBS_ENABLE, pmu_pebs_bits(p, k));
 		}
 	for (unsigned k = 0; k < c->nfixed && p->force; k++)
 		if (c->fixed_lattop & (1u << k)) {
-			power_on(c, MSR_FIXED_CTR(k), ~0ull);
+			power_on(c, pmu_fixed_ctr(p, k), ~0ull);
 			power_on(c, MSR_FIXED_CTR_CTRL, FIXED_FIELD(k));
 		}
 	return 0;
@@ -593,7 +597,7 @@ int pmu_save(struct pmu *p, char *err, size_t errlen)
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 {
-	return reg_find(c, MSR_PERFEVTSEL(k))->saved & ~EVTSEL_EN;
+	return c->regs[c->ix_evtsel[k]].saved & ~EVTSEL_EN;
 }
 
 /*
@@ -635,9 +639,9 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 	}
 	/* 2. The four magic events, counters cleared. */
 	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
-		r = wr(p, c, MSR_PERFEVTSEL(k), magic[k], err, errlen);
+		r = wr(p, c, pmu_evtsel(p, k), magic[k], err, errlen);
 		if (!r)
-			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
+			r = wr(p, c, pmu_pmc(p, k), 0, err, errlen);
 	}
 	/* 3-4. A pulse of bits 0-3. */
 	if (!r)
@@ -652,9 +656,9 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 	 */
 	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
 		if (!(next_gp & (1u << k)))
-			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+			r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
 		if (!r)
-			r = wr(p, c, MSR_PMC(k), 0, err, errlen);
+			r = wr(p, c, pmu_pmc(p, k), 0, err, errlen);
 		c->last_gp[k] = 0;
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
 	}
@@ -959,7 +963,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		uint8_t bit = (uint8_t)(1u << k);
 
 		if ((cur->gp_mask & bit) && !(next->gp_mask & bit)) {
-			r = wr(p, c, MSR_PERFEVTSEL(k), idle_evtsel(c, k), err, errlen);
+			r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
 			if (r < 0)
 				return r;
 			cur->gp_mask &= (uint8_t)~bit;
@@ -1002,7 +1006,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		if (!(changed & bit))
 			continue;
 		if (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) {
-			r = wr(p, c, MSR_PERFEVTSEL(k), next->evtsel[k] & ~EVTSEL_INT, err, errlen);
+			r = wr(p, c, pmu_evtsel(p, k), next->evtsel[k] & ~EVTSEL_INT, err, errlen);
 			if (r < 0)
 				return r;
 			c->rewritten |= bit;
@@ -1017,7 +1021,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		 * zeroed too.
 		 */
 		if ((!c->frozen || !(cur->gp_mask & bit)) && !(zeroed & bit)) {
-			if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+			if ((r = wr(p, c, pmu_pmc(p, k), 0, err, errlen)) < 0)
 				return r;
 			c->last_gp[k] = 0;
 			zeroed |= bit;
@@ -1047,11 +1051,11 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
 			uint64_t v;
 
-			if ((r = rd(p, c, MSR_FIXED_CTR(k), &v, err, errlen)) < 0)
+			if ((r = rd(p, c, pmu_fixed_ctr(p, k), &v, err, errlen)) < 0)
 				return r;
 			c->last_fixed[k] = v;
 			/* Never written, but counting changes it: restore it too. */
-			reg_find(c, MSR_FIXED_CTR(k))->dirty = true;
+			reg_find(c, pmu_fixed_ctr(p, k))->dirty = true;
 		}
 	if (want != c->hw_fixed_ctrl) {
 		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
@@ -1073,7 +1077,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		want = c->hw_pebs | pmu_pebs_bits(p, k);
 		if (want != c->hw_pebs) {
 			if (!(zeroed & (1u << k))) {
-				if ((r = wr(p, c, MSR_PMC(k), 0, err, errlen)) < 0)
+				if ((r = wr(p, c, pmu_pmc(p, k), 0, err, errlen)) < 0)
 					return r;
 				c->last_gp[k] = 0;
 				zeroed |= (uint8_t)(1u << k);
@@ -1142,10 +1146,10 @@ static int pebs_rezero(struct pmu *p, struct pmu_cpu *c, unsigned k, uint64_t ma
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, c->hw_global & ~bit, err, sizeof(err))) < 0)
 			return r;
 		c->hw_global &= ~bit;
-		if ((r = read_count(p, c, MSR_PMC(k), mask, &c->last_gp[k], &more)) == 0)
+		if ((r = read_count(p, c, pmu_pmc(p, k), mask, &c->last_gp[k], &more)) == 0)
 			*delta = (*delta + more) & mask;
 	}
-	if (r == 0 && (r = wr(p, c, MSR_PMC(k), 0, err, sizeof(err))) == 0)
+	if (r == 0 && (r = wr(p, c, pmu_pmc(p, k), 0, err, sizeof(err))) == 0)
 		c->last_gp[k] = 0;
 	if (stop) {
 		/* Started again whatever failed: a counter left stopped would read as no loads. */
@@ -1169,7 +1173,7 @@ int pmu_read_gp(struct pmu *p, int i, uint64_t delta[PMU_MAX_GP])
 		delta[k] = 0;
 		if (!(c->cur.gp_mask & (1u << k)))
 			continue;
-		if ((r = read_count(p, c, MSR_PMC(k), mask, &c->last_gp[k], &delta[k])) < 0)
+		if ((r = read_count(p, c, pmu_pmc(p, k), mask, &c->last_gp[k], &delta[k])) < 0)
 			return r;
 		if ((int)k == c->cur.ldlat_ctr &&
 		    c->last_gp[k] >= (1ull << (p->gp_width - PEBS_REZERO_SHIFT)) &&
@@ -1189,7 +1193,7 @@ int pmu_read_fixed(struct pmu *p, int i, uint64_t delta[PMU_MAX_FIXED])
 
 		delta[k] = 0;
 		if ((c->cur.fixed_mask & (1u << k)) &&
-		    (r = read_count(p, c, MSR_FIXED_CTR(k), mask, &c->last_fixed[k], &delta[k])) < 0)
+		    (r = read_count(p, c, pmu_fixed_ctr(p, k), mask, &c->last_fixed[k], &delta[k])) < 0)
 			return r;
 	}
 	return 0;
@@ -1291,8 +1295,8 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 			return r;
 		c->gp_taken |= (uint8_t)(1u << k);
 		c->cur.gp_mask &= (uint8_t)~(1u << k);
-		give_up_reg(c, MSR_PERFEVTSEL(k));
-		give_up_reg(c, MSR_PMC(k));
+		give_up_reg(c, pmu_evtsel(p, k));
+		give_up_reg(c, pmu_pmc(p, k));
 		g->mask &= ~(1ull << k);
 		pe->mask &= ~bits;
 	}
@@ -1303,7 +1307,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 			return r;
 		c->fixed_taken |= (uint8_t)(1u << k);
 		c->cur.fixed_mask &= (uint8_t)~(1u << k);
-		give_up_reg(c, MSR_FIXED_CTR(k));
+		give_up_reg(c, pmu_fixed_ctr(p, k));
 		reg_find(c, MSR_FIXED_CTR_CTRL)->mask &= ~FIXED_FIELD(k);
 		reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask &= ~GLOBAL_FIXED(k);
 	}
@@ -1322,7 +1326,7 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	for (unsigned k = 0; k < c->ngp; k++) {
 		if (!(check & (1u << k)))
 			continue;
-		if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, NULL, 0)) < 0)
+		if ((r = rd(p, c, pmu_evtsel(p, k), &v, NULL, 0)) < 0)
 			return r;
 		if (v == (c->cur.evtsel[k] & ~EVTSEL_INT))
 			continue;
@@ -1330,7 +1334,7 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 		if (*o < len)
 			*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: %s was reprogrammed by someone "
 					       "else (0x%llx, lattop wrote 0x%llx)", *o ? "; " : "", c->id,
-					       pmu_reg_name(MSR_PERFEVTSEL(k), name, sizeof(name)),
+					       pmu_reg_name(pmu_evtsel(p, k), name, sizeof(name)),
 					       (unsigned long long)v,
 					       (unsigned long long)(c->cur.evtsel[k] & ~EVTSEL_INT));
 	}
@@ -1549,7 +1553,7 @@ int pmu_reprobe(struct pmu *p, int i, char *err, size_t errlen)
 
 			if (!(c->cur.gp_mask & (1u << k)))
 				continue;
-			if ((r = rd(p, c, MSR_PERFEVTSEL(k), &v, err, errlen)) < 0)
+			if ((r = rd(p, c, pmu_evtsel(p, k), &v, err, errlen)) < 0)
 				return r;
 			same = v == (c->cur.evtsel[k] & ~EVTSEL_INT);
 		}

@@ -156,6 +156,7 @@ struct pmu {
 	struct msrdev *dev;
 	const struct uarch *uarch;      /* the part's; each CPU's own is pmu_cpu.uarch */
 	unsigned version;
+	bool v6;                        /* version >= 6: the version 6 counter range (msr_allow.h) */
 	unsigned ngp, nfixed;           /* the most any CPU has; each CPU's own is pmu_cpu's */
 	unsigned gp_width, fixed_width;
 	bool fw_write;                  /* IA32_PERF_CAPABILITIES[13] */
@@ -174,6 +175,22 @@ struct pmu {
 	unsigned writes, reads;         /* device operations, for --stats and benchmarks */
 	char shared_note[320];          /* a shared register left alone for a CPU not measured */
 };
+
+/* Counter @k's count, its select, fixed counter @k's count: where @p's version has them. */
+static inline uint32_t pmu_pmc(const struct pmu *p, unsigned k)
+{
+	return msr_pmc(p->v6, k);
+}
+
+static inline uint32_t pmu_evtsel(const struct pmu *p, unsigned k)
+{
+	return msr_evtsel(p->v6, k);
+}
+
+static inline uint32_t pmu_fixed_ctr(const struct pmu *p, unsigned k)
+{
+	return msr_fixed_ctr(p->v6, k);
+}
 
 /*
  * Probe CPUs @ids (n of them) of @dev: read the control registers, decide

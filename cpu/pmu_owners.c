@@ -183,15 +183,15 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
 		r = pebs != c->pebs_enable ? reset_one(p, c, MSR_PEBS_ENABLE, pebs, msg, len) : 0;
 		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
-				r = reset_one(p, c, MSR_PERFEVTSEL(k), 0, msg, len);
+				r = reset_one(p, c, pmu_evtsel(p, k), 0, msg, len);
 		if (!r && fixed != c->fixed_ctrl)
 			r = reset_one(p, c, MSR_FIXED_CTR_CTRL, fixed, msg, len);
 		for (unsigned k = 0; k < c->ngp && !r; k++)
 			if (c->gp_lattop & (1u << k))
-				r = reset_one(p, c, MSR_PMC(k), 0, msg, len);
+				r = reset_one(p, c, pmu_pmc(p, k), 0, msg, len);
 		for (unsigned k = 0; k < c->nfixed && !r; k++)
 			if (c->fixed_lattop & (1u << k))
-				r = reset_one(p, c, MSR_FIXED_CTR(k), 0, msg, len);
+				r = reset_one(p, c, pmu_fixed_ctr(p, k), 0, msg, len);
 		if (r < 0)
 			return -1;
 		n++;
@@ -237,7 +237,7 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 			uint64_t sel;
 			unsigned ev;
 
-			r = msrdev_read(p->dev, o->id, MSR_PERFEVTSEL(k), &sel);
+			r = msrdev_read(p->dev, o->id, pmu_evtsel(p, k), &sel);
 			p->reads++;
 			if (r < 0 || !(sel & EVTSEL_EN))
 				continue;

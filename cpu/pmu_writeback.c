@@ -15,14 +15,15 @@
 
 #include "cpu/pmu.h"
 
+/* A general-purpose counter, legacy or version 6 (msr_allow.h) */
 static bool is_pmc(uint32_t reg)
 {
-	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
+	return msr_pmc_index(reg, NULL) >= 0;
 }
 
 static bool is_fixed_ctr(uint32_t reg)
 {
-	return reg >= MSR_FIXED_CTR(0) && reg < MSR_FIXED_CTR(PMU_MAX_FIXED);
+	return msr_fixed_index(reg, NULL) >= 0;
 }
 
 static bool is_counter(uint32_t reg)
@@ -43,8 +44,7 @@ int pmu_restore_rank(uint32_t reg)
 {
 	if (reg == MSR_PEBS_ENABLE)
 		return 0;
-	if ((reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP)) ||
-	    reg == MSR_FIXED_CTR_CTRL)
+	if (msr_evtsel_index(reg, NULL) >= 0 || reg == MSR_FIXED_CTR_CTRL)
 		return 1;
 	if (reg == MSR_PERF_GLOBAL_CTRL)
 		return PMU_NRANK - 1;
@@ -61,16 +61,20 @@ static const struct pmu_reg *wb_find(const struct pmu_reg *regs, int n, uint32_t
 }
 
 /*
- * The control of counter @reg, its select or IA32_FIXED_CTR_CTRL, and its
- * enable bits there (EN; OS|USR of its field): SDM Vol.3B 18.2.
+ * The control of counter @reg, its select (in @reg's range) or
+ * IA32_FIXED_CTR_CTRL (the same in both), and its enable bits there (EN;
+ * OS|USR of its field): SDM Vol.3B 18.2, ML-V6.
  */
 static uint32_t wb_control(uint32_t reg, uint64_t *enable)
 {
-	if (is_pmc(reg)) {
+	bool v6;
+	int k = msr_pmc_index(reg, &v6);
+
+	if (k >= 0) {
 		*enable = EVTSEL_EN;
-		return MSR_PERFEVTSEL(reg - MSR_PMC(0));
+		return msr_evtsel(v6, (unsigned)k);
 	}
-	*enable = PMU_FIXED_EN(reg - MSR_FIXED_CTR(0));
+	*enable = PMU_FIXED_EN(msr_fixed_index(reg, NULL));
 	return MSR_FIXED_CTR_CTRL;
 }
 
@@ -119,14 +123,17 @@ static void writeback_one(struct pmu_wb *w, int cpu, const struct pmu_reg *regs,
 	}
 	if (is_pmc(reg)) {
 		uint64_t sext = (uint64_t)(int64_t)(int32_t)(uint32_t)res->want & cmp;
+		bool v6;
+		int k = msr_pmc_index(reg, &v6);
 
+		/* The version 6 counter is written as IA32_A_PMCx is (msr_allow.h) */
 		if (w->fw_write)
-			wreg = MSR_A_PMC(reg - MSR_PMC(0));
+			wreg = v6 ? reg : MSR_A_PMC((unsigned)k);
 		else if (sext != (res->want & cmp)) {
 			/*
 			 * No full-width writes (PERF_CAPABILITIES[13] = 0): WRMSR to
 			 * IA32_PMCx sign-extends bit 31, so only such values can be
-			 * put back.
+			 * put back (taken so in the version 6 range too).
 			 */
 			res->want = sext;
 			inexact = true;

@@ -351,8 +351,10 @@ static const struct uarch uarch_redwoodcove = {
  * Meteor Lake 06_AA/AC and Arrow Lake 06_B5, C5, C6: every model hybrid
  * (pmu-facts 9.1).  The part's table is its P-core's, as Alder Lake's;
  * each core type is measured with its own (uarch_hybrids[]).  Arrow Lake
- * is measured on 06_B5 (Arrow Lake-U: Redwood Cove + Crestmont) only: the
- * Lion Cove and Skymont cores of 06_C5 and C6 name their reasons.
+ * is one part for three models: 06_B5 (Arrow Lake-U: Redwood Cove +
+ * Crestmont), whose P-core table the part names, 06_C6 (Arrow Lake-S/HX:
+ * Lion Cove + Skymont) and 06_C5 (Arrow Lake-H: Lion Cove, Skymont and
+ * low-power Crestmont E-cores); --list-uarchs says which type is on which.
  */
 static const struct uarch uarch_meteorlake = {
 	.name = "meteorlake",
@@ -364,6 +366,77 @@ static const struct uarch uarch_arrowlake = {
 	.name = "arrowlake",
 	.pretty = "Arrow Lake",
 	GLC_CLIENT,
+};
+
+extern const struct pmu_table pmu_table_lioncove;   /* cpu/events/lioncove.c */
+
+/*
+ * Lion Cove, the P-cores of Lunar Lake and Arrow Lake-S/HX and -H (PM2
+ * mapfile 06_BD, C5, C6 0x40,0x000003; K612 lunarlake_hybrid with
+ * intel_pmu_init_lnc, pmu-facts 9.9; 06_C5 is K618's arrowlake_h_hybrid).
+ * Counters (LCP2 288V, 265K, 285H, pmu-facts 9.1): leaf 0xA 8 GP x48, 3
+ * fixed; leaf 0x23.1 GP 0x3FF (10), fixed 0xF.  Perfmon version 6 on 06_BD
+ * and C6 (EAX 0x0D300806), 5 on 06_C5 (EAX 0x07300805): cpu/pmu.c programs
+ * a version 6 PMU through the version 6 MSR range (pmu-facts 9.2, ML-V6),
+ * PMC0-7 only (events/lioncove.c says why).  No SMT on these parts'
+ * P-cores in the dumps (each core one CPU); the offcore-response MSRs are
+ * per thread as on Golden Cove (K612 intel_pmu_init_lnc on
+ * intel_pmu_init_glc: PMU_FL_NO_HT_SHARING; intel_lnc_extra_regs 0x012a,
+ * 0x012b).  0xD2/0x04 counts HITM alone (PM2 "Hit-with-FWD is normally
+ * excluded"): UARCH_F_XSNP_HITM.
+ */
+#define LNC_CORE                                                        \
+	.table = &pmu_table_lioncove,                                   \
+	.min_version = 5,               /* LCP2 285H EAX[7:0] = 5; 288V, 265K: 6 */ \
+	.gp_needed = 8,                 /* PMC0-7 of leaf 0x23.1's 0x3FF (events/lioncove.c) */ \
+	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */    \
+	.offcore_msrs = 2,              /* K612 intel_lnc_extra_regs: 0x1A6, 0x1A7 */ \
+	.offcore_scope = OFFCORE_THREAD, /* K612 intel_pmu_init_glc: PMU_FL_NO_HT_SHARING */ \
+	.flags = UARCH_F_XSNP_HITM      /* PM2 LNL/ARL Lion Cove XSNP_HITM (above) */
+
+static const struct uarch uarch_lioncove = {
+	.name = "lioncove",
+	.pretty = "Lion Cove",
+	LNC_CORE,
+};
+
+/* Lunar Lake 06_BD: Lion Cove + Skymont, the part named by its P-core's table. */
+static const struct uarch uarch_lunarlake = {
+	.name = "lunarlake",
+	.pretty = "Lunar Lake",
+	LNC_CORE,
+};
+
+extern const struct pmu_table pmu_table_skymont;   /* cpu/events/skymont.c */
+
+/*
+ * Skymont, the E-cores of Lunar Lake and Arrow Lake-S/HX and -H (PM2
+ * mapfile 06_BD, C5, C6 0x20,0x000003; K612 intel_pmu_init_skt).
+ * Counters (LCP2 288V CPU 4, 265K CPU 2, 285H CPU 2; pmu-facts 9.1):
+ * leaf 0x23.1 GP 0xFF, fixed 0x77 (0-2 used).  No SMT; the
+ * MSR_OFFCORE_RSP_x scope inside a module is UNVERIFIED (pmu-facts 9.10
+ * item 5): per module, as Gracemont.  Two uarchs for one core: Arrow
+ * Lake's file has a HITM event Lunar Lake's lacks (pmu-facts 9.4).  Core
+ * types of hybrids only (uarch_hybrids[]).
+ */
+#define SKT_CORE                                                        \
+	.name = "skymont",                                              \
+	.pretty = "Skymont",                                            \
+	.table = &pmu_table_skymont,                                    \
+	.min_version = 5,               /* LCP2 285H EAX[7:0] = 5; 288V, 265K: 6 */ \
+	.gp_needed = 8,                 /* LCP2 leaf 0x23.1 GP 0xFF; PM2 Counter 0-7 */ \
+	.gp_width = 48,                                                 \
+	.offcore_msrs = 2,              /* PM2 OCR 0xB7 MSR 0x1a6,0x1a7; K612 intel_cmt_extra_regs */ \
+	.offcore_scope = OFFCORE_MODULE /* UNVERIFIED, see above */
+
+static const struct uarch uarch_skymont = {
+	SKT_CORE,
+	.flags = UARCH_F_L3_SNOOP_HITM, /* PM2 arrowlake_skymont_core.json 0xD4/0x08 */
+};
+
+static const struct uarch uarch_skymont_lnl = {
+	SKT_CORE,
+	/* PM2 lunarlake_skymont_core.json: no snoop event */
 };
 
 /* Lakefield's P-core: the Ice Lake client core (K-fam LAKEFIELD "Sunny Cove / Tremont"). */
@@ -537,39 +610,10 @@ static const struct uarch uarch_lakefield = {
 		   "cores have no load-latency facility (as on every Tremont)",
 };
 
-static const struct uarch uarch_lunarlake = {
-	.name = "lunarlake",
-	.pretty = "Lunar Lake",
-	.why_not = WHY_NO_TABLE " (Lion Cove P-cores and Skymont E-cores)",
-};
-
 static const struct uarch uarch_pantherlake = {
 	.name = "pantherlake",
 	.pretty = "Panther Lake",
 	.why_not = WHY_NO_TABLE " (Cougar Cove P-cores and Darkmont E-cores)",
-};
-
-/*
- * The core types after Meteor Lake, no event table yet.  Lion Cove moved
- * the snoop umasks and the offcore-response snoop bits (pmu-facts 9.4),
- * has 10 general-purpose counters (leaf 0x23.1; ldlat on PMC2-9, 9.3)
- * where lattop's counter masks and MSR list hold 8, and on perfmon
- * version 6 the kernel programs every counter through the version 6 MSR
- * range (0x1900 on, 9.2), which lattop does not write: whether the legacy
- * addresses alias it is UNVERIFIED (9.10 item 2).
- */
-static const struct uarch uarch_lioncove = {
-	.name = "lioncove",
-	.pretty = "Lion Cove",
-	.why_not = WHY_NO_TABLE " (10 general-purpose counters, snoop umasks moved, "
-		   "version 6 MSRs at 0x1900)",
-};
-
-static const struct uarch uarch_skymont = {
-	.name = "skymont",
-	.pretty = "Skymont",
-	/* PM2 lunarlake_skymont_core.json has no snoop event, ARL's only 0xD4/0x08 (pmu-facts 9.4) */
-	.why_not = WHY_NO_TABLE,
 };
 
 static const struct uarch uarch_cougarcove = {
@@ -636,6 +680,7 @@ const struct uarch *const uarch_supported[] = {
 	&uarch_raptorlake,
 	&uarch_meteorlake,
 	&uarch_arrowlake,
+	&uarch_lunarlake,
 	&uarch_graniterapids,
 	&uarch_tremont,
 	&uarch_gracemont,
@@ -993,7 +1038,7 @@ static const struct uarch_hybrid uarch_hybrids[] = {
 	HYB(0xC5, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.6 (ML-ARLH)"),
 	HYB(0xC5, ATOM, 2, uarch_crestmont_lpe, 0, 0, "pmu-facts 9.6: LP-E, PM2 mapfile 06_C5 0x20,0x000002"),
 	HYB(0xBD, CORE, 3, uarch_lioncove, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
-	HYB(0xBD, ATOM, 3, uarch_skymont, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
+	HYB(0xBD, ATOM, 3, uarch_skymont_lnl, 0, 0, "pmu-facts 9.1; PM2 mapfile 06_BD"),
 	HYB(0xCC, CORE, UARCH_ANY, uarch_cougarcove, 0, 0, "pmu-facts 9.1"),
 	HYB(0xCC, ATOM, UARCH_ANY, uarch_darkmont, 0, 0, "pmu-facts 9.1"),
 	HYB(0x8A, CORE, UARCH_ANY, uarch_sunnycove, 0, 0, "K-fam LAKEFIELD (Sunny Cove / Tremont)"),
@@ -1221,12 +1266,14 @@ void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out)
 }
 
 /*
- * The @i-th distinct event table of uarch_supported[], in its order; NULL
- * past the last.  The list of tables is this, not a second list.
+ * The @i-th distinct event table of uarch_supported[], in its order, then
+ * of the hybrids' core types no part names (Skymont's); NULL past the
+ * last.  The list of tables is this, not a second list.
  */
 const struct pmu_table *uarch_pmu_table(size_t i)
 {
 	const struct uarch *const *u, *const *v;
+	const struct uarch_hybrid *h, *g;
 
 	for (u = uarch_supported; *u; u++) {
 		for (v = uarch_supported; v < u; v++)
@@ -1236,6 +1283,20 @@ const struct pmu_table *uarch_pmu_table(size_t i)
 			continue;               /* seen under an earlier uarch */
 		if (i-- == 0)
 			return (*u)->table;
+	}
+	for (h = uarch_hybrids; h->uarch; h++) {
+		if (!h->uarch->table)
+			continue;
+		for (v = uarch_supported; *v; v++)
+			if ((*v)->table == h->uarch->table)
+				break;
+		for (g = uarch_hybrids; g < h; g++)
+			if (g->uarch->table == h->uarch->table)
+				break;
+		if (*v || g < h)
+			continue;               /* a part's, or an earlier type's */
+		if (i-- == 0)
+			return h->uarch->table;
 	}
 	return NULL;
 }

@@ -241,8 +241,9 @@ extern const struct uarch_model uarch_models[];
 extern const struct uarch *const uarch_supported[];
 
 /*
- * The event tables, derived from uarch_supported[]: the @i-th distinct
- * one in its order, NULL past the last (for tests and listings).
+ * The event tables, derived from uarch_supported[] and then the hybrids'
+ * core types: the @i-th distinct one in that order, NULL past the last
+ * (for tests and listings).
  */
 const struct pmu_table *uarch_pmu_table(size_t i);
 

@@ -59,7 +59,9 @@ static const struct sharing_family families[] = {
 	 * mem_ld_adl "event=0xd0,umask=0x5,ldlat=3;event=0xcd,umask=0x1,ldlat=3",
 	 * mem_st_adl "event=0xd0,umask=0x6;event=0xcd,umask=0x2", small;big).
 	 * The aux leader on the alderlake_hybrid cpu_core alone (hybrid_big),
-	 * none in the meteorlake_hybrid case (pmu-facts 9.3, 9.9).  No snoop
+	 * none in the meteorlake_hybrid and lunarlake_hybrid cases (pmu-facts
+	 * 9.3, 9.9); Arrow Lake-H's cpu_lowpower takes the E-core's strings
+	 * (K618 mem_st_arl_h "...;event=0xd0,umask=0x6", ML-ARLH).  No snoop
 	 * events (datala false): lattop samples none on the E-cores, and a
 	 * snoop event counts a HITM for every CPU or for none (hitm_ev), so a
 	 * hybrid's HITM is the load latency's, a lower bound, said.
@@ -69,6 +71,9 @@ static const struct sharing_family families[] = {
 	{ "redwoodcove", 0x02cd, false, false, 0 },
 	{ "gracemont", 0x06d0, false, false, 0 },
 	{ "crestmont", 0x06d0, false, false, 0 },
+	{ "lioncove", 0x02cd, false, false, 0 },
+	{ "skymont", 0x06d0, false, false, 0 },
+	{ "crestmont-lpe", 0x06d0, false, false, 0 },
 	{ NULL, 0, false, false, 0 },
 };
 

@@ -55,6 +55,9 @@
 #define MSR_PEBS_LD_LAT         0x3f6
 #define MSR_A_PMC0              0x4c1
 #define MSR_DS_AREA             0x600
+#define MSR_V6_GP0_CTR          0x1900  /* version 6: GPi_CTR 0x1900 + 4i, CFG_A + 1 (§9.2) */
+#define MSR_V6_FX0_CTR          0x1980  /* version 6: FXi_CTR 0x1980 + 4i */
+#define SIM_NO_MSR              0xffffffffu
 
 /* IA32_PERFEVTSELx bits (pmu-facts §2.1). */
 #define EVTSEL_USR      B(16)
@@ -539,11 +542,47 @@ static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
 	return v;
 }
 
+/*
+ * Perfmon version 6 (facts §9.2; the kernel's msr-index.h MSR_IA32_PMC_V6_*):
+ * the counters, their selects (CFG_A) and the fixed counters in their own
+ * range, 4 addresses apart, IA32_FIXED_CTR_CTRL and the global registers
+ * where they were.  The kernel writes the counter as it writes IA32_A_PMCx,
+ * at full width.  Whether the legacy addresses alias the new range is
+ * UNVERIFIED: this simulator's version 6 parts have the new range only, a
+ * legacy counter, select or fixed-counter address there does not exist
+ * (-EIO), so a reader that used them would fail, not count by chance.
+ * @reg as the rest of this file knows it: a version 6 address turned into
+ * the legacy one of the same register, SIM_NO_MSR when it does not exist.
+ */
+static uint32_t sim_reg(const struct sim_hw *hw, uint32_t reg)
+{
+	bool v6 = sim_hw_version(hw) >= 6;
+	uint32_t k;
+
+	if ((reg >= MSR_PMC0 && reg < MSR_PMC0 + SIM_MAX_GP) ||
+	    (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + SIM_MAX_GP) ||
+	    (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + SIM_MAX_GP) ||
+	    (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + SIM_MAX_FIXED))
+		return v6 ? SIM_NO_MSR : reg;
+	if (reg >= MSR_V6_GP0_CTR && reg < MSR_V6_GP0_CTR + 4 * SIM_MAX_GP) {
+		k = (reg - MSR_V6_GP0_CTR) / 4;
+		if (!v6 || (reg - MSR_V6_GP0_CTR) % 4 > 1)
+			return SIM_NO_MSR;
+		return (reg - MSR_V6_GP0_CTR) % 4 ? MSR_EVTSEL0 + k : MSR_A_PMC0 + k;
+	}
+	if (reg >= MSR_V6_FX0_CTR && reg < MSR_V6_FX0_CTR + 4 * SIM_MAX_FIXED)
+		return v6 && (reg - MSR_V6_FX0_CTR) % 4 == 0
+		       ? MSR_FIXED_CTR0 + (reg - MSR_V6_FX0_CTR) / 4 : SIM_NO_MSR;
+	return reg;
+}
+
 static int sim_read(struct sim *sim, int c, uint32_t reg, uint64_t *val)
 {
 	const struct sim_hw *hw = sim->cpu[c].hw;
 	struct sim_cpu *cpu = &sim->cpu[c];
 	bool v4 = sim_hw_version(hw) >= 4;
+
+	reg = sim_reg(hw, reg);
 
 	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->cpu[c].ngp) {
 		*val = cpu->gp[reg - MSR_PMC0].val;
@@ -729,6 +768,7 @@ static int sim_write(struct sim *sim, int c, uint32_t reg, uint64_t val, double 
 	uint32_t pebs_on = preset ? 0 : sim_pebs_counting(sim, cpu);
 
 	*why = WHY_OK;
+	reg = sim_reg(hw, reg);
 	if (reg >= MSR_PMC0 && reg < MSR_PMC0 + sim->cpu[c].ngp) {
 		struct sim_ctr *ctr = &cpu->gp[reg - MSR_PMC0];
 

@@ -63,6 +63,17 @@ const struct sim_dse sim_dse_cmt[] = {
 	{ 0, 0 },
 };
 
+/*
+ * lnc_pebs_data_source[] (Lion Cove, through lnl_latency_data; K612 ds.c,
+ * pmu-facts 10.6): an 8-bit code; 0xd an L3 hit, HITM; 0xf an L3 miss,
+ * HITM; 0xc an L3 hit, snoopx FWD.  One package: no remote code.
+ */
+const struct sim_dse sim_dse_lnc[] = {
+	{ 0xd, OP_LH | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0xf, P(OP, LOAD) | P(LVL, MISS) | P(LVL, L3) | LEVEL(L3) | P(SNOOP, HITM) },
+	{ 0, 0 },
+};
+
 /* A store sample (precise_store_data, precise_datala_hsw): an L1 hit. */
 const uint64_t sim_dse_store = P(OP, STORE) | P(LVL, HIT) | P(LVL, L1) | LEVEL(L1);
 

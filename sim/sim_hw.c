@@ -372,6 +372,35 @@ static const struct sim_event cmt_events[] = {
 	{ 0xb7, 0x02, SIM_EV_RSP1, ALL8_CMT, "OCR (MSR 0x1a7)", NULL, NULL },
 };
 
+/*
+ * Lion Cove, the Core CPUs of Lunar Lake (facts §9.3-9.5, read here from PM
+ * LNL/events/lunarlake_lioncove_core.json V1.26): load latency 0xCD/0x01 on
+ * counters 2-9 (of the 8 simulated, 2-7: on PMC0-1 it counts nothing),
+ * 0xD2/0x04 XSNP_HITM "HitM ... Hit-with-FWD is normally excluded",
+ * 0xD2/0x02 XSNP_NO_FWD, 0x21/0x01 on any counter, 0x20/0x01 on 0-3.
+ */
+static const struct sim_event lnc_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8, "CPU_CLK_UNHALTED.THREAD_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL8, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_INST_RETIRED.ALL_LOADS", NULL, NULL },
+	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, 0xfc, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	{ 0xd2, 0x02, SIM_EV_HIT_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", NULL, NULL },
+	{ 0xd2, 0x04, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", NULL, NULL },
+	{ 0x21, 0x01, SIM_EV_OFF_REQ, ALL8, "OFFCORE_REQUESTS.DEMAND_DATA_RD", NULL, NULL },
+	{ 0x20, 0x01, SIM_EV_OFF_OUTST, ALL4, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", NULL, NULL },
+};
+
+/*
+ * Skymont, the Atom CPUs of Lunar Lake (PM LNL/events/lunarlake_skymont_core.json
+ * V1.26): no snoop event at all; load latency 0xD0/0x05 on counters 0-1.
+ */
+static const struct sim_event skt_lnl_events[] = {
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8_CMT, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL8_CMT, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL8_CMT, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+};
+
 /* Sierra Forest with two packages: the remote loads (facts §9.4: 0xD3/0x04, 0x08). */
 static const struct sim_event cmt_server_events[] = {
 	{ 0xd3, 0x04, SIM_EV_RHIT_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM",
@@ -1097,6 +1126,47 @@ static const struct sim_hw hw_arrowlake = {
 	MTL_CORE,
 };
 
+/*
+ * Lunar Lake 06_BD (facts §9.1, §9.6): Lion Cove Core CPUs, then Skymont
+ * Atom CPUs.  CPUID from the Core Ultra 9 288V dump (LCP2, ../shared/cpuid,
+ * stepping 1): leaf 7 EDX[15], leaf 0x1A EAX 0x40000003 / 0x20000003, leaf
+ * 0xA EAX 0x0D300806, EBX 0x280, ECX 0x7, EDX 0x8603 on both: perfmon
+ * version 6, so the counters live in the version 6 range only (sim_reg(),
+ * sim.c).  Leaf 0x23 is not simulated: its Core CPUs' 10 counters (GP
+ * 0x3FF) are simulated as the 8 leaf 0xA says, which is all lattop uses
+ * (cpu/events/lioncove.c).  PEBS format and microcode arbitrary.
+ * Offcore-response masks: K612 intel_lnc_extra_regs (0xfffffffffff),
+ * intel_cmt_extra_regs for Skymont (intel_pmu_init_skt, facts §9.4).
+ */
+#define LNL_PART                                                                \
+	.model = 0xbd, .stepping = 1, .microcode = 0x11f,                       \
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 288V dump */ \
+	.brand = "Intel(R) simulated Lunar Lake (lattop sim)",                  \
+	.leaf_a = { 0x0d300806, 0x280, 0x7, 0x00008603 },       /* 288V dump */ \
+	.perf_caps = CAP_FMT(6) | CAP_FW_WRITE | B(14),                         \
+	.evtsel_valid = EVTSEL_ARCH,                                            \
+	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
+	.has_ld_lat = true, .pebs_fixed = true,                                 \
+	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26
+
+static const struct sim_hw hw_skymont_lnl = {
+	.name = "lunarlake-skymont", .pfm_pmu = NULL,
+	LNL_PART,
+	.rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
+	.rsp_scope = SIM_SCOPE_CORE, .module_cores = 4,
+	.events = ROWS(skt_lnl_events),
+	.core_type = 0x20, .native = 3,
+};
+
+static const struct sim_hw hw_lunarlake = {
+	.name = "lunarlake", .pfm_pmu = NULL,
+	LNL_PART,
+	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },
+	.rsp_scope = SIM_SCOPE_THREAD,
+	.events = ROWS(lnc_events),
+	.atom = &hw_skymont_lnl, .core_type = 0x40, .native = 3,
+};
+
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */
 const struct sim_hw *const sim_hw_all[] = {
 	&hw_nehalem, &hw_westmere, &hw_silvermont, &hw_airmont,
@@ -1105,7 +1175,7 @@ const struct sim_hw *const sim_hw_all[] = {
 	&hw_icelake, &hw_tigerlake, &hw_rocketlake,
 	&hw_sapphirerapids, &hw_emeraldrapids, &hw_graniterapids,
 	&hw_tremont, &hw_gracemont, &hw_crestmont, &hw_alderlake, &hw_raptorlake,
-	&hw_meteorlake, &hw_arrowlake, NULL,
+	&hw_meteorlake, &hw_arrowlake, &hw_lunarlake, NULL,
 };
 
 const char *sim_uarch_name(size_t i)

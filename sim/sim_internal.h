@@ -302,7 +302,7 @@ struct sim_dse {
 	uint64_t data_src;
 };
 extern const struct sim_dse sim_dse_base[], sim_dse_nhm[], sim_dse_skl[], sim_dse_grt[],
-	sim_dse_cmt[];
+	sim_dse_cmt[], sim_dse_lnc[];
 extern const uint64_t sim_dse_store;
 /* sim_dse.c: the retired-load snoop events that sample the data address, per PMU. */
 struct sim_snoop_ev {

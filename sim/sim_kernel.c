@@ -60,11 +60,8 @@
 #define B(n) (1ULL << (n))
 
 /* The registers the kernel programs (asm/msr-index.h, perf_event.h). */
-#define MSR_PMC0                0xc1
-#define MSR_EVTSEL0             0x186
 #define MSR_OFFCORE_RSP0        0x1a6
 #define MSR_OFFCORE_RSP1        0x1a7
-#define MSR_FIXED_CTR0          0x309
 #define MSR_FIXED_CTR_CTRL      0x38d
 #define MSR_GLOBAL_CTRL         0x38f
 #define MSR_PEBS_ENABLE         0x3f1
@@ -375,7 +372,8 @@ static void sk_read_ctr(struct sk *k, struct sk_event *e)
 	}
 	if (e->state != SK_ACTIVE || e->ctr < 0)
 		return;
-	reg = e->ctr >= 32 ? MSR_FIXED_CTR0 + (uint32_t)(e->ctr - 32) : MSR_PMC0 + (uint32_t)e->ctr;
+	reg = e->ctr >= 32 ? sk_fixed_reg(sk_core_of(k, e->cpu), (unsigned)(e->ctr - 32))
+			   : sk_pmc_reg(sk_core_of(k, e->cpu), (unsigned)e->ctr);
 	mask = e->ctr >= 32 ? sk_core_of(k, e->cpu)->fx_mask : sk_core_of(k, e->cpu)->gp_mask;
 	if (sim_rdmsr(k->sim, e->cpu, reg, &v) == 0) {
 		e->count += (v - e->raw) & mask;
@@ -713,8 +711,8 @@ static void sk_program(struct sk *k, int cpu)
 				pebs |= B(i) | (co->version < 5 ? B(32 + i) : 0);
 			e->raw = 0;
 		}
-		sim_wrmsr(sim, cpu, MSR_EVTSEL0 + i, sel);
-		sim_wrmsr(sim, cpu, MSR_PMC0 + i, 0);
+		sim_wrmsr(sim, cpu, sk_evtsel_reg(co, i), sel);
+		sim_wrmsr(sim, cpu, sk_pmc_reg(co, i), 0);
 	}
 	for (unsigned n = 0; n < co->nfixed; n++) {
 		struct sk_event *e = c->fx[n] >= 0 ? &k->ev[c->fx[n]] : NULL;
@@ -726,7 +724,7 @@ static void sk_program(struct sk *k, int cpu)
 			global |= B(32 + n);
 			e->raw = 0;
 		}
-		sim_wrmsr(sim, cpu, MSR_FIXED_CTR0 + n, 0);
+		sim_wrmsr(sim, cpu, sk_fixed_reg(co, n), 0);
 	}
 	sim_wrmsr(sim, cpu, MSR_FIXED_CTR_CTRL, fixed_ctrl);
 	if (c->er_ref[SK_ER_RSP0])

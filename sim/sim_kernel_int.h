@@ -127,6 +127,15 @@ static inline struct sk *sk_of(struct perfdev *d)
 int sk_core_pmu(struct sk *k, unsigned family, unsigned model);
 /* A hybrid part's PMUs, one per core type, each CPU under its own.  0, or -1: none here. */
 int sk_hybrid_pmus(struct sk *k, unsigned family, unsigned model);
+/*
+ * sim_kernel_pmu.c: where @co's general-purpose counter @i, its select and
+ * fixed counter @i are: the version 6 range from version 6 on, as the
+ * kernel's intel_pmu_init sets x86_pmu.perfctr, eventsel and fixedctr
+ * (pmu-facts 9.2), the legacy addresses before.
+ */
+uint32_t sk_pmc_reg(const struct sk_core *co, unsigned i);
+uint32_t sk_evtsel_reg(const struct sk_core *co, unsigned i);
+uint32_t sk_fixed_reg(const struct sk_core *co, unsigned i);
 /* perfdev_ops.file: the kernel's files the simulated kernel answers. */
 int sk_file(struct perfdev *d, const char *path, char *buf, size_t len);
 

@@ -172,3 +172,19 @@ int sk_hybrid_pmus(struct sk *k, unsigned family, unsigned model)
 		}
 	return 0;
 }
+
+/* The version 6 MSR range (K612 msr-index.h MSR_IA32_PMC_V6_*, step 4). */
+uint32_t sk_pmc_reg(const struct sk_core *co, unsigned i)
+{
+	return co->version >= 6 ? 0x1900 + 4 * i : 0xc1 + i;
+}
+
+uint32_t sk_evtsel_reg(const struct sk_core *co, unsigned i)
+{
+	return co->version >= 6 ? 0x1901 + 4 * i : 0x186 + i;
+}
+
+uint32_t sk_fixed_reg(const struct sk_core *co, unsigned i)
+{
+	return co->version >= 6 ? 0x1980 + 4 * i : 0x309 + i;
+}

@@ -322,6 +322,48 @@ static const struct sk_pmu pmu_mtl_atom = {
 };
 static const uint8_t models_mtl[] = { 0xaa, 0xac, 0xb5, 0 };
 
+/*
+ * The lunarlake_hybrid case (K612; pmu-facts 9.3, 9.4, 9.9), Lunar Lake and
+ * Arrow Lake-S/HX: cpu_core is intel_pmu_init_lnc (on intel_pmu_init_glc:
+ * intel_lnc_event_constraints with 0x01cd on 0x3fc, 0x02cd on 0x3 and
+ * RANGE(0xd0, 0xdf, 0xf); intel_lnc_pebs_event_constraints with
+ * INTEL_HYBRID_LDLAT_CONSTRAINT(0x1cd, 0x3fc) and STLAT(0x2cd, 0x3);
+ * intel_lnc_extra_regs: 0x012a/0x012b mask 0xfffffffffff), no auxiliary
+ * event; its data sources the Lion Cove table (lnl_latency_data:
+ * lnc_pebs_data_source[], HITM 0xd, one package).  cpu_atom is
+ * intel_pmu_init_skt (on intel_pmu_init_grt, intel_cmt_extra_regs), its
+ * data sources the CMT table (lnl_latency_data hands the small PMU to
+ * mtl_latency_data_small).  mem-loads and mem-stores as Alder Lake's
+ * (mem_ld_adl, mem_st_adl).  Counters: the kernel takes leaf 0x23.1's 10
+ * on cpu_core; this simulated kernel has the 8 the simulator has (sim_hw.c
+ * hw_lunarlake), so the 0x3fc masks are 0xfc here.  Version 6: it
+ * programs them through the version 6 range (sk_pmc_reg(), sim_kernel_pmu.c).
+ */
+static const struct sk_er er_lnc[] = {
+	{ 0x012a, 0xffff, SK_ER_RSP0, 0xfffffffffffULL },
+	{ 0x012b, 0xffff, SK_ER_RSP1, 0xfffffffffffULL },
+	{ 0x01cd, 0xffff, SK_ER_LDLAT, 0xffff },
+	{ 0 },
+};
+static const struct sk_cons cons_lnc[] = {
+	{ 0x01cd, 0xffff, 0xfc, false }, { 0x02cd, 0xffff, 0x3, false },
+	{ 0x20, 0xff, 0xf, false },
+	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
+	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
+	{ 0 },
+};
+static const struct sk_cons pebs_lnc[] = { { 0x01cd, 0xffff, 0xfc, false },
+					   { 0x02cd, 0xffff, 0x3, false }, { 0 } };
+static const struct sk_pmu pmu_lnl_core = {
+	"lunarlake_hybrid", NULL, true, 3, true, false, false, false, er_lnc, cons_lnc,
+	pebs_lnc, 0x01cd, 0x02cd, sim_dse_lnc, 0xd, 0, false,
+};
+static const struct sk_pmu pmu_lnl_atom = {
+	"lunarlake_hybrid", NULL, true, 3, true, true, false, false, er_cmt, cons_none,
+	pebs_grt, 0x05d0, 0x06d0, sim_dse_cmt, 0x8, 0, false,
+};
+static const uint8_t models_lnl[] = { 0xbd, 0xc6, 0 };
+
 const struct sk_hybrid sk_hybrids[] = {
 	{ models_adl, 2, {
 		{ "cpu_core", 0x40, 0, true, 2, &pmu_adl_core },
@@ -330,6 +372,10 @@ const struct sk_hybrid sk_hybrids[] = {
 	{ models_mtl, 2, {
 		{ "cpu_core", 0x40, 0, true, 0, &pmu_mtl_core },
 		{ "cpu_atom", 0x20, 0, false, 0, &pmu_mtl_atom },
+	} },
+	{ models_lnl, 2, {
+		{ "cpu_core", 0x40, 0, true, 0, &pmu_lnl_core },
+		{ "cpu_atom", 0x20, 0, false, 0, &pmu_lnl_atom },
 	} },
 };
 

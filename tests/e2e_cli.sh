@@ -126,13 +126,13 @@ is "--list-uarchs json: keys" "$(jq -c '[.[] | keys] | unique' $LIB_TMP/uarchs.j
 	'[["core_types","flags","leaf_0xa","metrics","models","name","offcore_msrs","offcore_scope","pmu_table","pretty"]]'
 is "--list-uarchs json: the hybrids' core types" \
 	"$(jq -c '[.[] | select(.core_types != []) | [.name, [.core_types[] | .type + ":" + .microarch]]]' $LIB_TMP/uarchs.json)" \
-	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]],["meteorlake",["core:redwoodcove","atom:crestmont"]],["arrowlake",["core:redwoodcove","atom:crestmont","core:lioncove","atom:skymont","atom:crestmont-lpe"]]]'
-# Arrow Lake is measured on 06_B5 (Redwood Cove + Crestmont) only: each core type says its models.
+	'[["alderlake",["core:goldencove","atom:gracemont"]],["raptorlake",["core:raptorcove","atom:gracemont","core:goldencove"]],["meteorlake",["core:redwoodcove","atom:crestmont"]],["arrowlake",["core:redwoodcove","atom:crestmont","core:lioncove","atom:skymont","atom:crestmont-lpe"]],["lunarlake",["core:lioncove","atom:skymont"]]]'
+# Arrow Lake's core types: each says its models (06_B5 Redwood Cove + Crestmont, C5/C6 Lion Cove + Skymont).
 is "--list-uarchs json: Arrow Lake's core types, on which models, with a table or not" \
 	"$(jq -c '[.[] | select(.name == "arrowlake") | .core_types[] | [.microarch, (.models | join(" ")), .pmu_table != null]]' $LIB_TMP/uarchs.json)" \
-	'[["redwoodcove","06_B5",true],["crestmont","06_B5",true],["lioncove","06_C5 06_C6",false],["skymont","06_C5 06_C6",false],["crestmont-lpe","06_C5",true]]'
+	'[["redwoodcove","06_B5",true],["crestmont","06_B5",true],["lioncove","06_C5 06_C6",true],["skymont","06_C5 06_C6",true],["crestmont-lpe","06_C5",true]]'
 check "--list-uarchs text: a core type line names its models" \
-	sh -c "./lattop --list-uarchs | grep -q '^# core type core: lioncove (Lion Cove), models 06_C5 06_C6: not supported: '"
+	sh -c "./lattop --list-uarchs | grep -q '^# core type core: lioncove (Lion Cove), models 06_C5 06_C6: lioncove table$'"
 is "--list-uarchs json: model keys" "$(jq -c '[.[].models[] | keys] | unique' $LIB_TMP/uarchs.json)" \
 	'[["family","flags","id","model","source","vendor"]]'
 is "--list-uarchs json: leaf 0xA keys" "$(jq -c '[.[].leaf_0xa | keys] | unique' $LIB_TMP/uarchs.json)" \
@@ -481,12 +481,13 @@ if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
 	is "--detect json: Meteor Lake's core types, their tables and CPUs" \
 		"$(jq -c '[.supported, [.core_types[] | [.type, .microarch, .pmu_table, .supported, (.cpus | length)]]]' $LIB_TMP/mtl.json)" \
 		'[true,[["core","redwoodcove","sapphirerapids",true,12],["atom","crestmont","crestmont",true,10]]]'
-	# Lion Cove and Skymont have no table: Lunar Lake and Arrow Lake-S/H are named, each type with why.
+	# Lunar Lake and Arrow Lake-S/H: Lion Cove and Skymont (and Arrow Lake-H's LP-E Crestmont) measured.
 	for p in lunarlake_core-ultra-9-288v arrowlake_core-ultra-7-265k arrowlakeh_core-ultra-9-285h; do
 		./lattop --detect --cpuid-file ../shared/cpuid/all/$p.cpuid-r.txt --format json >$LIB_TMP/lnc.json
-		is "--detect: $p is named unsupported, exit 1" "$?" 1
-		check "--detect: $p's reason names Lion Cove's missing table" \
-			jqe '.reason | test("its P-cores \\(Lion Cove, cpus [0-9,-]+\\): lattop has no event table for it \\(10 general-purpose counters")' $LIB_TMP/lnc.json
+		is "--detect: $p is measured, exit 0" "$?" 0
+		is "--detect: $p's P-cores are Lion Cove with leaf 0x23.1's 10 counters, E-cores Skymont" \
+			"$(jq -c '[.core_types[] | select(.microarch != "crestmont-lpe") | [.microarch, .pmu_table, .supported]]' $LIB_TMP/lnc.json)" \
+			'[["lioncove","lioncove",true],["skymont","skymont",true]]'
 	done
 	is "--detect: Arrow Lake-H's low-power E-cores are Crestmont with no snoop event (crestmont-lpe)" \
 		"$(jq -c '[.core_types[] | select(.microarch == "crestmont-lpe") | [.pmu_table, .cpus]]' $LIB_TMP/lnc.json)" \

@@ -213,14 +213,21 @@ fi
 hyb_truth() {
 	_j=$LIB_TMP/$1.json
 	for c in 0 1 2 3; do
-		within "$2 cpu$c: HITM/s, each type from its own event" \
-			"$(jq ".cpus[$c].snoop.hitm_per_sec" $_j)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
+		# Lunar Lake's Skymont ($3 = nosnoop) has no snoop event at all (pmu-facts 9.4).
+		if [ "${3-}" = nosnoop ] && [ $c != 0 ]; then
+			is "$2 cpu$c (E-core): no snoop number, each reason says why" \
+				"$(jq -c ".cpus[$c].snoop | [.hit_per_sec, .hitm_per_sec, (.reason | test(\"Skymont\")),
+					(.unsupported.hitm_per_sec | test(\"no snoop event\"))]" $_j)" '[null,null,true,true]'
+		else
+			within "$2 cpu$c: HITM/s, each type from its own event" \
+				"$(jq ".cpus[$c].snoop.hitm_per_sec" $_j)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
+			# Gracemont and Meteor Lake's Crestmont: OCR ...SNOOP_HIT_NO_FWD, other modules
+			within "$2 cpu$c: clean snoop hits/s, each type from its own event" \
+				"$(jq ".cpus[$c].snoop.hit_per_sec" $_j)" 1e5
+		fi
 		within "$2 cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $_j)" 4e8
 		within "$2 cpu$c: share of loads above 64 cycles" \
 			"$(jq ".cpus[$c].load_latency.above_share[3]" $_j)" 0.1
-		# Gracemont and Meteor Lake's Crestmont: OCR ...SNOOP_HIT_NO_FWD, other modules
-		within "$2 cpu$c: clean snoop hits/s, each type from its own event" \
-			"$(jq ".cpus[$c].snoop.hit_per_sec" $_j)" 1e5
 	done
 	within "$2 cpu0 (P-core): offcore reads/s" "$(jq '.cpus[0].offcore.reads_per_sec' $_j)" 3e7
 	within "$2 cpu0 (P-core): offcore latency" "$(jq '.cpus[0].offcore.avg_latency_cycles' $_j)" 180
@@ -228,25 +235,31 @@ hyb_truth() {
 		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $_j)" \
 		'[[null,true]]'
 	within "$2 total: offcore reads/s are the P-core's alone" "$(jq '.total.offcore.reads_per_sec' $_j)" 3e7
-	within "$2 total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $_j)" 3.5e5
+	if [ "${3-}" = nosnoop ]; then
+		within "$2 total: HITM/s of the P-core alone" "$(jq '.total.snoop.hitm_per_sec' $_j)" 5e4
+	else
+		within "$2 total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $_j)" 3.5e5
+	fi
 }
 
 # ---- the hybrids: each CPU with its core type's plan, its truths back per type ----
 # core_types = P:1,E:3: one P-core (Golden Cove), three E-cores (Gracemont);
 # cpu2's own rates tell its numbers from the others'.
 P=$(prof hyb "core_types = P:1,E:3" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
-for u in alderlake raptorlake meteorlake arrowlake; do
+for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
 	run $u-hyb $u $P || continue
+	T=sapphirerapids snoop=
 	case $u in
 	meteorlake|arrowlake) E=crestmont ;;
+	lunarlake) T=lioncove E=skymont snoop=nosnoop ;;
 	*) E=gracemont ;;
 	esac
 	is "$u, P:1,E:3: the core type of each row" \
 		"$(jq -c '[.cpus[] | .core_type]' $LIB_TMP/$u-hyb.json)" '["core","atom","atom","atom"]'
 	is "$u, P:1,E:3: --detect's core types and CPUs" \
 		"$(jq -c '[.cpu.hybrid, [.cpu.core_types[] | [.type, .pmu_table, .cpus]]]' $LIB_TMP/$u-hyb.json)" \
-		"[true,[[\"core\",\"sapphirerapids\",[0]],[\"atom\",\"$E\",[1,2,3]]]]"
-	hyb_truth $u-hyb "$u"
+		"[true,[[\"core\",\"$T\",[0]],[\"atom\",\"$E\",[1,2,3]]]]"
+	hyb_truth $u-hyb "$u" $snoop
 	./lattop --simulate $u --sim-profile $P --once -d 0.3 --format csv >$LIB_TMP/$u-hyb.csv
 	is "$u csv: core_type, the last column" \
 		"$(awk -F, '{ print $NF }' $LIB_TMP/$u-hyb.csv | tr '\n' ' ')" "core_type core atom atom atom  "
@@ -259,11 +272,11 @@ done
 # cpu_atom on the E-cores, and refuses either's events on the other's CPUs
 # (ENOENT): the per-type truths come back only when each CPU's events went
 # to its own type's PMU with its own type's encodings.
-for u in alderlake raptorlake meteorlake arrowlake; do
+for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
 	run $u-hybp $u $P --backend perf || continue
 	is "$u (perf), P:1,E:3: the backend, and the core type of each row" \
 		"$(jq -c '[.backend, [.cpus[] | .core_type]]' $LIB_TMP/$u-hybp.json)" '["perf",["core","atom","atom","atom"]]'
-	hyb_truth $u-hybp "$u (perf)"
+	hyb_truth $u-hybp "$u (perf)" "$([ $u = lunarlake ] && echo nosnoop)"
 	is "$u (perf): the contended lines sampled on every core type (e2e_sharing: the lines)" \
 		"$(jq -c '[.sharing.supported, .sharing.reason]' $LIB_TMP/$u-hybp.json)" '[true,null]'
 	# --list-events --backend perf: each core type's listing names its PMU.
@@ -287,19 +300,26 @@ check "cpus lists against CPUID: nothing printed, nothing recorded" \
 ./lattop --simulate alderlake --sim-profile $S --once -d 0.3 --format json >$LIB_TMP/swap.json
 is "the same machine through msr (each CPU's own CPUID): measured" "$?" 0
 
-# Meteor Lake (perfmon version 5): each type's load latency with its counter's PEBS_EN alone (no
-# LL_EN bit 32 + k, which would be PEBS on a fixed counter): Redwood Cove 0xCD/0x01 off PMC0,
-# Crestmont 0xD0/0x05 on PMC0-1 only.
-./lattop --list-events --simulate meteorlake --format json >$LIB_TMP/mtl-events.json
-check "meteorlake P-cores: load latency 0xCD/0x01 on PMC1-7, PEBS_EN of that counter alone" \
-	jqe -s '[.[0] | .microarch == "redwoodcove", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4301cd" and .pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8",
-		"PMC4": "0x10", "PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
-		length > 1 and all' $LIB_TMP/mtl-events.json
-check "meteorlake E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
-	jqe -s '[.[1] | .microarch == "crestmont", (.events[] | select(.metric == "load_latency") |
-		.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
-		(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/mtl-events.json
+# Each type's load latency with its counter's PEBS_EN alone (no LL_EN bit 32 + k, which from
+# perfmon version 5 on would be PEBS on a fixed counter): Meteor Lake's Redwood Cove 0xCD/0x01 off
+# PMC0, Lunar Lake's Lion Cove (version 6) off PMC0 and PMC1 (PMC2-7 of lattop's eight); their
+# E-cores (Crestmont, Skymont) 0xD0/0x05 on PMC0-1 only.
+# hyb_ldlat UARCH P-MICROARCH FIRST-PMC E-MICROARCH
+hyb_ldlat() {
+	./lattop --list-events --simulate $1 --format json >$LIB_TMP/$1-events.json
+	check "$1 P-cores: load latency 0xCD/0x01 on PMC$3-7, PEBS_EN of that counter alone" \
+		jqe -s --argjson k $3 '[.[0] | .microarch == "'$2'", (.events[] | select(.metric == "load_latency") |
+			.perfevtsel == "0x4301cd" and (.counter | ltrimstr("PMC") | tonumber) >= $k and
+			.pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8", "PMC4": "0x10",
+			"PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
+			length > 1 and all' $LIB_TMP/$1-events.json
+	check "$1 E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
+		jqe -s '[.[1] | .microarch == "'$4'", (.events[] | select(.metric == "load_latency") |
+			.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
+			(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/$1-events.json
+}
+hyb_ldlat meteorlake redwoodcove 1 crestmont
+hyb_ldlat lunarlake lioncove 2 skymont
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err

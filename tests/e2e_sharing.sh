@@ -82,7 +82,8 @@ done
 # type's PMU.  Each line has a thread on a P-core and one on an E-core:
 # a CPU sampled with the wrong type's event or PMU, or an E-core sample
 # read with the P-core's table (Gracemont's HITM is 0x6, Crestmont's 0x8,
-# the Skylake table's clean hit and L4), loses that thread or its HITM.
+# the Skylake table's clean hit and L4; Lion Cove's own table, 0xD), loses
+# that thread or its HITM.
 # Their HITM is load latency's alone (no snoop events): a lower bound.
 cat >$LIB_TMP/hybrid.prof <<'PROF'
 core_types = P:2,E:2
@@ -90,7 +91,7 @@ ldlat_tagged_fraction = 1
 line = 0x7f3a00001040 worker 4242 800000 4244:w@0 4247:w@8
 line = 0x7f3a00002000 db 77 400000 80:w@0 78:r@0
 PROF
-for u in alderlake raptorlake meteorlake arrowlake; do
+for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
 	out=$LIB_TMP/hyb-$u.json
 	./lattop --simulate $u --sim-profile $LIB_TMP/hybrid.prof --backend perf --once -d 2 \
 		--format json >$out 2>$LIB_TMP/err

@@ -108,6 +108,7 @@ family() {
 			ldlat=$(tm load_latency measured)
 			outstanding=$(tm offcore_outstanding measured)
 			hitm=$(tm snoop_hitm measured)
+			hit=$(tm snoop_hit measured)
 			case "$(tm offcore_reads measured)" in false) drop=" offcore_reads " ;; *) drop= ;; esac
 		fi
 		within "$U cpu$c: ghz" "${C_ghz-}" 2.4

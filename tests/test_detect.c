@@ -72,9 +72,6 @@ static int load(const char *path, struct cpuid_raw *raw, struct cpuid_info *id,
 
 /* The reason given for a known CPU lattop has no event table for, as uarch_detect() words it. */
 #define NO_TABLE(cpu) cpu " is not supported: lattop has no event table for it"
-/* ... and for a hybrid part, the core type seen that has none (a CPU-0 dump sees one type). */
-#define HYB_NO(cpu, pe, core) cpu " is not supported: its " pe "-cores (" core ", cpu 0): " \
-	"lattop has no event table for it"
 
 /* Microarchitecture JSON names: the README names them in prose. */
 static const struct {
@@ -120,9 +117,9 @@ static const struct {
 	{ "raptorlake_core-i9-13900kf", "raptorlake", NO_TABLE("Raptor Lake (06_B7)"), NULL },
 	{ "raptorlakep_core-i7-1370p", "raptorlake", NO_TABLE("Raptor Lake (06_BA)"), NULL },
 	{ "meteorlake_core-ultra-7-155h", "meteorlake", NULL, NULL },
-	{ "arrowlake_core-ultra-7-265k", "arrowlake", HYB_NO("Arrow Lake (06_C6)", "P", "Lion Cove"), NULL },
-	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", HYB_NO("Arrow Lake (06_C5)", "P", "Lion Cove"), NULL },
-	{ "lunarlake_core-ultra-9-288v", "lunarlake", HYB_NO("Lunar Lake (06_BD)", "P", "Lion Cove"), NULL },
+	{ "arrowlake_core-ultra-7-265k", "arrowlake", NULL, NULL },
+	{ "arrowlakeh_core-ultra-9-285h", "arrowlake", NULL, NULL },
+	{ "lunarlake_core-ultra-9-288v", "lunarlake", NULL, NULL },
 	/* CPU 0 is a Tremont core: the part's own reason */
 	{ "lakefield_core-i5-l16g7", "lakefield",
 	  "Lakefield (06_8A) is not supported: Intel's event lists (perfmon mapfile) name no events for 06_8A",
@@ -274,12 +271,10 @@ static void test_shared_dumps(void **state)
 		bool supported, lacks = false;
 		/*
 		 * Hybrid parts with a core type lattop has no table for:
-		 * unsupported though their uarch has one (Arrow Lake is measured
-		 * on 06_B5 only).
+		 * unsupported though their uarch has one (none since Lion Cove
+		 * and Skymont have theirs; Panther Lake has no dump).
 		 */
-		static const char *const type_lacks[] = {
-			"arrowlake_core-ultra-7-265k", "arrowlakeh_core-ultra-9-285h",
-		};
+		static const char *const type_lacks[] = { "" };
 		size_t k;
 
 		if (!has_suffix(de->d_name, ".raw"))
@@ -425,12 +420,17 @@ static const struct {
 				       { "atom", "tremont", "0-3", 4, 3 } } },
 };
 
-/* The hybrid parts lattop measures: Golden/Raptor Cove + Gracemont, Redwood Cove + Crestmont. */
+/*
+ * The hybrid parts lattop measures: Golden/Raptor Cove + Gracemont, Redwood
+ * Cove + Crestmont, Lion Cove + Skymont (+ Crestmont LP-E).
+ */
 static bool hybrid_measured(const char *name)
 {
 	static const char *const measured[] = {
 		"alderlake_core-i9-12900k", "alderlakep_core-i7-12700h", "raptorlake_core-i9-13900kf",
 		"raptorlakep_core-i7-1370p", "meteorlake_core-ultra-7-155h",
+		"arrowlake_core-ultra-7-265k", "arrowlakeh_core-ultra-9-285h",
+		"lunarlake_core-ultra-9-288v",
 	};
 
 	for (size_t i = 0; i < sizeof(measured) / sizeof(measured[0]); i++)
@@ -550,7 +550,7 @@ static void test_shared_all_dumps(void **state)
 					 dr.reason, dr.type[t].reason);
 		}
 		assert_int_equal(dr.supported, d.supported);
-		/* measured where every core type has a table: to Meteor Lake (pmu-facts 9.1) */
+		/* measured where every core type has a table: to Lunar and Arrow Lake (pmu-facts 9.1) */
 		assert_int_equal(dr.supported, hybrid_measured(hybrid_parts[k].name));
 	}
 	closedir(dir);

@@ -2524,7 +2524,7 @@ static void test_rotation_on_the_simulator(void **state)
 			assert_int_equal(plan_build(&pl[1], *u, &res, thr_b, 4, err, sizeof(err)), 0);
 		}
 		assert_true(pl[0].ldlat_ctr >= 0 && pl[0].nslots > 3);
-		watch_reg = MSR_PMC(pl[0].ldlat_ctr);
+		watch_reg = pmu_pmc(&p, (unsigned)pl[0].ldlat_ctr);
 		assert_int_equal(sampler_start(&smp, &p, &pl[0], err, sizeof(err)), 0);
 		for (int k = 0; k < 3; k++) {
 			assert_int_equal(sampler_interval(&smp, 0.1, &stop, err, sizeof(err)), 0);

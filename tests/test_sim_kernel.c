@@ -605,6 +605,66 @@ static bool sim_is_hybrid(const struct sim *sim)
  * the E-core's not.  With perf_pmu_swap the kernel lists a CPU under the
  * other PMU, its cpus files say so, and it opens there.
  */
+/* Cycles on E-core @ecpu through cpu_atom (@atom_type), P-core @pcpu through cpu_core. */
+static void cycles_each_type(struct kern *k, unsigned atom_type, int ecpu, int pcpu)
+{
+	struct perf_event_attr a = raw(0x003c, 0);
+	int fd[2];
+
+	a.type = atom_type;
+	fd[0] = open_on(k, a, ecpu, -1);
+	a.type = PERF_TYPE_RAW;
+	fd[1] = open_on(k, a, pcpu, -1);
+	k->clk.t += 1.0;
+	near((double)rd(k, fd[0]).value[0], 2e9, 1e-6, "cycles on cpu_atom");
+	near((double)rd(k, fd[1]).value[0], 2e9, 1e-6, "cycles on cpu_core");
+	perfdev_close_event(k->dev, fd[0]);
+	perfdev_close_event(k->dev, fd[1]);
+}
+
+/*
+ * Lunar Lake's lunarlake_hybrid: version 6, so the kernel programs the
+ * version 6 range (the simulator has no legacy counter address there, a
+ * count proves it); Lion Cove's load latency on PMC2-7 of the simulated 8
+ * (0x3fc), so seven such events share six counters, where Meteor Lake's
+ * 0xfe would give seven; and no auxiliary event for sampling.
+ */
+static void test_lunarlake(void **state)
+{
+	static const char prof[] = "core_types = P:2,E:2\nghz = 2\nbusy = 1\n"
+				   "loads_per_sec = 1e8\nldlat_tagged_fraction = 1\n";
+	struct perfdev_pmu core, atom;
+	struct perf_event_attr l = raw(0x01cd, 32);
+	struct perfdev_counts c;
+	int fd[7];
+	struct kern k;
+
+	(void)state;
+	kern_up(&k, "lunarlake", prof);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_core", &core), 0);
+	assert_int_equal(perfdev_pmu_read(k.dev, "cpu_atom", &atom), 0);
+	assert_string_equal(core.name, "lunarlake_hybrid");
+	assert_string_equal(atom.name, "lunarlake_hybrid");
+	cycles_each_type(&k, atom.type, 3, 0);
+	l.precise_ip = 1;
+	l.sample_period = 1ULL << 40;
+	for (int i = 0; i < 7; i++)
+		fd[i] = open_on(&k, l, 0, -1);
+	k.clk.t += 1.0;
+	for (int i = 0; i < 7; i++) {
+		c = rd(&k, fd[i]);
+		near((double)c.running / (double)c.enabled, 6.0 / 7, 0.05, "P-core ldlat");
+		assert_true(c.value[0] > 0);
+		perfdev_close_event(k.dev, fd[i]);
+	}
+	/* sampling with its data source: no auxiliary event asked */
+	l.sample_period = 1000;
+	l.sample_type = PERF_SAMPLE_DATA_SRC;
+	fd[0] = open_on(&k, l, 0, -1);
+	perfdev_close_event(k.dev, fd[0]);
+	kern_down(&k);
+}
+
 static void test_hybrid(void **state)
 {
 	static const char prof[] = "core_types = P:2,E:2\nghz = 2\nbusy = 1\n"
@@ -640,15 +700,7 @@ static void test_hybrid(void **state)
 	a.type = PERF_TYPE_MAX + 40;
 	assert_int_equal(perfdev_open_event(k.dev, &a, -1, 0, -1, 0), -ENOENT);
 	/* the right one counts the truth */
-	a.type = atom.type;
-	fd[0] = open_on(&k, a, 3, -1);
-	a.type = PERF_TYPE_RAW;
-	fd[1] = open_on(&k, a, 1, -1);
-	k.clk.t += 1.0;
-	near((double)rd(&k, fd[0]).value[0], 2e9, 1e-6, "cycles on cpu_atom");
-	near((double)rd(&k, fd[1]).value[0], 2e9, 1e-6, "cycles on cpu_core");
-	perfdev_close_event(k.dev, fd[0]);
-	perfdev_close_event(k.dev, fd[1]);
+	cycles_each_type(&k, atom.type, 3, 1);
 	/* three load-latency events: all on at once on the P-core, two of three on the E-core */
 	for (int cpu = 0; cpu < 4; cpu += 3) {
 		struct perfdev_counts c;
@@ -878,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_every_uarch),
 		cmocka_unit_test(test_hybrid),
+		cmocka_unit_test(test_lunarlake),
 		cmocka_unit_test(test_tasks),
 	};
 

@@ -166,6 +166,23 @@ static const struct {
 	  MTL_CMT_JSON " (_GT_4.._GT_2048)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a6)", 0xb7, 0x01, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a6)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a7)", 0xb7, 0x02, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a7)" },
+	/* Lunar Lake: Lion Cove and Skymont, no libpfm4 PMU (pmu-facts 9.8) */
+#define LNL_LNC_JSON "LNL/events/lunarlake_lioncove_core.json V1.26"
+	{ "lunarlake", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, LNL_LNC_JSON },
+	{ "lunarlake", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_LNC_JSON },
+	{ "lunarlake", "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_LNC_JSON },
+	{ "lunarlake", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01,
+	  LNL_LNC_JSON " (_GT_4.._GT_2048)" },
+	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, LNL_LNC_JSON },
+	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, LNL_LNC_JSON },
+	{ "lunarlake", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, LNL_LNC_JSON },
+	{ "lunarlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, LNL_LNC_JSON },
+#define LNL_SKT_JSON "LNL/events/lunarlake_skymont_core.json V1.26"
+	{ "lunarlake-skymont", "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, LNL_SKT_JSON },
+	{ "lunarlake-skymont", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_SKT_JSON },
+	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_SKT_JSON },
+	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05,
+	  LNL_SKT_JSON " (_GT_4.._GT_2048)" },
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM", 0xd3, 0x04,
 	  "SRF/events/sierraforest_core.json V1.18" },
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM", 0xd3, 0x08,

@@ -16,7 +16,8 @@
 
 /*
  * Registers /state lists when the simulated CPU has them: the counters and
- * their controls.  Not IA32_A_PMCx (aliases of IA32_PMCx) nor the TSC
+ * their controls, in the legacy range or the version 6 one, whichever the
+ * simulated CPU has.  Not IA32_A_PMCx (aliases of IA32_PMCx) nor the TSC
  * (always moving).  Ascending order.
  */
 static const uint32_t sim_state_regs[] = {
@@ -28,6 +29,10 @@ static const uint32_t sim_state_regs[] = {
 	0x38d, 0x38f,                              /* IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL */
 	0x3f1, 0x3f6,                              /* IA32_PEBS_ENABLE, MSR_PEBS_LD_LAT_THRESHOLD */
 	0x600,                                     /* IA32_DS_AREA */
+	/* perfmon version 6 (Lunar Lake): IA32_PMC_GPi_CTR, _CFG_A, IA32_PMC_FXi_CTR (sim.c) */
+	0x1900, 0x1901, 0x1904, 0x1905, 0x1908, 0x1909, 0x190c, 0x190d,
+	0x1910, 0x1911, 0x1914, 0x1915, 0x1918, 0x1919, 0x191c, 0x191d,
+	0x1980, 0x1984, 0x1988,
 };
 
 static int simb_read(void *priv, int cpu, uint32_t reg, uint64_t *val)
