@@ -382,7 +382,7 @@ int session_export_start(struct session *r, char *err, size_t errlen)
 {
 	struct fleet_info info = {
 		.microarch = r->desc.uarch->name,
-		.pmu_table = r->desc.uarch->table ? r->desc.uarch->table->name : "",
+		.pmu_table = cpu_desc_table(&r->desc) ? cpu_desc_table(&r->desc)->name : "",
 		.source = session_source(r),
 		.version = LATTOP_VERSION,
 		.interval_s = r->opt.interval,

@@ -1265,6 +1265,14 @@ void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out)
 	}
 }
 
+const struct pmu_table *cpu_desc_table(const struct cpu_desc *d)
+{
+	for (int t = 0; t < d->ntypes; t++)
+		if (d->type[t].type == CORE_TYPE_CORE)
+			return d->type[t].uarch->table;
+	return d->uarch->table;
+}
+
 /*
  * The @i-th distinct event table of uarch_supported[], in its order, then
  * of the hybrids' core types no part names (Skymont's); NULL past the

@@ -219,6 +219,14 @@ void uarch_detect(const struct cpuid_info *id, struct cpu_desc *out);
  */
 void uarch_detect_set(const struct cpuid_set *s, struct cpu_desc *out);
 
+/*
+ * The table a part is measured with, as --detect and the exporter name
+ * it: a hybrid's P-cores' (one model number can have P-cores of two
+ * kinds: Arrow Lake's 06_B5 Redwood Cove, 06_C5/C6 Lion Cove), else the
+ * microarchitecture's; NULL when there is none.
+ */
+const struct pmu_table *cpu_desc_table(const struct cpu_desc *d);
+
 /* A supported microarchitecture by its JSON name ("haswell"), or NULL. */
 const struct uarch *uarch_by_name(const char *name);
 

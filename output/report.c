@@ -61,8 +61,8 @@ void report_detect_json(FILE *f, const struct cpu_desc *d)
 	fprintf(f, ",\"hypervisor\":%s,\"microarch\":", d->id.hypervisor ? "true" : "false");
 	report_json_str(f, d->uarch->name);
 	fputs(",\"pmu_table\":", f);
-	if (d->uarch->table)
-		report_json_str(f, d->uarch->table->name);
+	if (cpu_desc_table(d))
+		report_json_str(f, cpu_desc_table(d)->name);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"supported\":%s", d->supported ? "true" : "false");
@@ -123,7 +123,7 @@ void report_detect(FILE *f, enum report_format fmt, const struct cpu_desc *d)
 	fprintf(f, "brand:       %s\n", d->id.brand[0] ? d->id.brand : "-");
 	fprintf(f, "hypervisor:  %s\n", d->id.hypervisor ? "yes" : "no");
 	fprintf(f, "microarch:   %s (%s)\n", d->uarch->name, d->uarch->pretty);
-	fprintf(f, "pmu table:   %s\n", d->uarch->table ? d->uarch->table->name : "-");
+	fprintf(f, "pmu table:   %s\n", cpu_desc_table(d) ? cpu_desc_table(d)->name : "-");
 	fprintf(f, "perfmon:     version %u, %u general-purpose counters x %u bits, "
 		"%u fixed x %u bits\n", c->version, c->gp_counters, c->gp_width,
 		c->fixed_counters, c->fixed_width);

@@ -469,6 +469,14 @@ if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
 	done
 	is "--detect, text: a line per core type" \
 		"$(./lattop --detect --cpuid-file $A.cpuid-r.txt | grep -c '^core type:')" 2
+	# The part's table is its P-cores': one model name, two kinds of P-core.
+	for p in arrowlake_core-ultra-7-265k:lioncove arrowlakeh_core-ultra-9-285h:lioncove \
+		 lunarlake_core-ultra-9-288v:lioncove meteorlake_core-ultra-7-155h:sapphirerapids; do
+		is "--detect: ${p%%:*}'s table is its P-cores' (${p#*:})" \
+			"$(./lattop --detect --cpuid-file ../shared/cpuid/all/${p%%:*}.all.raw --format json |
+			   jq -r .pmu_table)/$(./lattop --detect --cpuid-file ../shared/cpuid/all/${p%%:*}.all.raw |
+			   sed -n 's/^pmu table: *//p')" "${p#*:}/${p#*:}"
+	done
 	M=../shared/cpuid/all/meteorlake_core-ultra-7-155h.cpuid-r.txt
 	./lattop --detect --cpuid-file $M >$LIB_TMP/mtl.txt
 	is "--detect: Meteor Lake is measured, exit 0" "$?" 0
