@@ -236,14 +236,56 @@ struct sk_try {
 	int ctr[SIM_MAX_GP + SIM_MAX_FIXED];
 };
 
-/* Counters for every event of @t, fixed ones preferred (__perf_sched_find_counter). */
+/*
+ * Can events @i.. of @t still have a counter each, none of @used taken:
+ * a matching of events to counters (Kuhn's augmenting paths, @own: the
+ * event on each counter, -1)?
+ */
+static bool sk_augment(const struct sk_try *t, int i, uint64_t free, uint64_t *seen, int *own)
+{
+	for (uint64_t m = t->mask[i] & free & ~*seen; m; m &= m - 1) {
+		int c = __builtin_ctzll(m);
+
+		*seen |= B(c);
+		if (own[c] < 0 || sk_augment(t, own[c], free, seen, own)) {
+			own[c] = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sk_can_assign(const struct sk_try *t, int i, uint64_t used)
+{
+	int own[64];
+
+	memset(own, -1, sizeof(own));
+	for (; i < t->n; i++) {
+		uint64_t seen = 0;
+
+		if (!sk_augment(t, i, ~used, &seen, own))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Counters for every event of @t, fixed ones preferred (__perf_sched_find_counter):
+ * the first assignment in this search order.  A counter is tried only when
+ * the events after it can still be placed, so the search never goes down
+ * a branch that fails: a set that does not fit is known at once, where
+ * trying every assignment of it took up to the factorial of its events
+ * (tens of thousands of steps at each rotation of a full Haswell thread).
+ */
 static bool sk_assign(struct sk_try *t, int i, uint64_t used)
 {
 	if (i == t->n)
 		return true;
+	if (i == 0 && !sk_can_assign(t, 0, used))
+		return false;
 	for (int pass = 0; pass < 2; pass++)
 		for (int c = pass ? 0 : 32; pass ? c < 32 : c < 64; c++) {
-			if (!(t->mask[i] & B(c)) || (used & B(c)))
+			if (!(t->mask[i] & B(c)) || (used & B(c)) || !sk_can_assign(t, i + 1, used | B(c)))
 				continue;
 			t->ctr[i] = c;
 			if (sk_assign(t, i + 1, used | B(c)))
