@@ -272,8 +272,8 @@ perf_() {
 	echo "| microarch | CPUs | slots | rotation by | reads | ioctls | events held open |"
 	echo "|---|---|---|---|---|---|---|"
 	for u in $(./lattop --list-uarchs --format json | jq -r '.[].name'); do
-		# A hybrid part is one lattop's perf backend refuses (one core PMU
-		# opened only): said in its row; any other failure stops the bench.
+		# A hybrid part (each core type's plan on its own PMU) perf_bench
+		# does not plan: said in its row; any other failure stops the bench.
 		if ! ./bench/perf_bench calls $u 8 $thr 5 2>$T/pberr; then
 			grep -q hybrid $T/pberr || { cat $T/pberr >&2; exit 1; }
 			echo "| $u | 8 | - | not measured: $(sed 's/^perf_bench: //' $T/pberr | head -1) | - | - | - |"
