@@ -77,21 +77,45 @@ static int parity_of(const struct perf_sampler *s, int i)
  * first disable on every CPU what stops, then enable what starts, so that
  * siblings never hold both slots' groups at once.
  */
+_Static_assert(PLAN_MAX_UNITS <= 64, "a slot's units as a 64-bit mask");
+
 static void slot_switch(struct perf_sampler *s, int from, int to)
 {
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < s->ncpu; i++)
-			for (int u = 0; u < plan_of(s, i)->nunits; u++) {
-				struct perf_group *g = group(s, i, u);
-				int par = parity_of(s, i);
-				bool was = slot_runs(plan_of(s, i), from, par, u);
-				bool will = slot_runs(plan_of(s, i), to, par, u);
+	/*
+	 * What changes depends on the CPU's core type and thread parity
+	 * only: worked out once a switch for each, not for every CPU (it
+	 * was half of lattop's own instructions on Haswell's twin slots).
+	 */
+	uint64_t change[CORE_TYPES_MAX][2] = { { 0 } }, will[CORE_TYPES_MAX][2] = { { 0 } };
+	bool known[CORE_TYPES_MAX][2] = { { false } };
 
-				if (!g->n || was == will || will != (pass == 1))
-					continue;
-				perfdev_ioctl(s->dev, g->fd[0], will ? PERF_EVENT_IOC_ENABLE :
-					      PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	for (int i = 0; i < s->ncpu; i++) {
+		int t = type_of(s, i), par = parity_of(s, i);
+		const struct plan *pl = plan_of(s, i);
+
+		if (known[t][par])
+			continue;
+		known[t][par] = true;
+		for (int u = 0; u < pl->nunits; u++) {
+			bool a = slot_runs(pl, from, par, u), b = slot_runs(pl, to, par, u);
+
+			change[t][par] |= (uint64_t)(a != b) << u;
+			will[t][par] |= (uint64_t)b << u;
+		}
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->ncpu; i++) {
+			int t = type_of(s, i), par = parity_of(s, i);
+			uint64_t m = change[t][par] & (pass ? will[t][par] : ~will[t][par]);
+
+			for (; m; m &= m - 1) {
+				struct perf_group *g = group(s, i, __builtin_ctzll(m));
+
+				if (g->n)
+					perfdev_ioctl(s->dev, g->fd[0], pass ? PERF_EVENT_IOC_ENABLE :
+						      PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 			}
+		}
 	s->slot = to;
 }
 

@@ -92,6 +92,30 @@ static double sk_clock(void *arg)
 }
 
 /*
+ * The simulated machine's time at @w of the clock: the clock's, less what the simulated
+ * kernel spent catching up beyond lattop's own time.  A real kernel
+ * rotates a CPU's events in microseconds; this one steps the simulated
+ * PMU of every CPU that rotates at each mux boundary (sk_catch_up), and
+ * where a boundary costs more of the clock than the SK_MUX_S it simulates
+ * (under valgrind; at hundreds of CPUs) each catch-up had the wall time of
+ * the ones before it to simulate, longer each time: a run of 8 CPUs under
+ * callgrind never ended.  So the simulator may spend as much of the clock
+ * as lattop did since the device opened (its own work and its sleeps);
+ * what it spends beyond that does not pass on the simulated machine, which
+ * then runs slower than the clock.  Where the simulator keeps up (every
+ * test, lattop on tens of CPUs) this is the clock itself; and either way
+ * the counts and times are the same for the same instants of the
+ * machine's time.
+ */
+static double sk_time(struct sk *k, double w)
+{
+	double own = w - k->t0 - k->busy;
+
+	k->vnow = fmax(k->vnow, w - fmax(0, k->busy - own));
+	return k->vnow;
+}
+
+/*
  * ---- tasks: per-task events ----
  *
  * The simulated machine's tasks are the profile's (sim_tasks.c).  A
@@ -146,8 +170,9 @@ static struct sk_event *sk_task_out(struct sk *k, struct sk_event *e)
 static int sk_tasks(struct perfdev *d, pid_t pid, int *tids, int max)
 {
 	struct sk *k = d->priv;
+	double now = sk_time(k, k->clock(k->clock_arg));
 
-	return sim_tasks(sim_profile_of(k->sim), pid, k->clock(k->clock_arg) - k->t0, tids, max);
+	return sim_tasks(sim_profile_of(k->sim), pid, now - k->t0, tids, max);
 }
 
 /*
@@ -233,14 +258,56 @@ struct sk_try {
 	int ctr[SIM_MAX_GP + SIM_MAX_FIXED];
 };
 
-/* Counters for every event of @t, fixed ones preferred (__perf_sched_find_counter). */
+/*
+ * Can events @i.. of @t still have a counter each, none of @used taken:
+ * a matching of events to counters (Kuhn's augmenting paths, @own: the
+ * event on each counter, -1)?
+ */
+static bool sk_augment(const struct sk_try *t, int i, uint64_t free, uint64_t *seen, int *own)
+{
+	for (uint64_t m = t->mask[i] & free & ~*seen; m; m &= m - 1) {
+		int c = __builtin_ctzll(m);
+
+		*seen |= B(c);
+		if (own[c] < 0 || sk_augment(t, own[c], free, seen, own)) {
+			own[c] = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sk_can_assign(const struct sk_try *t, int i, uint64_t used)
+{
+	int own[64];
+
+	memset(own, -1, sizeof(own));
+	for (; i < t->n; i++) {
+		uint64_t seen = 0;
+
+		if (!sk_augment(t, i, ~used, &seen, own))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Counters for every event of @t, fixed ones preferred (__perf_sched_find_counter):
+ * the first assignment in this search order.  A counter is tried only when
+ * the events after it can still be placed, so the search never goes down
+ * a branch that fails: a set that does not fit is known at once, where
+ * trying every assignment of it took up to the factorial of its events
+ * (tens of thousands of steps at each rotation of a full Haswell thread).
+ */
 static bool sk_assign(struct sk_try *t, int i, uint64_t used)
 {
 	if (i == t->n)
 		return true;
+	if (i == 0 && !sk_can_assign(t, 0, used))
+		return false;
 	for (int pass = 0; pass < 2; pass++)
 		for (int c = pass ? 0 : 32; pass ? c < 32 : c < 64; c++) {
-			if (!(t->mask[i] & B(c)) || (used & B(c)))
+			if (!(t->mask[i] & B(c)) || (used & B(c)) || !sk_can_assign(t, i + 1, used | B(c)))
 				continue;
 			t->ctr[i] = c;
 			if (sk_assign(t, i + 1, used | B(c)))
@@ -839,14 +906,14 @@ static void sk_rotate(struct sk *k, int cpu)
 /*
  * Bring the CPUs that share hardware with @cpu (its module: the HT
  * siblings, and on the Atoms the other core behind the L2, whose offcore
- * registers the simulator shares) to the clock's now together, rotating
+ * registers the simulator shares) to the machine's now together, rotating
  * at each mux boundary, in time order, on the CPUs that need it.  Together,
  * so that no simulated register a partner shares is written at an instant
  * earlier than one the partner has already counted to.
  */
 static void sk_catch_up(struct sk *k, int cpu)
 {
-	double now = k->clock(k->clock_arg);
+	double w = k->clock(k->clock_arg), now = sk_time(k, w);
 	int g = k->group[cpu];
 
 	for (;;) {
@@ -868,6 +935,8 @@ static void sk_catch_up(struct sk *k, int cpu)
 		sk_schedule(k, who);
 	}
 	k->now = now;
+	/* what the catch-up cost of the clock (sk_time) */
+	k->busy += fmax(0, k->clock(k->clock_arg) - w);
 }
 
 /* ---- the device ---- */
@@ -1042,7 +1111,7 @@ static int sk_open(struct perfdev *d, const struct perf_event_attr *attr, pid_t 
 	}
 	if (pid != -1 && ((flags & PERF_FLAG_PID_CGROUP) || cpu == -1 || pid == 0))
 		return -EOPNOTSUPP;     /* cgroups, a task's on every CPU, the caller's: not modelled */
-	if (pid != -1 && sk_task_pid(k, pid, k->clock(k->clock_arg)) == 0)
+	if (pid != -1 && sk_task_pid(k, pid, sk_time(k, k->clock(k->clock_arg))) == 0)
 		return -ESRCH;          /* find_lively_task_by_vpid */
 	if (pid == -1 && k->paranoid > 0 && !k->perfmon)
 		return -EACCES;         /* perf_allow_cpu; the profile's tasks are the user's own */
@@ -1445,7 +1514,7 @@ struct perfdev *sim_kernel_open(struct sim *sim, char *err, size_t errlen)
 	sk_caps(k);
 	k->fd_base = sk_fd_open();
 	sim_get_clock(sim, &k->clock, &k->clock_arg);
-	k->now = k->t0 = k->clock(k->clock_arg);
+	k->now = k->t0 = k->vnow = k->clock(k->clock_arg);
 	/* From here the machine runs on the kernel's instants; its profile time restarts. */
 	sim_set_clock(sim, sk_clock, k);
 	for (int c = 0; c < k->ncpus; c++) {

@@ -104,6 +104,8 @@ struct sk {
 	long fd_base;                   /* the descriptors open before the first event */
 	int nfds;
 	double t0;                      /* the clock when the device opened: the profile's exit= start */
+	double busy;                    /* the clock's seconds spent catching up (sk_time) */
+	double vnow;                    /* the latest instant sk_time gave */
 };
 
 /* The PMU of @cpu, and its case of intel_pmu_init. */

@@ -911,6 +911,89 @@ static void test_tasks(void **state)
 	kern_down(&k);
 }
 
+/*
+ * A simulator slower than the time it simulates (valgrind, many CPUs):
+ * the clock here charges, at each of its reads, RHO times the machine's
+ * time simulated since the last read (the machine's clock, sk_clock, is
+ * the sim's).  Each read then had the cost of the one before it to
+ * simulate, RHO times longer: the catch-ups grew without end (the bench's
+ * callgrind run of 8 CPUs never ended).  The machine's time must follow
+ * lattop's own time instead, at most twice it, and what it counts in that
+ * time must be what one read after the same time counts: the same times
+ * to the nanosecond, each count within one event of it.
+ */
+#define RHO 3.0
+
+struct slow_clk {
+	double t, sim_last;
+	struct sim *sim;        /* once the kernel is open: charge its machine's time */
+};
+
+static double slow_now(void *arg)
+{
+	struct slow_clk *c = arg;
+
+	if (c->sim) {
+		double (*now)(void *), v;
+		void *a;
+
+		sim_get_clock(c->sim, &now, &a);
+		v = now(a);
+		c->t += RHO * fmax(0, v - c->sim_last);
+		c->sim_last = v;
+		if (c->t > 1e4)
+			fail_msg("the clock ran to %g s: each catch-up simulated the last one's cost", c->t);
+	}
+	return c->t;
+}
+
+static void test_slow_simulator(void **state)
+{
+	const char *prof = "cpus = 2\nthreads_per_core = 1\nghz = 2\nloads_per_sec = 1e8\n";
+	struct slow_clk sc = { .t = 100 };
+	struct kern k, one;
+	struct perfdev_counts a[6], b[6];
+	int fd[6], fd1[6];
+	char err[256];
+	struct sim_profile *p;
+
+	(void)state;
+	p = sim_profile_parse(prof, strlen(prof), "t.prof", err, sizeof(err));
+	assert_non_null(p);
+	k.sim = sim_new("haswell", p, err, sizeof(err));
+	sim_profile_free(p);
+	assert_non_null(k.sim);
+	sim_set_clock(k.sim, slow_now, &sc);
+	k.dev = sim_kernel_open(k.sim, err, sizeof(err));
+	assert_non_null(k.dev);
+	for (int i = 0; i < 6; i++)
+		fd[i] = open_on(&k, raw(0x81d0, 0), 1, -1);
+	sc.sim_last = sc.t;
+	sc.sim = k.sim;
+	/* lattop's own time: 1 ms between reads, 0.2 s in all */
+	for (int n = 0; n < 200; n++) {
+		sc.t += 0.001;
+		a[n % 6] = rd(&k, fd[n % 6]);
+	}
+	for (int i = 0; i < 6; i++)
+		a[i] = rd(&k, fd[i]);
+	assert_true(a[0].enabled >= 200000000 && a[0].enabled <= 400000000 + 4000000);
+	/* the same machine time in one read, on the plain clock */
+	kern_up(&one, "haswell", prof);
+	for (int i = 0; i < 6; i++)
+		fd1[i] = open_on(&one, raw(0x81d0, 0), 1, -1);
+	one.clk.t += (double)a[0].enabled / 1e9;
+	for (int i = 0; i < 6; i++) {
+		b[i] = rd(&one, fd1[i]);
+		assert_int_equal(b[i].enabled, a[i].enabled);
+		assert_int_equal(b[i].running, a[i].running);
+		assert_true(llabs((long long)(b[i].value[0] - a[i].value[0])) <= 1);
+	}
+	kern_down(&one);
+	sc.sim = NULL;
+	kern_down(&k);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -932,6 +1015,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid),
 		cmocka_unit_test(test_lunarlake),
 		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_slow_simulator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,7 +33,7 @@ static const struct ui_glyphs glyphs_ascii = {
 	.more = "~",
 };
 
-enum { P_RED = 1, P_GREEN, P_YELLOW, P_CYAN, P_BLUE, P_MAGENTA };
+enum { P_RED = 1, P_GREEN, P_YELLOW, P_CYAN, P_BLUE, P_MAGENTA, P_DEFAULT };
 
 void draw_init(struct ui *ui)
 {
@@ -65,6 +65,19 @@ void draw_init(struct ui *ui)
 	{
 		short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
 
+		/*
+		 * With the terminal's own colours, the plain text and the blanks
+		 * are a pair of their own, both colours the terminal's: from a
+		 * coloured cell back to plain text ncurses then sends the one
+		 * colour (ESC[39m), where from a pair to no pair at all it sends
+		 * that and a reset of every attribute (ESC[m), at each bar and
+		 * sparkline of every refresh.
+		 */
+		if (bg < 0 && init_pair(P_DEFAULT, -1, -1) == OK) {
+			for (int i = 0; i < UA__COUNT; i++)
+				a[i] |= COLOR_PAIR(P_DEFAULT);
+			bkgdset(' ' | COLOR_PAIR(P_DEFAULT));
+		}
 		init_pair(P_RED, COLOR_RED, bg);
 		init_pair(P_GREEN, COLOR_GREEN, bg);
 		init_pair(P_YELLOW, COLOR_YELLOW, bg);

@@ -882,7 +882,8 @@ void layout_draw(struct ui *ui)
 	}
 	layout_draw_status(ui);
 	if (ui->cursor != ui->prompt) {
-		curs_set(ui->prompt ? 1 : 0);
+		/* at the prompt the cursor is where the answer goes (ui.c) */
+		leaveok(stdscr, curs_set(ui->prompt ? 1 : 0) != ERR && !ui->prompt);
 		ui->cursor = ui->prompt;
 	}
 	wnoutrefresh(stdscr);

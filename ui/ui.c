@@ -291,7 +291,12 @@ struct ui *ui_open(const struct ui_opts *opts, char *err, size_t errlen)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(ESC_DELAY_MS);
-	curs_set(0);
+	/*
+	 * The cursor hidden, where it is left does not matter: ncurses
+	 * then sends no move to put it back after each refresh, and the
+	 * next one starts from the last cell it wrote (layout_draw).
+	 */
+	leaveok(stdscr, curs_set(0) != ERR);
 	ui->cursor = false;
 
 	ui->open = true;
