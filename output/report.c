@@ -1108,6 +1108,48 @@ static void text_notes(FILE *f, const struct metrics *t)
 }
 
 /*
+ * A hybrid part's rows of a core type that cannot measure what the total
+ * does (the E-cores' offcore latency, Lunar Lake's Skymont snoops): the
+ * reason under the table, once for each, where the total's notes say
+ * nothing of it.  "on the E-cores" from the rows' own mark.
+ */
+static void text_type_notes(FILE *f, const struct report *r, const struct metrics *t)
+{
+	const char *seen[16];
+	int nseen = 0;
+
+	for (int i = 0; i < r->ncpu; i++) {
+		const struct row *w = &r->cpu[i];
+		const struct metrics *m = &w->m;
+		struct { bool miss; const char *what, *why; } k[] = {
+			{ t->lat.supported && !m->lat.supported, "load latency", m->lat.reason },
+			{ t->snoop.supported && !m->snoop.supported, "snoop", m->snoop.reason },
+			{ t->snoop.supported && m->snoop.supported && !t->snoop.hitm_reason &&
+			  m->snoop.hitm_reason, "snoop HITM", m->snoop.hitm_reason },
+			{ t->snoop.supported && m->snoop.supported && !t->snoop.hit_reason &&
+			  m->snoop.hit_reason, "snoop hits", m->snoop.hit_reason },
+			{ t->off.supported && !m->off.supported, "offcore", m->off.reason },
+		};
+
+		if (!w->ok || !w->core_type)
+			continue;
+		for (size_t j = 0; j < sizeof(k) / sizeof(k[0]); j++) {
+			int n;
+
+			if (!k[j].miss || !k[j].why)
+				continue;
+			for (n = 0; n < nseen && strcmp(seen[n], k[j].why); n++)
+				;
+			if (n < nseen || nseen == (int)(sizeof(seen) / sizeof(seen[0])))
+				continue;
+			seen[nseen++] = k[j].why;
+			fprintf(f, "%s on the %s-cores: not measured: %s\n", k[j].what, row_type_mark(w),
+				k[j].why);
+		}
+	}
+}
+
+/*
  * The contended lines under the CPU table: the counts of the interval,
  * then the costliest lines (by HITM/s), one row a line, the columns of
  * the lines' table (sharecols.c).  Nothing when the run does not sample.
@@ -1196,6 +1238,7 @@ static void write_text(FILE *f, const struct report *r)
 	}
 	text_line(f, r, wc, wk, "total", "", t, NULL);
 	text_notes(f, t);
+	text_type_notes(f, r, t);
 	if (r->sharing)
 		text_sharing(f, r->sharing);
 	if (r->note)

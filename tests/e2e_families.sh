@@ -266,6 +266,13 @@ for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
 	./lattop --simulate $u --sim-profile $P --once -d 0.3 >$LIB_TMP/$u-hyb.txt
 	is "$u text: P and E beside the CPU" \
 		"$(awk 'NR > 2 && NR <= 6 { print $1 }' $LIB_TMP/$u-hyb.txt | tr '\n' ' ')" "0P 1E 2E 3E "
+	# What the E-cores' rows leave out, said once under the table, with JSON's reason.
+	why=$(jq -r '.cpus[1].offcore.reason' $LIB_TMP/$u-hyb.json)
+	is "$u text: offcore on the E-cores not measured, once, with the reason" \
+		"$(grep -c '^offcore on the E-cores: not measured: ' $LIB_TMP/$u-hyb.txt)/$(grep -cF "$why" $LIB_TMP/$u-hyb.txt)" 1/1
+	is "$u text: snoop on the E-cores said where they have none" \
+		"$(grep -c '^snoop on the E-cores: not measured: ' $LIB_TMP/$u-hyb.txt)" \
+		"$([ "$snoop" = nosnoop ] && echo 1 || echo 0)"
 done
 # ---- the hybrids through perf_event_open(2): each core type on its own kernel PMU ----
 # The simulated kernel has cpu_core (PERF_TYPE_RAW) on the P-core and
