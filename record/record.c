@@ -31,8 +31,9 @@
  *   frame   u length of the structure, the structure, then the doubles,
  *           byte-shuffled (all first bytes, then all second bytes...).
  *           structure: u flags (1: a note, 2: contended lines), [string
- *           note], u ncpu, per CPU: z cpu, z core, z package, u ok, [string
- *           error when not ok], metrics; then the total's metrics; [version
+ *           note], u ncpu, per CPU: z cpu, z core, z package, [version 4:
+ *           u core type, 0 none (not a hybrid part), 1 core, 2 atom], u ok,
+ *           [string error when not ok], metrics; then the total's metrics; [version
  *           3, flag 2: the interval's contended lines, struct sharing_frame,
  *           laid out as record_sharing.c says].  string: u 0 none, 1..n the
  *           header's string n, above: the frame's own strings in order of
@@ -58,7 +59,8 @@
  *
  * Version 1 has no counts of tagged loads: its frames replay without them,
  * and so without standard errors.  Versions 1 and 2 have no contended
- * lines: their frames replay without them (rep.sharing NULL).  A file is appended to only in its own
+ * lines: their frames replay without them (rep.sharing NULL).  Versions
+ * 1 to 3 have no core types: a hybrid's rows replay without theirs.  A file is appended to only in its own
  * version; a reader reads its version and the older ones.
  *
  * The writer uses code 2 only when the number derived is bit for bit the
@@ -814,6 +816,7 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 		buf_u(&a, ((uint64_t)rc->cpu << 1) ^ (uint64_t)(rc->cpu >> 31));
 		buf_u(&a, ((uint64_t)rc->core << 1) ^ (uint64_t)(rc->core >> 31));
 		buf_u(&a, ((uint64_t)rc->package << 1) ^ (uint64_t)(rc->package >> 31));
+		buf_u(&a, !rc->core_type ? 0 : !strcmp(rc->core_type, "core") ? 1 : 2);
 		buf_u(&a, rc->ok);
 		if (!rc->ok)
 			walk_str(&c, &e);
@@ -1053,6 +1056,11 @@ static int frame_decode(const struct record_session *s, int si, unsigned version
 		rc->cpu = (int)cur_z(&c.ca);
 		rc->core = (int)cur_z(&c.ca);
 		rc->package = (int)cur_z(&c.ca);
+		if (version >= 4) {
+			unsigned t = cur_small(&c.ca, 2);
+
+			rc->core_type = t == 1 ? "core" : t == 2 ? "atom" : NULL;
+		}
 		rc->nthreads = 1;
 		rc->ok = cur_small(&c.ca, 1);
 		if (!rc->ok)

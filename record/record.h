@@ -21,7 +21,8 @@
 #include "output/report.h"
 #include "record/rotate.h"
 
-#define RECORD_VERSION 3        /* 2: the counts of tagged loads; 3: the contended lines (record.c) */
+#define RECORD_VERSION 4        /* 2: the counts of tagged loads; 3: the contended lines;
+				   4: each row's core type (record.c) */
 #define RECORD_KEEP 8          /* --record-max keeps FILE.1 .. FILE.8 */
 
 /* A growing byte buffer; @oom set when an allocation failed. */

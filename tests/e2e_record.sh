@@ -52,7 +52,7 @@ check "version 1, text: ~Mean >=7, not 8-21" sh -c "grep '^total' $T/v1.txt | gr
 cp $V1 $T/v1.lrec
 $L $SIM -n 1 -d 0.05 --record $T/v1.lrec >/dev/null 2>$T/err
 is "version 1: not appended to (exit 2)" "$?" 2
-check "... saying so" grep -q 'a recording of format version 1, not 3: left alone' $T/err
+check "... saying so" grep -q 'a recording of format version 1, not [0-9]*: left alone' $T/err
 check "... and left alone" cmp -s $V1 $T/v1.lrec
 
 # ---- --begin, --end, -n ----
