@@ -163,6 +163,8 @@ tmux_on kill-server 2>/dev/null
 # Without lines: L says where they come from; nothing else changes.
 tmux_start none 80 24 "TZ=UTC $L --replay $T/none.lrec; echo lattop-exited; sleep 30"
 tmux_wait REPLAY >/dev/null
+# Its two frames played out first: the end's own message would take L's place.
+tmux_wait "the end of the recording" >/dev/null
 is "a recording without lines: no pane" "$(tmux_screen | grep -c 'Contended lines')" 0
 tmux_on send-keys -t s L
 check "a recording without lines: L says so" tmux_wait "no contended lines in this recording"
