@@ -66,7 +66,8 @@ tests/tools/sharerec: tests/tools/sharerec.o liblattop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS_CORE)
 
 tests: lattop $(TEST_BIN) $(MSRFS) tests/tools/msrpeek tests/tools/sharerec tests/fuzz/fuzz_cpuid \
-	tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record tests/fuzz/fuzz_ring
+	tests/fuzz/fuzz_profile tests/fuzz/fuzz_listen tests/fuzz/fuzz_record tests/fuzz/fuzz_ring \
+	bench/export_bench bench/perf_bench bench/sharing_bench
 
 # Install what is missing when root; otherwise print the exact command.
 deps:
@@ -112,7 +113,7 @@ check-sanitize: deps-test
 PKGS_BENCH := strace valgrind htop time linux-perf
 bench: deps-test
 	@sh scripts/deps.sh $(PKGS_BENCH)
-	@$(MAKE) --no-print-directory tests bench/export_bench bench/perf_bench bench/sharing_bench
+	@$(MAKE) --no-print-directory tests
 	@sh bench/bench.sh
 
 bench/export_bench: bench/export_bench.o liblattop.a

@@ -13,7 +13,9 @@
  *       simulated CPUs of UARCH (both threads of each core measured), at
  *       the load-latency THRESHOLDS (a list: 8,16,32), its
  *       device calls counted: per logical CPU per interval, the reads and
- *       the ioctls, and the events held open.  One markdown table row.
+ *       the ioctls, and the events held open.  One markdown table row.  On
+ *       a hybrid part each CPU runs its core type's plan on its type's PMU,
+ *       as in lattop; the row gives each type's slots.
  *
  * The calls are counted by a device that wraps the simulated kernel's and
  * forwards every call: the sampler runs exactly as in lattop.
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "cpu/perf_attr.h"
 #include "cpu/uarch.h"
 #include "engine/perf_sampler.h"
 #include "sim/sim.h"
@@ -146,22 +149,62 @@ static const struct perfdev_ops counted_ops = {
 	.destroy = c_destroy,
 };
 
+/* What the planner may use through perf on CPUs of @caps and @u: every counter free. */
+static void bench_resources(const struct pmu_caps *caps, const struct uarch *u, unsigned flags,
+			    bool ht_on, struct plan_resources *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->ngp = caps->gp_counters < PMU_MAX_GP ? caps->gp_counters : PMU_MAX_GP;
+	res->nfixed = pmu_caps_fixed_run(caps) < PMU_MAX_FIXED ? pmu_caps_fixed_run(caps) :
+		      PMU_MAX_FIXED;
+	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
+	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
+	res->ldlat_free = true;
+	res->flags = flags;
+	res->packages = 1;
+	res->ht_on = ht_on;
+	res->ht_excl = ht_on && (u->flags & UARCH_F_HT_EXCL);
+}
+
+/* Each simulated CPU's CPUID, as lattop reads it on each CPU.  0, or -1 out of memory. */
+static int sim_cpuid_set(const struct sim *sim, struct cpuid_set *set)
+{
+	set->n = sim_ncpus(sim);
+	set->cpu = calloc((size_t)set->n, sizeof(*set->cpu));
+	set->raw = calloc((size_t)set->n, sizeof(*set->raw));
+	if (!set->cpu || !set->raw)
+		return -1;
+	for (int c = 0; c < set->n; c++) {
+		set->cpu[c] = c;
+		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
+			sim_cpuid_on(sim, c, i, 0, set->raw[c].basic[i]);
+		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
+			sim_cpuid_on(sim, c, 0x80000000u + i, 0, set->raw[c].ext[i]);
+		set->raw[c].basic_present = ~0u;
+	}
+	return 0;
+}
+
 static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 {
 	unsigned thr[THRESH_MAX];
-	int nthr = 0;
-	char text[64], err[512];
+	int nthr = 0, ntypes;
+	char text[64], err[512], slots[64];
 	struct sim_profile *p;
 	struct counted c;
-	struct cpuid_raw raw;
-	struct cpuid_info id;
+	struct cpuid_set set;
 	struct cpu_desc desc;
 	struct plan_resources res;
 	struct perf_sampler s;
-	struct plan pl;
+	struct perf_types types;
+	struct plan pls[CORE_TYPES_MAX], *linked[CORE_TYPES_MAX];
+	const char *names[CORE_TYPES_MAX];
 	struct sim *sim;
 	volatile sig_atomic_t stop = 0;
-	int *cpus, *parity, core, pkg, mod;
+	int8_t *type_of;
+	int *cpus, *parity, core, pkg, mod, rc;
+	bool ht_on = false;
 	long r0, i0, held;
 
 	for (const char *q = list; *q && nthr < THRESH_MAX; q += strcspn(q, ","), q += *q == ',')
@@ -174,37 +217,15 @@ static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 		fprintf(stderr, "perf_bench: %s\n", err);
 		return 1;
 	}
-	memset(&raw, 0, sizeof(raw));
-	for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-		sim_cpuid(sim, i, 0, raw.basic[i]);
-	for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-		sim_cpuid(sim, 0x80000000u + i, 0, raw.ext[i]);
-	raw.basic_present = ~0u;
-	cpuid_decode(&raw, &id);
-	/*
-	 * A hybrid part runs each core type's plan on its type's PMU (the
-	 * session's plans, linked); this bench plans CPU 0's type only, whose
-	 * events the other type's PMU refuses: said, not measured wrong.
-	 */
-	if (id.hybrid) {
-		fprintf(stderr, "perf_bench: a hybrid part: each core type's plan runs on its own "
-			"PMU, and this bench plans one type\n");
+	if (sim_cpuid_set(sim, &set) < 0) {
+		fprintf(stderr, "perf_bench: out of memory\n");
 		return 1;
 	}
-	uarch_detect(&id, &desc);
-	/* The machine as lattop plans it through perf: every counter free, HT as simulated. */
-	memset(&res, 0, sizeof(res));
-	res.ngp = id.pmu.gp_counters < PMU_MAX_GP ? id.pmu.gp_counters : PMU_MAX_GP;
-	res.nfixed = pmu_caps_fixed_run(&id.pmu) < PMU_MAX_FIXED ? pmu_caps_fixed_run(&id.pmu) :
-		     PMU_MAX_FIXED;
-	res.gp_free = (uint8_t)((1u << res.ngp) - 1);
-	res.fixed_free = (uint8_t)((1u << res.nfixed) - 1);
-	res.rsp_free = (uint8_t)((1u << desc.uarch->offcore_msrs) - 1);
-	res.ldlat_free = true;
-	res.flags = desc.flags;
-	res.packages = 1;
+	uarch_detect_set(&set, &desc);
+	cpuid_set_free(&set);
 	cpus = calloc((size_t)ncpu, sizeof(*cpus));
 	parity = calloc((size_t)ncpu, sizeof(*parity));
+	type_of = calloc((size_t)ncpu, sizeof(*type_of));
 	for (int i = 0; i < ncpu; i++) {
 		cpus[i] = i;
 		sim_topology(sim, i, &core, &pkg, &mod);
@@ -214,12 +235,7 @@ static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 			sim_topology(sim, j, &cj, &pj, &mj);
 			parity[i] += cj == core && pj == pkg;
 		}
-		res.ht_on |= parity[i] > 0;
-	}
-	res.ht_excl = res.ht_on && (desc.uarch->flags & UARCH_F_HT_EXCL);
-	if (plan_build(&pl, desc.uarch, &res, thr, nthr, err, sizeof(err)) < 0) {
-		fprintf(stderr, "perf_bench: %s\n", err);
-		return 1;
+		ht_on |= parity[i] > 0;
 	}
 	memset(&c, 0, sizeof(c));
 	c.inner = sim_kernel_open(sim, err, sizeof(err));
@@ -230,7 +246,49 @@ static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 	c.dev.ops = &counted_ops;
 	c.dev.kind = "counted";
 	c.dev.priv = &c;
-	if (perf_sampler_start(&s, &c.dev, &pl, cpus, parity, ncpu, -1, err, sizeof(err)) < 0) {
+	/*
+	 * The machine as lattop plans it through perf, every counter free,
+	 * HT as simulated; on a hybrid part each core type's plan from its own
+	 * table and counters, on its own PMU (the kernel's cpu_core, cpu_atom),
+	 * as the session links them.
+	 */
+	ntypes = desc.hybrid ? desc.ntypes : 0;
+	memset(&types, 0, sizeof(types));
+	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
+		const struct core_type_desc *ct = &desc.type[t];
+
+		bench_resources(ntypes ? &ct->pmu : &desc.id.pmu, ntypes ? ct->uarch : desc.uarch,
+				ntypes ? ct->flags : desc.flags, ht_on, &res);
+		if (plan_build(&pls[t], ntypes ? ct->uarch : desc.uarch, &res, thr, nthr, err,
+			       sizeof(err)) < 0) {
+			fprintf(stderr, "perf_bench: %s\n", err);
+			return 1;
+		}
+		linked[t] = &pls[t];
+		if (!ntypes)
+			break;
+		names[t] = core_type_name(ct->type);
+		{
+			const char *dev = perf_attr_pmu_of(&desc, t);
+			struct perfdev_pmu pmu;
+
+			if (!dev || perfdev_pmu_read(c.inner, dev, &pmu) < 0 || !pmu.present) {
+				fprintf(stderr, "perf_bench: the simulated kernel has no PMU for "
+					"the %s CPUs\n", names[t]);
+				return 1;
+			}
+			types.pmu[t] = pmu.type;
+		}
+	}
+	if (ntypes) {
+		plan_link_types(linked, ntypes, names);
+		for (int i = 0; i < ncpu; i++)
+			type_of[i] = (int8_t)cpu_desc_type_of(&desc, i);
+		types.of = type_of;
+	}
+	rc = perf_sampler_start_types(&s, &c.dev, &pls[0], ntypes ? &types : NULL, cpus, parity,
+				      ncpu, -1, err, sizeof(err));
+	if (rc < 0) {
 		fprintf(stderr, "perf_bench: %s\n", err);
 		return 1;
 	}
@@ -240,7 +298,12 @@ static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 	r0 = c.reads, i0 = c.ioctls;
 	for (int k = 0; k < intervals; k++)
 		perf_sampler_interval(&s, 0.02, &stop, err, sizeof(err));
-	printf("| %s | %d | %d | %s | %.1f | %.1f | %.1f |\n", uarch, ncpu, pl.nslots,
+	/* Slots per core type on a hybrid part ("8 P, 4 E"), its CPUs' counts averaged. */
+	snprintf(slots, sizeof(slots), "%d", pls[0].nslots);
+	for (int t = 0; t < ntypes; t++)
+		snprintf(slots + (t ? strlen(slots) : 0), sizeof(slots) - (t ? strlen(slots) : 0),
+			 "%s%d %s", t ? ", " : "", pls[t].nslots, names[t]);
+	printf("| %s | %d | %s | %s | %.1f | %.1f | %.1f |\n", uarch, ncpu, slots,
 	       s.rotate ? "lattop (twin slots)" : "the kernel",
 	       (double)(c.reads - r0) / intervals / ncpu, (double)(c.ioctls - i0) / intervals / ncpu,
 	       (double)held / ncpu);
@@ -249,6 +312,7 @@ static int calls(const char *uarch, int ncpu, const char *list, int intervals)
 	sim_free(sim);
 	free(cpus);
 	free(parity);
+	free(type_of);
 	return 0;
 }
 

@@ -206,6 +206,28 @@ is "--cgroup on the simulated kernel: exit 1" "$?" 1
 check "--cgroup on the simulated kernel: it counts whole CPUs only, said" \
 	grep -q "the simulated kernel counts whole CPUs only" $LIB_TMP/err
 
+# ---- bench/perf_bench: the calls of a hybrid part, each type on its PMU ----
+# make bench's section 6 counts each family's calls through the simulated
+# kernel; a hybrid part runs each core type's plan on its type's PMU, as
+# lattop does (an event of one type's PMU opened on the other's CPUs fails).
+if [ -x bench/perf_bench ]; then
+	for u in haswell alderlake lunarlake; do
+		./bench/perf_bench calls $u 8 8,64,512 3 >$LIB_TMP/pb 2>$LIB_TMP/err
+		is "perf_bench calls $u: exit 0" "$?" 0
+		# | uarch | cpus | slots | rotation | reads | ioctls | held |
+		check "perf_bench calls $u: every CPU's groups read, events held" \
+			awk -F'|' '$6 + 0 >= 2 && $8 + 0 >= 2 { ok = 1 } END { exit !ok }' $LIB_TMP/pb
+		case $u in
+		haswell) check "perf_bench calls haswell: one plan, no core types" \
+				awk -F'|' '$4 ~ /^ *[0-9]+ *$/ { ok = 1 } END { exit !ok }' $LIB_TMP/pb ;;
+		*) check "perf_bench calls $u: the slots of each core type's plan" \
+				grep -Eq '\| [0-9]+ core, [0-9]+ atom \|' $LIB_TMP/pb ;;
+		esac
+	done
+else
+	skip "bench/perf_bench not built"
+fi
+
 # ---- the systemd unit without root (contrib/lattop-perf.service) ----
 U=contrib/lattop-perf.service
 check "$U: runs --backend perf with CAP_PERFMON alone, as a user of its own" \
