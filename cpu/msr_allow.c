@@ -12,39 +12,6 @@
 
 #include "cpu/msr_allow.h"
 
-/* Index @k < @n of @reg in the range @base + @stride * k, or -1. */
-static int msr_index(uint32_t reg, uint32_t base, uint32_t stride, unsigned n)
-{
-	if (reg < base || (reg - base) % stride || (reg - base) / stride >= n)
-		return -1;
-	return (int)((reg - base) / stride);
-}
-
-/* @reg in the legacy range at @legacy, or the version 6 one at @v6base. */
-static int msr_either(uint32_t reg, uint32_t legacy, uint32_t v6base, unsigned n, bool *v6)
-{
-	int k = msr_index(reg, legacy, 1, n);
-
-	if (v6)
-		*v6 = k < 0;
-	return k >= 0 ? k : msr_index(reg, v6base, 4, n);
-}
-
-int msr_pmc_index(uint32_t reg, bool *v6)
-{
-	return msr_either(reg, MSR_PMC(0), MSR_V6_GP_CTR(0), PMU_MAX_GP, v6);
-}
-
-int msr_evtsel_index(uint32_t reg, bool *v6)
-{
-	return msr_either(reg, MSR_PERFEVTSEL(0), MSR_V6_GP_CFG_A(0), PMU_MAX_GP, v6);
-}
-
-int msr_fixed_index(uint32_t reg, bool *v6)
-{
-	return msr_either(reg, MSR_FIXED_CTR(0), MSR_V6_FX_CTR(0), PMU_MAX_FIXED, v6);
-}
-
 bool msr_allowed(uint32_t reg)
 {
 	if (msr_pmc_index(reg, NULL) >= 0 || msr_evtsel_index(reg, NULL) >= 0 ||

@@ -71,11 +71,36 @@ static inline uint32_t msr_fixed_ctr(bool v6, unsigned k)
 /*
  * Which counter @reg is, in either range (IA32_PMCx or IA32_PMC_GPx_CTR;
  * the select; the fixed counter), or -1: not one lattop may use.  @v6 set
- * when it is in the version 6 range (may be NULL).
+ * when it is in the version 6 range (may be NULL).  In the header, each an
+ * unsigned compare or two: every register write and saved-register lookup
+ * asks (pmu.c reg_find); a call each cost 3.7k instructions per CPU per tick.
  */
-int msr_pmc_index(uint32_t reg, bool *v6);
-int msr_evtsel_index(uint32_t reg, bool *v6);
-int msr_fixed_index(uint32_t reg, bool *v6);
+static inline int msr_either(uint32_t reg, uint32_t legacy, uint32_t v6base, unsigned n, bool *v6)
+{
+	uint32_t k = reg - legacy;
+
+	if (v6)
+		*v6 = k >= n;
+	if (k < n)
+		return (int)k;
+	k = reg - v6base;                       /* stride 4 (ML-V6) */
+	return k < 4 * n && !(k & 3) ? (int)(k >> 2) : -1;
+}
+
+static inline int msr_pmc_index(uint32_t reg, bool *v6)
+{
+	return msr_either(reg, MSR_PMC(0), MSR_V6_GP_CTR(0), PMU_MAX_GP, v6);
+}
+
+static inline int msr_evtsel_index(uint32_t reg, bool *v6)
+{
+	return msr_either(reg, MSR_PERFEVTSEL(0), MSR_V6_GP_CFG_A(0), PMU_MAX_GP, v6);
+}
+
+static inline int msr_fixed_index(uint32_t reg, bool *v6)
+{
+	return msr_either(reg, MSR_FIXED_CTR(0), MSR_V6_FX_CTR(0), PMU_MAX_FIXED, v6);
+}
 
 /* True when lattop may write @reg. */
 bool msr_allowed(uint32_t reg);
