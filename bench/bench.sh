@@ -33,7 +33,10 @@ cd "$(dirname "$0")/.." || exit 2
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
-trap 'fusermount3 -u $T/m 2>/dev/null; tmux -L lattop-bench kill-server 2>/dev/null; rm -rf $T' EXIT INT TERM
+# The screen section's tmux servers are named lattop-bench-PID-*.
+trap 'fusermount3 -u $T/m 2>/dev/null
+      for s in /tmp/tmux-$(id -u)/lattop-bench-$$-*; do tmux -S "$s" kill-server 2>/dev/null; rm -f "$s"; done
+      rm -rf $T' EXIT INT TERM
 sections=${*:-ops cpu term export record perf sharing}
 
 median() {
@@ -336,21 +339,28 @@ record() {
 }
 
 # ---- 3. The terminal ----
-term_one() {   # NAME GEOMETRY(WxH) COMMAND -> "bytes_per_refresh cpu_percent"
+term_one() {   # NAME GEOMETRY(WxH) COMMAND REP -> "bytes_per_refresh cpu_percent"
 	w=${2%x*} h=${2#*x}
-	tmux -L lattop-bench kill-server 2>/dev/null
+	# A tmux server of its own per window: a new session on the socket of
+	# a server kill-server has not yet ended joins that server and dies with
+	# it ("server exited unexpectedly"), and the window measures nothing.
+	TSOCK=lattop-bench-$$-$1-$2-$4
 	# exec: the pane's process is the program itself, not a shell around it.
-	tmux -L lattop-bench -f /dev/null new-session -d -s b -x $w -y $h "exec $3"
+	tmux -L $TSOCK -f /dev/null new-session -d -s b -x $w -y $h "exec $3"
 	sleep 3                                  # the first full paint is not steady state
-	pid=$(tmux -L lattop-bench list-panes -t b -F '#{pane_pid}')
+	pid=$(tmux -L $TSOCK list-panes -t b -F '#{pane_pid}')
 	: >$T/pipe
-	tmux -L lattop-bench pipe-pane -t b -o "cat >>$T/pipe"
+	tmux -L $TSOCK pipe-pane -t b -o "cat >>$T/pipe"
 	# CPU time in ns (schedstat), not in 10 ms ticks.
 	t0=$(awk '{ print $1 }' /proc/$pid/schedstat)
 	sleep 10
 	t1=$(awk '{ print $1 }' /proc/$pid/schedstat)
-	tmux -L lattop-bench pipe-pane -t b
-	tmux -L lattop-bench kill-server 2>/dev/null
+	tmux -L $TSOCK pipe-pane -t b
+	tmux -L $TSOCK kill-server 2>/dev/null
+	rm -f /tmp/tmux-$(id -u)/$TSOCK
+	# A program gone before the window ended measured nothing: said, and
+	# the caller stops.
+	[ -n "$t0" ] && [ -n "$t1" ] || { echo "bench: $1 at $2 ended before its window did" >&2; return 1; }
 	echo "$(wc -c <$T/pipe) $t0 $t1" | awk '{ printf "%.0f %.3f\n", $1 / 10, ($3 - $2) / 1e9 / 10 * 100 }'
 }
 
@@ -367,7 +377,8 @@ term() {
 		for g in 80x24 200x50; do
 			: >$T/b; : >$T/u
 			for rep in 1 2 3; do
-				set -- $(term_one $name $g "$cmd")
+				set -- $(term_one $name $g "$cmd" $rep)
+				[ $# -eq 2 ] || exit 1
 				echo $1 >>$T/b
 				echo $2 >>$T/u
 			done
