@@ -23,6 +23,7 @@ stop_all() {
 	done
 	PIDS=""
 	command -v tmux >/dev/null 2>&1 && env -u TMUX tmux -L lattop-export-$$ kill-server 2>/dev/null
+	tmux_sock_rm lattop-export-$$
 	lib_cleanup
 }
 trap stop_all EXIT

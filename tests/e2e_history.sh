@@ -29,7 +29,7 @@ start() {
 	tm new-session -d -s h -x $2 -y $3 "env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color $4; echo lattop-exited; sleep 30"
 	tm pipe-pane -t h -o "cat >>'$LIB_TMP/$1.raw'"
 }
-trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; done; lib_cleanup' EXIT
+trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; tmux_sock_rm $s; done; lib_cleanup' EXIT
 
 pane() {
 	tm capture-pane -p -t h 2>/dev/null

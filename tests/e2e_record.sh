@@ -85,7 +85,7 @@ is "--record without a terminal: records every snapshot" \
 # ---- with the screen (tmux): the snapshots shown are recorded ----
 if command -v tmux >/dev/null 2>&1; then
 	SOCK=lattop-rec-$$
-	trap 'env -u TMUX tmux -L $SOCK kill-server 2>/dev/null; lib_cleanup' EXIT
+	trap 'env -u TMUX tmux -L $SOCK kill-server 2>/dev/null; tmux_sock_rm $SOCK; lib_cleanup' EXIT
 	rm -f $T/s.lrec
 	env -u TMUX tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
 		"./lattop --simulate haswell -d 0.1 -n 3 --record $T/s.lrec; sleep 30"
@@ -96,6 +96,7 @@ if command -v tmux >/dev/null 2>&1; then
 	done
 	env -u TMUX tmux -L $SOCK capture-pane -p >$T/pane 2>/dev/null
 	env -u TMUX tmux -L $SOCK kill-server 2>/dev/null
+	tmux_sock_rm $SOCK
 	is "the screen with --record: its 3 snapshots recorded" \
 		"$($L --replay $T/s.lrec --format json | jq -r .source | sort | uniq -c | tr -s ' ')" \
 		" 3 simulator"
@@ -227,7 +228,8 @@ check "... as it printed them" cmp -s $T/two.json $T/two.replay
 # ---- a full disk pauses the recording, and the run goes on ----
 mkdir -p $T/full
 if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
-	trap 'umount $T/full 2>/dev/null; lib_cleanup' EXIT
+	trap '[ -z "$FS" ] || { env -u TMUX tmux -L $FS kill-server 2>/dev/null; tmux_sock_rm $FS; }
+	      umount $T/full 2>/dev/null; lib_cleanup' EXIT
 	$L --simulate haswell -c 0-3 -b -n 40 -d 0.1 --format json --record $T/full/r.lrec \
 		>$T/full.json 2>$T/full.err &
 	pid=$!
@@ -270,6 +272,7 @@ if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
 		up2=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
 		check "... and --listen goes on serving new numbers" test -n "$up1" -a "$up1" != "$up2"
 		env -u TMUX tmux -L $FS kill-server 2>/dev/null
+		tmux_sock_rm $FS
 		# Until that lattop is gone, its open file keeps its room.
 		i=0
 		while [ $i -lt 50 ] && pgrep -f "record $T/full/s.lrec" >/dev/null; do

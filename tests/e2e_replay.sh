@@ -27,7 +27,7 @@ start() {   # NAME WIDTH HEIGHT COMMAND
 	SOCKS="$SOCKS $SOCK"
 	tm new-session -d -s rp -x $2 -y $3 "$4"
 }
-trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; done; lib_cleanup' EXIT
+trap 'for s in $SOCKS; do env -u TMUX tmux -L $s kill-server 2>/dev/null; tmux_sock_rm $s; done; lib_cleanup' EXIT
 
 # 20 snapshots 0.2 s apart; their times, seconds into the (UTC) day.
 $L --simulate haswell -b -n 20 -d 0.2 --format json --record $T/r.lrec >/dev/null

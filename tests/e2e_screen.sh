@@ -37,6 +37,7 @@ tm() {
 # registers back before lib_cleanup unmounts the stand-in.
 screen_cleanup() {
 	tm kill-server 2>/dev/null
+	tmux_sock_rm "$SOCK"
 	if [ -s "$LIB_TMP/msr.pid" ]; then
 		_cl_n=50
 		while kill -0 "$(cat "$LIB_TMP/msr.pid")" 2>/dev/null && [ $_cl_n -gt 0 ]; do
@@ -54,6 +55,7 @@ trap 'exit 129' HUP
 		sleep 1
 	done
 	env -u TMUX tmux -L "$SOCK" kill-server
+	tmux_sock_rm "$SOCK"
 	sleep 1
 	rm -rf --one-file-system "$LIB_TMP"
 ) </dev/null >/dev/null 2>&1 &

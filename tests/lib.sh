@@ -371,8 +371,15 @@ tmux_shows() {
 	tmux_screen | grep -qE -- "$1"
 }
 
+# tmux (3.3) leaves its socket behind when its server is killed: removed,
+# or every run of the suite leaves dozens in /tmp/tmux-UID.
+tmux_sock_rm() {
+	[ -z "$1" ] || rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"
+}
+
 tmux_cleanup() {
 	for _s in $TMUX_SOCKS; do
 		env -u TMUX tmux -L "$_s" kill-server 2>/dev/null
+		tmux_sock_rm "$_s"
 	done
 }
