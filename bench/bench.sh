@@ -264,8 +264,8 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 perf_() {
 	echo "### This kernel's cost of one call (cpu-clock events on cpu 0, CPU time, median of $REPS)"
 	echo
-	echo "| perf_event_open + close | read of a group of two, with times | IOC_DISABLE + IOC_ENABLE |"
-	echo "|---|---|---|"
+	echo "| perf_event_open + close | read of a group of two, with times | IOC_DISABLE + IOC_ENABLE | the read from another CPU |"
+	echo "|---|---|---|---|"
 	./bench/perf_bench cost $REPS || exit 1
 	echo
 	thr=$(./lattop --simulate haswell --once -d 0.05 --format json 2>/dev/null |
