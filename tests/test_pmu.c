@@ -2416,7 +2416,7 @@ static void check_shares(const char *uarch, const struct sampler *s, const struc
 			double got = a->count[0] / a->run_s / (tag->count[0] / tag->run_s);
 			double want = truth_above(pl->thresholds[t]);
 
-			if (!(a->run_s > 0) || fabs(got - want) > 0.1 * want)
+			if (!(a->run_s > 0) || fabs(got - want) > 0.25 * want)
 				fail_msg("%s cpu %d: share above %u is %g, want %g", uarch, i,
 					 pl->thresholds[t], got, want);
 		}
@@ -2434,10 +2434,13 @@ static void check_shares(const char *uarch, const struct sampler *s, const struc
  * (sim.c, sim_stats) counts every write to a counter counting with PEBS and
  * load latency: none.  What it would do to a count (a random value of 48
  * bits, where a slot counts some 2^41) shows in the share of loads above
- * each threshold, which comes back within 10%: slots of 20 ms on a shared
+ * each threshold, which comes back within 25%: slots of 20 ms on a shared
  * machine, a count that runs a million times faster than the clock, and a
  * thread preempted between a counter's start and the sampler's clock
- * reading make a few percent.
+ * reading make a few percent, and a preemption of 10 ms in a loaded
+ * two-CPU machine's slot half of one (a 10% bound failed once so); a
+ * written counter would be off by a factor of hundreds, and two of these
+ * thresholds whose truths differ differ by 2.5 times at least.
  */
 static void test_rotation_on_the_simulator(void **state)
 {
