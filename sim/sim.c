@@ -1358,7 +1358,8 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 		goto fail;
 	}
 	if (nl && !hw->lowpower) {
-		sim_seterr(err, errlen, "%s:%d: core_types: %s (06_%02X) has no low-power E-cores (L)",
+		sim_seterr(err, errlen,
+			   "%s:%d: core_types: %s (06_%02X) has no low-power E-cores (L)",
 			   profile->name, profile->line_core_types, hw->name, hw->model);
 		goto fail;
 	}
