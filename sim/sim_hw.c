@@ -1219,20 +1219,21 @@ static const struct sim_hw hw_lunarlake = {
 	.leaf_a = { 0x0d300806, 0x280, 0x7, 0x00008603 },       /* 265K dump */ \
 	LNC_HYBRID_PMU
 
+/* Arrow Lake's Skymont and Lion Cove CPUs (Lion Cove's masks: K612 intel_lnc_extra_regs). */
+#define SKT_ARL_CPUS                                                            \
+	SKT_REGS, .events = ROWS(skt_arl_events), .core_type = 0x20, .native = 3
+#define LNC_ARL_CPUS                                                            \
+	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },                    \
+	.rsp_scope = SIM_SCOPE_THREAD, .events = ROWS(lnc_events),              \
+	.core_type = 0x40, .native = 3
+
 static const struct sim_hw hw_skymont_arl = {
-	.name = "arrowlake-skymont", .pfm_pmu = NULL,
-	ARL_S_PART, SKT_REGS,
-	.events = ROWS(skt_arl_events),
-	.core_type = 0x20, .native = 3,
+	.name = "arrowlake-skymont", .pfm_pmu = NULL, ARL_S_PART, SKT_ARL_CPUS,
 };
 
 static const struct sim_hw hw_arrowlake_s = {
-	.name = "arrowlake", .pfm_pmu = NULL,
-	ARL_S_PART,
-	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },
-	.rsp_scope = SIM_SCOPE_THREAD,
-	.events = ROWS(lnc_events),
-	.atom = &hw_skymont_arl, .core_type = 0x40, .native = 3,
+	.name = "arrowlake", .pfm_pmu = NULL, ARL_S_PART, LNC_ARL_CPUS,
+	.atom = &hw_skymont_arl,
 };
 
 /*
@@ -1254,10 +1255,7 @@ static const struct sim_hw hw_arrowlake_s = {
 	LNC_HYBRID_PMU
 
 static const struct sim_hw hw_skymont_arlh = {
-	.name = "arrowlakeh-skymont", .pfm_pmu = NULL,
-	ARL_H_PART, SKT_REGS,
-	.events = ROWS(skt_arl_events),
-	.core_type = 0x20, .native = 3,
+	.name = "arrowlakeh-skymont", .pfm_pmu = NULL, ARL_H_PART, SKT_ARL_CPUS,
 };
 
 static const struct sim_hw hw_crestmont_lpe = {
@@ -1270,12 +1268,8 @@ static const struct sim_hw hw_crestmont_lpe = {
 };
 
 static const struct sim_hw hw_arrowlake_h = {
-	.name = "arrowlake", .pfm_pmu = NULL,
-	ARL_H_PART,
-	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },
-	.rsp_scope = SIM_SCOPE_THREAD,
-	.events = ROWS(lnc_events),
-	.atom = &hw_skymont_arlh, .lowpower = &hw_crestmont_lpe, .core_type = 0x40, .native = 3,
+	.name = "arrowlake", .pfm_pmu = NULL, ARL_H_PART, LNC_ARL_CPUS,
+	.atom = &hw_skymont_arlh, .lowpower = &hw_crestmont_lpe,
 };
 
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */

@@ -1150,6 +1150,26 @@ static void test_v6_range(void **state)
 	sim_free(s);
 }
 
+/* Arrow Lake's part @model, checked to be it: its CPUID model, its perfmon version's counter range. */
+static struct sim *mk_arl(unsigned model, unsigned version, struct clk *clk)
+{
+	char text[sizeof(gt_text) + 24];
+	struct sim *s;
+	uint32_t r[4];
+	uint64_t v;
+
+	snprintf(text, sizeof(text), "%smodel = 0x%X\n", gt_text, model);
+	s = mk("arrowlake", text, clk);
+	sim_cpuid(s, 1, 0, r);
+	assert_int_equal((r[0] >> 4 & 0xf) | (r[0] >> 12 & 0xf0), model);
+	sim_cpuid(s, 0xa, 0, r);
+	assert_int_equal(r[0] & 0xff, version);
+	/* version 6: the 0x1900 range alone; version 5: the legacy addresses alone */
+	rd_eio(s, 0, version >= 6 ? 0xc1 : 0x1900);
+	assert_int_equal(sim_rdmsr(s, 0, version >= 6 ? 0x1900 : 0xc1, &v), 0);
+	return s;
+}
+
 /*
  * Arrow Lake's parts under one name, picked by the profile key model
  * (facts §9.1, §9.6): 06_C6 perfmon version 6 (the 0x1900 range), 06_C5
@@ -1162,37 +1182,20 @@ static void test_v6_range(void **state)
  */
 static void test_arrowlake_parts(void **state)
 {
-	static const char c5[] = "model = 0xC5\n", c6[] = "model = 0xC6\n";
-	char text[sizeof(gt_text) + 16];
 	const uint64_t ocr_hitm = 0x10003C0001ULL;      /* facts §9.4: Gracemont's, MTL Crestmont's */
 	struct clk clk;
 	struct sim *s;
 	uint32_t r[4];
-	uint64_t v;
 
 	(void)state;
-	snprintf(text, sizeof(text), "%s%s", gt_text, c6);
-	s = mk("arrowlake", text, &clk);
-	sim_cpuid(s, 1, 0, r);
-	assert_int_equal((r[0] >> 4 & 0xf) | (r[0] >> 12 & 0xf0), 0xc6);
-	sim_cpuid(s, 0xa, 0, r);
-	assert_int_equal(r[0] & 0xff, 6);
-	rd_eio(s, 0, 0xc1);                             /* version 6: no legacy PMC0 */
-	assert_int_equal(sim_rdmsr(s, 0, 0x1900, &v), 0);
+	s = mk_arl(0xc6, 6, &clk);
 	sim_cpuid_on(s, 2, 0x1a, 0, r);
 	assert_int_equal(r[0], 0x20000003);
 	/* Arrow Lake's Skymont has the HITM event Lunar Lake's lacks */
 	assert_int_equal(measure(s, &clk, 2, 0, SEL(0xd4, 0x08), 1), 100000);
 	sim_free(s);
 
-	snprintf(text, sizeof(text), "%s%s", gt_text, c5);
-	s = mk("arrowlake", text, &clk);
-	sim_cpuid(s, 1, 0, r);
-	assert_int_equal((r[0] >> 4 & 0xf) | (r[0] >> 12 & 0xf0), 0xc5);
-	sim_cpuid(s, 0xa, 0, r);
-	assert_int_equal(r[0] & 0xff, 5);
-	rd_eio(s, 0, 0x1900);                           /* version 5: no 0x1900 range */
-	assert_int_equal(sim_rdmsr(s, 0, 0xc1, &v), 0);
+	s = mk_arl(0xc5, 5, &clk);
 	/* 4 CPUs: P-cores 0-1, the Skymont 2, the low-power Crestmont 3 */
 	sim_cpuid_on(s, 0, 0x1a, 0, r);
 	assert_int_equal(r[0], 0x40000003);
