@@ -334,6 +334,11 @@ is "arrowlake 06_C5 text: P, E and L beside the CPU" \
 is "arrowlake 06_C5 text: what the L-cores leave out, said once, apart from the E-cores'" \
 	"$(grep -c '^snoop on the L-cores: not measured: ' $LIB_TMP/arl5.txt)/$(grep -c '^offcore on the L-cores: not measured: ' $LIB_TMP/arl5.txt)/$(grep -c '^snoop on the E-cores' $LIB_TMP/arl5.txt)" \
 	1/1/0
+# A recording keeps the third type: the replay's rows say lowpower and L again.
+./lattop --simulate arrowlake --sim-profile $A5 -n 2 -d 0.2 --record $LIB_TMP/arl5.lrec --format json >/dev/null
+is "arrowlake 06_C5 recorded and replayed: each row's core type, lowpower kept" \
+	"$(./lattop --replay $LIB_TMP/arl5.lrec --format json | tail -1 | jq -c '[.cpus[].core_type]')/$(./lattop --replay $LIB_TMP/arl5.lrec | awk '$1 ~ /^[0-9]+[PEL]$/ { print $1 }' | sort -u | tr '\n' ' ')" \
+	'["core","atom","atom","lowpower"]/0P 1E 2E 3L '
 # The model key: a model the name does not cover, and L on a part without low-power E-cores.
 printf 'model = 0xC7\n' >$LIB_TMP/bad-model.prof
 ./lattop --simulate arrowlake --sim-profile $LIB_TMP/bad-model.prof --once -d 0.1 2>$LIB_TMP/bad-model.err
