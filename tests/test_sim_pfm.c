@@ -166,49 +166,41 @@ static const struct {
 	  MTL_CMT_JSON " (_GT_4.._GT_2048)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a6)", 0xb7, 0x01, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a6)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a7)", 0xb7, 0x02, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a7)" },
-	/* Lunar Lake: Lion Cove and Skymont, no libpfm4 PMU (pmu-facts 9.8) */
+	/*
+	 * Lunar Lake, and Arrow Lake-S/HX and -H (the profile key model): Lion
+	 * Cove, Skymont (Arrow Lake's with its HITM event), Arrow Lake-H's
+	 * Crestmont LP-E; no libpfm4 PMU (pmu-facts 9.8).  The same codes in
+	 * each file: a row each of these, per file.
+	 */
+#define LNC_ROWS(hw, json)                                                                      \
+	{ hw, "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, json },                                  \
+	{ hw, "INST_RETIRED.ANY_P", 0xc0, 0x00, json },                                         \
+	{ hw, "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, json },                                 \
+	{ hw, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01, json " (_GT_4.._GT_2048)" },   \
+	{ hw, "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, json },                        \
+	{ hw, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, json },                          \
+	{ hw, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, json },                            \
+	{ hw, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, json }
+#define ATOM_ROWS(hw, json)                                                                     \
+	{ hw, "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, json },                                    \
+	{ hw, "INST_RETIRED.ANY_P", 0xc0, 0x00, json },                                         \
+	{ hw, "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, json },                                 \
+	{ hw, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05, json " (_GT_4.._GT_2048)" }
 #define LNL_LNC_JSON "LNL/events/lunarlake_lioncove_core.json V1.26"
-	{ "lunarlake", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, LNL_LNC_JSON },
-	{ "lunarlake", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01,
-	  LNL_LNC_JSON " (_GT_4.._GT_2048)" },
-	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, LNL_LNC_JSON },
-	{ "lunarlake", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, LNL_LNC_JSON },
-	{ "lunarlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, LNL_LNC_JSON },
 #define LNL_SKT_JSON "LNL/events/lunarlake_skymont_core.json V1.26"
-	{ "lunarlake-skymont", "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05,
-	  LNL_SKT_JSON " (_GT_4.._GT_2048)" },
-	/* Arrow Lake-S/HX and -H (the profile key model): Lion Cove, Skymont, Crestmont LP-E */
 #define ARL_LNC_JSON "ARL/events/arrowlake_lioncove_core.json V1.20"
-	{ "arrowlake", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, ARL_LNC_JSON },
-	{ "arrowlake", "INST_RETIRED.ANY_P", 0xc0, 0x00, ARL_LNC_JSON },
-	{ "arrowlake", "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, ARL_LNC_JSON },
-	{ "arrowlake", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01,
-	  ARL_LNC_JSON " (_GT_4.._GT_2048)" },
-	{ "arrowlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, ARL_LNC_JSON },
-	{ "arrowlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, ARL_LNC_JSON },
-	{ "arrowlake", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, ARL_LNC_JSON },
-	{ "arrowlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, ARL_LNC_JSON },
 #define ARL_SKT_JSON "ARL/events/arrowlake_skymont_core.json V1.20"
-#define ARL_SKT(hw)                                                                             \
-	{ hw, "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, ARL_SKT_JSON },                            \
-	{ hw, "INST_RETIRED.ANY_P", 0xc0, 0x00, ARL_SKT_JSON },                                 \
-	{ hw, "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, ARL_SKT_JSON },                         \
-	{ hw, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05, ARL_SKT_JSON " (_GT_4.._GT_2048)" }, \
-	{ hw, "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM", 0xd4, 0x08, ARL_SKT_JSON }
-	ARL_SKT("arrowlake-skymont"),
-	ARL_SKT("arrowlakeh-skymont"),
 #define ARL_CMT_JSON "ARL/events/arrowlake_crestmont_core.json V1.20"
-	{ "arrowlakeh-crestmont", "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, ARL_CMT_JSON },
-	{ "arrowlakeh-crestmont", "INST_RETIRED.ANY_P", 0xc0, 0x00, ARL_CMT_JSON },
-	{ "arrowlakeh-crestmont", "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, ARL_CMT_JSON },
-	{ "arrowlakeh-crestmont", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05,
-	  ARL_CMT_JSON " (_GT_4.._GT_2048)" },
+	LNC_ROWS("lunarlake", LNL_LNC_JSON),
+	ATOM_ROWS("lunarlake-skymont", LNL_SKT_JSON),
+	LNC_ROWS("arrowlake", ARL_LNC_JSON),
+	ATOM_ROWS("arrowlake-skymont", ARL_SKT_JSON),
+	{ "arrowlake-skymont", "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM", 0xd4, 0x08,
+	  ARL_SKT_JSON },
+	ATOM_ROWS("arrowlakeh-skymont", ARL_SKT_JSON),
+	{ "arrowlakeh-skymont", "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM", 0xd4, 0x08,
+	  ARL_SKT_JSON },
+	ATOM_ROWS("arrowlakeh-crestmont", ARL_CMT_JSON),
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM", 0xd3, 0x04,
 	  "SRF/events/sierraforest_core.json V1.18" },
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM", 0xd3, 0x08,
