@@ -146,7 +146,7 @@ void session_core_types(struct session *r)
 	for (int i = 0; i < r->snap.ncpu; i++) {
 		int t = cpu_desc_type_of(&r->desc, r->snap.cpu[i].cpu);
 
-		r->snap.cpu[i].core_type = t >= 0 ? core_type_name(r->desc.type[t].type) : NULL;
+		r->snap.cpu[i].core_type = t >= 0 ? core_type_row_name(&r->desc, t) : NULL;
 		if (t >= 0)
 			r->snap.core[r->snap.core_of[i]].core_type = r->snap.cpu[i].core_type;
 	}
@@ -168,7 +168,7 @@ int session_plan(struct session *r, struct plan *next,
 	}
 	for (int t = 0; t < r->desc.ntypes; t++) {
 		set[t] = t ? &r->type_plans[b][t - 1] : next;
-		names[t] = core_type_name(r->desc.type[t].type);
+		names[t] = core_type_row_name(&r->desc, t);
 		res_of(r, t, &res);
 		if (plan_build(set[t], r->desc.type[t].uarch, &res, r->opt.thresholds, r->opt.nthresh,
 			       err, errlen) < 0)

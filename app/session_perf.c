@@ -327,7 +327,7 @@ static int perf_hybrid_pmus(struct perfdev *d, const struct cpu_desc *desc,
 {
 	for (int t = 0; t < desc->ntypes; t++) {
 		const struct core_type_desc *ct = &desc->type[t];
-		const char *name = perf_attr_pmu_of(desc, t), *tn = core_type_name(ct->type);
+		const char *name = perf_attr_pmu_of(desc, t), *tn = core_type_row_name(desc, t);
 		uint64_t off[PERFDEV_CPUS_MAX / 64];
 		char want[256], got[256], bad[256];
 

@@ -50,18 +50,27 @@ ops_once() {   # UARCH DUMP CPUS N -> "reads writes" of a run of N intervals
 	awk '/pread64/ { r = $4 } /pwrite64/ { w = $4 } END { print r + 0, w + 0 }' $T/st
 }
 
-# The first dump lattop detects as family $1 and can measure: tests/dumps,
-# then ../shared/cpuid (read in place where present): a hybrid part's
-# every-CPU form (all/: a CPU-0 dump sees one core type), the CPU-0 dumps.
-family_dump() {
+# The dumps lattop detects as family $1 and can measure, the first of each
+# model (Arrow Lake is 06_C6 and 06_C5): tests/dumps, then ../shared/cpuid
+# (read in place where present): a hybrid part's every-CPU form (all/: a
+# CPU-0 dump sees one core type), the CPU-0 dumps.  One a line, "DUMP MODEL".
+family_dumps() {
+	_seen=
 	for f in tests/dumps/*.raw ../shared/cpuid/all/*.cpuid-r.txt ../shared/cpuid/libcpuid/*.raw; do
 		[ -f "$f" ] || continue
 		./lattop --detect --cpuid-file "$f" --format json >$T/d 2>/dev/null
 		[ "$(jq --arg u "$1" '.microarch == $u and .supported' $T/d 2>/dev/null)" = true ] || continue
 		case $f in */all/*) [ "$(jq .hybrid $T/d)" = true ] || continue ;; esac
-		echo "$f"
-		return
+		_m=$(jq .model $T/d)
+		case " $_seen " in *" $_m "*) continue ;; esac
+		_seen="$_seen $_m"
+		echo "$f $_m"
 	done
+}
+
+# The first of them.
+family_dump() {
+	family_dumps "$1" | head -1 | cut -d' ' -f1
 }
 
 ops() {
@@ -71,54 +80,75 @@ ops() {
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	mkdir -p $T/s && chmod 700 $T/s
 	for u in ${UARCHS:-$(./lattop --list-uarchs --format json | jq -r '.[].name')}; do
-		dump=$(family_dump $u)
-		if [ -z "$dump" ]; then
+		family_dumps $u >$T/dumps
+		if [ ! -s $T/dumps ]; then
 			echo "| $u | no dump | - | - | - | - | - | - | - | - |"
 			continue
 		fi
-		# The floor of the plan lattop runs on the machine --list-events
-		# plans for (twin slots, packages): the simulator serves that machine.
-		./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
-		# A hybrid part: a listing per core type, P-cores first; the simulator's
-		# core types are the dump's CPUs 0-7 (P first, one thread per core), and
-		# the floor is the mean of those 8 CPUs' types.
-		np=$(./lattop --detect --cpuid-file "$dump" --format json | jq 'if .hybrid then
-			[.core_types[] | select(.type == "core") | .cpus[] | select(. < 8)] | length else -1 end')
-		set -- $(jq -rs --argjson np $np '.[0] as $p | .[-1] as $e | (if $np < 0 then 8 else $np end) as $np |
-			"\(($p.floor.reads * $np + $e.floor.reads * (8 - $np)) / 8)
-			 \(($p.floor.writes * $np + $e.floor.writes * (8 - $np)) / 8)
-			 \(if length > 1 then 1 else $p.machine.threads_per_core end) \($p.machine.packages)"' $T/ev)
-		fr=$1 fw=$2 tpc=$3 pkg=$4
-		printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' $tpc $pkg >$T/p
-		[ $np -lt 0 ] || printf 'core_types = P:%d,E:%d\n' $np $((8 - np)) >>$T/p
-		mkdir -p $T/m
-		tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>$T/mserr &
-		i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-		if [ ! -e $T/m/0/msr ]; then
-			# The simulator refusing the machine the dump plans for (its
-			# own model of the family differs) is said in the table; a
-			# stand-in that does not start for another reason is a failure.
+		# The first dump's row; where the simulator has that dump's model
+		# (the profile key model), also a row for each other model of the
+		# family it simulates (Arrow Lake: 06_C6 and 06_C5).  Where it has
+		# another model of the family (its own reading), the first alone.
+		only= started=
+		for dm in $(tr ' ' : <$T/dumps); do
+			dump=${dm%:*} model=${dm##*:} mline=
+			[ -z "$only" ] || break
+			printf 'model = %d\n' $model >$T/mp
+			if ./lattop --simulate $u --sim-profile $T/mp --detect >/dev/null 2>&1; then
+				mline="model = $model"
+			elif [ -n "$started" ]; then
+				continue
+			else
+				only=1
+			fi
+			started=1
+			# The floor of the plan lattop runs on the machine --list-events
+			# plans for (twin slots, packages): the simulator serves that machine.
+			./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
+			# A hybrid part: a listing per core type, in --detect's order (P-cores
+			# first); the simulator's core types are the dump's CPUs 0-7 (P first,
+			# then E, then low-power E, one thread per core), and the floor is the
+			# mean of those 8 CPUs' types.
+			n=$(./lattop --detect --cpuid-file "$dump" --format json | jq -c 'if .hybrid then
+				[.core_types[] | [.cpus[] | select(. < 8)] | length] else [8] end')
+			set -- $(jq -rs --argjson n "$n" '. as $l | [range($n | length)] as $k |
+				"\(([$k[] | $l[.].floor.reads * $n[.]] | add) / 8)
+				 \(([$k[] | $l[.].floor.writes * $n[.]] | add) / 8)
+				 \(if length > 1 then 1 else $l[0].machine.threads_per_core end) \($l[0].machine.packages)"' $T/ev)
+			fr=$1 fw=$2 tpc=$3 pkg=$4
+			printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' $tpc $pkg >$T/p
+			[ -z "$mline" ] || echo "$mline" >>$T/p
+			echo "$n" | jq -r 'if length > 1 then "core_types = P:\(.[0]),E:\(.[1])" +
+				(if length > 2 then ",L:\(.[2])" else "" end) else empty end' >>$T/p
+			mkdir -p $T/m
+			tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>$T/mserr &
+			i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+			if [ ! -e $T/m/0/msr ]; then
+				# The simulator refusing the machine the dump plans for (its
+				# own model of the family differs) is said in the table; a
+				# stand-in that does not start for another reason is a failure.
+				wait
+				grep -q 'threads_per_core\|packages' $T/mserr ||
+					{ echo "bench: msrfs did not start for $u" >&2; cat $T/mserr >&2; exit 1; }
+				echo "| $u | ${dump##*/} | $tpc, $pkg | not measured: the simulator refuses this machine ($(sed 's/^msrfs: [^ ]* //; s/|/\\|/g' $T/mserr | head -1)) | - | - | $fr | $fw | $((fr + fw)) | - |"
+				continue
+			fi
+			: >$T/r; : >$T/w
+			for rep in $(seq $REPS); do
+				set -- $(ops_once $u $dump 8 1)
+				r1=$1 w1=$2
+				set -- $(ops_once $u $dump 8 11)
+				echo "$1 $r1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/r
+				echo "$2 $w1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/w
+			done
+			fusermount3 -u $T/m
 			wait
-			grep -q 'threads_per_core\|packages' $T/mserr ||
-				{ echo "bench: msrfs did not start for $u" >&2; cat $T/mserr >&2; exit 1; }
-			echo "| $u | ${dump##*/} | $tpc, $pkg | not measured: the simulator refuses this machine ($(sed 's/^msrfs: [^ ]* //; s/|/\\|/g' $T/mserr | head -1)) | - | - | $fr | $fw | $((fr + fw)) | - |"
-			continue
-		fi
-		: >$T/r; : >$T/w
-		for rep in $(seq $REPS); do
-			set -- $(ops_once $u $dump 8 1)
-			r1=$1 w1=$2
-			set -- $(ops_once $u $dump 8 11)
-			echo "$1 $r1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/r
-			echo "$2 $w1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/w
+			r=$(median <$T/r) w=$(median <$T/w)
+			# A run that did nothing is a broken bench, not a cheap lattop.
+			awk -v r=$r 'BEGIN { exit !(r > 0) }' || { echo "bench: no reads counted for $u" >&2; exit 1; }
+			echo "$u ${dump##*/} $tpc $pkg $r $w $fr $fw" | awk '{ printf "| %s | %s | %d, %d | %.2f | %.2f | %.2f | %g | %g | %g | %.2f |\n",
+				$1, $2, $3, $4, $5, $6, $5 + $6, $7, $8, $7 + $8, ($5 + $6) / ($7 + $8) }'
 		done
-		fusermount3 -u $T/m
-		wait
-		r=$(median <$T/r) w=$(median <$T/w)
-		# A run that did nothing is a broken bench, not a cheap lattop.
-		awk -v r=$r 'BEGIN { exit !(r > 0) }' || { echo "bench: no reads counted for $u" >&2; exit 1; }
-		echo "$u ${dump##*/} $tpc $pkg $r $w $fr $fw" | awk '{ printf "| %s | %s | %d, %d | %.2f | %.2f | %.2f | %g | %g | %g | %.2f |\n",
-			$1, $2, $3, $4, $5, $6, $5 + $6, $7, $8, $7 + $8, ($5 + $6) / ($7 + $8) }'
 	done
 	echo
 }

@@ -1110,6 +1110,28 @@ const char *core_type_name(uint8_t type)
 	return type == CORE_TYPE_CORE ? "core" : type == CORE_TYPE_ATOM ? "atom" : "unknown";
 }
 
+/*
+ * The kernel gives the Atom whose native model is the older one (Crestmont
+ * 2 beside Skymont 3) the third PMU, cpu_lowpower (K618
+ * find_hybrid_pmu_for_cpu; pmu-facts 9.6): the rows follow it.
+ */
+const char *core_type_row_name(const struct cpu_desc *d, int t)
+{
+	const struct core_type_desc *ct = &d->type[t];
+
+	for (int o = 0; o < d->ntypes && ct->type == CORE_TYPE_ATOM; o++)
+		if (d->type[o].type == CORE_TYPE_ATOM && d->type[o].native > ct->native)
+			return "lowpower";
+	return core_type_name(ct->type);
+}
+
+const char *core_type_mark(const char *row_name)
+{
+	if (!row_name)
+		return "";
+	return row_name[0] == 'c' ? "P" : row_name[0] == 'l' ? "L" : "E";
+}
+
 int cpu_desc_type_of(const struct cpu_desc *d, int cpu)
 {
 	if (cpu < 0 || cpu >= CPUSET_MAX)

@@ -170,6 +170,17 @@ void uarch_core_type_models(const struct uarch *u, const struct uarch *t, uint8_
 /* "core" or "atom", as JSON and the rows name a CORE_TYPE_*. */
 const char *core_type_name(uint8_t type);
 
+/*
+ * What a hybrid part's rows call its core type @t (struct row.core_type,
+ * JSON core_type, the Prometheus label): "core", "atom", or "lowpower"
+ * for the low-power E-cores of a part with two kinds of Atom (Arrow
+ * Lake-H), as the kernel's cpu_lowpower PMU names them.
+ */
+const char *core_type_row_name(const struct cpu_desc *d, int t);
+
+/* The mark beside a row's CPU number for its row name: "P", "E", "L" ("" for NULL). */
+const char *core_type_mark(const char *row_name);
+
 /* Fill @raw from the running CPU (libcpuid). 0, or -1 with a message. */
 int cpuid_raw_running(struct cpuid_raw *raw, char *err, size_t errlen);
 

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "cpu/uarch.h"
 #include "engine/metrics.h"
 #include "engine/sharing.h"
 
@@ -35,8 +36,9 @@ struct row {
 	double interval_s;              /* the time its interval covered; 0 in a recorded row */
 	const struct rates *rates;      /* what @m comes from; NULL in a recorded row */
 	/*
-	 * A hybrid part's: the core type of its CPUs, "core" or "atom" (JSON
-	 * core_type, the Prometheus label); NULL on a part that is not hybrid.
+	 * A hybrid part's: the core type of its CPUs, "core", "atom" or
+	 * "lowpower" (core_type_row_name(): JSON core_type, the Prometheus
+	 * label); NULL on a part that is not hybrid.
 	 */
 	const char *core_type;
 	struct metrics m;
@@ -45,13 +47,11 @@ struct row {
 /*
  * The mark a hybrid part's row carries beside its CPU number in the text
  * and on the screen: "P" for a Core (P-core) CPU, "E" for an Atom
- * (E-core) one, "" otherwise.
+ * (E-core) one, "L" for a low-power E-core (Arrow Lake-H), "" otherwise.
  */
 static inline const char *row_type_mark(const struct row *r)
 {
-	if (!r->core_type)
-		return "";
-	return r->core_type[0] == 'c' ? "P" : "E";
+	return core_type_mark(r->core_type);
 }
 
 struct snapshot {

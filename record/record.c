@@ -32,7 +32,8 @@
  *           byte-shuffled (all first bytes, then all second bytes...).
  *           structure: u flags (1: a note, 2: contended lines), [string
  *           note], u ncpu, per CPU: z cpu, z core, z package, [version 4:
- *           u core type, 0 none (not a hybrid part), 1 core, 2 atom], u ok,
+ *           u core type, 0 none (not a hybrid part), 1 core, 2 atom, 3
+ *           lowpower], u ok,
  *           [string error when not ok], metrics; then the total's metrics; [version
  *           3, flag 2: the interval's contended lines, struct sharing_frame,
  *           laid out as record_sharing.c says].  string: u 0 none, 1..n the
@@ -816,7 +817,8 @@ static int frame_encode(struct record_writer *w, const struct report *r)
 		buf_u(&a, ((uint64_t)rc->cpu << 1) ^ (uint64_t)(rc->cpu >> 31));
 		buf_u(&a, ((uint64_t)rc->core << 1) ^ (uint64_t)(rc->core >> 31));
 		buf_u(&a, ((uint64_t)rc->package << 1) ^ (uint64_t)(rc->package >> 31));
-		buf_u(&a, !rc->core_type ? 0 : !strcmp(rc->core_type, "core") ? 1 : 2);
+		buf_u(&a, !rc->core_type ? 0 : !strcmp(rc->core_type, "core") ? 1 :
+			  !strcmp(rc->core_type, "lowpower") ? 3 : 2);
 		buf_u(&a, rc->ok);
 		if (!rc->ok)
 			walk_str(&c, &e);
@@ -1057,9 +1059,10 @@ static int frame_decode(const struct record_session *s, int si, unsigned version
 		rc->core = (int)cur_z(&c.ca);
 		rc->package = (int)cur_z(&c.ca);
 		if (version >= 4) {
-			unsigned t = cur_small(&c.ca, 2);
+			unsigned t = cur_small(&c.ca, 3);
 
-			rc->core_type = t == 1 ? "core" : t == 2 ? "atom" : NULL;
+			rc->core_type = t == 1 ? "core" : t == 2 ? "atom" :
+					t == 3 ? "lowpower" : NULL;
 		}
 		rc->nthreads = 1;
 		rc->ok = cur_small(&c.ca, 1);

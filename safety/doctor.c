@@ -804,7 +804,7 @@ static void check_perf_hybrid(struct ctx *c, struct doctor_check *k)
 
 	for (int t = 0; t < d->ntypes; t++) {
 		const struct core_type_desc *ct = &d->type[t];
-		const char *pmu = perf_attr_pmu_of(d, t), *tn = core_type_name(ct->type);
+		const char *pmu = perf_attr_pmu_of(d, t), *tn = core_type_row_name(d, t);
 		char rel[128];
 
 		perfdev_cpulist_print(ct->cpus, want, sizeof(want));

@@ -253,6 +253,7 @@ static const uint32_t sim_kind_traffic[] = {
 	[SIM_EV_HIT_LOADS]   = B(SIM_T_CLEAN),
 	[SIM_EV_RHIT_LOADS]  = B(SIM_T_RHIT),
 	[SIM_EV_RHITM_LOADS] = B(SIM_T_RHITM),
+	[SIM_EV_L3_HITM_LOADS] = B(SIM_T_HITM),
 };
 
 /* What GP counter @i of @cpu counts, from the registers it depends on. */
@@ -1224,6 +1225,23 @@ struct sim *sim_new(const char *uarch, const struct sim_profile *profile,
 			   uarch ? uarch : "(null)", known);
 		return NULL;
 	}
+	/* The profile's model: this name's other parts (Arrow Lake-S and -H beside -U). */
+	if (profile && profile->line_model && profile->model != hw->model) {
+		const struct sim_hw *const *m = hw->models;
+		char known[64];
+		size_t o;
+
+		while (m && *m && (*m)->model != profile->model)
+			m++;
+		if (m && *m)
+			return sim_new_hw(*m, profile, err, errlen);
+		o = (size_t)snprintf(known, sizeof(known), "0x%02X", hw->model);
+		for (m = hw->models; m && *m && o < sizeof(known); m++)
+			o += (size_t)snprintf(known + o, sizeof(known) - o, ", 0x%02X", (*m)->model);
+		sim_seterr(err, errlen, "%s:%d: model: %s is not simulated as 0x%02X (only %s)",
+			   profile->name, profile->line_model, hw->name, profile->model, known);
+		return NULL;
+	}
 	return sim_new_hw(hw, profile, err, errlen);
 }
 
@@ -1251,7 +1269,7 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 {
 	struct sim_profile *builtin = NULL;
 	struct sim *sim;
-	int c, np;
+	int c, np, nl;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -1327,15 +1345,27 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 	sim->cpu = calloc((size_t)sim->ncpus, sizeof(*sim->cpu));
 	if (!sim->cpu)
 		goto nomem;
-	/* A hybrid part: its Core CPUs first, then its Atom CPUs (half each unless core_types says). */
+	/*
+	 * A hybrid part: its Core CPUs first, then its Atom CPUs (half each
+	 * unless core_types says), the low-power ones last (a quarter of the
+	 * CPUs by default, where the part has them).
+	 */
 	np = profile->line_core_types ? profile->core_p : sim->ncpus - sim->ncpus / 2;
+	nl = profile->line_core_types ? profile->core_l : hw->lowpower ? sim->ncpus / 4 : 0;
 	if (profile->line_core_types && !hw->atom) {
 		sim_seterr(err, errlen, "%s:%d: core_types: %s is not a hybrid part",
 			   profile->name, profile->line_core_types, hw->name);
 		goto fail;
 	}
+	if (nl && !hw->lowpower) {
+		sim_seterr(err, errlen,
+			   "%s:%d: core_types: %s (06_%02X) has no low-power E-cores (L)",
+			   profile->name, profile->line_core_types, hw->name, hw->model);
+		goto fail;
+	}
 	for (c = 0; c < sim->ncpus; c++)
-		sim_cpu_kind(&sim->cpu[c], hw->atom && c >= np ? hw->atom : hw);
+		sim_cpu_kind(&sim->cpu[c], !hw->atom || c < np ? hw :
+			     c >= sim->ncpus - nl ? hw->lowpower : hw->atom);
 	sim->ngp = sim->cpu[0].ngp;
 	sim->nfixed = sim->cpu[0].nfixed;
 	sim->gp_mask = sim->cpu[0].gp_mask;

@@ -394,12 +394,37 @@ static const struct sim_event lnc_events[] = {
  * Skymont, the Atom CPUs of Lunar Lake (PM LNL/events/lunarlake_skymont_core.json
  * V1.26): no snoop event at all; load latency 0xD0/0x05 on counters 0-1.
  */
-static const struct sim_event skt_lnl_events[] = {
-	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8_CMT, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },
-	{ 0xc0, 0x00, SIM_EV_INST, ALL8_CMT, "INST_RETIRED.ANY_P", NULL, NULL },
-	{ 0xd0, 0x81, SIM_EV_LOADS, ALL8_CMT, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },
-	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+#define SKT_LNL_EVENTS                                                                  \
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8_CMT, "CPU_CLK_UNHALTED.CORE_P", NULL, NULL },         \
+	{ 0xc0, 0x00, SIM_EV_INST, ALL8_CMT, "INST_RETIRED.ANY_P", NULL, NULL },                \
+	{ 0xd0, 0x81, SIM_EV_LOADS, ALL8_CMT, "MEM_UOPS_RETIRED.ALL_LOADS", NULL, NULL },       \
+	{ 0xd0, 0x05, SIM_EV_LOAD_LAT, ALL2, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL }
+static const struct sim_event skt_lnl_events[] = { SKT_LNL_EVENTS };
+
+/*
+ * Skymont, the Atom CPUs of Arrow Lake-S/HX and -H (PM ARL/events/
+ * arrowlake_skymont_core.json V1.20): Lunar Lake's, and one snoop event,
+ * MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM 0xD4/0x08 on counters 0-7:
+ * loads the L3 served from a line another core held modified.  The L3
+ * is behind the module's L2, so a line the module partner modified (the
+ * shared L2 serves it) is not among them (facts §9.4).
+ */
+static const struct sim_event skt_arl_events[] = {
+	SKT_LNL_EVENTS,
+	{ 0xd4, 0x08, SIM_EV_L3_HITM_LOADS, ALL8_CMT, "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM",
+	  NULL, NULL },
 };
+
+/*
+ * Crestmont, the low-power Atom CPUs of Arrow Lake-H on the SoC tile (PM
+ * ARL/events/arrowlake_crestmont_core.json V1.20, mapfile 06_C5
+ * 0x20,0x000002 LowPower_Atom; facts §9.4): cycles, instructions, loads
+ * and load latency 0xD0/0x05 on counters 0-1, and nothing else this
+ * simulator counts: no OCR 0xB7 (Meteor Lake's Crestmont has it), no
+ * 0xD4 snoop event (the compute tile's Skymont has it).  They do not
+ * share the compute tile's L3, so no snoop of theirs is counted there.
+ */
+static const struct sim_event cmt_lpe_events[] = { SKT_LNL_EVENTS };
 
 /* Sierra Forest with two packages: the remote loads (facts §9.4: 0xD3/0x04, 0x08). */
 static const struct sim_event cmt_server_events[] = {
@@ -1118,12 +1143,16 @@ static const struct sim_hw hw_meteorlake = {
  * files; facts §9.1).  No 06_B5 dump was found: its CPUID is taken as the
  * 155H's but for the model (UNVERIFIED); stepping arbitrary.
  */
+static const struct sim_hw hw_arrowlake_s, hw_arrowlake_h;
+static const struct sim_hw *const arl_models[] = { &hw_arrowlake_s, &hw_arrowlake_h, NULL };
+
 static const struct sim_hw hw_arrowlake = {
 	.name = "arrowlake", .pfm_pmu = "spr", .model = 0xb5, .stepping = 0,
 	.microcode = 0x1c,
 	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 155H dump, UNVERIFIED here */
 	.brand = "Intel(R) simulated Arrow Lake-U (lattop sim)",
 	MTL_CORE,
+	.models = arl_models,
 };
 
 /*
@@ -1143,17 +1172,24 @@ static const struct sim_hw hw_arrowlake = {
 	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 288V dump */ \
 	.brand = "Intel(R) simulated Lunar Lake (lattop sim)",                  \
 	.leaf_a = { 0x0d300806, 0x280, 0x7, 0x00008603 },       /* 288V dump */ \
+	LNC_HYBRID_PMU
+
+/* The registers of Lunar and Arrow Lake-S/-H CPUs of every core type, but leaf 0xA. */
+#define LNC_HYBRID_PMU                                                          \
 	.perf_caps = CAP_FMT(6) | CAP_FW_WRITE | B(14),                         \
 	.evtsel_valid = EVTSEL_ARCH,                                            \
 	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
 	.has_ld_lat = true, .pebs_fixed = true,                                 \
 	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26
 
+/* Skymont's registers (K612 intel_cmt_extra_regs for intel_pmu_init_skt, facts §9.4). */
+#define SKT_REGS                                                                \
+	.rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },             \
+	.rsp_scope = SIM_SCOPE_CORE, .module_cores = 4
+
 static const struct sim_hw hw_skymont_lnl = {
 	.name = "lunarlake-skymont", .pfm_pmu = NULL,
-	LNL_PART,
-	.rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
-	.rsp_scope = SIM_SCOPE_CORE, .module_cores = 4,
+	LNL_PART, SKT_REGS,
 	.events = ROWS(skt_lnl_events),
 	.core_type = 0x20, .native = 3,
 };
@@ -1165,6 +1201,75 @@ static const struct sim_hw hw_lunarlake = {
 	.rsp_scope = SIM_SCOPE_THREAD,
 	.events = ROWS(lnc_events),
 	.atom = &hw_skymont_lnl, .core_type = 0x40, .native = 3,
+};
+
+/*
+ * Arrow Lake-S/HX 06_C6 (facts §9.1, §9.6): Lunar Lake's cores, Skymont
+ * with Arrow Lake's HITM event.  CPUID from the Core Ultra 7 265K dump
+ * (LCP2, ../shared/cpuid, stepping 2): leaf 0x1A EAX 0x40000003 /
+ * 0x20000003, leaf 0xA EAX 0x0D300806, EBX 0x280, ECX 0x7, EDX 0x8603 on
+ * both: perfmon version 6, the counters at 0x1900 only (sim_reg(),
+ * sim.c).  Picked by the profile key model = 0xC6 under the name
+ * arrowlake (its 06_B5 stays the default).  Microcode arbitrary.
+ */
+#define ARL_S_PART                                                              \
+	.model = 0xc6, .stepping = 2, .microcode = 0x114,                       \
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 265K dump */ \
+	.brand = "Intel(R) simulated Arrow Lake-S (lattop sim)",                \
+	.leaf_a = { 0x0d300806, 0x280, 0x7, 0x00008603 },       /* 265K dump */ \
+	LNC_HYBRID_PMU
+
+/* Arrow Lake's Skymont and Lion Cove CPUs (Lion Cove's masks: K612 intel_lnc_extra_regs). */
+#define SKT_ARL_CPUS                                                            \
+	SKT_REGS, .events = ROWS(skt_arl_events), .core_type = 0x20, .native = 3
+#define LNC_ARL_CPUS                                                            \
+	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },                    \
+	.rsp_scope = SIM_SCOPE_THREAD, .events = ROWS(lnc_events),              \
+	.core_type = 0x40, .native = 3
+
+static const struct sim_hw hw_skymont_arl = {
+	.name = "arrowlake-skymont", .pfm_pmu = NULL, ARL_S_PART, SKT_ARL_CPUS,
+};
+
+static const struct sim_hw hw_arrowlake_s = {
+	.name = "arrowlake", .pfm_pmu = NULL, ARL_S_PART, LNC_ARL_CPUS,
+	.atom = &hw_skymont_arl,
+};
+
+/*
+ * Arrow Lake-H 06_C5 (facts §9.1, §9.6): Lion Cove Core CPUs, Skymont
+ * Atom CPUs, and low-power Crestmont Atom CPUs (native model 2, not 3:
+ * what tells the two Atoms apart).  CPUID from the Core Ultra 9 285H dump
+ * (LCP2, stepping 2): leaf 0x1A EAX 0x40000003, 0x20000003 and 0x20000002;
+ * leaf 0xA EAX 0x07300805, ECX 0x7, EDX 0x8603 on every CPU: perfmon
+ * version 5, so the legacy counter addresses, not 0x1900.  Leaf 0x23 (P
+ * 0x3FF, E 0xFF, LP-E 0xFF) is not simulated.  The low-power module: two
+ * cores behind one L2 (MSR_OFFCORE_RSP_x masks K618 intel_cmt_extra_regs,
+ * as the kernel's cpu_lowpower takes them).  Picked by model = 0xC5.
+ */
+#define ARL_H_PART                                                              \
+	.model = 0xc5, .stepping = 2, .microcode = 0x118,                       \
+	.cpuid1_ecx = 0x7ffafbff, .cpuid1_edx = 0xbfebfbff,     /* 285H dump */ \
+	.brand = "Intel(R) simulated Arrow Lake-H (lattop sim)",                \
+	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },           /* 285H dump */ \
+	LNC_HYBRID_PMU
+
+static const struct sim_hw hw_skymont_arlh = {
+	.name = "arrowlakeh-skymont", .pfm_pmu = NULL, ARL_H_PART, SKT_ARL_CPUS,
+};
+
+static const struct sim_hw hw_crestmont_lpe = {
+	.name = "arrowlakeh-crestmont", .pfm_pmu = NULL,
+	ARL_H_PART,
+	.rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
+	.rsp_scope = SIM_SCOPE_CORE, .module_cores = 2,
+	.events = ROWS(cmt_lpe_events),
+	.core_type = 0x20, .native = 2,
+};
+
+static const struct sim_hw hw_arrowlake_h = {
+	.name = "arrowlake", .pfm_pmu = NULL, ARL_H_PART, LNC_ARL_CPUS,
+	.atom = &hw_skymont_arlh, .lowpower = &hw_crestmont_lpe,
 };
 
 /* Every simulated microarchitecture: the one list (sim_uarch_name() reads it). */

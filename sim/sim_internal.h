@@ -60,6 +60,8 @@ enum sim_ev_kind {
 				 * SIM_T_CLEAN */
 	SIM_EV_RHIT_LOADS,      /* retired loads served by another package's clean line */
 	SIM_EV_RHITM_LOADS,     /* ... by another package's modified line */
+	SIM_EV_L3_HITM_LOADS,   /* retired loads the L3 served from a modified line in another
+				 * module (Atom): SIM_T_HITM alone, not the module partner's */
 };
 
 /*
@@ -160,6 +162,17 @@ struct sim_hw {
 	 * native: CPUID.1AH:EAX of this hardware's CPUs, 0 when it has none.
 	 */
 	const struct sim_hw *atom;
+	/*
+	 * A third core type (Arrow Lake-H's low-power E-cores, profile key
+	 * core_types' L): its CPUs follow the Atom CPUs; NULL when the part
+	 * has none.
+	 */
+	const struct sim_hw *lowpower;
+	/*
+	 * The other models simulated under this name (NULL-ended, NULL: none),
+	 * the profile key model picks one: Arrow Lake is 06_B5, C5 and C6.
+	 */
+	const struct sim_hw *const *models;
 	uint8_t core_type;
 	uint32_t native;
 	/* General-purpose counters beyond what leaf 0xA says (a hybrid's Core CPUs); 0: leaf 0xA's. */
@@ -286,10 +299,12 @@ struct sim_profile {
 	double time_scale;
 	int perf_event_paranoid;        /* the simulated kernel's level */
 	/*
-	 * A hybrid part's CPUs of each core type (core_types = P:N,E:M, P-cores
-	 * first); 0, 0: the part's default.  line_core_types: its line, 0 unset.
+	 * A hybrid part's CPUs of each core type (core_types = P:N,E:M[,L:K],
+	 * P-cores first, the low-power E-cores last); 0, 0, 0: the part's
+	 * default.  line_core_types: its line, 0 unset.
 	 */
-	int core_p, core_e, line_core_types;
+	int core_p, core_e, core_l, line_core_types;
+	int model, line_model;          /* key model: the display model, -1 (line 0) unset */
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */
 	size_t npresets;

@@ -165,7 +165,8 @@ int sk_hybrid_pmus(struct sk *k, unsigned family, unsigned model)
 	for (int i = 0; i < h->npmus; i++)
 		for (int c = 0; c < k->ncpus; c++) {
 			sim_cpuid_on(k->sim, c, 0x1a, 0, r);
-			if (h->pmu[i].core_type == r[0] >> 24) {
+			if (h->pmu[i].core_type == r[0] >> 24 &&
+			    (!h->pmu[i].native || h->pmu[i].native == (r[0] & 0xffffff))) {
 				sk_counters_of(k, &k->core[i], c, h->pmu[i].gp_add);
 				break;
 			}

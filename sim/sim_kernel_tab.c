@@ -364,6 +364,31 @@ static const struct sk_pmu pmu_lnl_atom = {
 };
 static const uint8_t models_lnl[] = { 0xbd, 0xc6, 0 };
 
+/*
+ * The arrowlake_h_hybrid case (K618; not in K612, where 06_C5 gets the
+ * generic architectural PMU: pmu-facts 9.9), Arrow Lake-H: three PMUs
+ * (intel_pmu_init_hybrid(hybrid_big_small_tiny)).  cpu_core is
+ * intel_pmu_init_lnc and cpu_atom intel_pmu_init_skt, as Lunar Lake's;
+ * the third, cpu_lowpower (hybrid_tiny), is intel_pmu_init_grt with
+ * intel_cmt_extra_regs: Crestmont's 0xD0/0x05 on PMC0-1.  A CPU's PMU
+ * is found from CPUID.1AH's core type and native model
+ * (find_hybrid_pmu_for_cpu: a Core CPU the big one, an Atom of native
+ * model 3 (Skymont) the small, of 2 (Crestmont) the tiny; pmu-facts
+ * 9.6), so both Atoms need their native model here.  Data sources
+ * (arl_h_latency_data, intel_pmu_pebs_data_source_arl_h): the Lion Cove
+ * table on the big PMU, the CMT table on both Atom PMUs.  Leaf 0xA says
+ * version 5 on every CPU (285H dump): the legacy counter addresses.
+ */
+static const struct sk_pmu pmu_arlh_core = {
+	"arrowlake_h_hybrid", NULL, true, 3, true, false, false, false, er_lnc, cons_lnc,
+	pebs_lnc, 0x01cd, 0x02cd, sim_dse_lnc, 0xd, 0, false,
+};
+static const struct sk_pmu pmu_arlh_atom = {
+	"arrowlake_h_hybrid", NULL, true, 3, true, true, false, false, er_cmt, cons_none,
+	pebs_grt, 0x05d0, 0x06d0, sim_dse_cmt, 0x8, 0, false,
+};
+static const uint8_t models_arlh[] = { 0xc5, 0 };
+
 const struct sk_hybrid sk_hybrids[] = {
 	{ models_adl, 2, {
 		{ "cpu_core", 0x40, 0, true, 2, &pmu_adl_core },
@@ -376,6 +401,11 @@ const struct sk_hybrid sk_hybrids[] = {
 	{ models_lnl, 2, {
 		{ "cpu_core", 0x40, 0, true, 0, &pmu_lnl_core },
 		{ "cpu_atom", 0x20, 0, false, 0, &pmu_lnl_atom },
+	} },
+	{ models_arlh, 3, {
+		{ "cpu_core", 0x40, 0, true, 0, &pmu_arlh_core },
+		{ "cpu_atom", 0x20, 3, false, 0, &pmu_arlh_atom },
+		{ "cpu_lowpower", 0x20, 2, false, 0, &pmu_arlh_atom },
 	} },
 };
 

@@ -34,6 +34,10 @@
  *                                       latency (0 < f <= 1; undocumented on real CPUs)
  *   packages                1           sockets; >= 2 simulates the server part
  *   stepping                per uarch   CPUID stepping (0..15) of the part simulated
+ *   model                   per uarch   CPUID display model of the part simulated, of those
+ *                                       the name covers (arrowlake: 0xB5, the default,
+ *                                       0xC6 Arrow Lake-S/HX, 0xC5 Arrow Lake-H); one it
+ *                                       does not cover is an error
  *   remote_hit_per_sec      2e5         reads served clean by another package (packages >= 2)
  *   remote_hitm_per_sec     1e5         ... by a modified line in another package
  *   time_scale              1           simulated seconds per second of wall time (0..1e6]
@@ -43,7 +47,9 @@
  *                                       CPU (0..16), so that the kernel multiplexes
  *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
  *   core_types              per uarch   a hybrid part's CPUs of each core type, "P:N,E:M"
- *                                       (P-cores first; N + M = cpus; an error elsewhere)
+ *                                       or "P:N,E:M,L:K" (P-cores first, then E-cores,
+ *                                       then low-power E-cores, Arrow Lake-H's only;
+ *                                       N + M + K = cpus; an error elsewhere)
  *   perf_pmu_swap           0           a hybrid part: 1 lists the CPU under the other core
  *                                       type's PMU in the simulated kernel (its cpus files
  *                                       then disagree with CPUID); ignored elsewhere
@@ -92,7 +98,8 @@ enum key_id {
 	K_CPUS, K_TPC, K_GHZ, K_TSC_GHZ, K_IPC, K_BUSY, K_USER_FRACTION,
 	K_LOADS, K_LOAD_LATENCY, K_OFF_READS, K_OFF_LAT, K_SNOOP, K_HITM,
 	K_TAGGED, K_MODULE_HITM, K_L2_HIT, K_PACKAGES, K_REMOTE_HIT, K_REMOTE_HITM,
-	K_TIME_SCALE, K_STEPPING, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES, K_PMU_SWAP,
+	K_TIME_SCALE, K_STEPPING, K_MODEL, K_PARANOID, K_OTHER_EVENTS, K_WATCHDOG, K_CORE_TYPES,
+	K_PMU_SWAP,
 	K_MAX_RATE, K_FORMAT_LOST, K_LINE, K_MSR, K_N
 };
 
@@ -106,13 +113,14 @@ enum key_kind {
 	KIND_PROB,      /* 0 < p <= 1 */
 	KIND_PACKAGES,  /* integer 1..SIM_MAX_PACKAGES */
 	KIND_STEPPING,  /* integer 0..15 (CPUID.1:EAX[3:0]) */
+	KIND_MODEL,     /* integer 1..255 (the display model), hex as 0xC6 */
 	KIND_DIST,      /* load_latency points */
 	KIND_MSR,       /* 64-bit register value */
 	KIND_SCALE,     /* time_scale: > 0, at most SIM_MAX_TIME_SCALE */
 	KIND_PARANOID,  /* integer -1..4 */
 	KIND_OTHER,     /* integer 0..SIM_MAX_OTHER_EVENTS */
 	KIND_BOOL,      /* 0 or 1 */
-	KIND_CORE_TYPES, /* "P:N,E:M" */
+	KIND_CORE_TYPES, /* "P:N,E:M" or "P:N,E:M,L:K" */
 	KIND_MAX_RATE,  /* integer 1..1e7 */
 	KIND_LINE,      /* a contended line (struct sim_line) */
 };
@@ -148,6 +156,7 @@ static const struct key_def keys[K_N] = {
 	[K_REMOTE_HITM] = { "remote_hitm_per_sec", KIND_RATE, true },
 	[K_TIME_SCALE] = { "time_scale", KIND_SCALE, false },
 	[K_STEPPING] = { "stepping", KIND_STEPPING, false },
+	[K_MODEL] = { "model", KIND_MODEL, false },
 	[K_PARANOID] = { "perf_event_paranoid", KIND_PARANOID, false },
 	[K_OTHER_EVENTS] = { "perf_other_events", KIND_OTHER, true },
 	[K_WATCHDOG] = { "perf_nmi_watchdog", KIND_BOOL, true },
@@ -423,15 +432,19 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	if (k->kind == KIND_DIST)
 		return parse_dist(p, e, val);
 	if (k->kind == KIND_CORE_TYPES) {
-		unsigned np, ne;
-		int used = 0;
+		unsigned np, ne, nl = 0;
+		int used = 0, used3 = 0;
 
-		if (sscanf(val, "P:%u,E:%u%n", &np, &ne, &used) != 2 || val[used] ||
-		    np > SIM_MAX_CPUS || ne > SIM_MAX_CPUS || np + ne < 1)
-			return perr(p, e->line, e->text, "must read P:N,E:M (CPUs of each core type, "
-				    "P-cores first), not '%.*s%s'", VAL_SHOWN, val,
+		/* Three fields of 21 bits in e->u: P, E, L (SIM_MAX_CPUS fits). */
+		if (sscanf(val, "P:%u,E:%u%n,L:%u%n", &np, &ne, &used, &nl, &used3) >= 2 &&
+		    used3)
+			used = used3;
+		if (!used || val[used] || np > SIM_MAX_CPUS || ne > SIM_MAX_CPUS ||
+		    nl > SIM_MAX_CPUS || np + ne + nl < 1)
+			return perr(p, e->line, e->text, "must read P:N,E:M or P:N,E:M,L:K (CPUs of "
+				    "each core type, P-cores first), not '%.*s%s'", VAL_SHOWN, val,
 				    strlen(val) > VAL_SHOWN ? "..." : "");
-		e->u = (uint64_t)np << 32 | ne;
+		e->u = (uint64_t)np << 42 | (uint64_t)ne << 21 | nl;
 		return 0;
 	}
 	if (k->kind == KIND_MSR) {
@@ -486,6 +499,10 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 	case KIND_STEPPING:
 		if (v != floor(v) || v < 0 || v > 15)
 			return perr(p, e->line, e->text, "must be an integer 0..15");
+		break;
+	case KIND_MODEL:
+		if (v != floor(v) || v < 1 || v > 255)
+			return perr(p, e->line, e->text, "must be a display model 1..255 (0xC6)");
 		break;
 	case KIND_PARANOID:
 		if (v != floor(v) || v < -1 || v > 4)
@@ -787,14 +804,22 @@ static struct sim_profile *resolve(struct parser *p)
 	prof->line_packages = pkg_e ? pkg_e->line : 0;
 	prof->line_module_hitm = prof_line_module;
 	if (ct_e) {
-		prof->core_p = (int)(ct_e->u >> 32);
-		prof->core_e = (int)(ct_e->u & 0xffffffffu);
+		int n;
+
+		prof->core_p = (int)(ct_e->u >> 42);
+		prof->core_e = (int)(ct_e->u >> 21 & 0x1fffff);
+		prof->core_l = (int)(ct_e->u & 0x1fffff);
 		prof->line_core_types = ct_e->line;
+		n = prof->core_p + prof->core_e + prof->core_l;
 		if (!cpus_e)
-			prof->cpus = prof->core_p + prof->core_e;
-		if (prof->core_p + prof->core_e != prof->cpus) {
-			perr(p, ct_e->line, ct_e->text, "P:%d,E:%d is %d CPUs, but cpus = %d",
-			     prof->core_p, prof->core_e, prof->core_p + prof->core_e, prof->cpus);
+			prof->cpus = n;
+		if (n != prof->cpus) {
+			char l[24] = "";
+
+			if (prof->core_l)
+				snprintf(l, sizeof(l), ",L:%d", prof->core_l);
+			perr(p, ct_e->line, ct_e->text, "P:%d,E:%d%s is %d CPUs, but cpus = %d",
+			     prof->core_p, prof->core_e, l, n, prof->cpus);
 			goto fail;
 		}
 	}
@@ -840,6 +865,7 @@ static struct sim_profile *resolve(struct parser *p)
 	}
 	prof->time_scale = 1;
 	prof->stepping = -1;
+	prof->model = -1;
 	prof->perf_event_paranoid = SIM_DEFAULT_PARANOID;
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].key == K_TIME_SCALE)
@@ -848,6 +874,10 @@ static struct sim_profile *resolve(struct parser *p)
 			prof->perf_event_paranoid = (int)p->e[i].num;
 		if (p->e[i].key == K_STEPPING)
 			prof->stepping = (int)p->e[i].num;
+		if (p->e[i].key == K_MODEL) {
+			prof->model = (int)p->e[i].num;
+			prof->line_model = p->e[i].line;
+		}
 	}
 	for (i = 0; i < p->n; i++) {
 		if (p->e[i].cpu >= prof->cpus) {

@@ -500,6 +500,12 @@ if [ -r $A.cpuid-r.txt ] && [ -r $A.all.raw ]; then
 	is "--detect: Arrow Lake-H's low-power E-cores are Crestmont with no snoop event (crestmont-lpe)" \
 		"$(jq -c '[.core_types[] | select(.microarch == "crestmont-lpe") | [.pmu_table, .cpus]]' $LIB_TMP/lnc.json)" \
 		'[["crestmont",[14,15]]]'
+	is "--detect json: Arrow Lake-H hybrid, perfmon version 5, three core types (two kinds of atom)" \
+		"$(jq -c '[.hybrid, .pmu.version, [.core_types[] | [.type, .native_model]]]' $LIB_TMP/lnc.json)" \
+		'[true,5,[["core",3],["atom",3],["atom",2]]]'
+	is "--detect json: Arrow Lake-S hybrid, perfmon version 6, two core types" \
+		"$(./lattop --detect --cpuid-file ../shared/cpuid/all/arrowlake_core-ultra-7-265k.all.raw --format json |
+		   jq -c '[.hybrid, .pmu.version, (.core_types | length)]')" '[true,6,2]'
 else
 	skip "../shared/cpuid/all is absent"
 fi

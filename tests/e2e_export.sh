@@ -136,6 +136,23 @@ for form in :0 localhost:0; do
 	wait $fp
 done
 
+# A hybrid's CPU series carry their core type, the third one's too: Arrow
+# Lake-H's low-power E-core (core_types L, CPU 3) is lowpower, not atom.
+printf 'cpus = 4\nmodel = 0xC5\ncore_types = P:2,E:1,L:1\n' >$LIB_TMP/arlh.prof
+./lattop --simulate arrowlake --sim-profile $LIB_TMP/arlh.prof -d 0.1 --listen 127.0.0.1:0 \
+	</dev/null >/dev/null 2>$LIB_TMP/arlh.err &
+fp=$!
+PIDS="$PIDS $fp"
+wait_until 10 grep -q 'serving' $LIB_TMP/arlh.err
+fport=$(sed -n 's|^lattop: serving http://.*:\([0-9]*\)/metrics$|\1|p' $LIB_TMP/arlh.err)
+wait_until 10 sh -c "curl -sf http://127.0.0.1:$fport/metrics | grep -q '^lattop_up 1'"
+is "/metrics, Arrow Lake-H: each CPU's core_type label, lowpower the third" \
+	"$(curl -sf http://127.0.0.1:$fport/metrics | grep -o 'cpu=\"[0-9]*\"[^}]*core_type=\"[a-z]*\"' |
+		sed 's/cpu=\"\([0-9]*\)\".*core_type=\"\([a-z]*\)\"/\1:\2/' | sort -u | tr '\n' ' ')" \
+	"0:core 1:core 2:atom 3:lowpower "
+kill $fp
+wait $fp
+
 if have_fuse; then
 	M=$LIB_TMP/m
 	S=$LIB_TMP/state

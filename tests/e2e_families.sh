@@ -207,23 +207,36 @@ if run spr-pmc1-7 sapphirerapids $P && run icl-pmc1-7 icelake $P; then
 	is "icelake, PMC1-7 held by someone: load latency on PMC0 (the control)" \
 		"$(ll icl-pmc1-7 0)" "true true"
 fi
-# hyb_truth NAME LABEL: $LIB_TMP/NAME.json has the truths of profile hyb
-# (below) per core type: each CPU's own, the P-core's offcore numbers, the
-# E-cores' reason for having none, and the totals of the CPUs that measure.
+# hyb_truth NAME LABEL [SNOOP [HITM]]: $LIB_TMP/NAME.json has the truths of
+# profile hyb (below) per core type: each CPU's own, the P-core's offcore
+# numbers, the E-cores' reason for having none, and the totals of the CPUs
+# that measure.  SNOOP: what E-cores 1-3 count, "all all all" by default,
+# "nosnoop" for none; each word all (HITM and clean hits), hitm (HITM
+# alone) or none; HITM: the total HITM/s of the CPUs that count it.
 hyb_truth() {
-	_j=$LIB_TMP/$1.json
+	_j=$LIB_TMP/$1.json _k=${3:-all all all} _t=${4:-3.5e5}
+	[ "$_k" = nosnoop ] && _k="none none none" _t=5e4
 	for c in 0 1 2 3; do
-		# Lunar Lake's Skymont ($3 = nosnoop) has no snoop event at all (pmu-facts 9.4).
-		if [ "${3-}" = nosnoop ] && [ $c != 0 ]; then
+		kind=all
+		[ $c = 0 ] || kind=$(echo $_k | cut -d' ' -f$c)
+		# Lunar Lake's Skymont and Arrow Lake-H's low-power Crestmont have no snoop event at
+		# all; Arrow Lake's Skymont HITM alone (pmu-facts 9.4).
+		if [ $kind = none ]; then
 			is "$2 cpu$c (E-core): no snoop number, each reason says why" \
-				"$(jq -c ".cpus[$c].snoop | [.hit_per_sec, .hitm_per_sec, (.reason | test(\"Skymont\")),
+				"$(jq -c ".cpus[$c].snoop | [.hit_per_sec, .hitm_per_sec, (.reason | length > 10),
 					(.unsupported.hitm_per_sec | test(\"no snoop event\"))]" $_j)" '[null,null,true,true]'
 		else
 			within "$2 cpu$c: HITM/s, each type from its own event" \
 				"$(jq ".cpus[$c].snoop.hitm_per_sec" $_j)" "$([ $c = 2 ] && echo 2e5 || echo 5e4)"
 			# Gracemont and Meteor Lake's Crestmont: OCR ...SNOOP_HIT_NO_FWD, other modules
-			within "$2 cpu$c: clean snoop hits/s, each type from its own event" \
-				"$(jq ".cpus[$c].snoop.hit_per_sec" $_j)" 1e5
+			if [ $kind = all ]; then
+				within "$2 cpu$c: clean snoop hits/s, each type from its own event" \
+					"$(jq ".cpus[$c].snoop.hit_per_sec" $_j)" 1e5
+			else
+				is "$2 cpu$c (E-core): HITM but no clean snoop hit, said why" \
+					"$(jq -c ".cpus[$c].snoop | [.hit_per_sec, (.unsupported.hit_per_sec | length > 10), .hitm_scope]" $_j)" \
+					'[null,true,"other_module"]'
+			fi
 		fi
 		within "$2 cpu$c: loads/s" "$(jq ".cpus[$c].load_latency.loads_per_sec" $_j)" 4e8
 		within "$2 cpu$c: share of loads above 64 cycles" \
@@ -235,11 +248,7 @@ hyb_truth() {
 		"$(jq -c '[.cpus[1:][] | .offcore | [.reads_per_sec, (.reason | test("no offcore occupancy event"))]] | unique' $_j)" \
 		'[[null,true]]'
 	within "$2 total: offcore reads/s are the P-core's alone" "$(jq '.total.offcore.reads_per_sec' $_j)" 3e7
-	if [ "${3-}" = nosnoop ]; then
-		within "$2 total: HITM/s of the P-core alone" "$(jq '.total.snoop.hitm_per_sec' $_j)" 5e4
-	else
-		within "$2 total: HITM/s of every core type" "$(jq '.total.snoop.hitm_per_sec' $_j)" 3.5e5
-	fi
+	within "$2 total: HITM/s of the CPUs whose type counts it" "$(jq '.total.snoop.hitm_per_sec' $_j)" $_t
 }
 
 # ---- the hybrids: each CPU with its core type's plan, its truths back per type ----
@@ -292,6 +301,54 @@ for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
 			jq -c '[.microarch, .pmu, ([.events[].attr.type] | unique)]' | tr '\n' ' ')" \
 		"[\"$(jq -r '.cpu.core_types[0].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_core\",[4]] [\"$(jq -r '.cpu.core_types[1].microarch' $LIB_TMP/$u-hybp.json)\",\"cpu_atom\",[null]] "
 done
+# ---- Arrow Lake-S/HX 06_C6 and Arrow Lake-H 06_C5 (profile key model), both backends ----
+# 06_C6: Lion Cove and Skymont, whose Arrow Lake file has the HITM event
+# 0xD4/0x08 (Lunar Lake's has none), version 6.  06_C5: also a low-power
+# Crestmont E-core (L, CPU 3), the third kernel PMU cpu_lowpower, version 5:
+# no snoop event there, so CPU 3's HITM is not measured and the total is
+# the others' (5e4 + 5e4 + 2e5).
+A6=$(prof arl6 "model = 0xC6" "core_types = P:1,E:3" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
+A5=$(prof arl5 "model = 0xC5" "core_types = P:1,E:2,L:1" "cpu2.hitm_per_sec = 2e5" "cpu0.offcore_reads_per_sec = 3e7")
+for be in msr perf; do
+	run arl6-$be arrowlake $A6 --backend $be &&
+		is "arrowlake 06_C6 ($be): the core types and CPUs, the row's type" \
+			"$(jq -c '[.cpu.model, [.cpu.core_types[] | [.type, .pmu_table, .cpus]], [.cpus[] | .core_type]]' $LIB_TMP/arl6-$be.json)" \
+			'[198,[["core","lioncove",[0]],["atom","skymont",[1,2,3]]],["core","atom","atom","atom"]]' &&
+		hyb_truth arl6-$be "arrowlake 06_C6 ($be)" "hitm hitm hitm"
+	run arl5-$be arrowlake $A5 --backend $be &&
+		is "arrowlake 06_C5 ($be): three core types, the low-power E-core's row lowpower" \
+			"$(jq -c '[.cpu.model, [.cpu.core_types[] | [.type, .pmu_table, .native_model, .cpus]], [.cpus[] | .core_type]]' $LIB_TMP/arl5-$be.json)" \
+			'[197,[["core","lioncove",3,[0]],["atom","skymont",3,[1,2]],["atom","crestmont",2,[3]]],["core","atom","atom","lowpower"]]' &&
+		hyb_truth arl5-$be "arrowlake 06_C5 ($be)" "hitm hitm none" 3e5
+done
+is "arrowlake 06_C5 --list-events --backend perf: each core type's PMU, cpu_lowpower the third" \
+	"$(./lattop --list-events --simulate arrowlake --sim-profile $A5 --backend perf --format json |
+		jq -c '[.microarch, .pmu]' | tr '\n' ' ')" \
+	'["lioncove","cpu_core"] ["skymont","cpu_atom"] ["crestmont-lpe","cpu_lowpower"] '
+./lattop --simulate arrowlake --sim-profile $A5 --once -d 0.3 --format csv >$LIB_TMP/arl5.csv
+is "arrowlake 06_C5 csv: core_type lowpower for the low-power E-core" \
+	"$(awk -F, '{ print $NF }' $LIB_TMP/arl5.csv | tr '\n' ' ')" "core_type core atom atom lowpower  "
+./lattop --simulate arrowlake --sim-profile $A5 --once -d 0.3 >$LIB_TMP/arl5.txt
+is "arrowlake 06_C5 text: P, E and L beside the CPU" \
+	"$(awk 'NR > 2 && NR <= 6 { print $1 }' $LIB_TMP/arl5.txt | tr '\n' ' ')" "0P 1E 2E 3L "
+is "arrowlake 06_C5 text: what the L-cores leave out, said once, apart from the E-cores'" \
+	"$(grep -c '^snoop on the L-cores: not measured: ' $LIB_TMP/arl5.txt)/$(grep -c '^offcore on the L-cores: not measured: ' $LIB_TMP/arl5.txt)/$(grep -c '^snoop on the E-cores' $LIB_TMP/arl5.txt)" \
+	1/1/0
+# A recording keeps the third type: the replay's rows say lowpower and L again.
+./lattop --simulate arrowlake --sim-profile $A5 -n 2 -d 0.2 --record $LIB_TMP/arl5.lrec --format json >/dev/null
+is "arrowlake 06_C5 recorded and replayed: each row's core type, lowpower kept" \
+	"$(./lattop --replay $LIB_TMP/arl5.lrec --format json | tail -1 | jq -c '[.cpus[].core_type]')/$(./lattop --replay $LIB_TMP/arl5.lrec | awk '$1 ~ /^[0-9]+[PEL]$/ { print $1 }' | sort -u | tr '\n' ' ')" \
+	'["core","atom","atom","lowpower"]/0P 1E 2E 3L '
+# The model key: a model the name does not cover, and L on a part without low-power E-cores.
+printf 'model = 0xC7\n' >$LIB_TMP/bad-model.prof
+./lattop --simulate arrowlake --sim-profile $LIB_TMP/bad-model.prof --once -d 0.1 2>$LIB_TMP/bad-model.err
+check "model: one the name does not cover refused, naming the ones it does" \
+	grep -q 'bad-model.prof:1: model: arrowlake is not simulated as 0xC7 (only 0xB5, 0xC6, 0xC5)' $LIB_TMP/bad-model.err
+printf 'cpus = 4\nmodel = 0xC6\ncore_types = P:2,E:1,L:1\n' >$LIB_TMP/bad-l.prof
+./lattop --simulate arrowlake --sim-profile $LIB_TMP/bad-l.prof --once -d 0.1 2>$LIB_TMP/bad-l.err
+check "core_types L: on a part without low-power E-cores refused" \
+	grep -q 'bad-l.prof:3: core_types: arrowlake (06_C6) has no low-power E-cores (L)' $LIB_TMP/bad-l.err
+
 # A kernel whose cpus files disagree with CPUID (it lists P-core CPU 0
 # under cpu_atom): refused before anything is opened, naming the PMU and
 # the CPUs, nothing written, not even the recording.
@@ -338,7 +395,7 @@ check "core_types on a part that is not hybrid: refused" \
 	grep -q 'core_types: haswell is not a hybrid part' $LIB_TMP/bad-ct2.err
 printf 'cpus = 4\ncore_types = 2,2\n' >$LIB_TMP/bad-ct3.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct3.prof --once 2>$LIB_TMP/bad-ct3.err
-check "core_types not P:N,E:M: refused" grep -q 'must read P:N,E:M' $LIB_TMP/bad-ct3.err
+check "core_types not P:N,E:M: refused" grep -q 'must read P:N,E:M or P:N,E:M,L:K' $LIB_TMP/bad-ct3.err
 # ---- Gracemont: load latency 0xD0/0x05 on PMC0-1 only, PEBS_EN alone ----
 ./lattop --list-events --simulate gracemont --format json >$LIB_TMP/grt-events.json
 check "gracemont: load latency 0xD0/0x05, on PMC0 or PMC1, PEBS_EN of that counter alone" \

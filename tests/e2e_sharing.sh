@@ -91,34 +91,42 @@ ldlat_tagged_fraction = 1
 line = 0x7f3a00001040 worker 4242 800000 4244:w@0 4247:w@8
 line = 0x7f3a00002000 db 77 400000 80:w@0 78:r@0
 PROF
-for u in alderlake raptorlake meteorlake arrowlake lunarlake; do
-	out=$LIB_TMP/hyb-$u.json
-	./lattop --simulate $u --sim-profile $LIB_TMP/hybrid.prof --backend perf --once -d 2 \
+# Arrow Lake-S/HX and -H (profile key model): 06_C5's CPU 3 is a low-power
+# Crestmont E-core (core_types L) on the third PMU, cpu_lowpower, whose
+# HITM is Crestmont's 0x8 as on cpu_atom's Skymont (arl_h_latency_data).
+sed 's/^core_types = .*/model = 0xC6\n&/' $LIB_TMP/hybrid.prof >$LIB_TMP/hybrid-0xC6.prof
+sed 's/^core_types = .*/model = 0xC5\ncore_types = P:2,E:1,L:1/' $LIB_TMP/hybrid.prof >$LIB_TMP/hybrid-0xC5.prof
+for spec in alderlake raptorlake meteorlake arrowlake lunarlake arrowlake:0xC6 arrowlake:0xC5; do
+	u=${spec%%:*} model=${spec#$u}
+	model=${model#:}
+	U=$u${model:+ 06_${model#0x}}
+	out=$LIB_TMP/hyb-$u$model.json
+	./lattop --simulate $u --sim-profile $LIB_TMP/hybrid${model:+-$model}.prof --backend perf --once -d 2 \
 		--format json >$out 2>$LIB_TMP/err
-	is "$u (P:2,E:2): exit 0" "$?" 0
-	is "$u: sampled on both core types, HITM/s a lower bound" \
+	is "$U ($(sed -n 's/^core_types = //p' $LIB_TMP/hybrid${model:+-$model}.prof)): exit 0" "$?" 0
+	is "$U: sampled on both core types, HITM/s a lower bound" \
 		"$(jq -c '.sharing | [.supported, .hitm_lower_bound]' $out)" '[true,true]'
 	a='.sharing.lines[] | select(.addr == "0x7f3a00001040")'
 	b='.sharing.lines[] | select(.addr == "0x7f3a00002000")'
-	is "$u: the lines and their processes" \
+	is "$U: the lines and their processes" \
 		"$(jq -c '[.sharing.lines[] | [.addr, [.processes[].pid]]]' $out)" \
 		'[["0x7f3a00001040",[4242]],["0x7f3a00002000",[77]]]'
-	is "$u: false sharing, the P-core's thread on word 0, the E-core's on 8" \
+	is "$U: false sharing, the P-core's thread on word 0, the E-core's on 8" \
 		"$(jq -c "$a | [.verdict, [.offsets[] | [.offset, .tids]]]" $out)" \
 		'["false_sharing",[[0,[4244]],[8,[4247]]]]'
-	is "$u: true sharing, a P-core's and an E-core's thread on word 0" \
+	is "$U: true sharing, a P-core's and an E-core's thread on word 0" \
 		"$(jq -c "$b | [.verdict, [.offsets[] | [.offset, (.tids | sort)]]]" $out)" \
 		'["true_sharing",[[0,[78,80]]]]'
 	na=$(jq "[$a | .offsets[].reads] | add" $out)
 	nb=$(jq "[$b | .offsets[].reads] | add" $out)
-	within_se "$u: line 1 HITM/s, both types' ($na samples)" "$(jq "$a | .hitm_per_sec" $out)" \
+	within_se "$U: line 1 HITM/s, both types' ($na samples)" "$(jq "$a | .hitm_per_sec" $out)" \
 		800000 "$(se 800000 "$na")"
-	within_se "$u: line 2 HITM/s ($nb samples)" "$(jq "$b | .hitm_per_sec" $out)" 400000 \
+	within_se "$U: line 2 HITM/s ($nb samples)" "$(jq "$b | .hitm_per_sec" $out)" 400000 \
 		"$(se 400000 "$nb")"
 	ns=$(jq "[$a | .offsets[].writes] | add" $out)
-	within_se "$u: line 1 stores/s, mem-stores on both types ($ns samples)" \
+	within_se "$U: line 1 stores/s, mem-stores on both types ($ns samples)" \
 		"$(jq "$a | .stores_per_sec" $out)" 800000 "$(se 800000 "$ns")"
-	is "$u: nothing lost or throttled" "$(jq -c '[.sharing.lost, .sharing.throttled]' $out)" '[0,0]'
+	is "$U: nothing lost or throttled" "$(jq -c '[.sharing.lost, .sharing.throttled]' $out)" '[0,0]'
 done
 
 # ---- the load-latency event samples tagged loads only ----

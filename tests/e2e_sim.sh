@@ -33,14 +33,16 @@ above_frac() {
 		s = 0; for (i = 1; i <= n; i++) if (l[i] > t) s += f[i]; print s }'
 }
 
-# family BACKEND UARCH: the checks of one microarchitecture through one backend.
+# family BACKEND UARCH [MODEL]: the checks of one microarchitecture through
+# one backend; MODEL (profile key model) picks another part of the name's.
 family() {
-	be=$1 u=$2
-	# The test's name: the microarchitecture, and the backend when not the msr one.
-	U=$u${be#msr}
-	[ $be = perf ] && U="$u (perf)"
-	P=$LIB_TMP/$u$be.prof
+	be=$1 u=$2 model=${3-}
+	# The test's name: the microarchitecture (and model), and the backend when not the msr one.
+	U=$u${model:+ 06_${model#0x}}
+	[ $be = perf ] && U="$U (perf)"
+	P=$LIB_TMP/$u$model$be.prof
 	cp tests/profiles/truth.prof $P
+	[ -z "$model" ] || echo "model = $model" >>$P
 	# Snoops seen in other modules only: the partner cores share the L2.
 	hit=$(metric $u snoop_hit measured)
 	hit_scope=$(metric $u snoop_hit scope)
@@ -74,13 +76,13 @@ family() {
 			jq -r '.unsupported | to_entries[] | select(.value | test("perf_event_open")) | .key' |
 			tr '\n' ' ')"
 	fi
-	out=$LIB_TMP/$u$be.json
+	out=$LIB_TMP/$u$model$be.json
 	# A hybrid part (core types in --list-uarchs): each core type through its own PMU.
 	hybrid=$(jq -r --arg u $u '.[] | select(.name == $u) | .core_types | length > 0' $LIB_TMP/uarchs.json)
 	if ! ./lattop --simulate $u --sim-profile $P --once -d 0.5 --thresholds $THR --backend $be \
-		--format json >"$out" 2>"$LIB_TMP/$u$be.err"; then
+		--format json >"$out" 2>"$LIB_TMP/$u$model$be.err"; then
 		not_ok "$U: lattop --once ran"
-		diag "$(cat "$LIB_TMP/$u$be.err")"
+		diag "$(cat "$LIB_TMP/$u$model$be.err")"
 		return
 	fi
 	ok "$U: lattop --once ran"
@@ -98,11 +100,15 @@ family() {
 		eval "$(jq -r "[$j | paths(scalars) as \$p | getpath(\$p) as \$v | select(\$v | type != \"string\") |
 			[\"C_\" + (\$p | map(tostring) | join(\"_\")), (\$v | tostring)]] |
 			(.[] | .[0] + \"=\" + .[1]), \"C_vars='\" + (map(.[0]) | join(\" \")) + \"'\"" "$out")"
-		# A hybrid part's CPU: what its core type measures (P-cores 0-3, E-cores 4-7).
+		# A hybrid part's CPU: what its core type measures (P-cores 0-3,
+		# E-cores 4-7, of which a part with three core types has its
+		# low-power ones last, 6-7: the simulator's default).
 		if [ "$hybrid" = true ]; then
 			ct=$(jq -r "$j.core_type" "$out")
-			is "$U cpu$c: core type" "$ct" "$([ $c -lt 4 ] && echo core || echo atom)"
-			mu=$(jq -r --arg t "$ct" '.cpu.core_types[] | select(.type == $t) | .microarch' "$out")
+			ntypes=$(jq '.cpu.core_types | length' "$out")
+			is "$U cpu$c: core type" "$ct" \
+				"$([ $c -lt 4 ] && echo core || { [ $ntypes = 3 ] && [ $c -ge 6 ] && echo lowpower; } || echo atom)"
+			mu=$(jq -r --argjson c $c '.cpu.core_types[] | select(.cpus | index($c)) | .microarch' "$out")
 			tm() { jq -r --arg u $u --arg m "$mu" --arg x "$1" '.[] | select(.name == $u) | .core_types[] |
 				select(.microarch == $m) | .metrics[] | select(.metric == $x) | .'"$2" $LIB_TMP/uarchs.json; }
 			ldlat=$(tm load_latency measured)
@@ -253,6 +259,15 @@ for be in msr perf; do
 			continue
 		fi
 		family $be $u
+	done
+	# Arrow Lake's other parts, 06_C6 (Lion Cove + Skymont, perfmon version
+	# 6) and 06_C5 (and low-power Crestmont, version 5): the profile's model.
+	for model in 0xC6 0xC5; do
+		nth=$((nth + 1))
+		if [ -n "$LATTOP_SANITIZED" ] && [ $((nth % 2)) = $([ $be = msr ] && echo 0 || echo 1) ]; then
+			continue
+		fi
+		family $be arrowlake $model
 	done
 done
 

@@ -535,6 +535,10 @@ static void test_shared_all_dumps(void **state)
 			type_cpus(&d.type[t], cpus, sizeof(cpus));
 			type_cpus(&dr.type[t], cpusr, sizeof(cpusr));
 			assert_string_equal(core_type_name(dr.type[t].type), hybrid_parts[k].t[t].type);
+			/* The rows' name: the kernel's cpu_lowpower for the Atom of the older native model. */
+			assert_string_equal(core_type_row_name(&dr, t),
+					    strcmp(hybrid_parts[k].t[t].uarch, "crestmont-lpe") ?
+					    hybrid_parts[k].t[t].type : "lowpower");
 			assert_string_equal(dr.type[t].uarch->name, hybrid_parts[k].t[t].uarch);
 			assert_string_equal(cpusr, hybrid_parts[k].t[t].cpus);
 			assert_string_equal(cpus, hybrid_parts[k].t[t].cpus);
@@ -550,6 +554,11 @@ static void test_shared_all_dumps(void **state)
 					 dr.reason, dr.type[t].reason);
 		}
 		assert_int_equal(dr.supported, d.supported);
+		/* Arrow Lake-S/HX perfmon version 6 (the 0x1900 range), -H 5 (pmu-facts 9.1) */
+		if (!strcmp(hybrid_parts[k].name, "arrowlake_core-ultra-7-265k"))
+			assert_int_equal(dr.id.pmu.version, 6);
+		if (!strcmp(hybrid_parts[k].name, "arrowlakeh_core-ultra-9-285h"))
+			assert_int_equal(dr.id.pmu.version, 5);
 		/* measured where every core type has a table: to Lunar and Arrow Lake (pmu-facts 9.1) */
 		assert_int_equal(dr.supported, hybrid_measured(hybrid_parts[k].name));
 	}

@@ -163,8 +163,9 @@ static void make_frames(void)
 			c->cpu = i * 2;
 			c->core = i;
 			c->package = i / 3;
-			/* A hybrid's rows on odd frames: the mark and core_type must come back. */
-			c->core_type = k % 2 ? (i < 2 ? "core" : "atom") : NULL;
+			/* A hybrid's rows on odd frames (three types, as Arrow Lake-H): the
+			 * mark and core_type must come back. */
+			c->core_type = k % 2 ? (i < 2 ? "core" : i == 3 ? "lowpower" : "atom") : NULL;
 			c->ok = !(k % 3 == 2 && i == 1);
 			c->error = c->ok ? NULL : err_buf;
 			fill(&c->m, k, i != 3);

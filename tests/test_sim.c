@@ -1150,6 +1150,76 @@ static void test_v6_range(void **state)
 	sim_free(s);
 }
 
+/* Arrow Lake's part @model, checked to be it: its CPUID model, its perfmon version's counter range. */
+static struct sim *mk_arl(unsigned model, unsigned version, struct clk *clk)
+{
+	char text[sizeof(gt_text) + 24];
+	struct sim *s;
+	uint32_t r[4];
+	uint64_t v;
+
+	snprintf(text, sizeof(text), "%smodel = 0x%X\n", gt_text, model);
+	s = mk("arrowlake", text, clk);
+	sim_cpuid(s, 1, 0, r);
+	assert_int_equal((r[0] >> 4 & 0xf) | (r[0] >> 12 & 0xf0), model);
+	sim_cpuid(s, 0xa, 0, r);
+	assert_int_equal(r[0] & 0xff, version);
+	/* version 6: the 0x1900 range alone; version 5: the legacy addresses alone */
+	rd_eio(s, 0, version >= 6 ? 0xc1 : 0x1900);
+	assert_int_equal(sim_rdmsr(s, 0, version >= 6 ? 0x1900 : 0xc1, &v), 0);
+	return s;
+}
+
+/*
+ * Arrow Lake's parts under one name, picked by the profile key model
+ * (facts §9.1, §9.6): 06_C6 perfmon version 6 (the 0x1900 range), 06_C5
+ * version 5 (the legacy addresses) with a third core type, a low-power
+ * Crestmont E-core (CPUID.1AH 0x20000002 beside Skymont's 0x20000003).
+ * The naive reading fails there: taken for the compute tile's Skymont,
+ * the LP-E's retired-load HITM event 0xD4/0x08 counts nothing; taken for
+ * Meteor Lake's Crestmont, its OCR ...SNOOP_HITM counts nothing either:
+ * its file has neither (facts §9.4).
+ */
+static void test_arrowlake_parts(void **state)
+{
+	const uint64_t ocr_hitm = 0x10003C0001ULL;      /* facts §9.4: Gracemont's, MTL Crestmont's */
+	struct clk clk;
+	struct sim *s;
+	uint32_t r[4];
+
+	(void)state;
+	s = mk_arl(0xc6, 6, &clk);
+	sim_cpuid_on(s, 2, 0x1a, 0, r);
+	assert_int_equal(r[0], 0x20000003);
+	/* Arrow Lake's Skymont has the HITM event Lunar Lake's lacks */
+	assert_int_equal(measure(s, &clk, 2, 0, SEL(0xd4, 0x08), 1), 100000);
+	sim_free(s);
+
+	s = mk_arl(0xc5, 5, &clk);
+	/* 4 CPUs: P-cores 0-1, the Skymont 2, the low-power Crestmont 3 */
+	sim_cpuid_on(s, 0, 0x1a, 0, r);
+	assert_int_equal(r[0], 0x40000003);
+	sim_cpuid_on(s, 2, 0x1a, 0, r);
+	assert_int_equal(r[0], 0x20000003);
+	sim_cpuid_on(s, 3, 0x1a, 0, r);
+	assert_int_equal(r[0], 0x20000002);
+	assert_int_equal(measure(s, &clk, 2, 0, SEL(0xd4, 0x08), 1), 100000);
+	assert_int_equal(measure(s, &clk, 3, 0, SEL(0xd4, 0x08), 1), 0);
+	wr(s, 3, RSP0, ocr_hitm);
+	assert_int_equal(measure(s, &clk, 3, 0, SEL(0xb7, 0x01), 1), 0);
+	/* what it has counts: its loads, and load latency on PMC0 with PEBS_EN */
+	assert_int_equal(measure(s, &clk, 3, 1, SEL(0xd0, 0x81), 1), 100000000);
+	wr(s, 3, LD_LAT, 3);
+	wr(s, 3, PEBS_ENABLE, B(0));
+	assert_true(measure(s, &clk, 3, 0, SEL(0xd0, 0x05), 1) > 0);
+	sim_free(s);
+	/* ... where Meteor Lake's Crestmont counts the OCR value (the control) */
+	s = mk("meteorlake", gt_text, &clk);
+	wr(s, 3, RSP0, ocr_hitm);
+	assert_true(measure(s, &clk, 3, 0, SEL(0xb7, 0x01), 1) > 0);
+	sim_free(s);
+}
+
 static void test_load_latency(void **state)
 {
 	size_t u, n = 0;
@@ -2555,6 +2625,7 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_fractions_carried),
 		cmocka_unit_test(test_v6_range),
+		cmocka_unit_test(test_arrowlake_parts),
 		cmocka_unit_test(test_load_latency),
 		cmocka_unit_test(test_load_latency_tagged),
 		cmocka_unit_test(test_pebs_write_while_counting),

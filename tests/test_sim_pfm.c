@@ -166,23 +166,41 @@ static const struct {
 	  MTL_CMT_JSON " (_GT_4.._GT_2048)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a6)", 0xb7, 0x01, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a6)" },
 	{ "meteorlake-crestmont", "OCR (MSR 0x1a7)", 0xb7, 0x02, MTL_CMT_JSON " (OCR.*, MSRIndex 0x1a7)" },
-	/* Lunar Lake: Lion Cove and Skymont, no libpfm4 PMU (pmu-facts 9.8) */
+	/*
+	 * Lunar Lake, and Arrow Lake-S/HX and -H (the profile key model): Lion
+	 * Cove, Skymont (Arrow Lake's with its HITM event), Arrow Lake-H's
+	 * Crestmont LP-E; no libpfm4 PMU (pmu-facts 9.8).  The same codes in
+	 * each file: a row each of these, per file.
+	 */
+#define LNC_ROWS(hw, json)                                                                      \
+	{ hw, "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, json },                                  \
+	{ hw, "INST_RETIRED.ANY_P", 0xc0, 0x00, json },                                         \
+	{ hw, "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, json },                                 \
+	{ hw, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01, json " (_GT_4.._GT_2048)" },   \
+	{ hw, "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, json },                        \
+	{ hw, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, json },                          \
+	{ hw, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, json },                            \
+	{ hw, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, json }
+#define ATOM_ROWS(hw, json)                                                                     \
+	{ hw, "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, json },                                    \
+	{ hw, "INST_RETIRED.ANY_P", 0xc0, 0x00, json },                                         \
+	{ hw, "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, json },                                 \
+	{ hw, "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05, json " (_GT_4.._GT_2048)" }
 #define LNL_LNC_JSON "LNL/events/lunarlake_lioncove_core.json V1.26"
-	{ "lunarlake", "CPU_CLK_UNHALTED.THREAD_P", 0x3c, 0x00, LNL_LNC_JSON },
-	{ "lunarlake", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_INST_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", 0xcd, 0x01,
-	  LNL_LNC_JSON " (_GT_4.._GT_2048)" },
-	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", 0xd2, 0x02, LNL_LNC_JSON },
-	{ "lunarlake", "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", 0xd2, 0x04, LNL_LNC_JSON },
-	{ "lunarlake", "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, LNL_LNC_JSON },
-	{ "lunarlake", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, LNL_LNC_JSON },
 #define LNL_SKT_JSON "LNL/events/lunarlake_skymont_core.json V1.26"
-	{ "lunarlake-skymont", "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "INST_RETIRED.ANY_P", 0xc0, 0x00, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81, LNL_SKT_JSON },
-	{ "lunarlake-skymont", "MEM_UOPS_RETIRED.LOAD_LATENCY_GT_N", 0xd0, 0x05,
-	  LNL_SKT_JSON " (_GT_4.._GT_2048)" },
+#define ARL_LNC_JSON "ARL/events/arrowlake_lioncove_core.json V1.20"
+#define ARL_SKT_JSON "ARL/events/arrowlake_skymont_core.json V1.20"
+#define ARL_CMT_JSON "ARL/events/arrowlake_crestmont_core.json V1.20"
+	LNC_ROWS("lunarlake", LNL_LNC_JSON),
+	ATOM_ROWS("lunarlake-skymont", LNL_SKT_JSON),
+	LNC_ROWS("arrowlake", ARL_LNC_JSON),
+	ATOM_ROWS("arrowlake-skymont", ARL_SKT_JSON),
+	{ "arrowlake-skymont", "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM", 0xd4, 0x08,
+	  ARL_SKT_JSON },
+	ATOM_ROWS("arrowlakeh-skymont", ARL_SKT_JSON),
+	{ "arrowlakeh-skymont", "MEM_LOAD_UOPS_MISC_RETIRED.L3_HIT_SNOOP_HITM", 0xd4, 0x08,
+	  ARL_SKT_JSON },
+	ATOM_ROWS("arrowlakeh-crestmont", ARL_CMT_JSON),
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_NONM", 0xd3, 0x04,
 	  "SRF/events/sierraforest_core.json V1.18" },
 	{ "crestmont", "MEM_LOAD_UOPS_L3_MISS_RETIRED.REMOTE_FWD_HITM", 0xd3, 0x08,
@@ -366,15 +384,47 @@ static void test_rows_named(void **state)
  * A simulated part libpfm4 has no PMU for: every row is one of Intel's
  * values written above, and there is at least one such part.
  */
+/* Every row of @hw, which libpfm4 has no PMU for, is one of Intel's values written above. */
+static void check_json_table(const struct sim_hw *hw)
+{
+	for (size_t i = 0; i < hw->nevents; i++) {
+		assert_null(hw->events[i].pfm);
+		if (!json_row(hw, &hw->events[i]))
+			fail_msg("%s: %s 0x%02x/0x%02x is none of Intel's values", hw->name,
+				 hw->events[i].name, hw->events[i].event, hw->events[i].umask);
+	}
+	for (size_t i = 0; i < hw->nserver_events; i++) {
+		assert_null(hw->server_events[i].pfm);
+		if (!json_row(hw, &hw->server_events[i]))
+			fail_msg("%s: %s is none of Intel's values", hw->name,
+				 hw->server_events[i].name);
+	}
+	for (size_t i = 0; i < hw->nrsp_docs; i++) {
+		assert_null(hw->rsp_docs[i].pfm);
+		if (!json_rsp_row(hw, &hw->rsp_docs[i]))
+			fail_msg("%s: RSP_%d 0x%llx is none of Intel's values", hw->name,
+				 hw->rsp_docs[i].reg,
+				 (unsigned long long)hw->rsp_docs[i].value);
+	}
+}
+
 static void test_json_only_tables(void **state)
 {
-	int parts = 0;
+	int parts = 0, models = 0;
 
 	(void)state;
 	for (size_t u = 0; sim_hw_all[u]; u++) {
 		const struct sim_hw *hw = sim_hw_all[u];
 		size_t k;
 
+		/* the name's other parts (the profile key model) and their Atoms: no libpfm4 PMU */
+		for (const struct sim_hw *const *m = hw->models; m && *m; m++, models++) {
+			assert_null((*m)->pfm_pmu);
+			check_json_table(*m);
+			check_json_table((*m)->atom);
+			if ((*m)->lowpower)
+				check_json_table((*m)->lowpower);
+		}
 		/* a hybrid's Atom CPUs' hardware, when no machine of the list is it */
 		for (k = 0; hw->atom && sim_hw_all[k] && sim_hw_all[k] != hw->atom; k++)
 			;
@@ -383,27 +433,10 @@ static void test_json_only_tables(void **state)
 		if (hw->pfm_pmu)
 			continue;
 		parts++;
-		for (size_t i = 0; i < hw->nevents; i++) {
-			assert_null(hw->events[i].pfm);
-			if (!json_row(hw, &hw->events[i]))
-				fail_msg("%s: %s 0x%02x/0x%02x is none of Intel's values", hw->name,
-					 hw->events[i].name, hw->events[i].event, hw->events[i].umask);
-		}
-		for (size_t i = 0; i < hw->nserver_events; i++) {
-			assert_null(hw->server_events[i].pfm);
-			if (!json_row(hw, &hw->server_events[i]))
-				fail_msg("%s: %s is none of Intel's values", hw->name,
-					 hw->server_events[i].name);
-		}
-		for (size_t i = 0; i < hw->nrsp_docs; i++) {
-			assert_null(hw->rsp_docs[i].pfm);
-			if (!json_rsp_row(hw, &hw->rsp_docs[i]))
-				fail_msg("%s: RSP_%d 0x%llx is none of Intel's values", hw->name,
-					 hw->rsp_docs[i].reg,
-					 (unsigned long long)hw->rsp_docs[i].value);
-		}
+		check_json_table(hw);
 	}
 	assert_true(parts > 0);
+	assert_true(models >= 2);       /* Arrow Lake-S/HX and -H */
 }
 
 /*

@@ -66,7 +66,7 @@ static void layout_pmu_text(const struct ui_snap *s, char *buf, size_t len)
 	o = (size_t)snprintf(buf, len, "PMU v%u, %u-bit:", c->version, c->gp_width);
 	for (int t = 0; t < d->ntypes && o < len; t++) {
 		const struct core_type_desc *ct = &d->type[t], *p = t ? &d->type[t - 1] : NULL;
-		const char *mark = ct->type == CORE_TYPE_CORE ? "P" : "E";
+		const char *mark = core_type_mark(core_type_row_name(d, t));
 
 		if (p && p->type == ct->type && p->pmu.gp_counters == ct->pmu.gp_counters &&
 		    p->pmu.fixed_counters == ct->pmu.fixed_counters)
