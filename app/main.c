@@ -71,11 +71,7 @@ static int raw_from_sim(const struct sim *sim, struct cpuid_set *s)
 		struct cpuid_raw *raw = &s->raw[c];
 
 		s->cpu[c] = c;
-		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-			sim_cpuid_on(sim, c, i, 0, raw->basic[i]);
-		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-			sim_cpuid_on(sim, c, 0x80000000u + i, 0, raw->ext[i]);
-		raw->basic_present = ~0u;
+		cpuid_raw_read(raw, sim_cpuid_at, &(struct sim_at){ sim, c });
 	}
 	return 0;
 }
