@@ -117,8 +117,13 @@ static void events_res(const struct session *r, int type, struct plan_resources 
 {
 	session_perf_resources(r, type, res);
 	events_machine(r, res);
-	if (r->opt.backend == BACKEND_PERF)
+	if (r->opt.backend == BACKEND_PERF) {
 		res->ht_excl = false;
+	} else {
+		/* The msr device's counters: not a version 5 PMU's PMC8 and up (pmu_caps_ngp). */
+		res->ngp = pmu_caps_ngp(type >= 0 ? &r->desc.type[type].pmu : &r->desc.id.pmu);
+		res->gp_free &= (gp_set)((1u << res->ngp) - 1);
+	}
 }
 
 /*

@@ -157,7 +157,7 @@ static void bench_resources(const struct pmu_caps *caps, const struct uarch *u, 
 	res->ngp = caps->gp_counters < PMU_MAX_GP ? caps->gp_counters : PMU_MAX_GP;
 	res->nfixed = pmu_caps_fixed_run(caps) < PMU_MAX_FIXED ? pmu_caps_fixed_run(caps) :
 		      PMU_MAX_FIXED;
-	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+	res->gp_free = (gp_set)((1u << res->ngp) - 1);
 	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
 	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = true;

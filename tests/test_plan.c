@@ -77,7 +77,7 @@ static void res_all_free(struct plan_resources *res, const struct uarch *u, bool
 	memset(res, 0, sizeof(*res));
 	res->ngp = u->gp_needed;
 	res->nfixed = 3;
-	res->gp_free = (uint8_t)((1u << u->gp_needed) - 1);
+	res->gp_free = (gp_set)((1u << u->gp_needed) - 1);
 	res->fixed_free = 0x7;
 	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = ldlat;
@@ -103,7 +103,8 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 
 	for (int si = 0; si < pl->nslots; si++) {
 		const struct plan_slot *s = &pl->slot[si];
-		uint8_t used = 0, rsp_used = 0;
+		gp_set used = 0;
+		uint8_t rsp_used = 0;
 		int nld = 0;
 
 		assert_true(s->nplace <= PMU_MAX_GP);
@@ -117,7 +118,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 			assert_false(un->fixed);
 			assert_int_equal(unit_in_slot(s, pp->unit), 1);
 			/* A part unit may also use the counters free on some CPUs only. */
-			uint8_t gp_ok = (uint8_t)((res->gp_free | (un->part ? res->gp_part : 0)) &
+			gp_set gp_ok = (gp_set)((res->gp_free | (un->part ? res->gp_part : 0)) &
 						  ((1u << res->ngp) - 1));
 
 			for (int j = 0; j < un->nrows; j++) {
@@ -134,7 +135,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 				if ((u->flags & UARCH_F_HT_EXCL) && e->ht_excl)
 					assert_false(res->excl_busy & (1u << c));
 				assert_false(used & (1u << c));
-				used |= (uint8_t)(1u << c);
+				used |= (gp_set)(1u << c);
 				assert_int_equal(s->cfg.evtsel[c], pmu_event_evtsel(e));
 				assert_true(s->cfg.evtsel[c] & EVTSEL_EN);
 				assert_false(s->cfg.evtsel[c] & EVTSEL_INT);
@@ -322,7 +323,7 @@ static void test_every_resource_combination(void **state)
 
 							res.ngp = ngp;
 							res.nfixed = 3;
-							res.gp_free = (uint8_t)gp;
+							res.gp_free = (gp_set)gp;
 							res.fixed_free = (uint8_t)fx;
 							res.rsp_free = (uint8_t)rsp;
 							res.ldlat_free = ld;
@@ -649,7 +650,7 @@ static void test_reasons_blame_truthfully(void **state)
 					for (int ld = 0; ld < 2; ld++) {
 						struct plan_resources res = {
 							.ngp = u->gp_needed, .nfixed = 3,
-							.gp_free = (uint8_t)gp, .fixed_free = (uint8_t)fx,
+							.gp_free = (gp_set)gp, .fixed_free = (uint8_t)fx,
 							.rsp_free = (uint8_t)rsp, .ldlat_free = ld,
 						};
 
@@ -700,7 +701,7 @@ static void test_ht_excl(void **state)
 		for (int par = 0; par < 2; par++) {
 			const struct pmu_cfg *mine = plan_slot_cfg(pl, si, par);
 			const struct pmu_cfg *sib = plan_slot_cfg(pl, si, !par);
-			uint8_t want = 0;
+			gp_set want = 0;
 
 			for (int p = 0; p < s->nplace; p++) {
 				const struct plan_place *pp = &s->place[p];
@@ -714,7 +715,7 @@ static void test_ht_excl(void **state)
 				for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
 					int c = pp->ctr[j];
 
-					want |= (uint8_t)(1u << c);
+					want |= (gp_set)(1u << c);
 					assert_int_equal(mine->evtsel[c], pmu_event_evtsel(pp->row[j]));
 					/* The sibling's same counter idle. */
 					if (excl)
