@@ -396,6 +396,76 @@ static void test_haswell_pmc3_taken(void **state)
 }
 
 /*
+ * Lion Cove's ten counters, PMC4-7 another user's: with leaf 0x23.1's ten
+ * the load latency goes to PMC8/9 and OFFCORE_REQUESTS beside it, and the
+ * PMC0-3 events keep PMC0-3, each in every slot; cut to leaf 0xA's eight
+ * (what lattop had), load latency takes one of PMC2-3 from them and they
+ * share the rest, in fewer slots.  The slots they run in, measured both
+ * ways.
+ */
+/*
+ * Slots the general-purpose units other than load latency run in, summed
+ * (@all: what they would be in every slot).
+ */
+static int gp_slots(const struct plan *pl, int *all)
+{
+	int n = 0;
+
+	*all = 0;
+	for (int ui = 0; ui < pl->nunits; ui++)
+		if (!pl->unit[ui].fixed && !pl->unit[ui].row[0]->ldlat) {
+			n += pl->unit[ui].nslots;
+			*all += pl->nslots;
+		}
+	return n;
+}
+
+static void test_lioncove_ten(void **state)
+{
+	static const unsigned one[] = { 32 };
+	const struct uarch *u = uarch_by_name("lunarlake");   /* its Lion Cove table */
+	struct plan *p8 = plan_new(), *p10 = plan_new();
+	struct plan_resources res = { 0 };
+	int n8, n10, all8, all10;
+	char err[256];
+
+	(void)state;
+	res_all_free(&res, u, true);
+	res.gp_free = 0x0f;                     /* PMC4-7 taken, of eight */
+	assert_int_equal(plan_build(p8, u, &res, one, 1, err, sizeof(err)), 0);
+	check_plan(p8, u, &res, one, 1);
+	res.ngp = 10;
+	res.gp_free = 0x30f;                    /* PMC4-7 taken, of ten */
+	assert_int_equal(plan_build(p10, u, &res, one, 1, err, sizeof(err)), 0);
+	check_plan(p10, u, &res, one, 1);
+	n8 = gp_slots(p8, &all8);
+	n10 = gp_slots(p10, &all10);
+	print_message("lioncove, PMC4-7 taken, one threshold: the other units run in %d of %d "
+		      "unit-slots with 8 counters, %d of %d with 10\n", n8, all8, n10, all10);
+	assert_true(p8->ldlat_ctr == 2 || p8->ldlat_ctr == 3);
+	assert_true(p10->ldlat_ctr == 8 || p10->ldlat_ctr == 9);
+	assert_int_equal(p10->nslots, p8->nslots);     /* the thresholds' (32 and the tagged 3) */
+	assert_int_equal(n10, all10);
+	assert_true(n8 < all8);
+	for (int m = 0; m < M__COUNT; m++)
+		if (!remote_metric(m))
+			assert_true(plan_has(p10, m));
+	/* All free: one slot of the five events either way, the thresholds rotate alone. */
+	res.gp_free = 0x3ff;
+	assert_int_equal(plan_build(p10, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(p10, u, &res, thr5, 5);
+	res.ngp = 8;
+	res.gp_free = 0xff;
+	assert_int_equal(plan_build(p8, u, &res, thr5, 5, err, sizeof(err)), 0);
+	assert_int_equal(p10->nslots, p8->nslots);
+	assert_int_equal(gp_slots(p10, &all10), gp_slots(p8, &all8));
+	print_message("lioncove, all free, 5 thresholds: %d slots with 8 counters, %d with 10\n",
+		      p8->nslots, p10->nslots);
+	free(p8);
+	free(p10);
+}
+
+/*
  * Other packages (issue: cross-socket false sharing): measured with two or
  * more packages where the family has an event, on the models whose flags
  * the event needs (Haswell and Broadwell: the server models), as
@@ -954,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_every_resource_combination),
 		cmocka_unit_test(test_westmere_pmc0_taken),
 		cmocka_unit_test(test_haswell_pmc3_taken),
+		cmocka_unit_test(test_lioncove_ten),
 		cmocka_unit_test(test_remote),
 		cmocka_unit_test(test_fixed1_taken),
 		cmocka_unit_test(test_fixed2_taken),
