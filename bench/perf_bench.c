@@ -177,11 +177,7 @@ static int sim_cpuid_set(const struct sim *sim, struct cpuid_set *set)
 		return -1;
 	for (int c = 0; c < set->n; c++) {
 		set->cpu[c] = c;
-		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-			sim_cpuid_on(sim, c, i, 0, set->raw[c].basic[i]);
-		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-			sim_cpuid_on(sim, c, 0x80000000u + i, 0, set->raw[c].ext[i]);
-		set->raw[c].basic_present = ~0u;
+		cpuid_raw_read(&set->raw[c], sim_cpuid_at, &(struct sim_at){ sim, c });
 	}
 	return 0;
 }
