@@ -73,13 +73,21 @@ msrfs_umount $M
 # The simulator has no legacy counter address on a version 6 part (sim.c sim_reg()): a run
 # that wrote one would fail; SIGKILL, then --restore puts every register back from the journal.
 LNL=../shared/cpuid/all/lunarlake_core-ultra-9-288v.cpuid-r.txt
-if [ -f $LNL ]; then
-	msrfs_mount $M --simulate lunarlake --sim-profile "$(sim_profile lnl 'cpus = 8' 'core_types = P:4,E:4')" ||
-		{ not_ok "mount lunarlake"; tap_done; exit 1; }
+# lnl_once NAME [PROFILE LINE...]: the stand-in as Lunar Lake (4 P-cores, 4 E-cores) with these
+# profile lines, its registers in $LIB_TMP/before, then lattop --once into $LIB_TMP/out.
+lnl_once() {
+	_ln=$1
+	shift
+	msrfs_mount $M --simulate lunarlake --sim-profile \
+		"$(sim_profile lnl 'cpus = 8' 'core_types = P:4,E:4' "$@")" ||
+		{ not_ok "mount lunarlake ($_ln)"; tap_done; exit 1; }
 	regs_snapshot $M $LIB_TMP/before
 	./lattop --state-dir $S --msr-dir $M --cpuid-file $LNL --once -d 0.3 --format json >$LIB_TMP/out \
 		2>$LIB_TMP/err
-	is "lunarlake --once on the stand-in exits 0" "$?" 0
+	is "lunarlake $_ln: exit 0" "$?" 0
+}
+if [ -f $LNL ]; then
+	lnl_once "--once on the stand-in"
 	is "lunarlake --once measured the P-cores' HITM through the version 6 range" \
 		"$(jq '.cpus[0].snoop.hitm_per_sec > 4.5e4 and .cpus[0].snoop.hitm_per_sec < 5.5e4' $LIB_TMP/out)" true
 	is "lunarlake --once wrote counters and selects in the version 6 range, none in the legacy one" \
@@ -145,13 +153,7 @@ if [ -f $LNL ]; then
 	# Another user holds PMC8 on CPU 0 (a cycles event with its PMI, as perf leaves it): a
 	# mask cut to 8 bits would lose that ownership and write over it.  lattop leaves PMC8
 	# and its select alone there, measures, names the register, and puts the rest back.
-	msrfs_mount $M --simulate lunarlake --sim-profile \
-		"$(sim_profile lnl8 'cpus = 8' 'core_types = P:4,E:4' 'cpu0.msr.0x1921 = 0x53003c')" ||
-		{ not_ok "mount lunarlake, PMC8 in use"; tap_done; exit 1; }
-	regs_snapshot $M $LIB_TMP/before
-	./lattop --state-dir $S --msr-dir $M --cpuid-file $LNL --once -d 0.3 --format json >$LIB_TMP/out \
-		2>$LIB_TMP/err
-	is "lunarlake PMC8 in use: exit 0" "$?" 0
+	lnl_once "PMC8 in use" 'cpu0.msr.0x1921 = 0x53003c'
 	is "lunarlake PMC8 in use: CPU 0's PMC8 and its select never written" \
 		"$(grep -c -E '^W 0 0x192[01] ' $M/log)" 0
 	check "lunarlake PMC8 in use: CPU 0's PMC9 still lattop's" grep -q -E '^W 0 0x1925 ' $M/log
