@@ -734,7 +734,7 @@ static void check_no_int_no_pmi(struct rig *r, int from)
 
 		if (x->op != FAKE_WRITE)
 			continue;
-		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 			assert_false(x->val & EVTSEL_INT);
 		if (x->reg == MSR_FIXED_CTR_CTRL) {
 			uint64_t saved = orig_val(r, x->cpu, MSR_FIXED_CTR_CTRL);
@@ -793,7 +793,7 @@ static int pebs_violations(struct rig *r, int from, bool verbose)
 
 			if (reg == MSR_PEBS_ENABLE)
 				pebs[i] = r->orig[i][q].val;
-			if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+			if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 				sel[i][reg - MSR_PERFEVTSEL(0)] = r->orig[i][q].val;
 		}
 	}
@@ -814,7 +814,7 @@ static int pebs_violations(struct rig *r, int from, bool verbose)
 				}
 			pebs[i] = x->val;
 		}
-		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP)) {
 			unsigned k = x->reg - MSR_PERFEVTSEL(0);
 
 			if ((pebs[i] & ((1ull << k) | (1ull << (32 + k)))) && x->val != ldsel) {
@@ -882,7 +882,7 @@ static int counting_writes(struct rig *r, int from, bool shared, bool verbose)
 				glob[i] = v;
 			else if (reg == MSR_PEBS_LD_LAT)
 				ldlat[i] = v;
-			else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+			else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 				sel[i][reg - MSR_PERFEVTSEL(0)] = v;
 		}
 	for (int w = from; w < r->f.nlog; w++) {
@@ -900,7 +900,7 @@ static int counting_writes(struct rig *r, int from, bool shared, bool verbose)
 					on[c] |= (gp_set)(1u << k);
 		if (fake_is_pmc(x->reg) || fake_is_apmc(x->reg)) {
 			hit = on[i] & (gp_set)(1u << (fake_storage(x->reg) - MSR_PMC(0)));
-		} else if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+		} else if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP)) {
 			unsigned k = x->reg - MSR_PERFEVTSEL(0);
 
 			if (x->val != (sel[i][k] & ~(1ull << 22)))
