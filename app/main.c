@@ -71,11 +71,7 @@ static int raw_from_sim(const struct sim *sim, struct cpuid_set *s)
 		struct cpuid_raw *raw = &s->raw[c];
 
 		s->cpu[c] = c;
-		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-			sim_cpuid_on(sim, c, i, 0, raw->basic[i]);
-		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-			sim_cpuid_on(sim, c, 0x80000000u + i, 0, raw->ext[i]);
-		raw->basic_present = ~0u;
+		cpuid_raw_read(raw, sim_cpuid_at, &(struct sim_at){ sim, c });
 	}
 	return 0;
 }
@@ -121,8 +117,13 @@ static void events_res(const struct session *r, int type, struct plan_resources 
 {
 	session_perf_resources(r, type, res);
 	events_machine(r, res);
-	if (r->opt.backend == BACKEND_PERF)
+	if (r->opt.backend == BACKEND_PERF) {
 		res->ht_excl = false;
+	} else {
+		/* The msr device's counters: not a version 5 PMU's PMC8 and up (pmu_caps_ngp). */
+		res->ngp = pmu_caps_ngp(type >= 0 ? &r->desc.type[type].pmu : &r->desc.id.pmu);
+		res->gp_free &= (gp_set)((1u << res->ngp) - 1);
+	}
 }
 
 /*

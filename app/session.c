@@ -440,7 +440,7 @@ static bool siblings_changed(struct session *r)
 	for (int i = 0; i < r->nids; i++) {
 		const struct pmu_cpu *c = &r->pmu.cpu[i];
 		const struct pmu_event *e;
-		uint8_t newly;
+		gp_set newly;
 		char why[256];
 
 		if (!r->sampler.cpu[i].ok || !pmu_check_siblings(&r->pmu, i, &newly))

@@ -57,7 +57,7 @@ void session_perf_resources(const struct session *r, int type, struct plan_resou
 	res->ngp = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
 	/* The fixed counters from 0 up to the first the ECX bitmap leaves out (version 5). */
 	res->nfixed = pmu_caps_fixed_run(c) < PMU_MAX_FIXED ? pmu_caps_fixed_run(c) : PMU_MAX_FIXED;
-	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+	res->gp_free = (gp_set)((1u << res->ngp) - 1);
 	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
 	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = !r->desc.ldlat_why[0];

@@ -194,7 +194,7 @@ static void bench_resources(const struct pmu_caps *caps, const struct uarch *u, 
 	res->ngp = caps->gp_counters < PMU_MAX_GP ? caps->gp_counters : PMU_MAX_GP;
 	res->nfixed = pmu_caps_fixed_run(caps) < PMU_MAX_FIXED ? pmu_caps_fixed_run(caps) :
 		      PMU_MAX_FIXED;
-	res->gp_free = (uint8_t)((1u << res->ngp) - 1);
+	res->gp_free = (gp_set)((1u << res->ngp) - 1);
 	res->fixed_free = (uint8_t)((1u << res->nfixed) - 1);
 	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = true;
@@ -214,11 +214,7 @@ static int sim_cpuid_set(const struct sim *sim, struct cpuid_set *set)
 		return -1;
 	for (int c = 0; c < set->n; c++) {
 		set->cpu[c] = c;
-		for (uint32_t i = 0; i < CPUID_RAW_BASIC; i++)
-			sim_cpuid_on(sim, c, i, 0, set->raw[c].basic[i]);
-		for (uint32_t i = 0; i < CPUID_RAW_EXT; i++)
-			sim_cpuid_on(sim, c, 0x80000000u + i, 0, set->raw[c].ext[i]);
-		set->raw[c].basic_present = ~0u;
+		cpuid_raw_read(&set->raw[c], sim_cpuid_at, &(struct sim_at){ sim, c });
 	}
 	return 0;
 }

@@ -75,31 +75,37 @@ static bool cpuid_store(struct cpuid_raw *raw, uint32_t leaf, uint32_t sub, cons
 	return to != NULL;
 }
 
-/* The leaves lattop keeps, from the CPU this thread runs on. */
-static void cpuid_read_here(struct cpuid_raw *raw)
+void cpuid_raw_read(struct cpuid_raw *raw, cpuid_fn *fn, void *arg)
 {
 	uint32_t r[4], max, ext_max;
 
 	memset(raw, 0, sizeof(*raw));
-	__cpuid_count(0, 0, r[0], r[1], r[2], r[3]);
+	fn(arg, 0, 0, r);
 	max = r[0];
 	cpuid_store(raw, 0, 0, r);
 	for (uint32_t l = 1; l <= max && l < CPUID_RAW_BASIC; l++) {
-		__cpuid_count(l, 0, r[0], r[1], r[2], r[3]);
+		fn(arg, l, 0, r);
 		cpuid_store(raw, l, 0, r);
 	}
 	for (uint32_t sub = 0; max >= 0x23 && sub < 2; sub++) {
-		__cpuid_count(0x23, sub, r[0], r[1], r[2], r[3]);
+		fn(arg, 0x23, sub, r);
 		cpuid_store(raw, 0x23, sub, r);
 	}
-	__cpuid_count(0x80000000u, 0, r[0], r[1], r[2], r[3]);
+	fn(arg, 0x80000000u, 0, r);
 	ext_max = r[0];
 	if ((ext_max & 0xffff0000u) != 0x80000000u)
 		return;
 	for (uint32_t l = 0x80000000u; l <= ext_max && l - 0x80000000u < CPUID_RAW_EXT; l++) {
-		__cpuid_count(l, 0, r[0], r[1], r[2], r[3]);
+		fn(arg, l, 0, r);
 		cpuid_store(raw, l, 0, r);
 	}
+}
+
+/* The cpuid instruction, on the CPU this thread runs on. */
+static void cpuid_here(void *arg, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	(void)arg;
+	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
 }
 
 int cpuid_set_running(struct cpuid_set *s, char *err, size_t errlen)
@@ -131,7 +137,7 @@ int cpuid_set_running(struct cpuid_set *s, char *err, size_t errlen)
 			goto restore;
 		}
 		s->cpu[s->n - 1] = c;
-		cpuid_read_here(&s->raw[s->n - 1]);
+		cpuid_raw_read(&s->raw[s->n - 1], cpuid_here, NULL);
 	}
 	rc = 0;
 	if (!s->n) {

@@ -124,6 +124,12 @@ struct pfm_diff {
 #define PFM_WHY_ATOM_ANY_RESPONSE "libpfm4 adds ANY_RESPONSE (bit 16) to a snoop-only " \
 				  "response; the perfmon json value has no supplier bit"
 
+/*
+ * A set of general-purpose counters: bit k = IA32_PMCk, up to PMU_MAX_GP
+ * (cpu/msr_allow.h: 10, Lion Cove's; cpu/pmu.h checks that they fit).
+ */
+typedef uint16_t gp_set;
+
 struct pmu_event {
 	const char *name;        /* Intel event name, e.g. "MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD" */
 	enum metric metric;
@@ -133,7 +139,7 @@ struct pmu_event {
 	bool inv;                /* PERFEVTSEL[23] */
 	bool edge;               /* PERFEVTSEL[18] */
 	int8_t fixed;            /* IA32_FIXED_CTRn this row uses, or PMU_FIXED_NONE */
-	uint8_t counters;        /* general-purpose counters allowed: bit i = IA32_PMCi */
+	gp_set counters;         /* general-purpose counters allowed: bit i = IA32_PMCi */
 	uint8_t offcore;         /* 0: none; 1: MSR_OFFCORE_RSP_0; 2: MSR_OFFCORE_RSP_1 */
 	uint64_t offcore_rsp;    /* the value that MSR must hold */
 	bool ldlat;              /* load latency: PEBS_EN+LL_EN and MSR_PEBS_LD_LAT_THRESHOLD */

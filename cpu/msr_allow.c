@@ -17,7 +17,7 @@ bool msr_allowed(uint32_t reg)
 	if (msr_pmc_index(reg, NULL) >= 0 || msr_evtsel_index(reg, NULL) >= 0 ||
 	    msr_fixed_index(reg, NULL) >= 0)
 		return true;
-	if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
+	if (msr_apmc_index(reg) >= 0)
 		return true;
 	switch (reg) {
 	case MSR_OFFCORE_RSP(0):

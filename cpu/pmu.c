@@ -90,7 +90,7 @@ const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
 
 	if ((k = msr_pmc_index(reg, &v6)) >= 0)
 		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CTR" : "IA32_PMC%d", k);
-	else if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
+	else if (msr_apmc_index(reg) >= 0)
 		snprintf(buf, len, "IA32_A_PMC%u", reg - MSR_A_PMC(0));
 	else if ((k = msr_evtsel_index(reg, &v6)) >= 0)
 		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CFG_A" : "IA32_PERFEVTSEL%d", k);
@@ -151,13 +151,13 @@ static int misc_slot(uint32_t reg)
 	}
 }
 
-/* The saved entry of @reg, or NULL: by index, since every switch looks some up. */
+/* @reg's saved entry (IA32_A_PMCx: IA32_PMCx's), or NULL: by index, every switch looks some up */
 static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 {
 	int8_t ix = -1;
 	int m;
 
-	if ((m = msr_pmc_index(reg, NULL)) >= 0)
+	if ((m = msr_pmc_index(reg, NULL)) >= 0 || (m = msr_apmc_index(reg)) >= 0)
 		ix = c->ix_pmc[m];
 	else if ((m = msr_evtsel_index(reg, NULL)) >= 0)
 		ix = c->ix_evtsel[m];
@@ -178,8 +178,6 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 	char name[40];
 	int r;
 
-	if (reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))
-		s = reg_find(c, MSR_PMC(reg - MSR_A_PMC(0)));
 	if (!s || !c->saved) {
 		/* A bug, not a user error: refuse rather than write unsaved. */
 		snprintf(err, errlen, "cpu %d: internal error: %s (0x%x) written before being saved",
@@ -511,7 +509,8 @@ static void power_on(struct pmu_cpu *c, uint32_t reg, uint64_t bits)
 
 static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
-	uint8_t gp = p->force ? 0 : c->gp_taken, fx = p->force ? 0 : c->fixed_taken;
+	gp_set gp = p->force ? 0 : c->gp_taken;
+	uint8_t fx = p->force ? 0 : c->fixed_taken;
 	uint64_t fixed_mask = 0, global_mask = 0, pebs_mask = 0;
 	int r = 0;
 
@@ -615,7 +614,7 @@ static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
  * PEBS_ENABLE has only PMC0-3 bits here, all lattop's: the reset needs
  * PERFEVTSEL0-3 to itself.
  */
-static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint64_t *global_back,
+static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, gp_set next_gp, uint64_t *global_back,
 			 char *err, size_t errlen)
 {
 	static const uint64_t magic[PMU_CTR_RESET_N] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
@@ -660,7 +659,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, uint8_t next_gp, uint
 		if (!r)
 			r = wr(p, c, pmu_pmc(p, k), 0, err, errlen);
 		c->last_gp[k] = 0;
-		c->cur.gp_mask &= (uint8_t)~(1u << k);
+		c->cur.gp_mask &= (gp_set)~(1u << k);
 	}
 	if (r < 0 && *global_back) {
 		/*
@@ -688,20 +687,20 @@ static struct pmu_diff diff_to(const struct pmu_cpu *c, const struct pmu_cfg *ne
  * The counters a switch to @next reprograms (@d: its pmu_diff()): a new
  * event, or an offcore value or threshold that changes under it.
  */
-static uint8_t reprogrammed(const struct pmu_cfg *next, const struct pmu_diff *d)
+static gp_set reprogrammed(const struct pmu_cfg *next, const struct pmu_diff *d)
 {
-	uint8_t m = d->sel;
+	gp_set m = d->sel;
 
 	for (unsigned j = 0; j < 2; j++)
 		if (d->rsp & (1u << j))
 			m |= next->rsp_users[j] & next->gp_mask;
 	if (d->ldlat)
-		m |= (uint8_t)(1u << next->ldlat_ctr);
+		m |= (gp_set)(1u << next->ldlat_ctr);
 	return m;
 }
 
 /* Does the Nehalem counter reset run before a switch of @c that reprograms @changed? */
-static bool reset_runs(const struct pmu *p, const struct pmu_cpu *c, uint8_t changed)
+static bool reset_runs(const struct pmu *p, const struct pmu_cpu *c, gp_set changed)
 {
 	return changed && p->ctr_reset && (!(c->gp_taken & CTR_RESET_MASK) || p->force);
 }
@@ -742,7 +741,7 @@ static int pebs_kept(const struct pmu_cpu *c, const struct pmu_cfg *next, const 
  * reset stops it).
  */
 static int pebs_to_stop(const struct pmu *p, const struct pmu_cpu *c, const struct pmu_cfg *next,
-			const struct pmu_diff *d, uint8_t changed)
+			const struct pmu_diff *d, gp_set changed)
 {
 	int k = pebs_kept(c, next, d);
 
@@ -756,7 +755,7 @@ int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next)
 {
 	const struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_diff d = diff_to(c, next);
-	uint8_t m = reprogrammed(next, &d);
+	gp_set m = reprogrammed(next, &d);
 	int n;
 
 	if (reset_runs(p, c, m))
@@ -884,9 +883,9 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_cfg *cur = &c->cur;
 	struct pmu_diff d = diff_to(c, next);
-	uint8_t changed = reprogrammed(next, &d), zeroed = 0;
+	gp_set changed = reprogrammed(next, &d), zeroed = 0;
 	/* Counting now, and not stopped for the switch: what may count on through it. */
-	uint8_t running = c->frozen ? 0 : cur->gp_mask;
+	gp_set running = c->frozen ? 0 : cur->gp_mask;
 	int keep = pebs_kept(c, next, &d), stop = pebs_to_stop(p, c, next, &d, changed);
 	bool reset = reset_runs(p, c, changed);
 	uint64_t want, global_back = 0;
@@ -960,13 +959,13 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 
 	/* 3. Counters leaving: back to their saved (idle) selection. */
 	for (unsigned k = 0; k < c->ngp; k++) {
-		uint8_t bit = (uint8_t)(1u << k);
+		gp_set bit = (gp_set)(1u << k);
 
 		if ((cur->gp_mask & bit) && !(next->gp_mask & bit)) {
 			r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
 			if (r < 0)
 				return r;
-			cur->gp_mask &= (uint8_t)~bit;
+			cur->gp_mask &= (gp_set)~bit;
 		}
 	}
 
@@ -1001,7 +1000,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 
 	/* 5. Counters arriving or changing event. */
 	for (unsigned k = 0; k < c->ngp; k++) {
-		uint8_t bit = (uint8_t)(1u << k);
+		gp_set bit = (gp_set)(1u << k);
 
 		if (!(changed & bit))
 			continue;
@@ -1080,7 +1079,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 				if ((r = wr(p, c, pmu_pmc(p, k), 0, err, errlen)) < 0)
 					return r;
 				c->last_gp[k] = 0;
-				zeroed |= (uint8_t)(1u << k);
+				zeroed |= (gp_set)(1u << k);
 			}
 			if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 				return r;
@@ -1106,7 +1105,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			return r;
 		c->hw_global = want;
 	}
-	c->ran_on = running & next->gp_mask & (uint8_t)~(changed | zeroed);
+	c->ran_on = running & next->gp_mask & (gp_set)~(changed | zeroed);
 	c->frozen = false;
 	c->programmed = true;
 	return 0;
@@ -1270,7 +1269,7 @@ static int global_back(struct pmu *p, struct pmu_cpu *c, uint64_t bits, char *er
 }
 
 /* Give up counters someone else took: never written again, not even at restore. */
-static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lost_fx,
+static int give_up(struct pmu *p, struct pmu_cpu *c, gp_set lost_gp, uint8_t lost_fx,
 		   char *err, size_t errlen)
 {
 	int r;
@@ -1293,8 +1292,8 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 		/* Its global enable as it was (a freeze may have cleared it), then theirs. */
 		if ((r = global_back(p, c, 1ull << k, err, errlen)) < 0)
 			return r;
-		c->gp_taken |= (uint8_t)(1u << k);
-		c->cur.gp_mask &= (uint8_t)~(1u << k);
+		c->gp_taken |= (gp_set)(1u << k);
+		c->cur.gp_mask &= (gp_set)~(1u << k);
 		give_up_reg(c, pmu_evtsel(p, k));
 		give_up_reg(c, pmu_pmc(p, k));
 		g->mask &= ~(1ull << k);
@@ -1315,7 +1314,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, uint8_t lost_gp, uint8_t lo
 }
 
 /* Read back the selects of @check; those not as lattop wrote them are lost (and told in @msg). */
-static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t *lost,
+static int selects_lost(struct pmu *p, struct pmu_cpu *c, gp_set check, gp_set *lost,
 			char *msg, size_t len, size_t *o)
 {
 	char name[40];
@@ -1330,7 +1329,7 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 			return r;
 		if (v == (c->cur.evtsel[k] & ~EVTSEL_INT))
 			continue;
-		*lost |= (uint8_t)(1u << k);
+		*lost |= (gp_set)(1u << k);
 		if (*o < len)
 			*o += (size_t)snprintf(msg + *o, len - *o, "%scpu %d: %s was reprogrammed by someone "
 					       "else (0x%llx, lattop wrote 0x%llx)", *o ? "; " : "", c->id,
@@ -1341,7 +1340,7 @@ static int selects_lost(struct pmu *p, struct pmu_cpu *c, uint8_t check, uint8_t
 	return 0;
 }
 
-static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, gp_set *lost_gp,
 		       char *msg, size_t len, size_t *o);
 
 int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *msg, size_t len)
@@ -1349,7 +1348,7 @@ int pmu_verify_before(struct pmu *p, int i, const struct pmu_cfg *next, char *ms
 	struct pmu_cpu *c = &p->cpu[i];
 	struct pmu_diff d = diff_to(c, next);
 	/* The selects overwritten: those of now that @next drops or changes (the switch reversed). */
-	uint8_t check = pmu_diff(next, &c->cur).sel, lost = 0;
+	gp_set check = pmu_diff(next, &c->cur).sel, lost = 0;
 	unsigned shared = 0;
 	size_t o = 0;
 	int r, n = 0;
@@ -1396,7 +1395,7 @@ static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
  * lost.  Only those in @which (CHECK_*) are read.  Returns how many
  * registers were given up.
  */
-static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t *lost_gp,
+static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, gp_set *lost_gp,
 		       char *msg, size_t len, size_t *o)
 {
 	struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE), *ll = reg_find(c, MSR_PEBS_LD_LAT);
@@ -1470,7 +1469,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 			/* PEBS is theirs now: the register is never written again. */
 			for (unsigned k = 0; k < c->ngp; k++)
 				if ((v & ~c->hw_pebs & pmu_pebs_bits(p, k)) && (c->cur.gp_mask & (1u << k)))
-					*lost_gp |= (uint8_t)(1u << k);
+					*lost_gp |= (gp_set)(1u << k);
 			p->ldlat_taken = true;
 			give_up_reg(c, MSR_PEBS_ENABLE);
 			c->cur.ldlat_ctr = -1;
@@ -1484,7 +1483,8 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, uint8_t
 int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t lost_gp, lost_fx = 0;
+	gp_set lost_gp;
+	uint8_t lost_fx = 0;
 	size_t o = 0;
 	uint64_t v;
 	int r;

@@ -53,12 +53,12 @@ static inline uint64_t pmu_width_mask(unsigned w)
 
 /* What one rotation slot programs on a CPU. */
 struct pmu_cfg {
-	uint8_t gp_mask;                /* general-purpose counters programmed */
+	gp_set gp_mask;                 /* general-purpose counters programmed */
 	uint64_t evtsel[PMU_MAX_GP];    /* their PERFEVTSEL values (EN set, INT clear) */
 	uint8_t fixed_mask;             /* fixed counters enabled (OS|USR) */
 	uint8_t rsp_mask;               /* bit j: MSR_OFFCORE_RSP_j programmed */
 	uint64_t rsp[2];
-	uint8_t rsp_users[2];           /* counters whose event reads MSR_OFFCORE_RSP_j */
+	gp_set rsp_users[2];            /* counters whose event reads MSR_OFFCORE_RSP_j */
 	int8_t ldlat_ctr;               /* counter with PEBS_EN+LL_EN, or -1 */
 	uint16_t ldlat;                 /* MSR_PEBS_LD_LAT_THRESHOLD when ldlat_ctr >= 0 */
 };
@@ -73,6 +73,8 @@ struct pmu_reg {
 
 #define PMU_NREG 32
 #define PMU_NMISC 6
+_Static_assert(PMU_NREG >= 2 * PMU_MAX_GP + PMU_MAX_FIXED + PMU_NMISC, "room for every saved register");
+_Static_assert(PMU_MAX_GP <= 8 * sizeof(gp_set), "a gp_set holds every counter");
 
 struct pmu_cpu {
 	int id;                         /* Linux CPU number */
@@ -88,10 +90,11 @@ struct pmu_cpu {
 	/* found at probe */
 	uint64_t evtsel[PMU_MAX_GP];
 	uint64_t fixed_ctrl, global_ctrl, pebs_enable, inuse;
-	uint8_t gp_taken;               /* held by someone else */
+	gp_set gp_taken;                /* held by someone else */
 	uint8_t fixed_taken;
 	/* ... of those, the ones that hold lattop's own programming (pmu_table_has_evtsel) */
-	uint8_t gp_lattop, fixed_lattop;
+	gp_set gp_lattop;
+	uint8_t fixed_lattop;
 	/* saved before the first write */
 	struct pmu_reg regs[PMU_NREG];
 	int nregs;
@@ -108,7 +111,7 @@ struct pmu_cpu {
 	 * sibling (one that uses a counter, else any), -1 when none is
 	 * unmeasured; sib_err: why it cannot be read (pmu_strerror()), or NULL.
 	 */
-	uint8_t sib_busy, sib_excl;
+	gp_set sib_busy, sib_excl;
 	int sib_cpu;
 	const char *sib_err;
 	/*
@@ -135,8 +138,8 @@ struct pmu_cpu {
 	 * through it, their event and count kept, never stopped: what they
 	 * count from their last read belongs to the new slot, from that read.
 	 */
-	uint8_t ran_on;
-	uint8_t rewritten;              /* selects rewritten (and verified) since the last check */
+	gp_set ran_on;
+	gp_set rewritten;               /* selects rewritten (and verified) since the last check */
 	/*
 	 * MSR_OFFCORE_RSP_x and the threshold (pmu.c CHECK_*) read back by
 	 * pmu_verify_before() (sh_verified) and then rewritten by the last
@@ -208,6 +211,13 @@ void pmu_close(struct pmu *p);
  * message when CPUID gave the CPU no core type).
  */
 void pmu_core_types(struct pmu *p, const struct cpu_desc *desc);
+
+/*
+ * The general-purpose counters lattop programs of those @c enumerates:
+ * before version 6, PMC0-7 only (PMU_LEGACY_GP, msr_allow.h says why).
+ */
+unsigned pmu_caps_ngp(const struct pmu_caps *c);
+
 int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *desc,
 		 char *err, size_t errlen);
 
@@ -298,7 +308,7 @@ int pmu_changes(const struct pmu *p, int i, const struct pmu_cfg *next);
 
 /* The registers a switch from one configuration to another writes (pmu_diff()). */
 struct pmu_diff {
-	uint8_t sel;                    /* bit k: IA32_PERFEVTSELk gets an event it did not hold */
+	gp_set sel;                     /* bit k: IA32_PERFEVTSELk gets an event it did not hold */
 	uint8_t rsp;                    /* bit j: MSR_OFFCORE_RSP_j gets another value */
 	bool ldlat;                     /* MSR_PEBS_LD_LAT_THRESHOLD gets another value */
 };
@@ -318,7 +328,7 @@ static inline struct pmu_diff pmu_diff_from(const struct pmu_cfg *a, const uint6
 
 	for (unsigned k = 0; k < PMU_MAX_GP; k++)
 		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
-			d.sel |= (uint8_t)(1u << k);
+			d.sel |= (gp_set)(1u << k);
 	for (unsigned j = 0; j < 2; j++)
 		if ((b->rsp_mask & (1u << j)) && rsp[j] != b->rsp[j])
 			d.rsp |= (uint8_t)(1u << j);
@@ -499,7 +509,7 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len);
  * busy now that were not.  1 when sib_busy or sib_excl changed (the caller
  * re-plans), else 0.  Nothing is read where the bug does not apply.
  */
-int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly);
+int pmu_check_siblings(struct pmu *p, int i, gp_set *newly);
 
 /* Does @p measure the CPU at index @dev_index of its msrdev.cpu[]? */
 bool pmu_measures(const struct pmu *p, int dev_index);

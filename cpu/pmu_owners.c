@@ -37,13 +37,15 @@ const char *pmu_likely_owner(const struct pmu_cpu *c)
 
 void pmu_describe_taken(const struct pmu *p, const struct pmu_cpu *c, char *buf, size_t len)
 {
+	char name[40];
 	size_t o = 0;
 
 	buf[0] = 0;
 	for (unsigned k = 0; k < c->ngp && o < len; k++)
 		if (c->gp_taken & (1u << k))
-			o += snprintf(buf + o, len - o, "%sIA32_PERFEVTSEL%u=0x%llx", o ? ", " : "",
-				      k, (unsigned long long)c->evtsel[k]);
+			o += snprintf(buf + o, len - o, "%s%s=0x%llx", o ? ", " : "",
+				      pmu_reg_name(pmu_evtsel(p, k), name, sizeof(name)),
+				      (unsigned long long)c->evtsel[k]);
 	if (c->fixed_taken && o < len)
 		o += snprintf(buf + o, len - o, "%sIA32_FIXED_CTR_CTRL=0x%llx (fixed counter%s",
 			      o ? ", " : "", (unsigned long long)c->fixed_ctrl,
@@ -68,7 +70,7 @@ int pmu_check_free(const struct pmu *p, char *msg, size_t len)
 		return -1;
 	for (int i = 0; i < p->ncpu; i++) {
 		const struct pmu_cpu *c = &p->cpu[i];
-		uint8_t all = (uint8_t)((1u << c->ngp) - 1);
+		gp_set all = (gp_set)((1u << c->ngp) - 1);
 		char taken[512];
 
 		if ((c->gp_taken & all) != all)
@@ -108,7 +110,7 @@ int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
 {
 	for (int i = 0; i < p->ncpu; i++) {
 		const struct pmu_cpu *c = &p->cpu[i];
-		char regs[384];
+		char regs[384], name[40];
 		size_t o = 0;
 
 		if (!c->gp_lattop && !c->fixed_lattop)
@@ -116,8 +118,9 @@ int pmu_check_lattop(const struct pmu *p, char *msg, size_t len)
 		regs[0] = 0;
 		for (unsigned k = 0; k < c->ngp && o < sizeof(regs); k++)
 			if (c->gp_lattop & (1u << k))
-				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%sIA32_PERFEVTSEL%u=0x%llx",
-						      o ? ", " : "", k,
+				o += (size_t)snprintf(regs + o, sizeof(regs) - o, "%s%s=0x%llx",
+						      o ? ", " : "",
+						      pmu_reg_name(pmu_evtsel(p, k), name, sizeof(name)),
 						      (unsigned long long)c->evtsel[k]);
 		if (c->fixed_lattop && o < sizeof(regs))
 			snprintf(regs + o, sizeof(regs) - o, "%sIA32_FIXED_CTR_CTRL=0x%llx", o ? ", " : "",
@@ -221,16 +224,16 @@ int pmu_reset_lattop(struct pmu *p, char *msg, size_t len)
  * any row.  These parts are version 3, with no IA32_PERF_GLOBAL_INUSE: EN
  * tells.  A sibling that cannot be read may use any counter: all are busy.
  */
-int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
+int pmu_check_siblings(struct pmu *p, int i, gp_set *newly)
 {
 	struct pmu_cpu *c = &p->cpu[i];
-	uint8_t busy = 0, excl = 0, all = (uint8_t)((1u << c->ngp) - 1);
+	gp_set busy = 0, excl = 0, all = (gp_set)((1u << c->ngp) - 1);
 	const char *err = NULL;
 	int who = -1, changed;
 
 	for (int s = 0; s < c->nsib && (p->uarch->flags & UARCH_F_HT_EXCL); s++) {
 		const struct msrdev_cpu *o = &p->dev->cpu[p->sib_dev[c->sib_first + s]];
-		uint8_t b = 0;
+		gp_set b = 0;
 		int r = 0;
 
 		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
@@ -241,10 +244,10 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 			p->reads++;
 			if (r < 0 || !(sel & EVTSEL_EN))
 				continue;
-			b |= (uint8_t)(1u << k);
+			b |= (gp_set)(1u << k);
 			ev = (unsigned)(sel & 0xff);
 			if (ev >= PMU_HT_EXCL_FIRST && ev <= PMU_HT_EXCL_LAST)
-				excl |= (uint8_t)(1u << k);
+				excl |= (gp_set)(1u << k);
 		}
 		if (r < 0)
 			b = all;
@@ -256,7 +259,7 @@ int pmu_check_siblings(struct pmu *p, int i, uint8_t *newly)
 		busy |= b;
 	}
 	if (newly)
-		*newly = busy & (uint8_t)~c->sib_busy;
+		*newly = busy & (gp_set)~c->sib_busy;
 	changed = busy != c->sib_busy || excl != c->sib_excl;
 	c->sib_busy = busy;
 	c->sib_excl = excl;
@@ -373,12 +376,14 @@ int pmu_topology(struct pmu *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* The general-purpose and fixed counters lattop may use of what @c enumerates. */
-static unsigned pmu_caps_ngp(const struct pmu_caps *c)
+unsigned pmu_caps_ngp(const struct pmu_caps *c)
 {
-	return c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP;
+	unsigned max = c->version >= 6 ? PMU_MAX_GP : PMU_LEGACY_GP;
+
+	return c->gp_counters < max ? c->gp_counters : max;
 }
 
+/* The fixed counters lattop may use of what @c enumerates. */
 static unsigned pmu_caps_nfixed(const struct pmu_caps *c)
 {
 	unsigned n = pmu_caps_fixed_run(c);

@@ -378,7 +378,7 @@ extern const struct pmu_table pmu_table_lioncove;   /* cpu/events/lioncove.c */
  * fixed; leaf 0x23.1 GP 0x3FF (10), fixed 0xF.  Perfmon version 6 on 06_BD
  * and C6 (EAX 0x0D300806), 5 on 06_C5 (EAX 0x07300805): cpu/pmu.c programs
  * a version 6 PMU through the version 6 MSR range (pmu-facts 9.2, ML-V6),
- * PMC0-7 only (events/lioncove.c says why).  No SMT on these parts'
+ * PMC0-9 there, PMC0-7 on version 5 (events/lioncove.c says why).  No SMT on these parts'
  * P-cores in the dumps (each core one CPU); the offcore-response MSRs are
  * per thread as on Golden Cove (K612 intel_pmu_init_lnc on
  * intel_pmu_init_glc: PMU_FL_NO_HT_SHARING; intel_lnc_extra_regs 0x012a,
@@ -388,7 +388,7 @@ extern const struct pmu_table pmu_table_lioncove;   /* cpu/events/lioncove.c */
 #define LNC_CORE                                                        \
 	.table = &pmu_table_lioncove,                                   \
 	.min_version = 5,               /* LCP2 285H EAX[7:0] = 5; 288V, 265K: 6 */ \
-	.gp_needed = 8,                 /* PMC0-7 of leaf 0x23.1's 0x3FF (events/lioncove.c) */ \
+	.gp_needed = 8,                 /* leaf 0xA's 8 (a libcpuid dump has no leaf 0x23.1's 10) */ \
 	.gp_width = 48,                 /* LCP2 EAX[23:16] = 0x30 */    \
 	.offcore_msrs = 2,              /* K612 intel_lnc_extra_regs: 0x1A6, 0x1A7 */ \
 	.offcore_scope = OFFCORE_THREAD, /* K612 intel_pmu_init_glc: PMU_FL_NO_HT_SHARING */ \

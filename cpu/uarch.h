@@ -213,6 +213,15 @@ int cpuid_set_file(const char *path, struct cpuid_set *s, char *err, size_t errl
 void cpuid_set_free(struct cpuid_set *s);
 
 /*
+ * Fill @raw with the leaves lattop keeps (0 to the maximum basic leaf, leaf
+ * 0x23's subleaves 0 and 1 when it exists, the extended leaves), each read
+ * through @fn: the cpuid instruction on a CPU (cpuid_set_running), or the
+ * simulator's.
+ */
+typedef void cpuid_fn(void *arg, uint32_t leaf, uint32_t sub, uint32_t r[4]);
+void cpuid_raw_read(struct cpuid_raw *raw, cpuid_fn *fn, void *arg);
+
+/*
  * cpuid.c, for cpuid_all.c: the readers of each dump format.  A regular
  * file opened for reading (its stat in @st), or NULL with a message; every
  * CPU of a libcpuid raw dump into @s.

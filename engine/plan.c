@@ -30,12 +30,12 @@ static const char *model_lacks(const struct pmu_table *t, enum metric m, const s
 	return "no event for it on this CPU";
 }
 
-static uint8_t usable(const struct plan *pl, const struct plan_resources *res)
+static gp_set usable(const struct plan *pl, const struct plan_resources *res)
 {
-	uint8_t m = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+	gp_set m = (gp_set)(res->gp_free & ((1u << res->ngp) - 1));
 
 	if (pl->ldlat_reserved)
-		m &= (uint8_t)~(1u << pl->ldlat_ctr);
+		m &= (gp_set)~(1u << pl->ldlat_ctr);
 	return m;
 }
 
@@ -49,13 +49,13 @@ static int highest_bit(unsigned m)
  * HT bug covers, those whose twin an unmeasured sibling uses (K612
  * intel_get_excl_constraints; pmu-facts 8.9).
  */
-static uint8_t row_usable(const struct plan *pl, const struct plan_resources *res,
+static gp_set row_usable(const struct plan *pl, const struct plan_resources *res,
 			  const struct pmu_event *e)
 {
-	uint8_t m = (uint8_t)(e->counters & usable(pl, res));
+	gp_set m = (gp_set)(e->counters & usable(pl, res));
 
 	if (pl->ht_bug && e->ht_excl)
-		m &= (uint8_t)~res->excl_busy;
+		m &= (gp_set)~res->excl_busy;
 	return m;
 }
 
@@ -67,7 +67,8 @@ static uint8_t row_usable(const struct plan *pl, const struct plan_resources *re
 static bool fit(const struct plan *pl, const struct plan_slot *s, const struct plan_resources *res,
 		const struct pmu_event *const *rows, int n, bool ldlat, int8_t ctr[2])
 {
-	uint8_t used = s->cfg.gp_mask, rsp_mask = s->cfg.rsp_mask;
+	gp_set used = s->cfg.gp_mask;
+	uint8_t rsp_mask = s->cfg.rsp_mask;
 	uint64_t rsp[2] = { s->cfg.rsp[0], s->cfg.rsp[1] };
 	int order[2] = { 0, 1 };
 
@@ -100,7 +101,7 @@ static bool fit(const struct plan *pl, const struct plan_slot *s, const struct p
 
 		if (c < 0)
 			return false;
-		used |= (uint8_t)(1u << c);
+		used |= (gp_set)(1u << c);
 		ctr[i] = (int8_t)c;
 	}
 	return true;
@@ -110,12 +111,12 @@ static bool fit(const struct plan *pl, const struct plan_slot *s, const struct p
 static void cfg_add(const struct plan *pl, struct pmu_cfg *cfg, const struct pmu_event *e, int c,
 		    int thresh)
 {
-	cfg->gp_mask |= (uint8_t)(1u << c);
+	cfg->gp_mask |= (gp_set)(1u << c);
 	cfg->evtsel[c] = pmu_event_evtsel(e);
 	if (e->offcore) {
 		cfg->rsp_mask |= (uint8_t)(1u << (e->offcore - 1));
 		cfg->rsp[e->offcore - 1] = e->offcore_rsp;
-		cfg->rsp_users[e->offcore - 1] |= (uint8_t)(1u << c);
+		cfg->rsp_users[e->offcore - 1] |= (gp_set)(1u << c);
 	}
 	if (e->ldlat) {
 		cfg->ldlat_ctr = (int8_t)c;
@@ -261,11 +262,11 @@ static bool fits_part(struct plan *pl, const struct plan_resources *res, int ui)
 	return false;
 }
 
-static size_t ctr_list(char *buf, size_t len, uint8_t mask)
+static size_t ctr_list(char *buf, size_t len, gp_set mask)
 {
 	size_t o = (size_t)snprintf(buf, len, "IA32_PMC");
 
-	for (int c = 0, first = 1; c < 8 && o < len; c++)
+	for (int c = 0, first = 1; c < PMU_MAX_GP && o < len; c++)
 		if (mask & (1u << c)) {
 			o += (size_t)snprintf(buf + o, len - o, "%s%d", first ? "" : "/", c);
 			first = 0;
@@ -278,12 +279,12 @@ static void why_not_placed(char *buf, size_t len, const struct plan *pl,
 			   const struct pmu_event *const *rows, int n,
 			   const struct plan_resources *res)
 {
-	uint8_t all = (uint8_t)((1u << res->ngp) - 1);
+	gp_set all = (gp_set)((1u << res->ngp) - 1);
 	char list[48];
 
 	for (int i = 0; i < n; i++) {
 		const struct pmu_event *e = rows[i];
-		uint8_t want = e->counters & all, free_ = want & res->gp_free;
+		gp_set want = e->counters & all, free_ = want & res->gp_free;
 
 		if (e->offcore && !(res->rsp_free & (1u << (e->offcore - 1)))) {
 			snprintf(buf, len, "%s needs MSR_OFFCORE_RSP_%d, which another user's "
@@ -296,7 +297,7 @@ static void why_not_placed(char *buf, size_t len, const struct plan *pl,
 			return;
 		}
 		if (pl->ht_bug && e->ht_excl && (free_ & res->excl_busy)) {
-			uint8_t idle = free_ & (uint8_t)~res->excl_busy;
+			gp_set idle = free_ & (gp_set)~res->excl_busy;
 
 			if (!idle || (pl->ldlat_reserved && idle == (1u << pl->ldlat_ctr))) {
 				snprintf(buf, len, "%s: the HT erratum (%s) spoils %s on a counter the "
@@ -375,10 +376,10 @@ static void sibling_resources(struct plan_resources *res, const struct pmu *p)
 	}
 }
 
-uint8_t plan_cpu_busy(const struct pmu *p, int i)
+gp_set plan_cpu_busy(const struct pmu *p, int i)
 {
 	/* A sibling's event the HT bug covers: its count is spoilt by any of ours, --force or not. */
-	return (uint8_t)((p->force ? 0 : p->cpu[i].gp_taken) | p->cpu[i].sib_excl);
+	return (gp_set)((p->force ? 0 : p->cpu[i].gp_taken) | p->cpu[i].sib_excl);
 }
 
 void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
@@ -388,7 +389,8 @@ void plan_resources_from_pmu(struct plan_resources *res, const struct pmu *p)
 
 void plan_resources_of_type(struct plan_resources *res, const struct pmu *p, int type)
 {
-	uint8_t gp_taken = 0, gp_some = 0, fixed_taken = 0;
+	gp_set gp_taken = 0, gp_some = 0;
+	uint8_t fixed_taken = 0;
 	unsigned ngp = p->ngp, nfixed = p->nfixed;
 	const struct uarch *u = p->uarch;
 
@@ -400,21 +402,21 @@ void plan_resources_of_type(struct plan_resources *res, const struct pmu *p, int
 			break;
 		}
 	for (int i = 0; i < p->ncpu; i++) {
-		uint8_t busy = plan_cpu_busy(p, i);
+		gp_set busy = plan_cpu_busy(p, i);
 
 		if (type >= 0 && p->cpu[i].type != type)
 			continue;
 
 		gp_taken |= busy;
-		gp_some |= (uint8_t)~busy;
+		gp_some |= (gp_set)~busy;
 		if (!p->force)
 			fixed_taken |= p->cpu[i].fixed_taken;
 	}
 	sibling_resources(res, p);
 	res->ngp = ngp;
 	res->nfixed = nfixed;
-	res->gp_free = (uint8_t)(((1u << ngp) - 1) & ~gp_taken);
-	res->gp_part = (uint8_t)(((1u << ngp) - 1) & gp_taken & gp_some);
+	res->gp_free = (gp_set)(((1u << ngp) - 1) & ~gp_taken);
+	res->gp_part = (gp_set)(((1u << ngp) - 1) & gp_taken & gp_some);
 	res->fixed_free = (uint8_t)(((1u << nfixed) - 1) & ~fixed_taken);
 	res->rsp_free = (uint8_t)(((1u << u->offcore_msrs) - 1) & ~p->rsp_taken);
 	res->ldlat_free = p->has_ldlat && !p->ldlat_taken && !p->ldlat_why[0];
@@ -427,7 +429,7 @@ void plan_resources_of_type(struct plan_resources *res, const struct pmu *p, int
 		res->ht_on = p->cpu[i].core_shared;
 }
 
-const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs)
+const struct pmu_event *plan_excl_row(const struct plan *pl, gp_set ctrs)
 {
 	for (int si = 0; si < pl->nslots && pl->ht_bug; si++)
 		for (int k = 0; k < pl->slot[si].nplace; k++) {
@@ -472,11 +474,11 @@ static void slot_rebuild(struct plan *pl, struct plan_slot *s)
 /* One general-purpose row of a slot, for relabelling. */
 struct relabel {
 	int place, row;
-	uint8_t allowed;
+	gp_set allowed;
 	uint64_t evtsel;
 };
 
-static void relabel_search(const struct relabel *rows, int n, int i, uint8_t used, const int8_t *cur,
+static void relabel_search(const struct relabel *rows, int n, int i, gp_set used, const int8_t *cur,
 			   int8_t *pick, const struct pmu_cfg *prev, int score, int *best, int8_t *best_pick)
 {
 	if (i == n) {
@@ -486,11 +488,14 @@ static void relabel_search(const struct relabel *rows, int n, int i, uint8_t use
 		}
 		return;
 	}
+	/* Each row left adds at most one: with ten counters the search is 10!, so cut it. */
+	if (score + (n - i) <= *best)
+		return;
 	for (int c = 0; c < PMU_MAX_GP; c++) {
 		if (!(rows[i].allowed & (1u << c)) || (used & (1u << c)))
 			continue;
 		pick[i] = (int8_t)c;
-		relabel_search(rows, n, i + 1, used | (uint8_t)(1u << c), cur, pick, prev,
+		relabel_search(rows, n, i + 1, used | (gp_set)(1u << c), cur, pick, prev,
 			       score + ((prev->gp_mask & (1u << c)) && prev->evtsel[c] == rows[i].evtsel),
 			       best, best_pick);
 	}
@@ -652,9 +657,9 @@ static int split_excl(struct plan *pl, char *err, size_t errlen)
 }
 
 /* The counters of the part-time counters (gp_part) unit @ui's places use. */
-static uint8_t part_ctrs(const struct plan *pl, const struct plan_resources *res, int ui)
+static gp_set part_ctrs(const struct plan *pl, const struct plan_resources *res, int ui)
 {
-	uint8_t m = 0;
+	gp_set m = 0;
 
 	for (int si = 0; si < pl->nslots; si++)
 		for (int k = 0; k < pl->slot[si].nplace; k++) {
@@ -663,7 +668,7 @@ static uint8_t part_ctrs(const struct plan *pl, const struct plan_resources *res
 			if (pp->unit != ui)
 				continue;
 			for (int j = 0; j < pl->unit[ui].nrows; j++)
-				m |= (uint8_t)(1u << pp->ctr[j]);
+				m |= (gp_set)(1u << pp->ctr[j]);
 		}
 	return m & res->gp_part;
 }
@@ -673,7 +678,7 @@ static void part_reasons(struct plan *pl, const struct plan_resources *res)
 {
 	for (int ui = 0; ui < pl->nunits; ui++) {
 		const struct plan_unit *u = &pl->unit[ui];
-		uint8_t m = part_ctrs(pl, res, ui);
+		gp_set m = part_ctrs(pl, res, ui);
 		char list[48];
 
 		if (!u->part)
@@ -766,7 +771,7 @@ int plan_build(struct plan *pl, const struct uarch *ua, const struct plan_resour
 	} else if (nthresh == 0) {
 		set_reason(pl, M_LOAD_LATENCY, "no load-latency threshold asked for");
 	} else {
-		uint8_t free_ = (uint8_t)(res->gp_free & ((1u << res->ngp) - 1));
+		gp_set free_ = (gp_set)(res->gp_free & ((1u << res->ngp) - 1));
 
 		pl->ldlat_ctr = highest_bit(ld->counters & free_);
 		if (pl->ldlat_ctr < 0) {
@@ -980,7 +985,7 @@ void plan_floor(const struct plan *pl, int reset_writes, int *reads, int *writes
 	*writes = (w + 1) / 2;
 }
 
-const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, uint8_t busy,
+const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, gp_set busy,
 				   struct pmu_cfg *buf)
 {
 	const struct pmu_cfg *cfg = plan_slot_cfg(pl, si, parity);
@@ -1011,24 +1016,24 @@ size_t plan_part_note(const struct plan *pl, const struct pmu *p, char *buf, siz
 		buf[0] = 0;
 	for (int ui = 0; ui < pl->nunits; ui++) {
 		const struct plan_unit *u = &pl->unit[ui];
-		uint8_t ctrs = 0;
+		gp_set ctrs = 0;
 		int missed = 0, first = -1;
 
 		if (!u->part)
 			continue;
 		for (int i = 0; i < p->ncpu; i++) {
-			uint8_t busy = plan_cpu_busy(p, i);
+			gp_set busy = plan_cpu_busy(p, i);
 			bool runs = false;
 
 			for (int si = 0; si < pl->nslots && !runs; si++)
 				for (int k = 0; k < pl->slot[si].nplace && !runs; k++) {
 					const struct plan_place *pp = &pl->slot[si].place[k];
-					uint8_t m = 0;
+					gp_set m = 0;
 
 					if (pp->unit != ui)
 						continue;
 					for (int j = 0; j < u->nrows; j++)
-						m |= (uint8_t)(1u << pp->ctr[j]);
+						m |= (gp_set)(1u << pp->ctr[j]);
 					runs = !(m & busy);
 					ctrs |= m & busy;
 				}

@@ -67,8 +67,8 @@ struct plan_slot {
 struct plan_resources {
 	unsigned ngp;               /* general-purpose counters per logical CPU */
 	unsigned nfixed;
-	uint8_t gp_free;            /* bit i: IA32_PMCi free on every CPU */
-	uint8_t gp_part;            /* bit i: IA32_PMCi free on some CPUs, not on every one */
+	gp_set gp_free;             /* bit i: IA32_PMCi free on every CPU */
+	gp_set gp_part;             /* bit i: IA32_PMCi free on some CPUs, not on every one */
 	uint8_t fixed_free;
 	uint8_t rsp_free;           /* bit j: MSR_OFFCORE_RSP_j exists and is free */
 	bool ldlat_free;            /* PEBS and the threshold register are free */
@@ -85,7 +85,7 @@ struct plan_resources {
 	 * Counters where a sibling counts an event the bug covers are not in
 	 * gp_free: no row may use them.
 	 */
-	uint8_t excl_busy;
+	gp_set excl_busy;
 	char sib_why[160];
 };
 
@@ -193,7 +193,7 @@ int plan_thread_parity(const struct pmu *p, int i);
  * HT bug applies, or NULL: what a sibling that starts using one of them
  * spoils.
  */
-const struct pmu_event *plan_excl_row(const struct plan *pl, uint8_t ctrs);
+const struct pmu_event *plan_excl_row(const struct plan *pl, gp_set ctrs);
 
 /* What slot @si programs on a CPU of thread parity @parity. */
 static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si, int parity)
@@ -208,18 +208,18 @@ static inline const struct pmu_cfg *plan_slot_cfg(const struct plan *pl, int si,
  * there (none with --force), and those where its unmeasured hyperthread
  * sibling counts an event the HT bug covers (as plan_resources_from_pmu()).
  */
-uint8_t plan_cpu_busy(const struct pmu *p, int i);
+gp_set plan_cpu_busy(const struct pmu *p, int i);
 
 /*
  * What slot @si programs on a CPU of thread parity @parity where counters
  * @busy are another user's: plan_slot_cfg() without the places of part
  * units on those counters (built in @buf when some are).
  */
-const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, uint8_t busy,
+const struct pmu_cfg *plan_cpu_cfg(const struct plan *pl, int si, int parity, gp_set busy,
 				   struct pmu_cfg *buf);
 
 /* Does place @k of slot @si run on a CPU of thread parity @parity, counters @busy held by others? */
-static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity, uint8_t busy)
+static inline bool plan_place_runs(const struct plan *pl, int si, int k, int parity, gp_set busy)
 {
 	const struct plan_slot *s = &pl->slot[si];
 	const struct plan_place *pp = &s->place[k];

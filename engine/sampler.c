@@ -69,7 +69,7 @@ static void read_tsc(struct sampler *s)
  * counted on through a reprogramming (@ran_on) from their read at
  * @t_read, the others from @t_apply.
  */
-static void counts_from(struct sample_cpu *c, uint8_t ran_on, double t_read, double t_apply)
+static void counts_from(struct sample_cpu *c, gp_set ran_on, double t_read, double t_apply)
 {
 	for (int k = 0; k < PMU_MAX_GP; k++)
 		c->t_ctr[k] = (ran_on & (1u << k)) ? t_read : t_apply;
@@ -293,7 +293,7 @@ static bool wait_slot(struct sampler *s, double slot_end, volatile sig_atomic_t 
 				cpu_failed(c, r);
 				continue;
 			}
-			counts_from(c, 0xff, c->t_read, c->t_read);
+			counts_from(c, (gp_set)~0u, c->t_read, c->t_read);
 		}
 		s->mid_reads++;
 		if (!(s->tsc_hz > 0))
@@ -329,7 +329,7 @@ static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errl
 	int r;
 
 	if (cpu_slot(s, i, next) == cpu_slot(s, i, s->slot)) {
-		counts_from(c, 0xff, c->t_read, c->t_read);
+		counts_from(c, (gp_set)~0u, c->t_read, c->t_read);
 		return 0;
 	}
 	r = pmu_apply(s->pmu, i, cpu_cfg(s, i, next), err, errlen);

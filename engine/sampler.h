@@ -48,7 +48,7 @@ struct sample_cpu {
 	 * it runs plan_for(plan, type), and acc[] is of that plan's units.
 	 */
 	int8_t type;
-	uint8_t busy;                  /* counters others hold on it (plan_cpu_busy) */
+	gp_set busy;                   /* counters others hold on it (plan_cpu_busy) */
 	struct pmu_cfg cfg;            /* what plan_cpu_cfg() built for it, when it had to */
 	/*
 	 * Version 4: its counters were frozen (pmu_hw_frozen) at a read of

@@ -172,7 +172,7 @@ static int jfile_parse(char *text, struct jfile *jf)
 		else if (!strcmp(line, "end"))
 			jf->end = true;
 		else if (sscanf(line, "r %d %x %llx %llx %c", &x.cpu, &reg, &v, &m, &extra) == 4 &&
-			 x.cpu >= 0 && msr_allowed(reg) && !(reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP))) {
+			 x.cpu >= 0 && msr_allowed(reg) && msr_apmc_index(reg) < 0) {
 			struct jrec *nr = grow_array(jf->rec, &jf->cap, (size_t)jf->n + 1, sizeof(*nr), 256);
 
 			if (!nr)

@@ -552,6 +552,10 @@ static uint64_t sim_inuse(const struct sim *sim, const struct sim_cpu *cpu)
  * UNVERIFIED: this simulator's version 6 parts have the new range only, a
  * legacy counter, select or fixed-counter address there does not exist
  * (-EIO), so a reader that used them would fail, not count by chance.
+ * PMC8 and up (Lion Cove's PMC8/9) have no legacy address here on any
+ * version: what they would be (0xC9, 0x18E, 0x4C9 + ...) is UNVERIFIED
+ * (pmu-facts 9.10 item 2), so this file uses those addresses only inside,
+ * as the names of the version 6 registers.
  * @reg as the rest of this file knows it: a version 6 address turned into
  * the legacy one of the same register, SIM_NO_MSR when it does not exist.
  */
@@ -560,10 +564,13 @@ static uint32_t sim_reg(const struct sim_hw *hw, uint32_t reg)
 	bool v6 = sim_hw_version(hw) >= 6;
 	uint32_t k;
 
-	if ((reg >= MSR_PMC0 && reg < MSR_PMC0 + SIM_MAX_GP) ||
-	    (reg >= MSR_A_PMC0 && reg < MSR_A_PMC0 + SIM_MAX_GP) ||
-	    (reg >= MSR_EVTSEL0 && reg < MSR_EVTSEL0 + SIM_MAX_GP) ||
-	    (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + SIM_MAX_FIXED))
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t base = i == 0 ? MSR_PMC0 : i == 1 ? MSR_A_PMC0 : MSR_EVTSEL0;
+
+		if (reg >= base && reg < base + SIM_MAX_GP)
+			return v6 || reg - base >= SIM_LEGACY_GP ? SIM_NO_MSR : reg;
+	}
+	if (reg >= MSR_FIXED_CTR0 && reg < MSR_FIXED_CTR0 + SIM_MAX_FIXED)
 		return v6 ? SIM_NO_MSR : reg;
 	if (reg >= MSR_V6_GP0_CTR && reg < MSR_V6_GP0_CTR + 4 * SIM_MAX_GP) {
 		k = (reg - MSR_V6_GP0_CTR) / 4;
@@ -1039,6 +1046,13 @@ static uint32_t brand_word(const char *brand, unsigned off)
 	return w;
 }
 
+void sim_cpuid_at(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	const struct sim_at *at = arg;
+
+	sim_cpuid_on(at->sim, at->cpu, leaf, subleaf, regs);
+}
+
 void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
 	sim_cpuid_on(sim, 0, leaf, subleaf, regs);
@@ -1056,7 +1070,8 @@ void sim_cpuid_on(const struct sim *sim, int cpu, uint32_t leaf, uint32_t sublea
 	smt_shift = sim->tpc > 1 ? 1 : 0;
 	switch (leaf) {
 	case 0:
-		regs[0] = sim->hw->atom ? 0x1a : 0xb;   /* max basic leaf: 0x1A on a hybrid part */
+		/* max basic leaf: 0x1A on a hybrid part, 0x23 on one with leaf 0x23 */
+		regs[0] = sim->hw->leaf23[0][0] ? 0x23 : sim->hw->atom ? 0x1a : 0xb;
 		regs[1] = 0x756e6547;           /* "Genu" */
 		regs[3] = 0x49656e69;           /* "ineI" */
 		regs[2] = 0x6c65746e;           /* "ntel" */
@@ -1077,6 +1092,11 @@ void sim_cpuid_on(const struct sim *sim, int cpu, uint32_t leaf, uint32_t sublea
 		break;
 	case 0xa:
 		memcpy(regs, hw->leaf_a, sizeof(hw->leaf_a));
+		break;
+	case 0x23:
+		/* Architectural perfmon extended: this CPU's counter bitmaps (pmu-facts 9.2). */
+		if (subleaf < 2)
+			memcpy(regs, hw->leaf23[subleaf], sizeof(hw->leaf23[subleaf]));
 		break;
 	case 0x1a:
 		/* The core type of this CPU: EAX[31:24] type, [23:0] native model (pmu-facts 9.6). */

@@ -69,7 +69,7 @@ int sim_ncpus(const struct sim *);
 /* Topology of logical CPU @cpu (0..ncpus-1). */
 void sim_topology(const struct sim *, int cpu, int *core, int *package, int *module);
 
-/* CPUID of the simulated CPU: leaves 0, 1, 0xA, 0xB, 0x80000000-0x80000004. */
+/* CPUID of the simulated CPU: leaves 0, 1, 0xA, 0xB, 0x23, 0x80000000-0x80000004. */
 void sim_cpuid(const struct sim *, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /*
@@ -77,6 +77,13 @@ void sim_cpuid(const struct sim *, uint32_t leaf, uint32_t subleaf, uint32_t reg
  * 0x1A (its core type), and leaf 7's hybrid flag.  sim_cpuid() is CPU 0's.
  */
 void sim_cpuid_on(const struct sim *, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* sim_cpuid_on() as a reader of CPU @cpu's leaves (cpuid_raw_read, cpu/uarch.h): @arg a struct sim_at. */
+struct sim_at {
+	const struct sim *sim;
+	int cpu;
+};
+void sim_cpuid_at(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /*
  * rdmsr/wrmsr on logical CPU @cpu: 0, -EIO for an MSR the CPU lacks, a

@@ -244,6 +244,7 @@ static const struct sim_event skx_events[] = {
 };
 
 #define ALL8    0xff
+#define ALL10   0x3ff   /* Lion Cove's ten (leaf 0x23.1 GP 0x3FF) */
 
 /*
  * Ice Lake client 06_7E (libpfm4 "icl"; intel/perfmon ICL/events/
@@ -374,19 +375,19 @@ static const struct sim_event cmt_events[] = {
 
 /*
  * Lion Cove, the Core CPUs of Lunar Lake (facts §9.3-9.5, read here from PM
- * LNL/events/lunarlake_lioncove_core.json V1.26): load latency 0xCD/0x01 on
- * counters 2-9 (of the 8 simulated, 2-7: on PMC0-1 it counts nothing),
+ * LNL/events/lunarlake_lioncove_core.json V1.26), on its 10 counters:
+ * load latency 0xCD/0x01 on counters 2-9 (on PMC0-1 it counts nothing),
  * 0xD2/0x04 XSNP_HITM "HitM ... Hit-with-FWD is normally excluded",
  * 0xD2/0x02 XSNP_NO_FWD, 0x21/0x01 on any counter, 0x20/0x01 on 0-3.
  */
 static const struct sim_event lnc_events[] = {
-	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL8, "CPU_CLK_UNHALTED.THREAD_P", NULL, NULL },
-	{ 0xc0, 0x00, SIM_EV_INST, ALL8, "INST_RETIRED.ANY_P", NULL, NULL },
+	{ 0x3c, 0x00, SIM_EV_CYCLES, ALL10, "CPU_CLK_UNHALTED.THREAD_P", NULL, NULL },
+	{ 0xc0, 0x00, SIM_EV_INST, ALL10, "INST_RETIRED.ANY_P", NULL, NULL },
 	{ 0xd0, 0x81, SIM_EV_LOADS, ALL4, "MEM_INST_RETIRED.ALL_LOADS", NULL, NULL },
-	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, 0xfc, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
+	{ 0xcd, 0x01, SIM_EV_LOAD_LAT, 0x3fc, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N", NULL, NULL },
 	{ 0xd2, 0x02, SIM_EV_HIT_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_NO_FWD", NULL, NULL },
 	{ 0xd2, 0x04, SIM_EV_HITM_LOADS, ALL4, "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM", NULL, NULL },
-	{ 0x21, 0x01, SIM_EV_OFF_REQ, ALL8, "OFFCORE_REQUESTS.DEMAND_DATA_RD", NULL, NULL },
+	{ 0x21, 0x01, SIM_EV_OFF_REQ, ALL10, "OFFCORE_REQUESTS.DEMAND_DATA_RD", NULL, NULL },
 	{ 0x20, 0x01, SIM_EV_OFF_OUTST, ALL4, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", NULL, NULL },
 };
 
@@ -1161,9 +1162,14 @@ static const struct sim_hw hw_arrowlake = {
  * stepping 1): leaf 7 EDX[15], leaf 0x1A EAX 0x40000003 / 0x20000003, leaf
  * 0xA EAX 0x0D300806, EBX 0x280, ECX 0x7, EDX 0x8603 on both: perfmon
  * version 6, so the counters live in the version 6 range only (sim_reg(),
- * sim.c).  Leaf 0x23 is not simulated: its Core CPUs' 10 counters (GP
- * 0x3FF) are simulated as the 8 leaf 0xA says, which is all lattop uses
- * (cpu/events/lioncove.c).  PEBS format and microcode arbitrary.
+ * sim.c), PMC8 and PMC9 too.  Leaf 0x23 as the dump's: on the Core CPUs
+ * (CPU 0) subleaf 0 EAX 0xB, EBX 0x3, subleaf 1 EAX 0x3FF (10 counters),
+ * EBX 0xF; on the Atom CPUs (CPU 4) subleaf 0 EAX 0xF, EBX 0x3, ECX 0x8,
+ * subleaf 1 EAX 0xFF, EBX 0x77 (pmu-facts 9.1).  The Core CPUs' fourth
+ * fixed counter (SLOTS) is not simulated: leaf 0xA's EDX says 3, which is
+ * what lattop uses.  IA32_PEBS_ENABLE: bit i for every counter i (K612
+ * intel_pmu_pebs_enable), fixed counters 32-34.  PEBS format and
+ * microcode arbitrary.
  * Offcore-response masks: K612 intel_lnc_extra_regs (0xfffffffffff),
  * intel_cmt_extra_regs for Skymont (intel_pmu_init_skt, facts §9.4).
  */
@@ -1174,11 +1180,13 @@ static const struct sim_hw hw_arrowlake = {
 	.leaf_a = { 0x0d300806, 0x280, 0x7, 0x00008603 },       /* 288V dump */ \
 	LNC_HYBRID_PMU
 
-/* The registers of Lunar and Arrow Lake-S/-H CPUs of every core type, but leaf 0xA. */
+/*
+ * The registers of Lunar and Arrow Lake-S/-H CPUs of every core type, but
+ * leaf 0xA, leaf 0x23 and IA32_PEBS_ENABLE's bits (one per counter).
+ */
 #define LNC_HYBRID_PMU                                                          \
 	.perf_caps = CAP_FMT(6) | CAP_FW_WRITE | B(14),                         \
 	.evtsel_valid = EVTSEL_ARCH,                                            \
-	.pebs_valid = 0xffULL | (0x7ULL << 32),                                 \
 	.has_ld_lat = true, .pebs_fixed = true,                                 \
 	.nrsp = 2, .layout = SIM_RSP_HSW, .l3_miss_bit = 26
 
@@ -1190,6 +1198,8 @@ static const struct sim_hw hw_arrowlake = {
 static const struct sim_hw hw_skymont_lnl = {
 	.name = "lunarlake-skymont", .pfm_pmu = NULL,
 	LNL_PART, SKT_REGS,
+	.leaf23 = { { 0xf, 0x3, 0x8, 0 }, { 0xff, 0x77, 0, 0 } },      /* 288V dump, CPU 4 */
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
 	.events = ROWS(skt_lnl_events),
 	.core_type = 0x20, .native = 3,
 };
@@ -1197,6 +1207,8 @@ static const struct sim_hw hw_skymont_lnl = {
 static const struct sim_hw hw_lunarlake = {
 	.name = "lunarlake", .pfm_pmu = NULL,
 	LNL_PART,
+	.leaf23 = { { 0xb, 0x3, 0, 0 }, { 0x3ff, 0xf, 0, 0 } },        /* 288V dump, CPU 0 */
+	.pebs_valid = 0x3ffULL | (0x7ULL << 32),
 	.rsp_valid = { 0xfffffffffffULL, 0xfffffffffffULL },
 	.rsp_scope = SIM_SCOPE_THREAD,
 	.events = ROWS(lnc_events),
@@ -1209,8 +1221,11 @@ static const struct sim_hw hw_lunarlake = {
  * (LCP2, ../shared/cpuid, stepping 2): leaf 0x1A EAX 0x40000003 /
  * 0x20000003, leaf 0xA EAX 0x0D300806, EBX 0x280, ECX 0x7, EDX 0x8603 on
  * both: perfmon version 6, the counters at 0x1900 only (sim_reg(),
- * sim.c).  Picked by the profile key model = 0xC6 under the name
- * arrowlake (its 06_B5 stays the default).  Microcode arbitrary.
+ * sim.c).  Leaf 0x23 as Lunar Lake's, the dump's on every CPU of each
+ * type: Core subleaf 0 EAX 0xB, EBX 0x3, subleaf 1 EAX 0x3FF (ten
+ * counters), EBX 0xF; Atom subleaf 0 EAX 0xF, EBX 0x3, ECX 0x8, subleaf
+ * 1 EAX 0xFF, EBX 0x77.  Picked by the profile key model = 0xC6 under the
+ * name arrowlake (its 06_B5 stays the default).  Microcode arbitrary.
  */
 #define ARL_S_PART                                                              \
 	.model = 0xc6, .stepping = 2, .microcode = 0x114,                       \
@@ -1229,10 +1244,14 @@ static const struct sim_hw hw_lunarlake = {
 
 static const struct sim_hw hw_skymont_arl = {
 	.name = "arrowlake-skymont", .pfm_pmu = NULL, ARL_S_PART, SKT_ARL_CPUS,
+	.leaf23 = { { 0xf, 0x3, 0x8, 0 }, { 0xff, 0x77, 0, 0 } },      /* 265K dump, Atom CPUs */
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
 };
 
 static const struct sim_hw hw_arrowlake_s = {
 	.name = "arrowlake", .pfm_pmu = NULL, ARL_S_PART, LNC_ARL_CPUS,
+	.leaf23 = { { 0xb, 0x3, 0, 0 }, { 0x3ff, 0xf, 0, 0 } },        /* 265K dump, Core CPUs */
+	.pebs_valid = 0x3ffULL | (0x7ULL << 32),
 	.atom = &hw_skymont_arl,
 };
 
@@ -1254,8 +1273,10 @@ static const struct sim_hw hw_arrowlake_s = {
 	.leaf_a = { 0x07300805, 0, 0x7, 0x00008603 },           /* 285H dump */ \
 	LNC_HYBRID_PMU
 
+/* Leaf 0x23 not simulated: leaf 0xA's eight counters, PEBS on each, on every type. */
 static const struct sim_hw hw_skymont_arlh = {
 	.name = "arrowlakeh-skymont", .pfm_pmu = NULL, ARL_H_PART, SKT_ARL_CPUS,
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
 };
 
 static const struct sim_hw hw_crestmont_lpe = {
@@ -1263,12 +1284,14 @@ static const struct sim_hw hw_crestmont_lpe = {
 	ARL_H_PART,
 	.rsp_valid = { 0x800ff3ffffffffffULL, 0xff3ffffffffffULL },
 	.rsp_scope = SIM_SCOPE_CORE, .module_cores = 2,
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
 	.events = ROWS(cmt_lpe_events),
 	.core_type = 0x20, .native = 2,
 };
 
 static const struct sim_hw hw_arrowlake_h = {
 	.name = "arrowlake", .pfm_pmu = NULL, ARL_H_PART, LNC_ARL_CPUS,
+	.pebs_valid = 0xffULL | (0x7ULL << 32),
 	.atom = &hw_skymont_arlh, .lowpower = &hw_crestmont_lpe,
 };
 
@@ -1329,6 +1352,13 @@ unsigned sim_hw_version(const struct sim_hw *hw)
 
 unsigned sim_hw_ngp(const struct sim_hw *hw)
 {
+	unsigned n = 0;
+
+	if (hw->leaf23[0][0] & 2) {             /* subleaf 1 valid: its GP bitmap (K612 update_pmu_cap) */
+		while (n < 32 && (hw->leaf23[1][0] & (1u << n)))
+			n++;
+		return n;
+	}
 	return hw->ngp ? hw->ngp : (hw->leaf_a[0] >> 8) & 0xff;
 }
 

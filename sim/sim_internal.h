@@ -17,7 +17,8 @@
 
 #include "sim/sim.h"
 
-#define SIM_MAX_GP       8      /* array size; leaf 0xA says how many exist */
+#define SIM_MAX_GP       10     /* array size; leaf 0xA (0x23.1) says how many exist */
+#define SIM_LEGACY_GP    8      /* ... of which with a legacy address (sim.c sim_reg) */
 #define SIM_MAX_FIXED    3
 #define SIM_MAX_CPUS     4096
 #define SIM_MAX_LAT      32     /* points of a load_latency distribution */
@@ -73,7 +74,7 @@ struct sim_event {
 	uint8_t event;
 	uint8_t umask;
 	uint8_t kind;           /* enum sim_ev_kind */
-	uint8_t counters;       /* bit i: counts on IA32_PMCi */
+	uint16_t counters;      /* bit i: counts on IA32_PMCi (Lion Cove: PMC0-9) */
 	const char *name;       /* SDM / perfmon name */
 	const char *pfm;
 	const char *pfm_pmu;
@@ -177,6 +178,12 @@ struct sim_hw {
 	uint32_t native;
 	/* General-purpose counters beyond what leaf 0xA says (a hybrid's Core CPUs); 0: leaf 0xA's. */
 	unsigned ngp;
+	/*
+	 * CPUID leaf 0x23 subleaves 0 and 1 (pmu-facts 9.2), when the part has
+	 * it (leaf23[0][0] nonzero: leaf 0 then says 0x23): subleaf 1's GP
+	 * bitmap is then the counters this CPU has, beyond leaf 0xA's.
+	 */
+	uint32_t leaf23[2][4];
 };
 
 /* sim.c: sim_new() for a hardware table of the caller's (tests), which must outlive the sim. */
@@ -379,7 +386,7 @@ double sim_profile_above(const struct sim_profile *, int cpu, double threshold);
  */
 struct sk_cons {
 	uint16_t code, mask;
-	uint8_t cntmask;
+	uint16_t cntmask;               /* bit i: counter i (Lion Cove: PMC0-9) */
 	bool excl;
 };
 

@@ -81,12 +81,15 @@ int sk_file(struct perfdev *d, const char *path, char *buf, size_t len)
 
 /*
  * Core PMU @co as the kernel reads its counters (intel_pmu_init: CPUID
- * leaf 0xA, on a CPU of its own), @gp_add more general-purpose ones.
+ * leaf 0xA, on a CPU of its own), @gp_add more general-purpose ones; or
+ * leaf 0x23.1's GP bitmap when leaf 0x23.0 says subleaf 1 is valid (K612
+ * update_pmu_cap: cntr_mask64 from it; Lion Cove's 10, pmu-facts 9.1).
  */
 static void sk_counters_of(struct sk *k, struct sk_core *co, int cpu, unsigned gp_add)
 {
 	unsigned gpw, fxw;
-	uint32_t r[4];
+	uint32_t r[4], l23[4];
+	bool has23;
 
 	sim_cpuid_on(k->sim, cpu, 0xa, 0, r);
 	co->version = r[0] & 0xff;
@@ -94,6 +97,14 @@ static void sk_counters_of(struct sk *k, struct sk_core *co, int cpu, unsigned g
 	gpw = (r[0] >> 16) & 0xff;
 	co->nfixed = r[3] & 0x1f;
 	fxw = (r[3] >> 5) & 0xff;
+	sim_cpuid_on(k->sim, cpu, 0, 0, l23);
+	has23 = l23[0] >= 0x23;
+	if (has23)
+		sim_cpuid_on(k->sim, cpu, 0x23, 0, l23);
+	if (has23 && (l23[0] & 2)) {
+		sim_cpuid_on(k->sim, cpu, 0x23, 1, l23);
+		co->ngp = l23[0] ? 32 - (unsigned)__builtin_clz(l23[0]) : 0;   /* fls() */
+	}
 	if (co->ngp > SIM_MAX_GP)
 		co->ngp = SIM_MAX_GP;
 	if (co->nfixed > SIM_MAX_FIXED)

@@ -334,10 +334,10 @@ static const uint8_t models_mtl[] = { 0xaa, 0xac, 0xb5, 0 };
  * intel_pmu_init_skt (on intel_pmu_init_grt, intel_cmt_extra_regs), its
  * data sources the CMT table (lnl_latency_data hands the small PMU to
  * mtl_latency_data_small).  mem-loads and mem-stores as Alder Lake's
- * (mem_ld_adl, mem_st_adl).  Counters: the kernel takes leaf 0x23.1's 10
- * on cpu_core; this simulated kernel has the 8 the simulator has (sim_hw.c
- * hw_lunarlake), so the 0x3fc masks are 0xfc here.  Version 6: it
- * programs them through the version 6 range (sk_pmc_reg(), sim_kernel_pmu.c).
+ * (mem_ld_adl, mem_st_adl).  Counters: leaf 0x23.1's, 10 on cpu_core
+ * (GP 0x3FF, K612 update_pmu_cap; sk_counters_of(), sim_kernel_pmu.c), so
+ * the load latency's 0x3fc reaches PMC8/9.  Version 6: it programs them
+ * all through the version 6 range (sk_pmc_reg(), sim_kernel_pmu.c).
  */
 static const struct sk_er er_lnc[] = {
 	{ 0x012a, 0xffff, SK_ER_RSP0, 0xfffffffffffULL },
@@ -346,13 +346,13 @@ static const struct sk_er er_lnc[] = {
 	{ 0 },
 };
 static const struct sk_cons cons_lnc[] = {
-	{ 0x01cd, 0xffff, 0xfc, false }, { 0x02cd, 0xffff, 0x3, false },
+	{ 0x01cd, 0xffff, 0x3fc, false }, { 0x02cd, 0xffff, 0x3, false },
 	{ 0x20, 0xff, 0xf, false },
 	{ 0xd0, 0xff, 0xf, false }, { 0xd1, 0xff, 0xf, false },
 	{ 0xd2, 0xff, 0xf, false }, { 0xd3, 0xff, 0xf, false },
 	{ 0 },
 };
-static const struct sk_cons pebs_lnc[] = { { 0x01cd, 0xffff, 0xfc, false },
+static const struct sk_cons pebs_lnc[] = { { 0x01cd, 0xffff, 0x3fc, false },
 					   { 0x02cd, 0xffff, 0x3, false }, { 0 } };
 static const struct sk_pmu pmu_lnl_core = {
 	"lunarlake_hybrid", NULL, true, 3, true, false, false, false, er_lnc, cons_lnc,

@@ -245,14 +245,14 @@ for u in $UARCHS; do
 				"$(jq -r '[.events[] | select(.ld_lat_threshold != null) | .pebs_enable] | unique | .[]' $LIB_TMP/e.json)" \
 				"$([ "$v" -ge 5 ] && printf '0x%x' $((1 << n)) || printf '0x%x%08x' $((1 << n)) $((1 << n)))"
 			;;
-		PMC[4-7])
+		PMC[4-9])
 			n=${k#PMC}
 			check "$u --list-events: load latency on $k only on a version 5 part" test "$v" -ge 5
 			is "$u --list-events: load latency on $k, PEBS_EN alone (version 5)" \
 				"$(jq -r '[.events[] | select(.ld_lat_threshold != null) | .pebs_enable] | unique | .[]' $LIB_TMP/e.json)" \
 				"$(printf '0x%x' $((1 << n)))"
 			;;
-		*) not_ok "$u --list-events: load latency on one of PMC0-7 (PEBS), not '$k'" ;;
+		*) not_ok "$u --list-events: load latency on one of PMC0-9 (PEBS), not '$k'" ;;
 		esac
 		;;
 	esac

@@ -366,24 +366,25 @@ is "the same machine through msr (each CPU's own CPUID): measured" "$?" 0
 
 # Each type's load latency with its counter's PEBS_EN alone (no LL_EN bit 32 + k, which from
 # perfmon version 5 on would be PEBS on a fixed counter): Meteor Lake's Redwood Cove 0xCD/0x01 off
-# PMC0, Lunar Lake's Lion Cove (version 6) off PMC0 and PMC1 (PMC2-7 of lattop's eight); their
-# E-cores (Crestmont, Skymont) 0xD0/0x05 on PMC0-1 only.
-# hyb_ldlat UARCH P-MICROARCH FIRST-PMC E-MICROARCH
+# PMC0 (PMC1-7), Lunar Lake's Lion Cove (version 6) off PMC0 and PMC1 (PMC2-9 of its ten, leaf
+# 0x23.1); their E-cores (Crestmont, Skymont) 0xD0/0x05 on PMC0-1 only.
+# hyb_ldlat UARCH P-MICROARCH FIRST-PMC LAST-PMC E-MICROARCH
 hyb_ldlat() {
 	./lattop --list-events --simulate $1 --format json >$LIB_TMP/$1-events.json
-	check "$1 P-cores: load latency 0xCD/0x01 on PMC$3-7, PEBS_EN of that counter alone" \
-		jqe -s --argjson k $3 '[.[0] | .microarch == "'$2'", (.events[] | select(.metric == "load_latency") |
-			.perfevtsel == "0x4301cd" and (.counter | ltrimstr("PMC") | tonumber) >= $k and
+	check "$1 P-cores: load latency 0xCD/0x01 on PMC$3-$4, PEBS_EN of that counter alone" \
+		jqe -s --argjson k $3 --argjson l $4 '[.[0] | .microarch == "'$2'", (.events[] |
+			select(.metric == "load_latency") | .perfevtsel == "0x4301cd" and
+			(.counter | ltrimstr("PMC") | tonumber) as $c | $c >= $k and $c <= $l and
 			.pebs_enable == {"PMC1": "0x2", "PMC2": "0x4", "PMC3": "0x8", "PMC4": "0x10",
-			"PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80"}[.counter])] |
-			length > 1 and all' $LIB_TMP/$1-events.json
+			"PMC5": "0x20", "PMC6": "0x40", "PMC7": "0x80", "PMC8": "0x100",
+			"PMC9": "0x200"}[.counter])] | length > 1 and all' $LIB_TMP/$1-events.json
 	check "$1 E-cores: load latency 0xD0/0x05 on PMC0 or PMC1, PEBS_EN of that counter alone" \
-		jqe -s '[.[1] | .microarch == "'$4'", (.events[] | select(.metric == "load_latency") |
+		jqe -s '[.[1] | .microarch == "'$5'", (.events[] | select(.metric == "load_latency") |
 			.perfevtsel == "0x4305d0" and ((.counter == "PMC0" and .pebs_enable == "0x1") or
 			(.counter == "PMC1" and .pebs_enable == "0x2")))] | length > 1 and all' $LIB_TMP/$1-events.json
 }
-hyb_ldlat meteorlake redwoodcove 1 crestmont
-hyb_ldlat lunarlake lioncove 2 skymont
+hyb_ldlat meteorlake redwoodcove 1 7 crestmont
+hyb_ldlat lunarlake lioncove 2 9 skymont
 # core_types: the CPUs of each type must add up to cpus; a part that is not hybrid has none.
 printf 'cpus = 4\ncore_types = P:2,E:1\n' >$LIB_TMP/bad-ct.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct.prof --once 2>$LIB_TMP/bad-ct.err

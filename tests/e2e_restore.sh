@@ -3,8 +3,10 @@
 # (tests/msrfs) serving the simulator: the same open/pread/pwrite path as
 # /dev/cpu/N/msr.  Every register is as it was after --once and after
 # --batch ended by SIGTERM, SIGINT, SIGHUP and SIGQUIT; a counter in use is never
-# written while the others measure; with no counter free nothing is written
-# and the exit is non-zero.
+# written while the others measure (Lion Cove's PMC8 too); with no counter
+# free nothing is written and the exit is non-zero.  Lion Cove's PMC8/9 are
+# programmed and put back (after SIGKILL too, and from an older lattop's
+# journal of PMC0-7); a part with eight counters never sees a ninth.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
 HSW=tests/dumps/haswell_core-i7-4500u.raw
@@ -71,13 +73,21 @@ msrfs_umount $M
 # The simulator has no legacy counter address on a version 6 part (sim.c sim_reg()): a run
 # that wrote one would fail; SIGKILL, then --restore puts every register back from the journal.
 LNL=../shared/cpuid/all/lunarlake_core-ultra-9-288v.cpuid-r.txt
-if [ -f $LNL ]; then
-	msrfs_mount $M --simulate lunarlake --sim-profile "$(sim_profile lnl 'cpus = 8' 'core_types = P:4,E:4')" ||
-		{ not_ok "mount lunarlake"; tap_done; exit 1; }
+# lnl_once NAME [PROFILE LINE...]: the stand-in as Lunar Lake (4 P-cores, 4 E-cores) with these
+# profile lines, its registers in $LIB_TMP/before, then lattop --once into $LIB_TMP/out.
+lnl_once() {
+	_ln=$1
+	shift
+	msrfs_mount $M --simulate lunarlake --sim-profile \
+		"$(sim_profile lnl 'cpus = 8' 'core_types = P:4,E:4' "$@")" ||
+		{ not_ok "mount lunarlake ($_ln)"; tap_done; exit 1; }
 	regs_snapshot $M $LIB_TMP/before
 	./lattop --state-dir $S --msr-dir $M --cpuid-file $LNL --once -d 0.3 --format json >$LIB_TMP/out \
 		2>$LIB_TMP/err
-	is "lunarlake --once on the stand-in exits 0" "$?" 0
+	is "lunarlake $_ln: exit 0" "$?" 0
+}
+if [ -f $LNL ]; then
+	lnl_once "--once on the stand-in"
 	is "lunarlake --once measured the P-cores' HITM through the version 6 range" \
 		"$(jq '.cpus[0].snoop.hitm_per_sec > 4.5e4 and .cpus[0].snoop.hitm_per_sec < 5.5e4' $LIB_TMP/out)" true
 	is "lunarlake --once wrote counters and selects in the version 6 range, none in the legacy one" \
@@ -85,6 +95,22 @@ if [ -f $LNL ]; then
 		   sed 's/^0$/none/;s/^[0-9]*$/some/') $(awk '$1 == "W" { print $3 }' $M/log | sort -u |
 		   grep -c -E '^0x(c[1-8]|4c[1-8]|18[6-9a-d]|309|30a|30b)$')" "some 0"
 	regs_unchanged "lunarlake --once: every register as it was before" $M $LIB_TMP/before
+	# Lion Cove's ten counters (leaf 0x23.1 GP 0x3FF): PMC8 and 9 through the version 6 range
+	# (0x1920/0x1921, 0x1924/0x1925) on the P-cores (CPUs 0-3), never on the E-cores' eight,
+	# never at a legacy address (0xc9, 0xca, 0x18e, 0x18f, 0x4c9, 0x4ca: UNVERIFIED).
+	is "lunarlake --once programmed PMC8 and PMC9 on every P-core" \
+		"$(awk '$1 == "W" && $2 < 4 && ($3 == "0x1921" || $3 == "0x1925") { print $2, $3 }' $M/log |
+		   sort -u | wc -l)" 8
+	is "lunarlake --once never touched a ninth counter on the E-cores' eight" \
+		"$(awk '$2 >= 4 && $3 ~ /^0x192[0-7]$/' $M/log | wc -l)" 0
+	is "lunarlake --once never named PMC8/9 at a legacy address" \
+		"$(awk '$3 ~ /^0x(c9|ca|18e|18f|4c9|4ca)$/' $M/log | wc -l)" 0
+	# The load-latency event (0xcd, umask 0x01) goes to PMC2-9's selects only
+	# (K612 INTEL_HYBRID_LDLAT_CONSTRAINT(0x1cd, 0x3fc)): CFG_A 0x1909 + 4k, k >= 2.
+	is "lunarlake --once put load latency on PMC2-9 only, and on one of them" \
+		"$(awk '$1 == "W" && $2 < 4 && $3 ~ /^0x19[0-2][159d]$/ && ($4 ~ /01cd$/) { print $3 }' $M/log |
+		   sort -u | { bad=0 n=0; while read -r r; do k=$(( (r - 0x1901) / 4 )); n=$((n + 1))
+		   [ $k -lt 2 ] && bad=$((bad + 1)); done; echo "$n $bad"; } | sed 's/^[1-9][0-9]* /some /')" "some 0"
 	: >$LIB_TMP/out
 	./lattop --state-dir $S --msr-dir $M --cpuid-file $LNL -b -d 0.2 >$LIB_TMP/out 2>$LIB_TMP/err &
 	pid=$!
@@ -93,12 +119,78 @@ if [ -f $LNL ]; then
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	check "lunarlake SIGKILL: the journal holds version 6 registers" grep -q -E '^r [0-9]+ 0x19' $S/journal
+	is "lunarlake SIGKILL: the journal holds PMC8/9 and their selects on the P-cores" \
+		"$(grep -c -E '^r [0-3] 0x192[0145] ' $S/journal)" 16
+	check "lunarlake SIGKILL: PMC9's select was lattop's when it died" \
+		sh -c "grep '^W [0-3] 0x1925 ' $M/log | grep -q -v ' 0x0*$'"
+	cp $S/journal $LIB_TMP/journal.10
 	./lattop --restore --msr-dir $M --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err
 	is "lunarlake --restore: exit 0" "$?" 0
 	regs_unchanged "lunarlake --restore: every register as it was before" $M $LIB_TMP/before
+
+	# The journal an older lattop left, measuring PMC0-7 (the same lines, PMC8/9's gone and
+	# the masks of GLOBAL_CTRL and PEBS_ENABLE of 8 counters), after a crash that left its
+	# selects, counters and enables written: read, and every register it names put back.
+	grep -v -E '^r [0-9]+ 0x192[0145] ' $LIB_TMP/journal.10 |
+		sed -E 's/^(r [0-3] 0x38f 0x[0-9a-f]+) 0x7000003ff$/\1 0x7000000ff/
+			s/^(r [0-3] 0x3f1 0x[0-9a-f]+) 0x3ff$/\1 0xff/' >$S/journal
+	is "lunarlake: the older lattop's journal has no PMC8/9 and 8-counter masks" \
+		"$(grep -c -E '^r [0-3] 0x(192[0145] |38f .* 0x7000003ff|3f1 .* 0x3ff)' $S/journal)" 0
+	for c in 0 1 2 3; do
+		msrfs_ctl $M set $c 0x1901 0x4381d0
+		msrfs_ctl $M set $c 0x1909 0x4301cd
+		msrfs_ctl $M set $c 0x191d 0x430121
+		msrfs_ctl $M set $c 0x1908 0xffffff000123
+		msrfs_ctl $M set $c 0x3f1 0x4
+		msrfs_ctl $M set $c 0x3f6 0x40
+	done
+	./lattop --restore --msr-dir $M --state-dir $S >$LIB_TMP/out 2>$LIB_TMP/err
+	is "lunarlake --restore of an older lattop's journal: exit 0" "$?" 0
+	regs_unchanged "lunarlake --restore of an older lattop's journal: every register as before" \
+		$M $LIB_TMP/before
+	msrfs_umount $M
+
+	# Another user holds PMC8 on CPU 0 (a cycles event with its PMI, as perf leaves it): a
+	# mask cut to 8 bits would lose that ownership and write over it.  lattop leaves PMC8
+	# and its select alone there, measures, names the register, and puts the rest back.
+	lnl_once "PMC8 in use" 'cpu0.msr.0x1921 = 0x53003c'
+	is "lunarlake PMC8 in use: CPU 0's PMC8 and its select never written" \
+		"$(grep -c -E '^W 0 0x192[01] ' $M/log)" 0
+	check "lunarlake PMC8 in use: CPU 0's PMC9 still lattop's" grep -q -E '^W 0 0x1925 ' $M/log
+	check "lunarlake PMC8 in use: the report names the counter taken" \
+		sh -c "jq -r .note $LIB_TMP/out | grep -q 'IA32_PMC_GP8_CFG_A=0x53003c'"
+	is "lunarlake PMC8 in use: HITM still measured on CPU 0" \
+		"$(jq '.cpus[0].snoop.hitm_per_sec > 4.5e4 and .cpus[0].snoop.hitm_per_sec < 5.5e4' $LIB_TMP/out)" true
+	regs_unchanged "lunarlake PMC8 in use: every other register as it was before" $M $LIB_TMP/before \
+		'^0 0x0*1920 '
 	msrfs_umount $M
 else
 	skip "lunarlake on the stand-in: no $LNL"
+fi
+
+# ---- eight counters: never a ninth ----
+# Ice Lake (version 5, leaf 0xA's 8): no access at all, read or write, to where a ninth counter
+# would be in either range.  Arrow Lake-H's Lion Cove cores have ten (leaf 0x23.1) on version 5,
+# whose PMC8/9 have no address lattop trusts: its plan stops at PMC7; Arrow Lake-S (version 6)
+# places on PMC8/9.
+ICL=../shared/cpuid/all/icelake_core-i7-1065g7.cpuid-r.txt
+ARLH=../shared/cpuid/all/arrowlakeh_core-ultra-9-285h.cpuid-r.txt
+ARLS=../shared/cpuid/all/arrowlake_core-ultra-7-265k.cpuid-r.txt
+if [ -f $ICL ] && [ -f $ARLH ] && [ -f $ARLS ]; then
+	msrfs_mount $M --simulate icelake --sim-profile "$(sim_profile icl)" ||
+		{ not_ok "mount icelake"; tap_done; exit 1; }
+	./lattop --state-dir $S --msr-dir $M --cpuid-file $ICL --once -d 0.3 >/dev/null 2>$LIB_TMP/err
+	is "icelake --once exits 0" "$?" 0
+	check "icelake --once wrote PERFEVTSEL7" grep -q -E '^W [0-9]+ 0x18d ' $M/log
+	is "icelake --once touched no ninth counter (0xc9, 0x18e, 0x4c9, 0x1920...)" \
+		"$(awk '$3 ~ /^0x(c9|ca|18e|18f|4c9|4ca|19[0-9a-f][0-9a-f])$/' $M/log | wc -l)" 0
+	msrfs_umount $M
+	is "arrowlake-h (version 5): Lion Cove's plan stops at PMC7" \
+		"$(./lattop --list-events --cpuid-file $ARLH | grep -c -E ' PMC[89] ')" 0
+	check "arrowlake-s (version 6): Lion Cove's plan uses PMC8/9" \
+		sh -c "./lattop --list-events --cpuid-file $ARLS | grep -q -E ' PMC[89] '"
+else
+	skip "eight counters: no $ICL, $ARLH or $ARLS"
 fi
 
 # ---- a counter in use is never written, the others measure ----

@@ -108,14 +108,15 @@ static inline int fake_cpu_index(const struct fakedev *f, int id)
 	return -1;
 }
 
+/* The legacy range's counters: PMC0-7, what leaf 0xA counts (msr_allow.h: no PMC8 there). */
 static inline bool fake_is_pmc(uint32_t reg)
 {
-	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_MAX_GP);
+	return reg >= MSR_PMC(0) && reg < MSR_PMC(PMU_LEGACY_GP);
 }
 
 static inline bool fake_is_apmc(uint32_t reg)
 {
-	return reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_MAX_GP);
+	return reg >= MSR_A_PMC(0) && reg < MSR_A_PMC(PMU_LEGACY_GP);
 }
 
 static inline bool fake_is_fixed_ctr(uint32_t reg)

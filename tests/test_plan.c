@@ -77,7 +77,7 @@ static void res_all_free(struct plan_resources *res, const struct uarch *u, bool
 	memset(res, 0, sizeof(*res));
 	res->ngp = u->gp_needed;
 	res->nfixed = 3;
-	res->gp_free = (uint8_t)((1u << u->gp_needed) - 1);
+	res->gp_free = (gp_set)((1u << u->gp_needed) - 1);
 	res->fixed_free = 0x7;
 	res->rsp_free = (uint8_t)((1u << u->offcore_msrs) - 1);
 	res->ldlat_free = ldlat;
@@ -103,7 +103,8 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 
 	for (int si = 0; si < pl->nslots; si++) {
 		const struct plan_slot *s = &pl->slot[si];
-		uint8_t used = 0, rsp_used = 0;
+		gp_set used = 0;
+		uint8_t rsp_used = 0;
 		int nld = 0;
 
 		assert_true(s->nplace <= PMU_MAX_GP);
@@ -117,7 +118,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 			assert_false(un->fixed);
 			assert_int_equal(unit_in_slot(s, pp->unit), 1);
 			/* A part unit may also use the counters free on some CPUs only. */
-			uint8_t gp_ok = (uint8_t)((res->gp_free | (un->part ? res->gp_part : 0)) &
+			gp_set gp_ok = (gp_set)((res->gp_free | (un->part ? res->gp_part : 0)) &
 						  ((1u << res->ngp) - 1));
 
 			for (int j = 0; j < un->nrows; j++) {
@@ -134,7 +135,7 @@ static void check_plan(const struct plan *pl, const struct uarch *u, const struc
 				if ((u->flags & UARCH_F_HT_EXCL) && e->ht_excl)
 					assert_false(res->excl_busy & (1u << c));
 				assert_false(used & (1u << c));
-				used |= (uint8_t)(1u << c);
+				used |= (gp_set)(1u << c);
 				assert_int_equal(s->cfg.evtsel[c], pmu_event_evtsel(e));
 				assert_true(s->cfg.evtsel[c] & EVTSEL_EN);
 				assert_false(s->cfg.evtsel[c] & EVTSEL_INT);
@@ -322,7 +323,7 @@ static void test_every_resource_combination(void **state)
 
 							res.ngp = ngp;
 							res.nfixed = 3;
-							res.gp_free = (uint8_t)gp;
+							res.gp_free = (gp_set)gp;
 							res.fixed_free = (uint8_t)fx;
 							res.rsp_free = (uint8_t)rsp;
 							res.ldlat_free = ld;
@@ -392,6 +393,76 @@ static void test_haswell_pmc3_taken(void **state)
 		if (m != M_LOAD_LATENCY && m != M_LOADS && !remote_metric(m))
 			assert_true(plan_has(pl, m));
 	free(pl);
+}
+
+/*
+ * Lion Cove's ten counters, PMC4-7 another user's: with leaf 0x23.1's ten
+ * the load latency goes to PMC8/9 and OFFCORE_REQUESTS beside it, and the
+ * PMC0-3 events keep PMC0-3, each in every slot; cut to leaf 0xA's eight
+ * (what lattop had), load latency takes one of PMC2-3 from them and they
+ * share the rest, in fewer slots.  The slots they run in, measured both
+ * ways.
+ */
+/*
+ * Slots the general-purpose units other than load latency run in, summed
+ * (@all: what they would be in every slot).
+ */
+static int gp_slots(const struct plan *pl, int *all)
+{
+	int n = 0;
+
+	*all = 0;
+	for (int ui = 0; ui < pl->nunits; ui++)
+		if (!pl->unit[ui].fixed && !pl->unit[ui].row[0]->ldlat) {
+			n += pl->unit[ui].nslots;
+			*all += pl->nslots;
+		}
+	return n;
+}
+
+static void test_lioncove_ten(void **state)
+{
+	static const unsigned one[] = { 32 };
+	const struct uarch *u = uarch_by_name("lunarlake");   /* its Lion Cove table */
+	struct plan *p8 = plan_new(), *p10 = plan_new();
+	struct plan_resources res = { 0 };
+	int n8, n10, all8, all10;
+	char err[256];
+
+	(void)state;
+	res_all_free(&res, u, true);
+	res.gp_free = 0x0f;                     /* PMC4-7 taken, of eight */
+	assert_int_equal(plan_build(p8, u, &res, one, 1, err, sizeof(err)), 0);
+	check_plan(p8, u, &res, one, 1);
+	res.ngp = 10;
+	res.gp_free = 0x30f;                    /* PMC4-7 taken, of ten */
+	assert_int_equal(plan_build(p10, u, &res, one, 1, err, sizeof(err)), 0);
+	check_plan(p10, u, &res, one, 1);
+	n8 = gp_slots(p8, &all8);
+	n10 = gp_slots(p10, &all10);
+	print_message("lioncove, PMC4-7 taken, one threshold: the other units run in %d of %d "
+		      "unit-slots with 8 counters, %d of %d with 10\n", n8, all8, n10, all10);
+	assert_true(p8->ldlat_ctr == 2 || p8->ldlat_ctr == 3);
+	assert_true(p10->ldlat_ctr == 8 || p10->ldlat_ctr == 9);
+	assert_int_equal(p10->nslots, p8->nslots);     /* the thresholds' (32 and the tagged 3) */
+	assert_int_equal(n10, all10);
+	assert_true(n8 < all8);
+	for (int m = 0; m < M__COUNT; m++)
+		if (!remote_metric(m))
+			assert_true(plan_has(p10, m));
+	/* All free: one slot of the five events either way, the thresholds rotate alone. */
+	res.gp_free = 0x3ff;
+	assert_int_equal(plan_build(p10, u, &res, thr5, 5, err, sizeof(err)), 0);
+	check_plan(p10, u, &res, thr5, 5);
+	res.ngp = 8;
+	res.gp_free = 0xff;
+	assert_int_equal(plan_build(p8, u, &res, thr5, 5, err, sizeof(err)), 0);
+	assert_int_equal(p10->nslots, p8->nslots);
+	assert_int_equal(gp_slots(p10, &all10), gp_slots(p8, &all8));
+	print_message("lioncove, all free, 5 thresholds: %d slots with 8 counters, %d with 10\n",
+		      p8->nslots, p10->nslots);
+	free(p8);
+	free(p10);
 }
 
 /*
@@ -649,7 +720,7 @@ static void test_reasons_blame_truthfully(void **state)
 					for (int ld = 0; ld < 2; ld++) {
 						struct plan_resources res = {
 							.ngp = u->gp_needed, .nfixed = 3,
-							.gp_free = (uint8_t)gp, .fixed_free = (uint8_t)fx,
+							.gp_free = (gp_set)gp, .fixed_free = (uint8_t)fx,
 							.rsp_free = (uint8_t)rsp, .ldlat_free = ld,
 						};
 
@@ -700,7 +771,7 @@ static void test_ht_excl(void **state)
 		for (int par = 0; par < 2; par++) {
 			const struct pmu_cfg *mine = plan_slot_cfg(pl, si, par);
 			const struct pmu_cfg *sib = plan_slot_cfg(pl, si, !par);
-			uint8_t want = 0;
+			gp_set want = 0;
 
 			for (int p = 0; p < s->nplace; p++) {
 				const struct plan_place *pp = &s->place[p];
@@ -714,7 +785,7 @@ static void test_ht_excl(void **state)
 				for (int j = 0; j < pl->unit[pp->unit].nrows; j++) {
 					int c = pp->ctr[j];
 
-					want |= (uint8_t)(1u << c);
+					want |= (gp_set)(1u << c);
 					assert_int_equal(mine->evtsel[c], pmu_event_evtsel(pp->row[j]));
 					/* The sibling's same counter idle. */
 					if (excl)
@@ -953,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_every_resource_combination),
 		cmocka_unit_test(test_westmere_pmc0_taken),
 		cmocka_unit_test(test_haswell_pmc3_taken),
+		cmocka_unit_test(test_lioncove_ten),
 		cmocka_unit_test(test_remote),
 		cmocka_unit_test(test_fixed1_taken),
 		cmocka_unit_test(test_fixed2_taken),

@@ -207,7 +207,8 @@ static void rig_count(struct rig *r, int i, uint64_t seed)
 static void rig_read_check(struct rig *r, int i, uint64_t seed)
 {
 	const struct pmu_cpu *c = &r->p.cpu[i];
-	uint8_t gp = c->cur.gp_mask, fx = c->cur.fixed_mask;
+	gp_set gp = c->cur.gp_mask;
+	uint8_t fx = c->cur.fixed_mask;
 	uint64_t d[PMU_MAX_GP], fd[PMU_MAX_FIXED];
 
 	assert_int_equal(pmu_read_gp(&r->p, i, d), 0);
@@ -258,7 +259,7 @@ static void cfg_init(struct pmu_cfg *c)
 
 static void cfg_gp(struct pmu_cfg *c, int k, uint64_t evtsel)
 {
-	c->gp_mask |= (uint8_t)(1u << k);
+	c->gp_mask |= (gp_set)(1u << k);
 	c->evtsel[k] = evtsel;
 }
 
@@ -733,7 +734,7 @@ static void check_no_int_no_pmi(struct rig *r, int from)
 
 		if (x->op != FAKE_WRITE)
 			continue;
-		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 			assert_false(x->val & EVTSEL_INT);
 		if (x->reg == MSR_FIXED_CTR_CTRL) {
 			uint64_t saved = orig_val(r, x->cpu, MSR_FIXED_CTR_CTRL);
@@ -792,7 +793,7 @@ static int pebs_violations(struct rig *r, int from, bool verbose)
 
 			if (reg == MSR_PEBS_ENABLE)
 				pebs[i] = r->orig[i][q].val;
-			if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+			if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 				sel[i][reg - MSR_PERFEVTSEL(0)] = r->orig[i][q].val;
 		}
 	}
@@ -813,7 +814,7 @@ static int pebs_violations(struct rig *r, int from, bool verbose)
 				}
 			pebs[i] = x->val;
 		}
-		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+		if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP)) {
 			unsigned k = x->reg - MSR_PERFEVTSEL(0);
 
 			if ((pebs[i] & ((1ull << k) | (1ull << (32 + k)))) && x->val != ldsel) {
@@ -881,13 +882,13 @@ static int counting_writes(struct rig *r, int from, bool shared, bool verbose)
 				glob[i] = v;
 			else if (reg == MSR_PEBS_LD_LAT)
 				ldlat[i] = v;
-			else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_MAX_GP))
+			else if (reg >= MSR_PERFEVTSEL(0) && reg < MSR_PERFEVTSEL(PMU_LEGACY_GP))
 				sel[i][reg - MSR_PERFEVTSEL(0)] = v;
 		}
 	for (int w = from; w < r->f.nlog; w++) {
 		const struct fake_rec *x = &r->f.log[w];
 		int i = fake_cpu_index(&r->f, x->cpu);
-		uint8_t on[FAKE_MAX_CPU] = { 0 }, hit = 0;
+		gp_set on[FAKE_MAX_CPU] = { 0 }, hit = 0;
 		int sib = i ^ 1;
 
 		if (x->op != FAKE_WRITE || x->rc)
@@ -896,14 +897,14 @@ static int counting_writes(struct rig *r, int from, bool shared, bool verbose)
 			for (unsigned k = 0; k < r->p.ngp; k++)
 				if ((sel[c][k] & (1ull << 22)) && (glob[c] & (1ull << k)) &&
 				    (pebs[c] & (1ull << k)) && (pebs[c] & (1ull << (32 + k))))
-					on[c] |= (uint8_t)(1u << k);
+					on[c] |= (gp_set)(1u << k);
 		if (fake_is_pmc(x->reg) || fake_is_apmc(x->reg)) {
-			hit = on[i] & (uint8_t)(1u << (fake_storage(x->reg) - MSR_PMC(0)));
-		} else if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_MAX_GP)) {
+			hit = on[i] & (gp_set)(1u << (fake_storage(x->reg) - MSR_PMC(0)));
+		} else if (x->reg >= MSR_PERFEVTSEL(0) && x->reg < MSR_PERFEVTSEL(PMU_LEGACY_GP)) {
 			unsigned k = x->reg - MSR_PERFEVTSEL(0);
 
 			if (x->val != (sel[i][k] & ~(1ull << 22)))
-				hit = on[i] & (uint8_t)(1u << k);
+				hit = on[i] & (gp_set)(1u << k);
 			sel[i][k] = x->val;
 		} else if (x->reg == MSR_PEBS_LD_LAT) {
 			hit = on[i];
@@ -1800,13 +1801,22 @@ static void test_allowlist(void **state)
 	static const uint32_t refused[] = {
 		FAKE_MSR_DEBUGCTL, FAKE_MSR_DS_AREA, FAKE_MSR_391, MSR_PERF_GLOBAL_INUSE,
 		FAKE_MSR_OVF_CTRL, FAKE_MSR_MISC_ENABLE, MSR_TSC, MSR_PERF_CAPABILITIES,
-		MSR_PERF_GLOBAL_STATUS, MSR_PMC(PMU_MAX_GP), MSR_PERFEVTSEL(PMU_MAX_GP),
-		MSR_FIXED_CTR(PMU_MAX_FIXED), 0x1a8,
+		MSR_PERF_GLOBAL_STATUS, MSR_FIXED_CTR(PMU_MAX_FIXED), 0x1a8,
+		/* PMC8 and up: never at a legacy address (UNVERIFIED, msr_allow.h) */
+		MSR_PMC(8), MSR_PMC(9), MSR_A_PMC(8), MSR_A_PMC(9), MSR_PERFEVTSEL(8),
+		MSR_PERFEVTSEL(9),
+		/* past the tenth counter, and the version 6 range's other registers */
+		MSR_V6_GP_CTR(PMU_MAX_GP), MSR_V6_GP_CFG_A(PMU_MAX_GP), MSR_V6_GP_CTR(9) + 2,
+		MSR_V6_GP_CTR(9) + 3, MSR_V6_FX_CTR(PMU_MAX_FIXED), MSR_V6_FX_CTR(0) + 1,
 	};
 	static const uint32_t allowed[] = {
-		MSR_PMC(0), MSR_PMC(7), MSR_A_PMC(0), MSR_PERFEVTSEL(0), MSR_PERFEVTSEL(7),
-		MSR_FIXED_CTR(0), MSR_FIXED_CTR(2), MSR_OFFCORE_RSP(0), MSR_OFFCORE_RSP(1),
-		MSR_FIXED_CTR_CTRL, MSR_PERF_GLOBAL_CTRL, MSR_PEBS_ENABLE, MSR_PEBS_LD_LAT,
+		MSR_PMC(0), MSR_PMC(7), MSR_A_PMC(0), MSR_A_PMC(7), MSR_PERFEVTSEL(0),
+		MSR_PERFEVTSEL(7), MSR_FIXED_CTR(0), MSR_FIXED_CTR(2), MSR_OFFCORE_RSP(0),
+		MSR_OFFCORE_RSP(1), MSR_FIXED_CTR_CTRL, MSR_PERF_GLOBAL_CTRL, MSR_PEBS_ENABLE,
+		MSR_PEBS_LD_LAT,
+		/* every counter of the version 6 range: Lion Cove's PMC8 and 9 too */
+		MSR_V6_GP_CTR(0), MSR_V6_GP_CFG_A(0), MSR_V6_GP_CTR(8), MSR_V6_GP_CFG_A(8),
+		MSR_V6_GP_CTR(9), MSR_V6_GP_CFG_A(9), MSR_V6_FX_CTR(0), MSR_V6_FX_CTR(2),
 	};
 	struct rig *r = rig_new("goldmont", 1, true);
 
@@ -1828,6 +1838,34 @@ static void test_allowlist(void **state)
 		assert_int_equal(fake_writes(&r->f, from), 1);
 	}
 	rig_free(r);
+}
+
+/*
+ * The counters lattop programs of those CPUID enumerates: Lion Cove's ten
+ * from version 6 (the version 6 range), PMC0-7 of a version 5 PMU with ten
+ * (Arrow Lake-H: their legacy addresses are UNVERIFIED), never more than
+ * PMU_MAX_GP; the masks hold them all.
+ */
+static void test_caps_ngp(void **state)
+{
+	static const struct { unsigned version, gp, want; } c[] = {
+		{ 6, 10, 10 }, { 5, 10, 8 }, { 6, 8, 8 }, { 5, 8, 8 }, { 4, 4, 4 },
+		{ 6, 12, PMU_MAX_GP }, { 3, 16, 8 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pmu_caps p = { .version = c[i].version, .gp_counters = c[i].gp };
+
+		assert_int_equal(pmu_caps_ngp(&p), c[i].want);
+	}
+	assert_true((gp_set)(1u << (PMU_MAX_GP - 1)) != 0);
+	assert_int_equal(msr_pmc_index(MSR_V6_GP_CTR(9), NULL), 9);
+	assert_int_equal(msr_evtsel_index(MSR_V6_GP_CFG_A(9), NULL), 9);
+	assert_int_equal(msr_pmc_index(MSR_PMC(8), NULL), -1);
+	assert_int_equal(msr_evtsel_index(MSR_PERFEVTSEL(8), NULL), -1);
+	assert_int_equal(msr_apmc_index(MSR_A_PMC(7)), 7);
+	assert_int_equal(msr_apmc_index(MSR_A_PMC(8)), -1);
 }
 
 /* ---- issue 9: restore by reading first, shared registers, PEBS zeroing ---- */
@@ -2074,7 +2112,7 @@ static void test_ht_sibling_probed(void **state)
 	const int one[1] = { 0 }, both[2] = { 0, 2 };
 	struct plan_resources res;
 	struct pmu_cfg cfg;
-	uint8_t newly = 0;
+	gp_set newly = 0;
 
 	(void)state;
 	assert_int_equal(pmu_open(&r->p, &r->f.dev, &r->desc, one, 1, false, r->err,
@@ -2497,11 +2535,7 @@ static void test_rotation_on_the_simulator(void **state)
 			memset(raws, 0, sizeof(raws));
 			for (int c = 0; c < ncpu; c++) {
 				cids[c] = c;
-				for (uint32_t leaf = 0; leaf < CPUID_RAW_BASIC; leaf++)
-					sim_cpuid_on(sim, c, leaf, 0, raws[c].basic[leaf]);
-				for (uint32_t leaf = 0; leaf < CPUID_RAW_EXT; leaf++)
-					sim_cpuid_on(sim, c, 0x80000000u + leaf, 0, raws[c].ext[leaf]);
-				raws[c].basic_present = ~0u;
+				cpuid_raw_read(&raws[c], sim_cpuid_at, &(struct sim_at){ sim, c });
 			}
 			raw = raws[0];
 			cpuid_decode(&raw, &id);
@@ -2642,6 +2676,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_pebs_bits),
 		cmocka_unit_test(test_ldlat_microcode),
 		cmocka_unit_test(test_allowlist),
+		cmocka_unit_test(test_caps_ngp),
 		cmocka_unit_test(test_idle_counter_back_under_freeze),
 		cmocka_unit_test(test_restore_skips_unchanged),
 		cmocka_unit_test(test_restore_names_what_differs),

@@ -12,12 +12,13 @@
  * version 6 MSR range, or the legacy addresses) is cpu/pmu.c's, keyed on
  * the version; the rows say only which counters an event may use.
  *
- * lattop programs PMC0-7 only (PMU_MAX_GP, cpu/msr_allow.h; its counter
- * masks are 8 bits wide): on version 5 the legacy addresses of PMC8/9 are
- * UNVERIFIED (pmu-facts 9.10 item 2).  So the masks below are Intel's cut
- * to PMC0-7: load latency runs on PMC2-7 (pmu-facts 9.3: "with leaf 0xA's
- * 8 counters: 2-7"), and PMC8/9 are left to others.  tests/test_events.c
- * checks that Intel's lists, cut so, are these.
+ * The masks below are Intel's lists, PMC8 and 9 included: load latency
+ * runs on PMC2-9 (pmu-facts 9.3).  lattop programs PMC8/9 through the
+ * version 6 range (Lunar Lake, Arrow Lake-S); on a version 5 PMU (Arrow
+ * Lake-H) their legacy addresses are UNVERIFIED (pmu-facts 9.10 item 2),
+ * so there it uses PMC0-7 (pmu_caps_ngp, cpu/msr_allow.h says why) and
+ * these masks' PMC8/9 bits find no counter.  tests/test_events.c checks
+ * that Intel's lists are these.
  *
  * What moved from Golden and Redwood Cove (pmu-facts 9.3-9.5):
  * - load latency stays MEM_TRANS_RETIRED.LOAD_LATENCY_GT_N 0xCD/0x01, but
@@ -47,9 +48,9 @@
 
 #include "cpu/events.h"
 
-#define LNC_ALL   0xFF  /* PMC0-7 of PM2 "Counter 0,...,9" (leaf 0x23.1 GP 0x3FF) */
+#define LNC_ALL   0x3FF /* PMC0-9: PM2 "Counter 0,...,9" (leaf 0x23.1 GP 0x3FF) */
 #define LNC_LOW   0x0F  /* PMC0-3: PM2 Counter 0-3; K612 intel_lnc_event_constraints */
-#define LNC_LDLAT 0xFC  /* PMC2-7 of PM2 Counter 2-9 (K612 ds.c 0x1cd -> 0x3fc) */
+#define LNC_LDLAT 0x3FC /* PMC2-9: PM2 Counter 2-9; K612 ds.c INTEL_HYBRID_LDLAT_CONSTRAINT(0x1cd, 0x3fc) */
 
 #define LNC_ONE_PACKAGE "Lunar Lake and Arrow Lake are single-package parts: Intel's " \
 			"Lion Cove files have no event for a load another package served"
