@@ -308,6 +308,12 @@ perf_() {
 		# A hybrid part: each core type's plan on its own PMU, its slots
 		# per type.  Any failure stops the bench.
 		./bench/perf_bench calls $u 8 $thr 5 || exit 1
+		# A row for each other model of the family the simulator has
+		# (Arrow Lake-S and -H beside -U): exit 3, no such part, no row.
+		for m in $(family_dumps $u | cut -d' ' -f2); do
+			./bench/perf_bench calls $u:$(printf '0x%X' $m) 8 $thr 5 2>$T/pberr
+			case $? in 0|3) ;; *) cat $T/pberr >&2; exit 1 ;; esac
+		done
 	done
 	echo
 	# Every simulated CPU rotates every 4 ms (the sampling events), which the

@@ -224,6 +224,14 @@ if [ -x bench/perf_bench ]; then
 				grep -Eq '\| [0-9]+ core, [0-9]+ atom \|' $LIB_TMP/pb ;;
 		esac
 	done
+	# A model of the family the simulator has (Arrow Lake-H: three PMUs,
+	# cpu_lowpower the third); one it has not, or the name's own, exit 3.
+	./bench/perf_bench calls arrowlake:0xC5 8 8,64 3 >$LIB_TMP/pb 2>$LIB_TMP/err
+	is "perf_bench calls arrowlake:0xC5: exit 0" "$?" 0
+	check "perf_bench calls arrowlake:0xC5: its row names the model and three core types" \
+		grep -Eq '^\| arrowlake \(06_C5\) \| 8 \| [0-9]+ core, [0-9]+ atom, [0-9]+ lowpower \|' $LIB_TMP/pb
+	./bench/perf_bench calls haswell:0x45 8 8,64 3 >$LIB_TMP/pb 2>$LIB_TMP/err
+	is "perf_bench calls haswell:0x45 (not simulated): exit 3, no row" "$?:$(wc -c <$LIB_TMP/pb)" "3:0"
 else
 	skip "bench/perf_bench not built"
 fi
