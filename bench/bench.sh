@@ -288,13 +288,15 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 		# Instructions: callgrind, each function's own, by the folder of its source.
 		for k in 1 11; do
 			$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
-				--backend $B --sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null 2>&1
+				--backend $B --sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null \
+				2>$T/cgerr.$k
 			callgrind_annotate --auto=no --threshold=100 $T/nb/cg.$k 2>/dev/null >$T/ann.$k
 		done
 		set -- $(cg_split $T/ann.1) $(cg_split $T/ann.11)
 		o1=$1 s1=$2 t1=$4 o11=$5 s11=$6 t11=$8
 		if [ "$s11" -le "$s1" ] || [ "$o11" -le "$o1" ]; then
 			echo "bench: callgrind found no simulator (sim/) or no lattop instructions at $n CPUs" >&2
+			tail -5 $T/cgerr.1 $T/cgerr.11 >&2
 			exit 1
 		fi
 		# CPU time (task-clock) of 101 ticks less 1 tick, per CPU per tick; RSS of the long run.
