@@ -122,18 +122,54 @@ const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
 
 /* ---- register access, counted and remembered ---- */
 
+/*
+ * The messages of a failed or refused register access, out of line: rd()
+ * and wr() run about 120 times per CPU per interval, and a name buffer on
+ * their own stacks cost each call a frame and its guard.
+ */
+static __attribute__((cold, noinline)) int rd_failed(const struct pmu_cpu *c, uint32_t reg, int r,
+						     char *err, size_t errlen)
+{
+	char name[40];
+
+	snprintf(err, errlen, "cpu %d: reading %s (0x%x): %s", c->id,
+		 pmu_reg_name(reg, name, sizeof(name)), reg, pmu_strerror(r, false));
+	return r;
+}
+
+/* Why wr() did not write: its register unsaved, not lattop's, or the write failed (@r). */
+enum wr_why { WR_UNSAVED, WR_NOT_OURS, WR_FAILED };
+
+static __attribute__((cold, noinline)) int wr_failed(const struct pmu_cpu *c, const struct pmu_reg *s,
+						     uint32_t reg, uint64_t v, enum wr_why why, int r,
+						     char *err, size_t errlen)
+{
+	char name[40];
+
+	pmu_reg_name(reg, name, sizeof(name));
+	if (why == WR_UNSAVED)
+		/* A bug, not a user error: refuse rather than write unsaved. */
+		snprintf(err, errlen, "cpu %d: internal error: %s (0x%x) written before being saved",
+			 c->id, name, reg);
+	else if (why == WR_NOT_OURS)
+		/* Given up to another user, or shared with a CPU lattop could not probe. */
+		snprintf(err, errlen, "cpu %d: %s (0x%x) is not lattop's to write (%s); nothing written",
+			 c->id, name, reg,
+			 s->mask ? "shared with a CPU that was not probed" : "someone else uses it");
+	else
+		snprintf(err, errlen, "cpu %d: writing %s (0x%x) = 0x%llx: %s", c->id,
+			 name, reg, (unsigned long long)v, pmu_strerror(r, true));
+	return r;
+}
+
 static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	      char *err, size_t errlen)
 {
 	int r = msrdev_read(p->dev, c->id, reg, v);
 
 	p->reads++;
-	if (r < 0 && err) {
-		char name[40];
-
-		snprintf(err, errlen, "cpu %d: reading %s (0x%x): %s", c->id,
-			 pmu_reg_name(reg, name, sizeof(name)), reg, pmu_strerror(r, false));
-	}
+	if (r < 0 && err)
+		return rd_failed(c, reg, r, err, errlen);
 	return r;
 }
 
@@ -175,29 +211,17 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 	      char *err, size_t errlen)
 {
 	struct pmu_reg *s = reg_find(c, reg);
-	char name[40];
 	int r;
 
-	if (!s || !c->saved) {
-		/* A bug, not a user error: refuse rather than write unsaved. */
-		snprintf(err, errlen, "cpu %d: internal error: %s (0x%x) written before being saved",
-			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg);
-		return -EINVAL;
-	}
-	if (!s->mask || (!c->group_ok && pmu_reg_shared(p, reg))) {
-		/* Given up to another user, or shared with a CPU lattop could not probe. */
-		snprintf(err, errlen, "cpu %d: %s (0x%x) is not lattop's to write (%s); nothing written",
-			 c->id, pmu_reg_name(reg, name, sizeof(name)), reg,
-			 s->mask ? "shared with a CPU that was not probed" : "someone else uses it");
-		return -EBUSY;
-	}
+	if (!s || !c->saved)
+		return wr_failed(c, s, reg, v, WR_UNSAVED, -EINVAL, err, errlen);
+	if (!s->mask || (!c->group_ok && pmu_reg_shared(p, reg)))
+		return wr_failed(c, s, reg, v, WR_NOT_OURS, -EBUSY, err, errlen);
 	s->dirty = true;
 	r = msr_write(p->dev, c->id, reg, v);
 	p->writes++;
 	if (r < 0)
-		snprintf(err, errlen, "cpu %d: writing %s (0x%x) = 0x%llx: %s", c->id,
-			 pmu_reg_name(reg, name, sizeof(name)), reg, (unsigned long long)v,
-			 pmu_strerror(r, true));
+		return wr_failed(c, s, reg, v, WR_FAILED, r, err, errlen);
 	return r;
 }
 
@@ -593,6 +617,18 @@ int pmu_save(struct pmu *p, char *err, size_t errlen)
 #define CHECK_LDLAT     (1u << 2)
 #define CHECK_PEBS      (1u << 3)
 
+/* Every general-purpose counter of @c, as a mask. */
+static inline gp_set gp_all(const struct pmu_cpu *c)
+{
+	return (gp_set)((1u << c->ngp) - 1);
+}
+
+/* The IA32_PERF_GLOBAL_CTRL enable bits of the fixed counters in @m (of those @c has). */
+static inline uint64_t global_fixed(const struct pmu_cpu *c, unsigned m)
+{
+	return (uint64_t)(m & ((1u << c->nfixed) - 1)) << 32;
+}
+
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 {
@@ -798,10 +834,7 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 {
 	uint64_t ours = c->frozen ? 0 : c->cur.gp_mask;
 
-	for (unsigned k = 0; k < c->nfixed; k++)
-		if (c->cur.fixed_mask & (1u << k))
-			ours |= GLOBAL_FIXED(k);
-	return legacy_look(p, c, ours, err, errlen);
+	return legacy_look(p, c, ours | global_fixed(c, c->cur.fixed_mask), err, errlen);
 }
 
 /* Within pmu_apply(), cur half way to the next: the bits lattop set and owns must be set. */
@@ -906,10 +939,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * unless lattop froze the counters itself for this switch (pmu_freeze
 	 * looked) or the reset clears every bit.
 	 */
-	want = c->hw_global | next->gp_mask;
-	for (unsigned k = 0; k < c->nfixed; k++)
-		if (next->fixed_mask & (1u << k))
-			want |= GLOBAL_FIXED(k);
+	want = c->hw_global | next->gp_mask | global_fixed(c, next->fixed_mask);
 	if (!c->frozen && !reset && (stop >= 0 || want != c->hw_global) &&
 	    (r = legacy_check_set(p, c, err, errlen)) < 0)
 		return r;
@@ -924,9 +954,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	want = c->hw_pebs;
 	if (cur->ldlat_ctr >= 0 && cur->ldlat_ctr != keep)
 		want &= ~pmu_pebs_bits(p, (unsigned)cur->ldlat_ctr);
-	for (unsigned k = 0; k < c->ngp; k++)
-		if ((next->gp_mask & (1u << k)) && (int)k != keep)
-			want &= ~pmu_pebs_bits(p, k);
+	want &= ~pmu_pebs_mask(p, next->gp_mask & gp_all(c) & (gp_set)~(keep >= 0 ? 1u << keep : 0));
 	if (want != c->hw_pebs) {
 		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
 			return r;
@@ -958,15 +986,13 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	}
 
 	/* 3. Counters leaving: back to their saved (idle) selection. */
-	for (unsigned k = 0; k < c->ngp; k++) {
-		gp_set bit = (gp_set)(1u << k);
+	for (unsigned m = cur->gp_mask & ~next->gp_mask & gp_all(c); m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
 
-		if ((cur->gp_mask & bit) && !(next->gp_mask & bit)) {
-			r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
-			if (r < 0)
-				return r;
-			cur->gp_mask &= (gp_set)~bit;
-		}
+		r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
+		if (r < 0)
+			return r;
+		cur->gp_mask &= (gp_set)~(1u << k);
 	}
 
 	/*
@@ -999,11 +1025,10 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	c->sh_verified = 0;
 
 	/* 5. Counters arriving or changing event. */
-	for (unsigned k = 0; k < c->ngp; k++) {
+	for (unsigned m = changed & gp_all(c); m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
 		gp_set bit = (gp_set)(1u << k);
 
-		if (!(changed & bit))
-			continue;
 		if (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) {
 			r = wr(p, c, pmu_evtsel(p, k), next->evtsel[k] & ~EVTSEL_INT, err, errlen);
 			if (r < 0)
@@ -1096,10 +1121,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * 8. Global enables: Linux leaves them all set; write only if ours are
 	 * not (a freeze, a counter stopped in step 2, the reset).
 	 */
-	want = c->hw_global | global_back | next->gp_mask;
-	for (unsigned k = 0; k < c->nfixed; k++)
-		if (next->fixed_mask & (1u << k))
-			want |= GLOBAL_FIXED(k);
+	want = c->hw_global | global_back | next->gp_mask | global_fixed(c, next->fixed_mask);
 	if (want != c->hw_global) {
 		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
 			return r;

@@ -270,6 +270,12 @@ static inline uint64_t pmu_pebs_bits(const struct pmu *p, unsigned k)
 	return (1ull << k) | (pmu_ll_en(p) ? 1ull << (32 + k) : 0);    /* LL_EN */
 }
 
+/* pmu_pebs_bits() of every counter in @m at once. */
+static inline uint64_t pmu_pebs_mask(const struct pmu *p, gp_set m)
+{
+	return (uint64_t)m | (pmu_ll_en(p) ? (uint64_t)m << 32 : 0);
+}
+
 /*
  * `lattop --restore --reset --yes`: on every CPU probed whose counters
  * hold lattop's own events (pmu_check_lattop) and that no running lattop
@@ -324,11 +330,16 @@ struct pmu_diff {
 static inline struct pmu_diff pmu_diff_from(const struct pmu_cfg *a, const uint64_t rsp[2],
 					    uint16_t ldlat, const struct pmu_cfg *b)
 {
-	struct pmu_diff d = { 0, 0, false };
+	/* A counter @a did not program changes; of those it did, the ones with another event. */
+	struct pmu_diff d = { (gp_set)(b->gp_mask & ~a->gp_mask), 0, false };
 
-	for (unsigned k = 0; k < PMU_MAX_GP; k++)
-		if ((b->gp_mask & (1u << k)) && (!(a->gp_mask & (1u << k)) || a->evtsel[k] != b->evtsel[k]))
+	/* The set bits only: a switch compares four or five counters, not PMU_MAX_GP. */
+	for (unsigned both = b->gp_mask & a->gp_mask; both; both &= both - 1) {
+		unsigned k = (unsigned)__builtin_ctz(both);
+
+		if (a->evtsel[k] != b->evtsel[k])
 			d.sel |= (gp_set)(1u << k);
+	}
 	for (unsigned j = 0; j < 2; j++)
 		if ((b->rsp_mask & (1u << j)) && rsp[j] != b->rsp[j])
 			d.rsp |= (uint8_t)(1u << j);
