@@ -629,6 +629,20 @@ static inline uint64_t global_fixed(const struct pmu_cpu *c, unsigned m)
 	return (uint64_t)(m & ((1u << c->nfixed) - 1)) << 32;
 }
 
+/* The IA32_FIXED_CTR_CTRL fields (FIXED_FIELD) of the fixed counters in @m. */
+static inline uint64_t fixed_fields(unsigned m)
+{
+	static const uint16_t fields[8] = {
+		0x000, 0x00f, 0x0f0, 0x0ff, 0xf00, 0xf0f, 0xff0, 0xfff,
+	};
+
+	_Static_assert(PMU_MAX_FIXED == 3, "one field per bit of three");
+	return fields[m & 7];
+}
+
+/* FIXED_EN of every fixed counter: its OS and USR bits. */
+#define FIXED_EN_ALL    (FIXED_EN(0) | FIXED_EN(1) | FIXED_EN(2))
+
 /* A counter lattop is not using this slot: its saved selection, not counting. */
 static uint64_t idle_evtsel(struct pmu_cpu *c, unsigned k)
 {
@@ -1060,19 +1074,18 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 * value found; ours is OS|USR (never AnyThread or PMI) while used, and
 	 * its saved value otherwise.
 	 */
-	want = c->hw_fixed_ctrl;
-	for (unsigned k = 0; k < c->nfixed; k++) {
-		if ((c->fixed_taken & (1u << k)) && !p->force)
-			continue;
-		want &= ~FIXED_FIELD(k);
-		if (next->fixed_mask & (1u << k))
-			want |= FIXED_EN(k);
-		else
-			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & FIXED_FIELD(k);
-	}
-	/* Counting from now: a baseline for each fixed counter joining. */
-	for (unsigned k = 0; k < c->nfixed; k++)
-		if ((next->fixed_mask & (1u << k)) && !(cur->fixed_mask & (1u << k))) {
+	{
+		unsigned all = (1u << c->nfixed) - 1;
+		unsigned mine = all & ~(p->force ? 0u : c->fixed_taken);
+		unsigned idle = mine & ~next->fixed_mask;
+
+		want = (c->hw_fixed_ctrl & ~fixed_fields(mine)) |
+		       (fixed_fields(mine & next->fixed_mask) & FIXED_EN_ALL);
+		if (idle)
+			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & fixed_fields(idle);
+		/* Counting from now: a baseline for each fixed counter joining. */
+		for (unsigned m = next->fixed_mask & ~cur->fixed_mask & all; m; m &= m - 1) {
+			unsigned k = (unsigned)__builtin_ctz(m);
 			uint64_t v;
 
 			if ((r = rd(p, c, pmu_fixed_ctr(p, k), &v, err, errlen)) < 0)
@@ -1081,6 +1094,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 			/* Never written, but counting changes it: restore it too. */
 			reg_find(c, pmu_fixed_ctr(p, k))->dirty = true;
 		}
+	}
 	if (want != c->hw_fixed_ctrl) {
 		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
 			return r;
