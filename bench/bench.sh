@@ -287,7 +287,7 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 		[ $B = perf ] && printf 'perf_event_paranoid = 0\n' >>$T/nb/p
 		# Instructions: callgrind, each function's own, by the folder of its source.
 		for k in 1 11; do
-			$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
+			$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
 				--backend $B --sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null \
 				2>$T/cgerr.$k
 			callgrind_annotate --auto=no --threshold=100 $T/nb/cg.$k 2>/dev/null >$T/ann.$k
@@ -395,7 +395,7 @@ record() {
 				for rec in "" "--record $T/nb/cg.lrec"; do
 					for k in 1 11; do
 						rm -f $T/nb/cg.lrec
-						$NB valgrind --tool=callgrind --callgrind-out-file=$T/nb/cg.$k \
+						$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/nb/cg.$k \
 							./lattop --simulate haswell --sim-profile $T/nb/builtin -b -n $k \
 							-d 0.05 --format json $rec >/dev/null 2>&1
 						callgrind_annotate $T/nb/cg.$k 2>/dev/null |
@@ -524,7 +524,7 @@ echo
 # Instructions of lattop's part only (the ring's reader, the table, the
 # frame: --toggle-collect), less a run of no sample: the setup.
 sharing_ir() {   # SAMPLES LINES -> instructions
-	valgrind --tool=callgrind --callgrind-out-file=$T/cg.sh --toggle-collect=sharing_sampler_drain \
+	valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/cg.sh --toggle-collect=sharing_sampler_drain \
 		--toggle-collect=sharing_sampler_end ./bench/sharing_bench "$1" "$2" >$T/sh.out 2>/dev/null
 	callgrind_annotate $T/cg.sh 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 }

@@ -9,7 +9,7 @@ elif [ -n "$LATTOP_SANITIZED" ]; then
 	skip "a sanitizer build: valgrind and AddressSanitizer do not mix"
 else
 	for u in haswell silvermont nehalem; do
-		valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+		valgrind --vgdb=no --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
 			--errors-for-leak-kinds=definite,indirect ./lattop --simulate $u --once -d 0.2 \
 			--format json >$LIB_TMP/out 2>$LIB_TMP/vg
 		rc=$?
@@ -20,7 +20,7 @@ else
 			diag "$(grep -E '==[0-9]+== (Invalid|Conditional|Use of|.*definitely|ERROR)' $LIB_TMP/vg | head)"
 		fi
 	done
-	valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	valgrind --vgdb=no --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		./lattop --detect --cpuid-file tests/dumps/haswell_core-i7-4500u.raw >/dev/null 2>$LIB_TMP/vg
 	is "--detect from a dump: memcheck clean" "$?" 0
 fi
