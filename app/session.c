@@ -232,10 +232,11 @@ static int write_report(struct session *r, const struct report *rep, bool first)
 	res = report_write(m, r->opt.format, rep, first);
 	if (fclose(m) != 0)
 		res = -1;
-	if (res == 0 && outq_push(r->out, text, len) < 0)
-		res = -1;
-	free(text);
-	return res;
+	if (res < 0) {
+		free(text);
+		return res;
+	}
+	return outq_give(r->out, text, len);
 }
 
 /* A message of the run: on the screen's status line, else on standard error. */

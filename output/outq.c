@@ -127,6 +127,26 @@ int outq_push(struct outq *q, const char *buf, size_t len)
 	return r;
 }
 
+int outq_give(struct outq *q, char *buf, size_t len)
+{
+	int r;
+
+	pthread_mutex_lock(&q->mu);
+	if (!q->error && len && !q->len) {
+		/* Nothing queued: the bytes are queued where they are. */
+		free(q->buf);
+		q->buf = buf;
+		q->len = q->cap = len;
+		pthread_cond_signal(&q->more);
+		pthread_mutex_unlock(&q->mu);
+		return 0;
+	}
+	pthread_mutex_unlock(&q->mu);
+	r = outq_push(q, buf, len);
+	free(buf);
+	return r;
+}
+
 bool outq_drained(struct outq *q)
 {
 	bool d;

@@ -23,6 +23,13 @@ struct outq *outq_new(int fd);
 /* Queue a copy of @len bytes.  0, or -1 with errno (a write already failed: its error). */
 int outq_push(struct outq *q, const char *buf, size_t len);
 
+/*
+ * Queue @len bytes of @buf, a malloc'd buffer the queue then owns (it is
+ * freed, whatever the result): when nothing is queued, without a copy.
+ * A snapshot of 1024 CPUs is 2 MB.  0, or -1 with errno, as outq_push().
+ */
+int outq_give(struct outq *q, char *buf, size_t len);
+
 /* Everything queued has been written (or a write failed). */
 bool outq_drained(struct outq *q);
 
