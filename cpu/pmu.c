@@ -2,7 +2,8 @@
  * pmu.c: probe, save and program the core PMU of each CPU, and give up
  * what someone else takes.  The write-back of saved registers (restore,
  * crash, --restore) is pmu_writeback.c; who holds the counters (another
- * user, another lattop) is told by pmu_owners.c.
+ * user, another lattop) is told by pmu_owners.c, and so are the
+ * names of registers and errors in messages.
  *
  * See pmu.h for the guarantees.  The register layouts used here are the
  * architectural ones (SDM Vol.3B 18.2; pmu-facts.md section 2); everything
@@ -61,63 +62,6 @@ static bool same_group(const struct pmu *p, const struct msrdev_cpu *a, const st
 	default:
 		return false;
 	}
-}
-
-/* ---- names and messages ---- */
-
-const char *pmu_strerror(int e, bool write)
-{
-	switch (-e) {
-	case EIO:
-		return write ? "the CPU refused the value (EIO: a #GP on WRMSR)"
-			     : "the CPU lacks this register (EIO: a #GP on RDMSR)";
-	case EPERM:
-	case EACCES:
-		return write ? "write refused: kernel lockdown or msr.allow_writes=off "
-			       "(see /sys/kernel/security/lockdown)"
-			     : "permission denied: run as root (or with CAP_SYS_RAWIO)";
-	case ENXIO:
-		return "the CPU is offline";
-	default:
-		return strerror(-e);
-	}
-}
-
-const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
-{
-	bool v6;
-	int k;
-
-	if ((k = msr_pmc_index(reg, &v6)) >= 0)
-		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CTR" : "IA32_PMC%d", k);
-	else if (msr_apmc_index(reg) >= 0)
-		snprintf(buf, len, "IA32_A_PMC%u", reg - MSR_A_PMC(0));
-	else if ((k = msr_evtsel_index(reg, &v6)) >= 0)
-		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CFG_A" : "IA32_PERFEVTSEL%d", k);
-	else if ((k = msr_fixed_index(reg, &v6)) >= 0)
-		snprintf(buf, len, v6 ? "IA32_PMC_FX%d_CTR" : "IA32_FIXED_CTR%d", k);
-	else if (reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1))
-		snprintf(buf, len, "MSR_OFFCORE_RSP_%u", reg - MSR_OFFCORE_RSP(0));
-	else {
-		const char *n;
-
-		switch (reg) {
-		case MSR_TSC: n = "IA32_TIME_STAMP_COUNTER"; break;
-		case MSR_PERF_CAPABILITIES: n = "IA32_PERF_CAPABILITIES"; break;
-		case MSR_FIXED_CTR_CTRL: n = "IA32_FIXED_CTR_CTRL"; break;
-		case MSR_PERF_GLOBAL_STATUS: n = "IA32_PERF_GLOBAL_STATUS"; break;
-		case MSR_PERF_GLOBAL_CTRL: n = "IA32_PERF_GLOBAL_CTRL"; break;
-		case MSR_PERF_GLOBAL_INUSE: n = "IA32_PERF_GLOBAL_INUSE"; break;
-		case MSR_PEBS_ENABLE: n = "IA32_PEBS_ENABLE"; break;
-		case MSR_PEBS_LD_LAT: n = "MSR_PEBS_LD_LAT_THRESHOLD"; break;
-		default: n = NULL;
-		}
-		if (n)
-			snprintf(buf, len, "%s", n);
-		else
-			snprintf(buf, len, "MSR 0x%x", reg);
-	}
-	return buf;
 }
 
 /* ---- register access, counted and remembered ---- */

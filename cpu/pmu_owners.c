@@ -9,6 +9,8 @@
  * counters of the hyperthread siblings lattop does not measure are read
  * here too (pmu_check_siblings), never written.  Who shares registers
  * with whom is worked out once, when the PMU is opened (pmu_topology).
+ * What a register and a failed access to it are called in lattop's
+ * messages is here too (pmu_reg_name, pmu_strerror).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -437,4 +439,61 @@ int pmu_cpu_type(const struct pmu *p, struct pmu_cpu *c, const struct cpu_desc *
 	c->ngp = pmu_caps_ngp(&desc->type[t].pmu);
 	c->nfixed = pmu_caps_nfixed(&desc->type[t].pmu);
 	return 0;
+}
+
+/* ---- names and messages ---- */
+
+const char *pmu_strerror(int e, bool write)
+{
+	switch (-e) {
+	case EIO:
+		return write ? "the CPU refused the value (EIO: a #GP on WRMSR)"
+			     : "the CPU lacks this register (EIO: a #GP on RDMSR)";
+	case EPERM:
+	case EACCES:
+		return write ? "write refused: kernel lockdown or msr.allow_writes=off "
+			       "(see /sys/kernel/security/lockdown)"
+			     : "permission denied: run as root (or with CAP_SYS_RAWIO)";
+	case ENXIO:
+		return "the CPU is offline";
+	default:
+		return strerror(-e);
+	}
+}
+
+const char *pmu_reg_name(uint32_t reg, char *buf, size_t len)
+{
+	bool v6;
+	int k;
+
+	if ((k = msr_pmc_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CTR" : "IA32_PMC%d", k);
+	else if (msr_apmc_index(reg) >= 0)
+		snprintf(buf, len, "IA32_A_PMC%u", reg - MSR_A_PMC(0));
+	else if ((k = msr_evtsel_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_GP%d_CFG_A" : "IA32_PERFEVTSEL%d", k);
+	else if ((k = msr_fixed_index(reg, &v6)) >= 0)
+		snprintf(buf, len, v6 ? "IA32_PMC_FX%d_CTR" : "IA32_FIXED_CTR%d", k);
+	else if (reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1))
+		snprintf(buf, len, "MSR_OFFCORE_RSP_%u", reg - MSR_OFFCORE_RSP(0));
+	else {
+		const char *n;
+
+		switch (reg) {
+		case MSR_TSC: n = "IA32_TIME_STAMP_COUNTER"; break;
+		case MSR_PERF_CAPABILITIES: n = "IA32_PERF_CAPABILITIES"; break;
+		case MSR_FIXED_CTR_CTRL: n = "IA32_FIXED_CTR_CTRL"; break;
+		case MSR_PERF_GLOBAL_STATUS: n = "IA32_PERF_GLOBAL_STATUS"; break;
+		case MSR_PERF_GLOBAL_CTRL: n = "IA32_PERF_GLOBAL_CTRL"; break;
+		case MSR_PERF_GLOBAL_INUSE: n = "IA32_PERF_GLOBAL_INUSE"; break;
+		case MSR_PEBS_ENABLE: n = "IA32_PEBS_ENABLE"; break;
+		case MSR_PEBS_LD_LAT: n = "MSR_PEBS_LD_LAT_THRESHOLD"; break;
+		default: n = NULL;
+		}
+		if (n)
+			snprintf(buf, len, "%s", n);
+		else
+			snprintf(buf, len, "MSR 0x%x", reg);
+	}
+	return buf;
 }
