@@ -430,6 +430,16 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 			 */
 			r = moves && pmu_changes(p, i, ncfg) > 2 ? pmu_freeze(p, i, err, errlen) : 0;
 			/*
+			 * Frozen, their counts end at the freeze, the last write of
+			 * pmu_freeze(): their time ends there too, not at the clock
+			 * read before it.  On version 2 and 3 the legacy look's read
+			 * comes in between; a device slow to answer (a busy CPU's
+			 * IPI, a loaded machine) would credit each frozen slot a
+			 * read and a half less time than its counts took.
+			 */
+			if (r == 0 && p->cpu[i].frozen)
+				c->t_read = sampler_now();
+			/*
 			 * The fixed counters run on: read at the end, and whenever
 			 * the next boundary would be too late for them.
 			 */
