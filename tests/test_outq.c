@@ -36,6 +36,17 @@ static size_t drain(int fd, char *buf, size_t max)
 	}
 }
 
+/* A queue writing into a new pipe @p. */
+static struct outq *queue_on_pipe(int p[2])
+{
+	struct outq *q;
+
+	assert_int_equal(pipe(p), 0);
+	q = outq_new(p[1]);
+	assert_non_null(q);
+	return q;
+}
+
 static void test_in_order(void **state)
 {
 	int p[2];
@@ -44,9 +55,7 @@ static void test_in_order(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(pipe(p), 0);
-	q = outq_new(p[1]);
-	assert_non_null(q);
+	q = queue_on_pipe(p);
 	assert_int_equal(outq_push(q, "first ", 6), 0);
 	assert_int_equal(outq_push(q, "second", 6), 0);
 	assert_true(outq_wait(q, 5));
@@ -71,9 +80,7 @@ static void test_stalled_reader(void **state)
 
 	(void)state;
 	memset(block, 'x', sizeof(block));
-	assert_int_equal(pipe(p), 0);
-	q = outq_new(p[1]);
-	assert_non_null(q);
+	q = queue_on_pipe(p);
 	/* Far more than a pipe holds: the writer blocks, the caller does not. */
 	assert_int_equal(outq_push(q, block, sizeof(block)), 0);
 	assert_int_equal(outq_push(q, block, sizeof(block)), 0);
@@ -141,9 +148,7 @@ static void test_give(void **state)
 
 	(void)state;
 	memset(block, 'x', sizeof(block));
-	assert_int_equal(pipe(p), 0);
-	q = outq_new(p[1]);
-	assert_non_null(q);
+	q = queue_on_pipe(p);
 	assert_int_equal(outq_give(q, dup_bytes("first ", 6), 6), 0);
 	assert_true(outq_wait(q, 5));
 	/* The writer blocks on the full pipe; what follows waits in the queue. */
