@@ -1046,11 +1046,9 @@ static uint32_t brand_word(const char *brand, unsigned off)
 	return w;
 }
 
-void sim_cpuid_at(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+void sim_cpuid_cpu(const void *sim, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
-	const struct sim_at *at = arg;
-
-	sim_cpuid_on(at->sim, at->cpu, leaf, subleaf, regs);
+	sim_cpuid_on(sim, cpu, leaf, subleaf, regs);
 }
 
 void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])

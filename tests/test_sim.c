@@ -334,18 +334,14 @@ static void test_cpuid(void **state)
 		/* lattop's own detection: this uarch, measurable */
 		{
 			/* Every CPU's CPUID, as lattop reads it: a hybrid's types differ. */
-			int ids[8];
-			struct cpuid_raw raws[8];
-			struct cpuid_set set = { 8, ids, raws };
+			struct cpuid_set set;
 
-			memset(raws, 0, sizeof(raws));
-			for (int c = 0; c < 8; c++) {
-				ids[c] = c;
-				cpuid_raw_read(&raws[c], sim_cpuid_at, &(struct sim_at){ s, c });
-			}
-			raw = raws[0];
+			assert_int_equal(cpuid_set_read(&set, sim_ncpus(s), sim_cpuid_cpu, s), 0);
+			assert_int_equal(set.n, 8);
+			raw = set.raw[0];
 			cpuid_decode(&raw, &id);
 			uarch_detect_set(&set, &d);
+			cpuid_set_free(&set);
 			/* a hybrid part: half its CPUs of each type, the Core ones first */
 			assert_int_equal(d.hybrid, sim_hw_lookup(name)->atom != NULL);
 			if (d.hybrid) {
@@ -423,7 +419,7 @@ static void test_cpuid(void **state)
 static void test_leaf23_dump(void **state)
 {
 	static const char path[] = "../shared/cpuid/all/lunarlake_core-ultra-9-288v.cpuid-r.txt";
-	struct cpuid_set set = { 0 };
+	struct cpuid_set set = { 0 }, sims;
 	struct clk clk;
 	struct sim *s;
 	char err[256];
@@ -435,6 +431,7 @@ static void test_leaf23_dump(void **state)
 	if (cpuid_set_file(path, &set, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	s = mk("lunarlake", "cpus = 8\n", &clk);
+	assert_int_equal(cpuid_set_read(&sims, sim_ncpus(s), sim_cpuid_cpu, s), 0);
 	for (int c = 0; c < set.n; c++) {
 		const struct cpuid_raw *d = &set.raw[c];
 		int atom = (d->basic[0x1a][0] >> 24) == 0x20;
@@ -445,7 +442,7 @@ static void test_leaf23_dump(void **state)
 			continue;
 		seen[atom] = true;
 		/* the simulator's CPUs 0-3 are Core, 4-7 Atom */
-		cpuid_raw_read(&r, sim_cpuid_at, &(struct sim_at){ s, atom ? 7 : 0 });
+		r = sims.raw[atom ? 7 : 0];
 		assert_true(d->has_leaf23 && r.has_leaf23);
 		assert_int_equal(r.basic[0][0], d->basic[0][0]);
 		assert_memory_equal(r.basic[0xa], d->basic[0xa], sizeof(r.basic[0xa]));
@@ -457,6 +454,7 @@ static void test_leaf23_dump(void **state)
 	}
 	assert_true(seen[0] && seen[1]);
 	cpuid_set_free(&set);
+	cpuid_set_free(&sims);
 	sim_free(s);
 }
 
