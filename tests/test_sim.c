@@ -1322,27 +1322,28 @@ static void test_core_type_runs(void **state)
 	}
 }
 
-/* An L run where the part has no low-power E-cores, one of 0 CPUs there, on a part that is not hybrid. */
-static void test_core_type_run_errors(void **state)
+/* sim_new(@uarch) refuses profile @text with the message @want. */
+static void sim_refuses(const char *uarch, const char *text, const char *want)
 {
-	struct sim_profile *p;
-	struct sim *s;
+	struct sim_profile *p = parse(text);
 	char err[256];
 
+	assert_null(sim_new(uarch, p, err, sizeof(err)));
+	assert_string_equal(err, want);
+	sim_profile_free(p);
+}
+
+/* An L run where the part has no low-power E-cores (one of 0 CPUs is none), on a part that is not hybrid. */
+static void test_core_type_run_errors(void **state)
+{
+	struct clk clk;
+
 	(void)state;
-	p = parse("model = 0xC6\ncore_types = P:2,L:2,P:2,E:2\n");
-	assert_null(sim_new("arrowlake", p, err, sizeof(err)));
-	assert_string_equal(err, "t.prof:2: core_types: arrowlake (06_C6) has no low-power E-cores (L)");
-	sim_profile_free(p);
-	p = parse("model = 0xC6\ncore_types = P:2,L:0,E:6\n");
-	s = sim_new("arrowlake", p, err, sizeof(err));
-	assert_non_null(s);
-	sim_free(s);
-	sim_profile_free(p);
-	p = parse("core_types = P:2,E:2\n");
-	assert_null(sim_new("haswell", p, err, sizeof(err)));
-	assert_string_equal(err, "t.prof:1: core_types: haswell is not a hybrid part");
-	sim_profile_free(p);
+	sim_refuses("arrowlake", "model = 0xC6\ncore_types = P:2,L:2,P:2,E:2\n",
+		    "t.prof:2: core_types: arrowlake (06_C6) has no low-power E-cores (L)");
+	sim_free(mk("arrowlake", "model = 0xC6\ncore_types = P:2,L:0,E:6\n", &clk));
+	sim_refuses("haswell", "core_types = P:2,E:2\n",
+		    "t.prof:1: core_types: haswell is not a hybrid part");
 }
 
 static void test_load_latency(void **state)
