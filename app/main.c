@@ -56,26 +56,6 @@ int out_done(int status)
 	return fail(EXIT_CANNOT, msg);
 }
 
-/*
- * CPUID from the simulator, each CPU's, for detection that runs the same
- * decoder.  0, or -1 out of memory.
- */
-static int raw_from_sim(const struct sim *sim, struct cpuid_set *s)
-{
-	s->n = sim_ncpus(sim);
-	s->cpu = calloc((size_t)s->n, sizeof(*s->cpu));
-	s->raw = calloc((size_t)s->n, sizeof(*s->raw));
-	if (!s->cpu || !s->raw)
-		return -1;
-	for (int c = 0; c < s->n; c++) {
-		struct cpuid_raw *raw = &s->raw[c];
-
-		s->cpu[c] = c;
-		cpuid_raw_read(raw, sim_cpuid_at, &(struct sim_at){ sim, c });
-	}
-	return 0;
-}
-
 /* --replay FILE: the recorded snapshots, printed as --batch printed them. */
 /*
  * --list-events plans for a whole machine measured, as lattop measures by
@@ -230,10 +210,9 @@ int main(int argc, char **argv)
 			sim_profile_free(profile);
 			return fail(EXIT_USAGE, err);
 		}
-		if (raw_from_sim(r.sim, &cpus) < 0) {
-			cpuid_set_free(&cpus);
+		/* CPUID from the simulator, each CPU's, for detection that runs the same decoder. */
+		if (cpuid_set_read(&cpus, sim_ncpus(r.sim), sim_cpuid_cpu, r.sim) < 0)
 			return fail(EXIT_CANNOT, "out of memory");
-		}
 	} else if (r.opt.cpuid_file) {
 		/* Every CPU of the dump: a hybrid's core types differ from CPU to CPU. */
 		if (cpuid_set_file(r.opt.cpuid_file, &cpus, err, sizeof(err)) < 0)

@@ -68,29 +68,21 @@ family_dumps() {
 	done
 }
 
-# A `cpuid -r` dump with its CPUs 0-7 (the 8 the bench simulates) sorted
-# by core type as the simulator has them: Core (leaf 0x1A EAX[31:24] 0x40)
-# first, then Atom by native model (EAX[23:0]), the newer first (the older
-# is the low-power one, as the kernel's cpu_lowpower), renumbered 0-7; the
-# other CPUs as they are, so that the dump still has every core type.
-sort_hybrid_dump() {
-	awk 'function flush() {
-		if (cpu >= 0 && cpu < 8) { blk[cpu] = b; key[cpu] = k }
-		else if (cpu >= 8) rest = rest "CPU " cpu ":\n" b
-	     }
-	     BEGIN { cpu = -1 }
-	     /^CPU [0-9]+:/ { flush(); cpu = $2 + 0; b = ""; k = 99; next }
-	     { b = b $0 "\n" }
-	     /^ *0x0000001a 0x00:/ { t = tolower(substr($3, 5))
-		nat = index("0123456789abcdef", substr(t, 10, 1)) - 1
-		k = substr(t, 3, 2) == "40" ? 0 : substr(t, 3, 2) == "20" ? 20 - nat : 99 }
-	     END { flush(); n = 0
-		for (r = 0; r <= 99; r++)
-			for (c = 0; c < 8; c++)
-				if ((c in key) && key[c] == r)
-					printf "CPU %d:\n%s", n++, blk[c]
-		printf "%s", rest
-	     }' "$1"
+# The profile line that gives the simulator a hybrid dump's CPUs 0-7 (the 8
+# the bench simulates) in the dump's order, from lattop's reading of the
+# dump (--detect JSON $1): runs of P (a Core CPU), E (an Atom) and L (the
+# Atom whose native model is the older, as lattop's row name and the
+# kernel's cpu_lowpower have it), as "core_types = P:2,E:4,P:2"; nothing
+# for a part that is not hybrid.
+dump_core_types() {
+	jq -r 'if .hybrid then
+		([.core_types[] | select(.type == "atom") | .native_model] | max) as $newest |
+		[.core_types[] | (if .type == "core" then "P" elif .native_model < $newest then "L"
+				  else "E" end) as $t | .cpus[] | select(. < 8) | [., $t]] | sort |
+		reduce .[] as $c ([]; if length > 0 and .[-1][0] == $c[1] then .[-1][1] += 1
+				      else . + [[$c[1], 1]] end) |
+		"core_types = " + (map("\(.[0]):\(.[1])") | join(","))
+	else empty end' "$1"
 }
 
 # The first of them.
@@ -127,26 +119,18 @@ ops() {
 				only=1
 			fi
 			started=1
-			# The simulator's hybrid CPUs come P first, then E, then
-			# low-power E; a dump's CPUs 0-7 need not (the 265K's are P, P,
-			# E x 4, P, P), and a CPU whose CPUID says one type on a
-			# simulated CPU of another measures nothing true, or fails (ten
-			# counters asked of eight).  So lattop reads a copy of the dump
-			# whose CPUs 0-7 are sorted so, the rest as they are.
-			cdump=$dump
-			case $dump in *.cpuid-r.txt)
-				cdump=$T/dump.cpuid-r.txt
-				sort_hybrid_dump "$dump" >$cdump ;;
-			esac
 			# The floor of the plan lattop runs on the machine --list-events
 			# plans for (twin slots, packages): the simulator serves that machine.
-			./lattop --list-events --cpuid-file "$cdump" --format json >$T/ev
+			./lattop --list-events --cpuid-file "$dump" --format json >$T/ev
 			# A hybrid part: a listing per core type, in --detect's order (P-cores
-			# first); the simulator's core types are the dump's CPUs 0-7 (P first,
-			# then E, then low-power E, one thread per core), and the floor is the
-			# mean of those 8 CPUs' types.
-			n=$(./lattop --detect --cpuid-file "$cdump" --format json | jq -c 'if .hybrid then
-				[.core_types[] | [.cpus[] | select(. < 8)] | length] else [8] end')
+			# first); the simulator's CPUs are the dump's CPUs 0-7, each of the
+			# dump's core type in the dump's order (the 265K's are P, P, E x 4,
+			# P, P: a CPU whose CPUID says one type on a simulated CPU of
+			# another measures nothing true, or fails), one thread per core, and
+			# the floor is the mean of those 8 CPUs' types.
+			./lattop --detect --cpuid-file "$dump" --format json >$T/det
+			n=$(jq -c 'if .hybrid then
+				[.core_types[] | [.cpus[] | select(. < 8)] | length] else [8] end' $T/det)
 			set -- $(jq -rs --argjson n "$n" '. as $l | [range($n | length)] as $k |
 				"\(([$k[] | $l[.].floor.reads * $n[.]] | add) / 8)
 				 \(([$k[] | $l[.].floor.writes * $n[.]] | add) / 8)
@@ -154,8 +138,7 @@ ops() {
 			fr=$1 fw=$2 tpc=$3 pkg=$4
 			printf 'cpus = 8\nthreads_per_core = %d\npackages = %d\n' $tpc $pkg >$T/p
 			[ -z "$mline" ] || echo "$mline" >>$T/p
-			echo "$n" | jq -r 'if length > 1 then "core_types = P:\(.[0]),E:\(.[1])" +
-				(if length > 2 then ",L:\(.[2])" else "" end) else empty end' >>$T/p
+			dump_core_types $T/det >>$T/p
 			mkdir -p $T/m
 			tests/msrfs/msrfs $T/m --simulate $u --sim-profile $T/p -f >/dev/null 2>$T/mserr &
 			i=0; while [ ! -e $T/m/0/msr ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -171,9 +154,9 @@ ops() {
 			fi
 			: >$T/r; : >$T/w
 			for rep in $(seq $REPS); do
-				set -- $(ops_once $u $cdump 8 1)
+				set -- $(ops_once $u $dump 8 1)
 				r1=$1 w1=$2
-				set -- $(ops_once $u $cdump 8 11)
+				set -- $(ops_once $u $dump 8 11)
 				echo "$1 $r1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/r
 				echo "$2 $w1" | awk '{ print ($1 - $2) / 10 / 8 }' >>$T/w
 			done

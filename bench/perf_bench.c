@@ -207,21 +207,6 @@ static void bench_resources(const struct pmu_caps *caps, const struct uarch *u, 
 	res->ht_excl = ht_on && (u->flags & UARCH_F_HT_EXCL);
 }
 
-/* Each simulated CPU's CPUID, as lattop reads it on each CPU.  0, or -1 out of memory. */
-static int sim_cpuid_set(const struct sim *sim, struct cpuid_set *set)
-{
-	set->n = sim_ncpus(sim);
-	set->cpu = calloc((size_t)set->n, sizeof(*set->cpu));
-	set->raw = calloc((size_t)set->n, sizeof(*set->raw));
-	if (!set->cpu || !set->raw)
-		return -1;
-	for (int c = 0; c < set->n; c++) {
-		set->cpu[c] = c;
-		cpuid_raw_read(&set->raw[c], sim_cpuid_at, &(struct sim_at){ sim, c });
-	}
-	return 0;
-}
-
 static int calls(const char *arg, int ncpu, const char *list, int intervals)
 {
 	char uarch[64], label[80];
@@ -276,7 +261,8 @@ static int calls(const char *arg, int ncpu, const char *list, int intervals)
 		/* A model the simulator does not have under this name: not a failure. */
 		return model && strstr(err, "is not simulated as") ? 3 : 1;
 	}
-	if (sim_cpuid_set(sim, &set) < 0) {
+	/* Each simulated CPU's CPUID, as lattop reads it on each CPU. */
+	if (cpuid_set_read(&set, sim_ncpus(sim), sim_cpuid_cpu, sim) < 0) {
 		fprintf(stderr, "perf_bench: out of memory\n");
 		return 1;
 	}

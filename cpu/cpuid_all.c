@@ -101,6 +101,36 @@ void cpuid_raw_read(struct cpuid_raw *raw, cpuid_fn *fn, void *arg)
 	}
 }
 
+/* One CPU of a cpuid_cpu_fn reader, as the cpuid_fn cpuid_raw_read() calls. */
+struct cpuid_on {
+	cpuid_cpu_fn *fn;
+	const void *ctx;
+	int cpu;
+};
+
+static void cpuid_on_cpu(void *arg, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	const struct cpuid_on *on = arg;
+
+	on->fn(on->ctx, on->cpu, leaf, sub, r);
+}
+
+int cpuid_set_read(struct cpuid_set *s, int n, cpuid_cpu_fn *fn, const void *ctx)
+{
+	s->n = n;
+	s->cpu = calloc((size_t)n, sizeof(*s->cpu));
+	s->raw = calloc((size_t)n, sizeof(*s->raw));
+	if (!s->cpu || !s->raw) {
+		cpuid_set_free(s);
+		return -1;
+	}
+	for (int c = 0; c < n; c++) {
+		s->cpu[c] = c;
+		cpuid_raw_read(&s->raw[c], cpuid_on_cpu, &(struct cpuid_on){ fn, ctx, c });
+	}
+	return 0;
+}
+
 /* The cpuid instruction, on the CPU this thread runs on. */
 static void cpuid_here(void *arg, uint32_t leaf, uint32_t sub, uint32_t r[4])
 {

@@ -222,6 +222,15 @@ typedef void cpuid_fn(void *arg, uint32_t leaf, uint32_t sub, uint32_t r[4]);
 void cpuid_raw_read(struct cpuid_raw *raw, cpuid_fn *fn, void *arg);
 
 /*
+ * Fill @s with CPUs 0..@n-1, each CPU's leaves (cpuid_raw_read) through
+ * @fn with @ctx and its number: a reader that can read any CPU's, as the
+ * simulator's (sim_cpuid_cpu), which cpu/ does not know.  0, or -1 out of
+ * memory (@s then empty).
+ */
+typedef void cpuid_cpu_fn(const void *ctx, int cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);
+int cpuid_set_read(struct cpuid_set *s, int n, cpuid_cpu_fn *fn, const void *ctx);
+
+/*
  * cpuid.c, for cpuid_all.c: the readers of each dump format.  A regular
  * file opened for reading (its stat in @st), or NULL with a message; every
  * CPU of a libcpuid raw dump into @s.

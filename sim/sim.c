@@ -1046,11 +1046,9 @@ static uint32_t brand_word(const char *brand, unsigned off)
 	return w;
 }
 
-void sim_cpuid_at(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+void sim_cpuid_cpu(const void *sim, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
-	const struct sim_at *at = arg;
-
-	sim_cpuid_on(at->sim, at->cpu, leaf, subleaf, regs);
+	sim_cpuid_on(sim, cpu, leaf, subleaf, regs);
 }
 
 void sim_cpuid(const struct sim *sim, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
@@ -1284,12 +1282,50 @@ static void sim_cpu_kind(struct sim_cpu *cpu, const struct sim_hw *hw)
 		cpu->status_valid |= B(55) | B(58) | B(59);
 }
 
+/*
+ * A hybrid part's CPUs by core type: core_types' runs in the order written
+ * (resolve() has made them add up to the CPUs); by default its Core CPUs
+ * first, then its Atom CPUs (half each), the low-power ones last (a quarter
+ * of the CPUs, where the part has them).  Every CPU of another part is its
+ * one kind.
+ */
+static int sim_lay_out_types(struct sim *sim, const struct sim_profile *profile,
+			     char *err, size_t errlen)
+{
+	const struct sim_hw *hw = sim->hw;
+	int c = 0, r, i, np, nl;
+
+	if (!hw->atom || !profile->line_core_types) {
+		np = hw->atom ? sim->ncpus - sim->ncpus / 2 : sim->ncpus;
+		nl = hw->lowpower ? sim->ncpus / 4 : 0;
+		for (c = 0; c < sim->ncpus; c++)
+			sim_cpu_kind(&sim->cpu[c], c < np ? hw :
+				     c >= sim->ncpus - nl ? hw->lowpower : hw->atom);
+		return 0;
+	}
+	for (r = 0; r < profile->ncore_runs; r++) {
+		const struct sim_core_run *run = &profile->core_runs[r];
+		const struct sim_hw *kind = run->type == 'P' ? hw :
+					    run->type == 'E' ? hw->atom : hw->lowpower;
+
+		if (!kind && run->n) {
+			sim_seterr(err, errlen,
+				   "%s:%d: core_types: %s (06_%02X) has no low-power E-cores (L)",
+				   profile->name, profile->line_core_types, hw->name, hw->model);
+			return -1;
+		}
+		for (i = 0; i < run->n; i++)
+			sim_cpu_kind(&sim->cpu[c++], kind);
+	}
+	return 0;
+}
+
 struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profile,
 		       char *err, size_t errlen)
 {
 	struct sim_profile *builtin = NULL;
 	struct sim *sim;
-	int c, np, nl;
+	int c;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -1365,27 +1401,13 @@ struct sim *sim_new_hw(const struct sim_hw *hw, const struct sim_profile *profil
 	sim->cpu = calloc((size_t)sim->ncpus, sizeof(*sim->cpu));
 	if (!sim->cpu)
 		goto nomem;
-	/*
-	 * A hybrid part: its Core CPUs first, then its Atom CPUs (half each
-	 * unless core_types says), the low-power ones last (a quarter of the
-	 * CPUs by default, where the part has them).
-	 */
-	np = profile->line_core_types ? profile->core_p : sim->ncpus - sim->ncpus / 2;
-	nl = profile->line_core_types ? profile->core_l : hw->lowpower ? sim->ncpus / 4 : 0;
 	if (profile->line_core_types && !hw->atom) {
 		sim_seterr(err, errlen, "%s:%d: core_types: %s is not a hybrid part",
 			   profile->name, profile->line_core_types, hw->name);
 		goto fail;
 	}
-	if (nl && !hw->lowpower) {
-		sim_seterr(err, errlen,
-			   "%s:%d: core_types: %s (06_%02X) has no low-power E-cores (L)",
-			   profile->name, profile->line_core_types, hw->name, hw->model);
+	if (sim_lay_out_types(sim, profile, err, errlen))
 		goto fail;
-	}
-	for (c = 0; c < sim->ncpus; c++)
-		sim_cpu_kind(&sim->cpu[c], !hw->atom || c < np ? hw :
-			     c >= sim->ncpus - nl ? hw->lowpower : hw->atom);
 	sim->ngp = sim->cpu[0].ngp;
 	sim->nfixed = sim->cpu[0].nfixed;
 	sim->gp_mask = sim->cpu[0].gp_mask;

@@ -78,12 +78,8 @@ void sim_cpuid(const struct sim *, uint32_t leaf, uint32_t subleaf, uint32_t reg
  */
 void sim_cpuid_on(const struct sim *, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
-/* sim_cpuid_on() as a reader of CPU @cpu's leaves (cpuid_raw_read, cpu/uarch.h): @arg a struct sim_at. */
-struct sim_at {
-	const struct sim *sim;
-	int cpu;
-};
-void sim_cpuid_at(void *arg, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+/* sim_cpuid_on() as a reader of every CPU's leaves (cpuid_set_read, cpu/uarch.h): @sim a struct sim. */
+void sim_cpuid_cpu(const void *sim, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /*
  * rdmsr/wrmsr on logical CPU @cpu: 0, -EIO for an MSR the CPU lacks, a

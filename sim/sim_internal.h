@@ -158,15 +158,15 @@ struct sim_hw {
 	size_t nrsp_docs;
 	/*
 	 * A hybrid part (CPUID.7.0:EDX[15] set): the hardware of its Atom
-	 * CPUs, which follow its Core CPUs (profile key core_types; by default
-	 * half of the CPUs each, P-cores first), NULL otherwise.  core_type and
+	 * CPUs, where profile key core_types puts them (by default half of
+	 * the CPUs each, P-cores first), NULL otherwise.  core_type and
 	 * native: CPUID.1AH:EAX of this hardware's CPUs, 0 when it has none.
 	 */
 	const struct sim_hw *atom;
 	/*
 	 * A third core type (Arrow Lake-H's low-power E-cores, profile key
-	 * core_types' L): its CPUs follow the Atom CPUs; NULL when the part
-	 * has none.
+	 * core_types' L; by default they follow the Atom CPUs); NULL when the
+	 * part has none.
 	 */
 	const struct sim_hw *lowpower;
 	/*
@@ -282,6 +282,13 @@ struct sim_line {
 	struct sim_line_access acc[SIM_LINE_ACCESSES];
 };
 #define SIM_MAX_LINES 256
+
+/* A run of core_types: n CPUs of core type 'P' (Core), 'E' (Atom) or 'L' (low-power Atom). */
+struct sim_core_run {
+	char type;
+	int n;
+};
+#define SIM_MAX_CORE_RUNS 64
 #define SIM_DEFAULT_MAX_SAMPLE_RATE 100000      /* K61 DEFAULT_MAX_SAMPLE_RATE */
 
 struct sim_profile {
@@ -306,11 +313,12 @@ struct sim_profile {
 	double time_scale;
 	int perf_event_paranoid;        /* the simulated kernel's level */
 	/*
-	 * A hybrid part's CPUs of each core type (core_types = P:N,E:M[,L:K],
-	 * P-cores first, the low-power E-cores last); 0, 0, 0: the part's
-	 * default.  line_core_types: its line, 0 unset.
+	 * A hybrid part's CPUs by core type: core_types' runs, laid out from
+	 * CPU 0 in the order written (P:2,E:4,P:2); none (line_core_types 0,
+	 * unset): the part's default.
 	 */
-	int core_p, core_e, core_l, line_core_types;
+	struct sim_core_run core_runs[SIM_MAX_CORE_RUNS];
+	int ncore_runs, line_core_types;
 	int model, line_model;          /* key model: the display model, -1 (line 0) unset */
 	struct sim_params *cpu;         /* [cpus] */
 	struct sim_preset *presets;     /* global ones first */

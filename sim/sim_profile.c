@@ -46,10 +46,13 @@
  *   perf_other_events       0           events another perf user keeps counting on the
  *                                       CPU (0..16), so that the kernel multiplexes
  *   perf_nmi_watchdog       0           1: the NMI watchdog holds a counter (the cycles one)
- *   core_types              per uarch   a hybrid part's CPUs of each core type, "P:N,E:M"
- *                                       or "P:N,E:M,L:K" (P-cores first, then E-cores,
- *                                       then low-power E-cores, Arrow Lake-H's only;
- *                                       N + M + K = cpus; an error elsewhere)
+ *   core_types              per uarch   a hybrid part's CPUs by core type: runs T:N, laid
+ *                                       out from CPU 0 in the order written, T one of P
+ *                                       (P-cores), E (E-cores), L (low-power E-cores,
+ *                                       Arrow Lake-H's only), a type may come back:
+ *                                       "P:N,E:M", "P:N,E:M,L:K", "P:2,E:4,P:2" (the
+ *                                       runs add up to cpus; an error where the part
+ *                                       is not hybrid)
  *   perf_pmu_swap           0           a hybrid part: 1 lists the CPU under the other core
  *                                       type's PMU in the simulated kernel (its cpus files
  *                                       then disagree with CPUID); ignored elsewhere
@@ -120,7 +123,7 @@ enum key_kind {
 	KIND_PARANOID,  /* integer -1..4 */
 	KIND_OTHER,     /* integer 0..SIM_MAX_OTHER_EVENTS */
 	KIND_BOOL,      /* 0 or 1 */
-	KIND_CORE_TYPES, /* "P:N,E:M" or "P:N,E:M,L:K" */
+	KIND_CORE_TYPES, /* runs of CPUs of a core type, "P:2,E:4,P:2" */
 	KIND_MAX_RATE,  /* integer 1..1e7 */
 	KIND_LINE,      /* a contended line (struct sim_line) */
 };
@@ -196,6 +199,8 @@ struct parser {
 	size_t seen_cap;
 	struct sim_line *lines;
 	int nlines;
+	struct sim_core_run runs[SIM_MAX_CORE_RUNS];    /* K_CORE_TYPES */
+	int nruns;
 };
 
 static int perr(struct parser *p, int line, const char *key, const char *fmt, ...)
@@ -421,6 +426,46 @@ static int parse_sim_line(struct parser *p, struct entry *e, char *val)
 	return 0;
 }
 
+/*
+ * core_types: runs of CPUs of one core type, T:N[,T:N]..., laid out in the
+ * order written; a type may come back (the 265K's CPUs 0-7 are P:2,E:4,P:2).
+ * The key is not per-CPU and not repeatable, so its runs are the parser's.
+ */
+static int parse_core_types(struct parser *p, struct entry *e, char *val)
+{
+	char *tok, *next;
+	int total = 0;
+
+	p->nruns = 0;
+	for (tok = val; tok; tok = next) {
+		char *t, *n;
+		uint64_t v;
+
+		/* strtok_r would pass over an empty run, "P:2,,E:2" */
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		t = trim(tok);
+		n = t[0] && t[1] == ':' ? trim(t + 2) : NULL;
+
+		if (!n || !strchr("PEL", t[0]) || !parse_u64(n, 10, &v) || v > SIM_MAX_CPUS)
+			return perr(p, e->line, e->text, "bad run '%.*s%s' (want P:N, E:N or L:N: N "
+				    "CPUs of that core type, N 0..%d)", VAL_SHOWN, t,
+				    strlen(t) > VAL_SHOWN ? "..." : "", SIM_MAX_CPUS);
+		if (p->nruns == SIM_MAX_CORE_RUNS)
+			return perr(p, e->line, e->text, "more than %d runs", SIM_MAX_CORE_RUNS);
+		total += (int)v;
+		if (total > SIM_MAX_CPUS)
+			return perr(p, e->line, e->text, "more than %d CPUs in all", SIM_MAX_CPUS);
+		p->runs[p->nruns].type = t[0];
+		p->runs[p->nruns++].n = (int)v;
+	}
+	if (!total)
+		return perr(p, e->line, e->text, "no CPUs (want runs of P:N, E:N or L:N, "
+			    "as P:8,E:8 or P:2,E:4,P:2)");
+	return 0;
+}
+
 static int parse_value(struct parser *p, struct entry *e, char *val)
 {
 	const struct key_def *k = &keys[e->key];
@@ -431,22 +476,8 @@ static int parse_value(struct parser *p, struct entry *e, char *val)
 
 	if (k->kind == KIND_DIST)
 		return parse_dist(p, e, val);
-	if (k->kind == KIND_CORE_TYPES) {
-		unsigned np, ne, nl = 0;
-		int used = 0, used3 = 0;
-
-		/* Three fields of 21 bits in e->u: P, E, L (SIM_MAX_CPUS fits). */
-		if (sscanf(val, "P:%u,E:%u%n,L:%u%n", &np, &ne, &used, &nl, &used3) >= 2 &&
-		    used3)
-			used = used3;
-		if (!used || val[used] || np > SIM_MAX_CPUS || ne > SIM_MAX_CPUS ||
-		    nl > SIM_MAX_CPUS || np + ne + nl < 1)
-			return perr(p, e->line, e->text, "must read P:N,E:M or P:N,E:M,L:K (CPUs of "
-				    "each core type, P-cores first), not '%.*s%s'", VAL_SHOWN, val,
-				    strlen(val) > VAL_SHOWN ? "..." : "");
-		e->u = (uint64_t)np << 42 | (uint64_t)ne << 21 | nl;
-		return 0;
-	}
+	if (k->kind == KIND_CORE_TYPES)
+		return parse_core_types(p, e, val);
 	if (k->kind == KIND_MSR) {
 		if (!parse_u64(val, 0, &e->u))
 			return perr(p, e->line, e->text, "bad number '%.*s%s'", VAL_SHOWN, val,
@@ -804,22 +835,27 @@ static struct sim_profile *resolve(struct parser *p)
 	prof->line_packages = pkg_e ? pkg_e->line : 0;
 	prof->line_module_hitm = prof_line_module;
 	if (ct_e) {
-		int n;
+		int n = 0, r;
 
-		prof->core_p = (int)(ct_e->u >> 42);
-		prof->core_e = (int)(ct_e->u >> 21 & 0x1fffff);
-		prof->core_l = (int)(ct_e->u & 0x1fffff);
+		memcpy(prof->core_runs, p->runs, sizeof(p->runs));
+		prof->ncore_runs = p->nruns;
 		prof->line_core_types = ct_e->line;
-		n = prof->core_p + prof->core_e + prof->core_l;
+		for (r = 0; r < p->nruns; r++)
+			n += p->runs[r].n;
 		if (!cpus_e)
 			prof->cpus = n;
 		if (n != prof->cpus) {
-			char l[24] = "";
+			char runs[VAL_SHOWN + 8];
+			size_t at = 0;
 
-			if (prof->core_l)
-				snprintf(l, sizeof(l), ",L:%d", prof->core_l);
-			perr(p, ct_e->line, ct_e->text, "P:%d,E:%d%s is %d CPUs, but cpus = %d",
-			     prof->core_p, prof->core_e, l, n, prof->cpus);
+			/* the runs as written, cut as a quoted value is */
+			for (r = 0; r < p->nruns && at < sizeof(runs); r++)
+				at += (size_t)snprintf(runs + at, sizeof(runs) - at, "%s%c:%d",
+						       r ? "," : "", p->runs[r].type, p->runs[r].n);
+			if (at > VAL_SHOWN)
+				strcpy(runs + VAL_SHOWN, "...");
+			perr(p, ct_e->line, ct_e->text, "%s is %d CPUs, but cpus = %d", runs, n,
+			     prof->cpus);
 			goto fail;
 		}
 	}

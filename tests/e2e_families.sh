@@ -38,6 +38,9 @@
 #   module: with 40% of the HITM served inside the module, it counts the
 #   other 60%, said to be other modules' (the retired-load reading of the
 #   older Atoms would count all of it).
+# - A hybrid's CPUs in a real part's order (core_types runs, P:2,E:4,P:2 as
+#   the 265K's CPUs 0-7): lattop on the dump as it is measures every CPU of
+#   its type, where the P-cores-first order puts Lion Coves on Skymonts.
 # Expected values are the profiles' own numbers below.
 cd "$(dirname "$0")/.." && . tests/lib.sh
 
@@ -400,7 +403,54 @@ check "core_types on a part that is not hybrid: refused" \
 	grep -q 'core_types: haswell is not a hybrid part' $LIB_TMP/bad-ct2.err
 printf 'cpus = 4\ncore_types = 2,2\n' >$LIB_TMP/bad-ct3.prof
 ! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct3.prof --once 2>$LIB_TMP/bad-ct3.err
-check "core_types not P:N,E:M: refused" grep -q 'must read P:N,E:M or P:N,E:M,L:K' $LIB_TMP/bad-ct3.err
+check "core_types not runs of P:N, E:N or L:N: refused, naming the run" \
+	grep -q "bad-ct3.prof:2: core_types: bad run '2' (want P:N, E:N or L:N" $LIB_TMP/bad-ct3.err
+printf 'cpus = 8\ncore_types = P:2,X:4,P:2\n' >$LIB_TMP/bad-ct4.prof
+! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct4.prof --once 2>$LIB_TMP/bad-ct4.err
+is "core_types with an unknown type: refused in one line naming it (then the usage hint)" \
+	"$(grep -c '^lattop: ' $LIB_TMP/bad-ct4.err) $(grep -c "^lattop: .*bad-ct4.prof:2: core_types: bad run 'X:4'" $LIB_TMP/bad-ct4.err)" "1 1"
+printf 'cpus = 8\ncore_types = P:2,E:4,P:1\n' >$LIB_TMP/bad-ct5.prof
+! ./lattop --simulate alderlake --sim-profile $LIB_TMP/bad-ct5.prof --once 2>$LIB_TMP/bad-ct5.err
+check "core_types runs that do not add up to cpus: refused, naming the line" \
+	grep -q 'bad-ct5.prof:2: core_types: P:2,E:4,P:1 is 7 CPUs, but cpus = 8' $LIB_TMP/bad-ct5.err
+
+# ---- core_types in a dump's order: the 265K's CPUs 0-7 are P, P, E x 4, P, P ----
+# lattop reads the every-CPU dump as it is, on the stand-in simulating that order
+# (core_types = P:2,E:4,P:2): every CPU measured, each as its own type.  The naive
+# order, P-cores first (P:4,E:4), puts the dump's Lion Cove CPUs 6-7 on simulated
+# Skymonts: their ten counters are not there, and they are not measured right.
+ARLS=../shared/cpuid/all/arrowlake_core-ultra-7-265k.cpuid-r.txt
+if [ ! -f $ARLS ]; then
+	skip "core_types in the dump's order: no $ARLS"
+elif ! have_fuse; then
+	skip "core_types in the dump's order: no FUSE here: $LIB_WHY"
+else
+	S=$LIB_TMP/state
+	mkdir -p $S && chmod 700 $S
+	for ct in P:2,E:4,P:2 P:4,E:4; do
+		msrfs_mount $LIB_TMP/m265 --simulate arrowlake --sim-profile \
+			"$(sim_profile arls 'cpus = 8' 'model = 0xC6' "core_types = $ct")" ||
+			{ not_ok "mount arrowlake ($ct)"; continue; }
+		./lattop --state-dir $S --msr-dir $LIB_TMP/m265 --cpuid-file $ARLS --once -d 0.3 \
+			--format json >$LIB_TMP/arls.json 2>$LIB_TMP/arls.err
+		echo "rc $?" >>$LIB_TMP/arls.err
+		msrfs_umount $LIB_TMP/m265
+		# every CPU's type, and whether it was measured: its HITM (5e4) and, on
+		# the P-cores, their offcore latency (180 cycles; a Skymont has none),
+		# within 20% and 10%: rates over the FUSE stand-in's time, which a
+		# loaded machine delays (one run of the whole suite missed 5%)
+		jq -c '[[.cpus[] | .core_type], ([.cpus[] | (.snoop.hitm_per_sec - 5e4 | fabs) < 1e4 and
+			(.core_type != "core" or (.offcore.avg_latency_cycles - 180 | fabs) < 18)] | all)]' \
+			$LIB_TMP/arls.json >$LIB_TMP/arls.$ct 2>/dev/null || echo failed >$LIB_TMP/arls.$ct
+		cat $LIB_TMP/arls.err >>$LIB_TMP/arls.$ct
+	done
+	is "core_types = P:2,E:4,P:2 under the 265K dump's CPUs 0-7: each measured, of its type" \
+		"$(cat $LIB_TMP/arls.P:2,E:4,P:2)" \
+		'[["core","core","atom","atom","atom","atom","core","core"],true]
+rc 0'
+	check "the control, P:4,E:4 under the same dump: not every CPU measured right" \
+		sh -c "! grep -q -x '.*,true]' $LIB_TMP/arls.P:4,E:4 || ! grep -q -x 'rc 0' $LIB_TMP/arls.P:4,E:4"
+fi
 # ---- Gracemont: load latency 0xD0/0x05 on PMC0-1 only, PEBS_EN alone ----
 ./lattop --list-events --simulate gracemont --format json >$LIB_TMP/grt-events.json
 check "gracemont: load latency 0xD0/0x05, on PMC0 or PMC1, PEBS_EN of that counter alone" \

@@ -2528,19 +2528,13 @@ static void test_rotation_on_the_simulator(void **state)
 			fail_msg("%s: %s", (*u)->name, err);
 		{
 			/* Every CPU's CPUID, as lattop reads it: a hybrid's types differ. */
-			int ncpu = sim_ncpus(sim);
-			int cids[ncpu];
-			struct cpuid_raw raws[ncpu];
-			struct cpuid_set set = { ncpu, cids, raws };
+			struct cpuid_set set;
 
-			memset(raws, 0, sizeof(raws));
-			for (int c = 0; c < ncpu; c++) {
-				cids[c] = c;
-				cpuid_raw_read(&raws[c], sim_cpuid_at, &(struct sim_at){ sim, c });
-			}
-			raw = raws[0];
+			assert_int_equal(cpuid_set_read(&set, sim_ncpus(sim), sim_cpuid_cpu, sim), 0);
+			raw = set.raw[0];
 			cpuid_decode(&raw, &id);
 			uarch_detect_set(&set, &desc);
+			cpuid_set_free(&set);
 		}
 		assert_true(desc.supported);
 		assert_ptr_equal(desc.uarch, *u);

@@ -334,18 +334,14 @@ static void test_cpuid(void **state)
 		/* lattop's own detection: this uarch, measurable */
 		{
 			/* Every CPU's CPUID, as lattop reads it: a hybrid's types differ. */
-			int ids[8];
-			struct cpuid_raw raws[8];
-			struct cpuid_set set = { 8, ids, raws };
+			struct cpuid_set set;
 
-			memset(raws, 0, sizeof(raws));
-			for (int c = 0; c < 8; c++) {
-				ids[c] = c;
-				cpuid_raw_read(&raws[c], sim_cpuid_at, &(struct sim_at){ s, c });
-			}
-			raw = raws[0];
+			assert_int_equal(cpuid_set_read(&set, sim_ncpus(s), sim_cpuid_cpu, s), 0);
+			assert_int_equal(set.n, 8);
+			raw = set.raw[0];
 			cpuid_decode(&raw, &id);
 			uarch_detect_set(&set, &d);
+			cpuid_set_free(&set);
 			/* a hybrid part: half its CPUs of each type, the Core ones first */
 			assert_int_equal(d.hybrid, sim_hw_lookup(name)->atom != NULL);
 			if (d.hybrid) {
@@ -423,7 +419,7 @@ static void test_cpuid(void **state)
 static void test_leaf23_dump(void **state)
 {
 	static const char path[] = "../shared/cpuid/all/lunarlake_core-ultra-9-288v.cpuid-r.txt";
-	struct cpuid_set set = { 0 };
+	struct cpuid_set set = { 0 }, sims;
 	struct clk clk;
 	struct sim *s;
 	char err[256];
@@ -435,6 +431,7 @@ static void test_leaf23_dump(void **state)
 	if (cpuid_set_file(path, &set, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	s = mk("lunarlake", "cpus = 8\n", &clk);
+	assert_int_equal(cpuid_set_read(&sims, sim_ncpus(s), sim_cpuid_cpu, s), 0);
 	for (int c = 0; c < set.n; c++) {
 		const struct cpuid_raw *d = &set.raw[c];
 		int atom = (d->basic[0x1a][0] >> 24) == 0x20;
@@ -445,7 +442,7 @@ static void test_leaf23_dump(void **state)
 			continue;
 		seen[atom] = true;
 		/* the simulator's CPUs 0-3 are Core, 4-7 Atom */
-		cpuid_raw_read(&r, sim_cpuid_at, &(struct sim_at){ s, atom ? 7 : 0 });
+		r = sims.raw[atom ? 7 : 0];
 		assert_true(d->has_leaf23 && r.has_leaf23);
 		assert_int_equal(r.basic[0][0], d->basic[0][0]);
 		assert_memory_equal(r.basic[0xa], d->basic[0xa], sizeof(r.basic[0xa]));
@@ -457,6 +454,7 @@ static void test_leaf23_dump(void **state)
 	}
 	assert_true(seen[0] && seen[1]);
 	cpuid_set_free(&set);
+	cpuid_set_free(&sims);
 	sim_free(s);
 }
 
@@ -1263,6 +1261,89 @@ static void test_arrowlake_parts(void **state)
 	wr(s, 3, RSP0, ocr_hitm);
 	assert_true(measure(s, &clk, 3, 0, SEL(0xb7, 0x01), 1) > 0);
 	sim_free(s);
+}
+
+/* @text on Arrow Lake: each CPU's CPUID.1AH:EAX into @t1a[8], and what lattop detects of them. */
+static void core_types_of(const char *text, uint32_t t1a[8], struct cpu_desc *d)
+{
+	struct clk clk;
+	struct sim *s = mk("arrowlake", text, &clk);
+	struct cpuid_set set;
+	uint32_t r[4];
+
+	assert_int_equal(sim_ncpus(s), 8);
+	for (int c = 0; c < 8; c++) {
+		sim_cpuid_on(s, c, 0x1a, 0, r);
+		t1a[c] = r[0];
+	}
+	assert_int_equal(cpuid_set_read(&set, sim_ncpus(s), sim_cpuid_cpu, s), 0);
+	uarch_detect_set(&set, d);
+	cpuid_set_free(&set);
+	sim_free(s);
+}
+
+/*
+ * core_types as runs in CPU order, a type coming back: the 265K's CPUs 0-7
+ * are P:2,E:4,P:2, and its CPUs 6 and 7 are P-cores (the naive P-first
+ * layout makes them E-cores).  The runs P:N,E:M[,L:K] keep their meaning,
+ * a zero among them too; an L run may stand anywhere.
+ */
+static void test_core_type_runs(void **state)
+{
+	const uint32_t P = 0x40000003, E = 0x20000003, L = 0x20000002;
+	static const struct {
+		const char *text;
+		uint32_t t1a[8];
+		uint64_t core;  /* lattop's Core CPUs */
+	} cases[] = {
+		{ "model = 0xC6\ncore_types = P:2,E:4,P:2\n", { P, P, E, E, E, E, P, P }, 0xc3 },
+		{ "model = 0xC6\ncore_types = P:2,E:6\n", { P, P, E, E, E, E, E, E }, 0x03 },
+		{ "model = 0xC6\ncore_types = E:1,P:1,E:1,P:1,E:1,P:1,E:1,P:1\n",
+		  { E, P, E, P, E, P, E, P }, 0xaa },
+		{ "model = 0xC6\ncore_types = P:8,E:0\n", { P, P, P, P, P, P, P, P }, 0xff },
+		{ "model = 0xC5\ncore_types = P:2,E:4,L:2\n", { P, P, E, E, E, E, L, L }, 0x03 },
+		{ "model = 0xC5\ncore_types = P:2,L:2,E:2,P:2\n", { P, P, L, L, E, E, P, P }, 0xc3 },
+		/* the default: half P-cores first, the low-power E-cores the last quarter */
+		{ "model = 0xC5\n", { P, P, P, P, E, E, L, L }, 0x0f },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t t1a[8];
+		struct cpu_desc d;
+
+		print_message("%s", cases[i].text);
+		core_types_of(cases[i].text, t1a, &d);
+		for (int c = 0; c < 8; c++)
+			assert_int_equal(t1a[c], cases[i].t1a[c]);
+		assert_true(d.supported && d.hybrid);
+		assert_int_equal(d.type[0].type, CORE_TYPE_CORE);
+		assert_int_equal(d.type[0].cpus[0], cases[i].core);
+	}
+}
+
+/* sim_new(@uarch) refuses profile @text with the message @want. */
+static void sim_refuses(const char *uarch, const char *text, const char *want)
+{
+	struct sim_profile *p = parse(text);
+	char err[256];
+
+	assert_null(sim_new(uarch, p, err, sizeof(err)));
+	assert_string_equal(err, want);
+	sim_profile_free(p);
+}
+
+/* An L run where the part has no low-power E-cores (one of 0 CPUs is none), on a part that is not hybrid. */
+static void test_core_type_run_errors(void **state)
+{
+	struct clk clk;
+
+	(void)state;
+	sim_refuses("arrowlake", "model = 0xC6\ncore_types = P:2,L:2,P:2,E:2\n",
+		    "t.prof:2: core_types: arrowlake (06_C6) has no low-power E-cores (L)");
+	sim_free(mk("arrowlake", "model = 0xC6\ncore_types = P:2,L:0,E:6\n", &clk));
+	sim_refuses("haswell", "core_types = P:2,E:2\n",
+		    "t.prof:1: core_types: haswell is not a hybrid part");
 }
 
 static void test_load_latency(void **state)
@@ -2282,6 +2363,27 @@ static const struct bad bads[] = {
 	{ "msr.0x100000000 = 1\n", "t.prof:1: msr.0x100000000: bad MSR address (want msr.0xADDR)" },
 	{ "msr.0x186 = -1\n", "t.prof:1: msr.0x186: bad number '-1'" },
 	{ "msr.0x186 = 0x1ffffffffffffffff\n", "t.prof:1: msr.0x186: bad number '0x1ffffffffffffffff'" },
+	{ "core_types = P:2,X:4,P:2\n", "t.prof:1: core_types: bad run 'X:4' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = P:2,E:x\n", "t.prof:1: core_types: bad run 'E:x' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = P:2,E:-1\n", "t.prof:1: core_types: bad run 'E:-1' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = P:2,,E:2\n", "t.prof:1: core_types: bad run '' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = 2,2\n", "t.prof:1: core_types: bad run '2' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = P:4097\n", "t.prof:1: core_types: bad run 'P:4097' (want P:N, E:N or "
+	  "L:N: N CPUs of that core type, N 0..4096)" },
+	{ "core_types = P:4000,E:97\n", "t.prof:1: core_types: more than 4096 CPUs in all" },
+	{ "core_types = P:0,E:0\n", "t.prof:1: core_types: no CPUs (want runs of P:N, E:N or L:N, "
+	  "as P:8,E:8 or P:2,E:4,P:2)" },
+	{ "cpus = 8\ncore_types = P:2,E:4,P:1\n",
+	  "t.prof:2: core_types: P:2,E:4,P:1 is 7 CPUs, but cpus = 8" },
+	{ "cpus = 4\ncore_types = P:1,E:1,P:1,E:1,P:1,E:1,P:1,E:1,P:1,E:1,P:1,E:1\n",
+	  "t.prof:2: core_types: P:1,E:1,P:1,E:1,P:1,E:1,P:1,E:1,P:1,E:1,... is 12 CPUs, but cpus = 4" },
+	{ "cpus = 2\ncore_types = P:1,E:1\ncore_types = P:1,E:1\n",
+	  "t.prof:3: core_types: duplicate key (first on line 2)" },
 };
 
 static void test_profile_errors(void **state)
@@ -2672,6 +2774,8 @@ int main(void)
 		cmocka_unit_test(test_fractions_carried),
 		cmocka_unit_test(test_v6_range),
 		cmocka_unit_test(test_arrowlake_parts),
+		cmocka_unit_test(test_core_type_runs),
+		cmocka_unit_test(test_core_type_run_errors),
 		cmocka_unit_test(test_load_latency),
 		cmocka_unit_test(test_load_latency_tagged),
 		cmocka_unit_test(test_pebs_write_while_counting),
