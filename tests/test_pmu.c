@@ -2679,17 +2679,11 @@ static void test_frozen_slot_slow_device(void **state)
 		if (!sim)
 			fail_msg("%s: %s", uarchs[k], err);
 		{
-			int ncpu = sim_ncpus(sim);
-			int cids[ncpu];
-			struct cpuid_raw raws[ncpu];
-			struct cpuid_set set = { ncpu, cids, raws };
+			struct cpuid_set set;
 
-			memset(raws, 0, sizeof(raws));
-			for (int c = 0; c < ncpu; c++) {
-				cids[c] = c;
-				cpuid_raw_read(&raws[c], sim_cpuid_at, &(struct sim_at){ sim, c });
-			}
+			assert_int_equal(cpuid_set_read(&set, sim_ncpus(sim), sim_cpuid_cpu, sim), 0);
 			uarch_detect_set(&set, &desc);
+			cpuid_set_free(&set);
 		}
 		assert_true(desc.supported);
 		dev = msrdev_sim_open(sim, err, sizeof(err));
