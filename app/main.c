@@ -56,7 +56,6 @@ int out_done(int status)
 	return fail(EXIT_CANNOT, msg);
 }
 
-/* --replay FILE: the recorded snapshots, printed as --batch printed them. */
 /*
  * --list-events plans for a whole machine measured, as lattop measures by
  * default: the simulator's (its profile's threads_per_core and packages);
@@ -120,6 +119,7 @@ static int machine_plan(struct session *r, bool perf, char *err, size_t errlen)
 	return 0;
 }
 
+/* --replay FILE: the recorded snapshots, printed as --batch printed them. */
 static int replay(const struct options *o)
 {
 	struct replay_opts ro = {
