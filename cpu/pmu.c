@@ -36,34 +36,6 @@
  */
 #define PEBS_REZERO_SHIFT 8
 
-/*
- * Shared: MSR_OFFCORE_RSP_x where the uarch says so, and on Nehalem/Westmere
- * (the families with both the load-latency facility and a per-core scope)
- * the threshold register too (K-core shares all extra regs per core there).
- */
-bool pmu_reg_shared(const struct pmu *p, uint32_t reg)
-{
-	if (p->uarch->offcore_scope == OFFCORE_THREAD)
-		return false;
-	return reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1) ||
-	       (reg == MSR_PEBS_LD_LAT && p->has_ldlat);
-}
-
-/* Do device CPUs @a and @b share MSR_OFFCORE_RSP_x? */
-static bool same_group(const struct pmu *p, const struct msrdev_cpu *a, const struct msrdev_cpu *b)
-{
-	if (a->package != b->package)
-		return false;
-	switch (p->uarch->offcore_scope) {
-	case OFFCORE_CORE:
-		return a->core == b->core;
-	case OFFCORE_MODULE:
-		return a->module == b->module;
-	default:
-		return false;
-	}
-}
-
 /* ---- register access, counted and remembered ---- */
 
 /*
@@ -290,7 +262,7 @@ static void probe_group(struct pmu *p, struct pmu_cpu *c)
 		uint64_t sel, pebs;
 		int r = 0;
 
-		if (d == c->dev || !same_group(p, me, o) || pmu_measures(p, d))
+		if (d == c->dev || !pmu_same_group(p, me, o) || pmu_measures(p, d))
 			continue;
 		for (unsigned k = 0; k < c->ngp && r == 0; k++) {
 			int j;

@@ -577,6 +577,9 @@ int pmu_restore_rank(uint32_t reg);
  */
 bool pmu_reg_shared(const struct pmu *p, uint32_t reg);
 
+/* Do device CPUs @a and @b share MSR_OFFCORE_RSP_x (the uarch's offcore scope)? */
+bool pmu_same_group(const struct pmu *p, const struct msrdev_cpu *a, const struct msrdev_cpu *b);
+
 /* A short message for an MSR access error: what to do about it. */
 const char *pmu_strerror(int neg_errno, bool write);
 

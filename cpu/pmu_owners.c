@@ -9,8 +9,9 @@
  * counters of the hyperthread siblings lattop does not measure are read
  * here too (pmu_check_siblings), never written.  Who shares registers
  * with whom is worked out once, when the PMU is opened (pmu_topology).
- * What a register and a failed access to it are called in lattop's
- * messages is here too (pmu_reg_name, pmu_strerror).
+ * Which registers are shared, and by which CPUs (pmu_reg_shared,
+ * pmu_same_group), and what a register and a failed access to it are
+ * called in lattop's messages are here too (pmu_reg_name, pmu_strerror).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -307,6 +308,33 @@ static void topo_sort(const struct pmu *p, struct topo_key *k, bool module)
 		k[d] = (struct topo_key){ o->package, module ? o->module : o->core, d };
 	}
 	qsort(k, (size_t)p->dev->ncpu, sizeof(*k), topo_cmp);
+}
+
+/*
+ * Shared: MSR_OFFCORE_RSP_x where the uarch says so, and on Nehalem/Westmere
+ * (the families with both the load-latency facility and a per-core scope)
+ * the threshold register too (K-core shares all extra regs per core there).
+ */
+bool pmu_reg_shared(const struct pmu *p, uint32_t reg)
+{
+	if (p->uarch->offcore_scope == OFFCORE_THREAD)
+		return false;
+	return reg == MSR_OFFCORE_RSP(0) || reg == MSR_OFFCORE_RSP(1) ||
+	       (reg == MSR_PEBS_LD_LAT && p->has_ldlat);
+}
+
+bool pmu_same_group(const struct pmu *p, const struct msrdev_cpu *a, const struct msrdev_cpu *b)
+{
+	if (a->package != b->package)
+		return false;
+	switch (p->uarch->offcore_scope) {
+	case OFFCORE_CORE:
+		return a->core == b->core;
+	case OFFCORE_MODULE:
+		return a->module == b->module;
+	default:
+		return false;
+	}
 }
 
 /*
