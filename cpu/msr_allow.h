@@ -9,6 +9,7 @@
 #ifndef LATTOP_MSR_ALLOW_H
 #define LATTOP_MSR_ALLOW_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -135,8 +136,14 @@ bool msr_allowed(uint32_t reg);
 
 /*
  * Write through the allowlist: -EPERM (and nothing written) for a register
- * not on it.  Every write lattop makes goes through here.
+ * not on it.  Every write lattop makes goes through here (inline: a call
+ * less on each of about 45 per CPU per interval).
  */
-int msr_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val);
+static inline int msr_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
+{
+	if (!msr_allowed(reg))
+		return -EPERM;
+	return msrdev_write_raw(d, cpu, reg, val);
+}
 
 #endif

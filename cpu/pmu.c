@@ -40,7 +40,7 @@
 
 /*
  * The messages of a failed or refused register access, out of line: rd()
- * and wr() run about 120 times per CPU per interval, and a name buffer on
+ * and wr_at() run about 120 times per CPU per interval, and a name buffer on
  * their own stacks cost each call a frame and its guard.
  */
 static __attribute__((cold, noinline)) int rd_failed(const struct pmu_cpu *c, uint32_t reg, int r,
@@ -53,7 +53,7 @@ static __attribute__((cold, noinline)) int rd_failed(const struct pmu_cpu *c, ui
 	return r;
 }
 
-/* Why wr() did not write: its register unsaved, not lattop's, or the write failed (@r). */
+/* Why wr_at() did not write: its register unsaved, not lattop's, or the write failed (@r). */
 enum wr_why { WR_UNSAVED, WR_NOT_OURS, WR_FAILED };
 
 static __attribute__((cold, noinline)) int wr_failed(const struct pmu_cpu *c, const struct pmu_reg *s,
@@ -78,8 +78,9 @@ static __attribute__((cold, noinline)) int wr_failed(const struct pmu_cpu *c, co
 	return r;
 }
 
-static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
-	      char *err, size_t errlen)
+/* Every read: inline, a call less on each of about 80 per CPU per interval. */
+static inline __attribute__((always_inline)) int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg,
+						    uint64_t *v, char *err, size_t errlen)
 {
 	int r = msrdev_read(p->dev, c->id, reg, v);
 
@@ -89,44 +90,61 @@ static int rd(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t *v,
 	return r;
 }
 
-/* The ix_misc[] slot of @reg (a register a switch or a check looks up), or -1. */
+/* The ix_misc[] slots: the registers a switch or a check looks up, by name. */
+enum misc { MISC_GLOBAL, MISC_FIXED_CTRL, MISC_PEBS, MISC_LDLAT, MISC_RSP0, MISC_RSP1 };
+
+static const uint32_t misc_reg[PMU_NMISC] = {
+	[MISC_GLOBAL]     = MSR_PERF_GLOBAL_CTRL,
+	[MISC_FIXED_CTRL] = MSR_FIXED_CTR_CTRL,
+	[MISC_PEBS]       = MSR_PEBS_ENABLE,
+	[MISC_LDLAT]      = MSR_PEBS_LD_LAT,
+	[MISC_RSP0]       = MSR_OFFCORE_RSP(0),
+	[MISC_RSP1]       = MSR_OFFCORE_RSP(1),
+};
+_Static_assert(MISC_RSP1 + 1 == PMU_NMISC, "a slot per register");
+
+/* The ix_misc[] slot of @reg, or -1. */
 static int misc_slot(uint32_t reg)
 {
-	switch (reg) {
-	case MSR_PERF_GLOBAL_CTRL:      return 0;
-	case MSR_FIXED_CTR_CTRL:        return 1;
-	case MSR_PEBS_ENABLE:           return 2;
-	case MSR_PEBS_LD_LAT:           return 3;
-	case MSR_OFFCORE_RSP(0):        return 4;
-	case MSR_OFFCORE_RSP(1):        return 5;
-	default:                        return -1;
-	}
+	for (int m = 0; m < PMU_NMISC; m++)
+		if (misc_reg[m] == reg)
+			return m;
+	return -1;
+}
+
+/* The saved entry at regs[] index @ix, or NULL (-1: not saved). */
+static inline struct pmu_reg *reg_at(struct pmu_cpu *c, int8_t ix)
+{
+	return ix >= 0 ? &c->regs[ix] : NULL;
 }
 
 /* @reg's saved entry (IA32_A_PMCx: IA32_PMCx's), or NULL: by index, every switch looks some up */
 static struct pmu_reg *reg_find(struct pmu_cpu *c, uint32_t reg)
 {
-	int8_t ix = -1;
 	int m;
 
 	if ((m = msr_pmc_index(reg, NULL)) >= 0 || (m = msr_apmc_index(reg)) >= 0)
-		ix = c->ix_pmc[m];
-	else if ((m = msr_evtsel_index(reg, NULL)) >= 0)
-		ix = c->ix_evtsel[m];
-	else if ((m = misc_slot(reg)) >= 0)
-		ix = c->ix_misc[m];
-	else
-		for (int i = 0; i < c->nregs; i++)
-			if (c->regs[i].reg == reg)
-				return &c->regs[i];
-	return ix >= 0 ? &c->regs[ix] : NULL;
+		return reg_at(c, c->ix_pmc[m]);
+	if ((m = msr_evtsel_index(reg, NULL)) >= 0)
+		return reg_at(c, c->ix_evtsel[m]);
+	if ((m = misc_slot(reg)) >= 0)
+		return reg_at(c, c->ix_misc[m]);
+	for (int i = 0; i < c->nregs; i++)
+		if (c->regs[i].reg == reg)
+			return &c->regs[i];
+	return NULL;
 }
 
-/* Every write lattop makes to a CPU: saved first, allowlisted, marked dirty. */
-static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
-	      char *err, size_t errlen)
+/*
+ * Every write lattop makes to a CPU: to register @reg, whose saved entry is
+ * @s (NULL: not saved, refused), allowlisted, marked dirty.  The switch's
+ * writes name their entry by index (wr_sel(), wr_pmc(), wr_misc()): about
+ * 45 writes per CPU per interval, each spared decoding its address back
+ * into the index it was made from.
+ */
+static int wr_at(struct pmu *p, struct pmu_cpu *c, struct pmu_reg *s, uint32_t reg, uint64_t v,
+		 char *err, size_t errlen)
 {
-	struct pmu_reg *s = reg_find(c, reg);
 	int r;
 
 	if (!s || !c->saved)
@@ -139,6 +157,27 @@ static int wr(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t v,
 	if (r < 0)
 		return wr_failed(c, s, reg, v, WR_FAILED, r, err, errlen);
 	return r;
+}
+
+/* Counter @k's event select. */
+static inline int wr_sel(struct pmu *p, struct pmu_cpu *c, unsigned k, uint64_t v,
+			 char *err, size_t errlen)
+{
+	return wr_at(p, c, reg_at(c, c->ix_evtsel[k]), pmu_evtsel(p, k), v, err, errlen);
+}
+
+/* Counter @k's count (IA32_A_PMCx where lattop writes the full width). */
+static inline int wr_pmc(struct pmu *p, struct pmu_cpu *c, unsigned k, uint64_t v,
+			 char *err, size_t errlen)
+{
+	return wr_at(p, c, reg_at(c, c->ix_pmc[k]), pmu_pmc(p, k), v, err, errlen);
+}
+
+/* The misc register of slot @m. */
+static inline int wr_misc(struct pmu *p, struct pmu_cpu *c, enum misc m, uint64_t v,
+			  char *err, size_t errlen)
+{
+	return wr_at(p, c, reg_at(c, c->ix_misc[m]), misc_reg[m], v, err, errlen);
 }
 
 /* ---- probing: what is found, and who holds it ---- */
@@ -247,7 +286,7 @@ static void shared_note(struct pmu *p, const char *fmt, ...)
  * themselves: an enabled event there that uses a shared register makes it
  * taken (pmu-facts 4.5: the offcore events of the table's rows), and so does
  * a load-latency PEBS bit for the threshold.  A member that cannot be read
- * makes every shared register taken, and @c->group_ok false: wr() never
+ * makes every shared register taken, and @c->group_ok false: wr_at() never
  * writes a shared register of such a CPU.
  */
 static void probe_group(struct pmu *p, struct pmu_cpu *c)
@@ -430,7 +469,7 @@ static int save_one(struct pmu *p, struct pmu_cpu *c, uint32_t reg, uint64_t mas
 
 /*
  * The registers lattop may write on a CPU, with the bits it owns.  A counter
- * someone else holds is not among them (unless --force): since wr() refuses
+ * someone else holds is not among them (unless --force): since wr_at() refuses
  * a register that was not saved, it can never be written, not even at
  * restore.  The three shared registers are owned field by field.
  */
@@ -491,13 +530,13 @@ static int save_cpu(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 	if (r)
 		return -1;
 	c->saved = true;
-	c->hw_global = reg_find(c, MSR_PERF_GLOBAL_CTRL)->saved;
-	c->hw_pebs = reg_find(c, MSR_PEBS_ENABLE)->saved;
-	c->hw_fixed_ctrl = reg_find(c, MSR_FIXED_CTR_CTRL)->saved;
+	c->hw_global = reg_at(c, c->ix_misc[MISC_GLOBAL])->saved;
+	c->hw_pebs = reg_at(c, c->ix_misc[MISC_PEBS])->saved;
+	c->hw_fixed_ctrl = reg_at(c, c->ix_misc[MISC_FIXED_CTRL])->saved;
 	for (unsigned j = 0; j < c->uarch->offcore_msrs; j++)
-		c->seen_rsp[j] = c->hw_rsp[j] = reg_find(c, MSR_OFFCORE_RSP(j))->saved;
+		c->seen_rsp[j] = c->hw_rsp[j] = reg_at(c, c->ix_misc[MISC_RSP0 + j])->saved;
 	if (p->has_ldlat)
-		c->seen_ldlat = c->hw_ldlat = (uint16_t)reg_find(c, MSR_PEBS_LD_LAT)->saved;
+		c->seen_ldlat = c->hw_ldlat = (uint16_t)reg_at(c, c->ix_misc[MISC_LDLAT])->saved;
 	/*
 	 * --force over another lattop's programming (pmu_check_lattop): its
 	 * values are not originals.  The power-on values are (SDM Vol.3B
@@ -591,28 +630,28 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, gp_set next_gp, uint6
 	for (int k = 0; k < PMU_CTR_RESET_N; k++)
 		ours |= pmu_pebs_bits(p, (unsigned)k);
 	if (c->hw_pebs & ours) {
-		if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~ours, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_PEBS, c->hw_pebs & ~ours, err, errlen)) < 0)
 			return r;
 		c->hw_pebs &= ~ours;
 		c->cur.ldlat_ctr = -1;
 	}
 	*global_back |= c->hw_global & ~(uint64_t)CTR_RESET_MASK;
 	if (c->hw_global) {
-		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_GLOBAL, 0, err, errlen)) < 0)
 			return r;
 		c->hw_global = 0;
 	}
 	/* 2. The four magic events, counters cleared. */
 	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
-		r = wr(p, c, pmu_evtsel(p, k), magic[k], err, errlen);
+		r = wr_sel(p, c, k, magic[k], err, errlen);
 		if (!r)
-			r = wr(p, c, pmu_pmc(p, k), 0, err, errlen);
+			r = wr_pmc(p, c, k, 0, err, errlen);
 	}
 	/* 3-4. A pulse of bits 0-3. */
 	if (!r)
-		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, CTR_RESET_MASK, err, errlen);
+		r = wr_misc(p, c, MISC_GLOBAL, CTR_RESET_MASK, err, errlen);
 	if (!r)
-		r = wr(p, c, MSR_PERF_GLOBAL_CTRL, 0, err, errlen);
+		r = wr_misc(p, c, MISC_GLOBAL, 0, err, errlen);
 	/*
 	 * 5. The pairs cleared again: what the magic events counted during the
 	 * pulse must not become a baseline.  A counter the caller programs next
@@ -621,9 +660,9 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, gp_set next_gp, uint6
 	 */
 	for (int k = 0; k < PMU_CTR_RESET_N && !r; k++) {
 		if (!(next_gp & (1u << k)))
-			r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
+			r = wr_sel(p, c, k, idle_evtsel(c, k), err, errlen);
 		if (!r)
-			r = wr(p, c, pmu_pmc(p, k), 0, err, errlen);
+			r = wr_pmc(p, c, k, 0, err, errlen);
 		c->last_gp[k] = 0;
 		c->cur.gp_mask &= (gp_set)~(1u << k);
 	}
@@ -634,7 +673,7 @@ static int nhm_ctr_reset(struct pmu *p, struct pmu_cpu *c, gp_set next_gp, uint6
 		 */
 		char again[128];
 
-		if (wr(p, c, MSR_PERF_GLOBAL_CTRL, *global_back, again, sizeof(again)) == 0)
+		if (wr_misc(p, c, MISC_GLOBAL, *global_back, again, sizeof(again)) == 0)
 			c->hw_global = *global_back;
 	}
 	return r;
@@ -748,7 +787,7 @@ static int legacy_look(struct pmu *p, struct pmu_cpu *c, uint64_t ours, char *er
 		return 0;
 	}
 	/* Ours back, and whatever the other agent set again kept. */
-	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, v | ours, err, errlen)) < 0)
+	if ((r = wr_misc(p, c, MISC_GLOBAL, v | ours, err, errlen)) < 0)
 		return r;
 	c->hw_global = v | ours;
 	c->legacy_stopped = true;
@@ -770,7 +809,7 @@ static int legacy_check(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 /* Within pmu_apply(), cur half way to the next: the bits lattop set and owns must be set. */
 static int legacy_check_set(struct pmu *p, struct pmu_cpu *c, char *err, size_t errlen)
 {
-	return legacy_look(p, c, c->hw_global & reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask, err, errlen);
+	return legacy_look(p, c, c->hw_global & reg_at(c, c->ix_misc[MISC_GLOBAL])->mask, err, errlen);
 }
 
 int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
@@ -789,7 +828,7 @@ int pmu_freeze(struct pmu *p, int i, char *err, size_t errlen)
 
 	if (want == c->hw_global)
 		return 0;
-	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+	if ((r = wr_misc(p, c, MISC_GLOBAL, want, err, errlen)) < 0)
 		return r;
 	c->hw_global = want;
 	c->frozen = true;
@@ -834,7 +873,7 @@ static int stop_sharers(struct pmu *p, struct pmu_cpu *c, char *err, size_t errl
 		if (k < 0 || !o->saved ||
 		    !(o->hw_pebs & pmu_pebs_bits(p, (unsigned)k)) || !(o->hw_global & (1ull << k)))
 			continue;
-		if ((r = wr(p, o, MSR_PERF_GLOBAL_CTRL, o->hw_global & ~(1ull << k), err, errlen)) < 0)
+		if ((r = wr_misc(p, o, MISC_GLOBAL, o->hw_global & ~(1ull << k), err, errlen)) < 0)
 			return r;
 		o->hw_global &= ~(1ull << k);
 	}
@@ -886,7 +925,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		want &= ~pmu_pebs_bits(p, (unsigned)cur->ldlat_ctr);
 	want &= ~pmu_pebs_mask(p, next->gp_mask & gp_all(c) & (gp_set)~(keep >= 0 ? 1u << keep : 0));
 	if (want != c->hw_pebs) {
-		if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_PEBS, want, err, errlen)) < 0)
 			return r;
 		c->hw_pebs = want;
 	}
@@ -910,7 +949,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		zeroed = CTR_RESET_MASK;
 	} else if (stop >= 0) {
 		want = c->hw_global & ~(1ull << stop);
-		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_GLOBAL, want, err, errlen)) < 0)
 			return r;
 		c->hw_global = want;
 	}
@@ -919,7 +958,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	for (unsigned m = cur->gp_mask & ~next->gp_mask & gp_all(c); m; m &= m - 1) {
 		unsigned k = (unsigned)__builtin_ctz(m);
 
-		r = wr(p, c, pmu_evtsel(p, k), idle_evtsel(c, k), err, errlen);
+		r = wr_sel(p, c, k, idle_evtsel(c, k), err, errlen);
 		if (r < 0)
 			return r;
 		cur->gp_mask &= (gp_set)~(1u << k);
@@ -936,7 +975,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	for (unsigned j = 0; j < 2; j++) {
 		if (!(d.rsp & (1u << j)))
 			continue;
-		if ((r = wr(p, c, MSR_OFFCORE_RSP(j), next->rsp[j], err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_RSP0 + j, next->rsp[j], err, errlen)) < 0)
 			return r;
 		c->hw_rsp[j] = next->rsp[j];
 		written(p, c, MSR_OFFCORE_RSP(j), next->rsp[j]);
@@ -946,7 +985,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		if (pmu_reg_shared(p, MSR_PEBS_LD_LAT) && next->ldlat != c->seen_ldlat &&
 		    (r = stop_sharers(p, c, err, errlen)) < 0)
 			return r;
-		if ((r = wr(p, c, MSR_PEBS_LD_LAT, next->ldlat, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_LDLAT, next->ldlat, err, errlen)) < 0)
 			return r;
 		c->hw_ldlat = next->ldlat;
 		written(p, c, MSR_PEBS_LD_LAT, next->ldlat);
@@ -960,7 +999,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		gp_set bit = (gp_set)(1u << k);
 
 		if (!(cur->gp_mask & bit) || cur->evtsel[k] != next->evtsel[k]) {
-			r = wr(p, c, pmu_evtsel(p, k), next->evtsel[k] & ~EVTSEL_INT, err, errlen);
+			r = wr_sel(p, c, k, next->evtsel[k] & ~EVTSEL_INT, err, errlen);
 			if (r < 0)
 				return r;
 			c->rewritten |= bit;
@@ -975,7 +1014,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		 * zeroed too.
 		 */
 		if ((!c->frozen || !(cur->gp_mask & bit)) && !(zeroed & bit)) {
-			if ((r = wr(p, c, pmu_pmc(p, k), 0, err, errlen)) < 0)
+			if ((r = wr_pmc(p, c, k, 0, err, errlen)) < 0)
 				return r;
 			c->last_gp[k] = 0;
 			zeroed |= bit;
@@ -998,7 +1037,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		want = (c->hw_fixed_ctrl & ~fixed_fields(mine)) |
 		       (fixed_fields(mine & next->fixed_mask) & FIXED_EN_ALL);
 		if (idle)
-			want |= reg_find(c, MSR_FIXED_CTR_CTRL)->saved & fixed_fields(idle);
+			want |= reg_at(c, c->ix_misc[MISC_FIXED_CTRL])->saved & fixed_fields(idle);
 		/* Counting from now: a baseline for each fixed counter joining. */
 		for (unsigned m = next->fixed_mask & ~cur->fixed_mask & all; m; m &= m - 1) {
 			unsigned k = (unsigned)__builtin_ctz(m);
@@ -1012,7 +1051,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		}
 	}
 	if (want != c->hw_fixed_ctrl) {
-		if ((r = wr(p, c, MSR_FIXED_CTR_CTRL, want, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_FIXED_CTRL, want, err, errlen)) < 0)
 			return r;
 		c->hw_fixed_ctrl = want;
 	}
@@ -1031,12 +1070,12 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 		want = c->hw_pebs | pmu_pebs_bits(p, k);
 		if (want != c->hw_pebs) {
 			if (!(zeroed & (1u << k))) {
-				if ((r = wr(p, c, pmu_pmc(p, k), 0, err, errlen)) < 0)
+				if ((r = wr_pmc(p, c, k, 0, err, errlen)) < 0)
 					return r;
 				c->last_gp[k] = 0;
 				zeroed |= (gp_set)(1u << k);
 			}
-			if ((r = wr(p, c, MSR_PEBS_ENABLE, want, err, errlen)) < 0)
+			if ((r = wr_misc(p, c, MISC_PEBS, want, err, errlen)) < 0)
 				return r;
 			c->hw_pebs = want;
 		}
@@ -1053,7 +1092,7 @@ int pmu_apply(struct pmu *p, int i, const struct pmu_cfg *next, char *err, size_
 	 */
 	want = c->hw_global | global_back | next->gp_mask | global_fixed(c, next->fixed_mask);
 	if (want != c->hw_global) {
-		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+		if ((r = wr_misc(p, c, MISC_GLOBAL, want, err, errlen)) < 0)
 			return r;
 		c->hw_global = want;
 	}
@@ -1094,17 +1133,17 @@ static int pebs_rezero(struct pmu *p, struct pmu_cpu *c, unsigned k, uint64_t ma
 	int r = 0, r2;
 
 	if (stop) {
-		if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, c->hw_global & ~bit, err, sizeof(err))) < 0)
+		if ((r = wr_misc(p, c, MISC_GLOBAL, c->hw_global & ~bit, err, sizeof(err))) < 0)
 			return r;
 		c->hw_global &= ~bit;
 		if ((r = read_count(p, c, pmu_pmc(p, k), mask, &c->last_gp[k], &more)) == 0)
 			*delta = (*delta + more) & mask;
 	}
-	if (r == 0 && (r = wr(p, c, pmu_pmc(p, k), 0, err, sizeof(err))) == 0)
+	if (r == 0 && (r = wr_pmc(p, c, k, 0, err, sizeof(err))) == 0)
 		c->last_gp[k] = 0;
 	if (stop) {
 		/* Started again whatever failed: a counter left stopped would read as no loads. */
-		r2 = wr(p, c, MSR_PERF_GLOBAL_CTRL, c->hw_global | bit, err, sizeof(err));
+		r2 = wr_misc(p, c, MISC_GLOBAL, c->hw_global | bit, err, sizeof(err));
 		if (r2 == 0)
 			c->hw_global |= bit;
 		if (r == 0)
@@ -1206,7 +1245,7 @@ static void give_up_reg(struct pmu_cpu *c, uint32_t reg)
  */
 static int global_back(struct pmu *p, struct pmu_cpu *c, uint64_t bits, char *err, size_t errlen)
 {
-	struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
+	struct pmu_reg *g = reg_at(c, c->ix_misc[MISC_GLOBAL]);
 	uint64_t want;
 	int r;
 
@@ -1214,7 +1253,7 @@ static int global_back(struct pmu *p, struct pmu_cpu *c, uint64_t bits, char *er
 	want = (c->hw_global & ~bits) | (g->saved & bits);
 	if (!bits || want == c->hw_global)
 		return 0;
-	if ((r = wr(p, c, MSR_PERF_GLOBAL_CTRL, want, err, errlen)) < 0)
+	if ((r = wr_misc(p, c, MISC_GLOBAL, want, err, errlen)) < 0)
 		return r;
 	c->hw_global = want;
 	return 0;
@@ -1227,8 +1266,8 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, gp_set lost_gp, uint8_t los
 	int r;
 
 	for (unsigned k = 0; k < c->ngp; k++) {
-		struct pmu_reg *g = reg_find(c, MSR_PERF_GLOBAL_CTRL);
-		struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE);
+		struct pmu_reg *g = reg_at(c, c->ix_misc[MISC_GLOBAL]);
+		struct pmu_reg *pe = reg_at(c, c->ix_misc[MISC_PEBS]);
 		uint64_t bits = pmu_pebs_bits(p, k);
 
 		if (!(lost_gp & (1u << k)))
@@ -1236,7 +1275,7 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, gp_set lost_gp, uint8_t los
 		/* Our PEBS bits must not stay armed on the new owner's event. */
 		if ((c->hw_pebs & bits & pe->mask) && pe->mask) {
 			c->hw_pebs &= ~bits;
-			if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs, err, errlen)) < 0)
+			if ((r = wr_misc(p, c, MISC_PEBS, c->hw_pebs, err, errlen)) < 0)
 				return r;
 			if (c->cur.ldlat_ctr == (int)k)
 				c->cur.ldlat_ctr = -1;
@@ -1259,8 +1298,8 @@ static int give_up(struct pmu *p, struct pmu_cpu *c, gp_set lost_gp, uint8_t los
 		c->fixed_taken |= (uint8_t)(1u << k);
 		c->cur.fixed_mask &= (uint8_t)~(1u << k);
 		give_up_reg(c, pmu_fixed_ctr(p, k));
-		reg_find(c, MSR_FIXED_CTR_CTRL)->mask &= ~FIXED_FIELD(k);
-		reg_find(c, MSR_PERF_GLOBAL_CTRL)->mask &= ~GLOBAL_FIXED(k);
+		reg_at(c, c->ix_misc[MISC_FIXED_CTRL])->mask &= ~FIXED_FIELD(k);
+		reg_at(c, c->ix_misc[MISC_GLOBAL])->mask &= ~GLOBAL_FIXED(k);
 	}
 	return __builtin_popcount(lost_gp) + __builtin_popcount(lost_fx);
 }
@@ -1350,13 +1389,13 @@ static void give_up_shared(struct pmu *p, struct pmu_cpu *c, uint32_t reg)
 static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, gp_set *lost_gp,
 		       char *msg, size_t len, size_t *o)
 {
-	struct pmu_reg *pe = reg_find(c, MSR_PEBS_ENABLE), *ll = reg_find(c, MSR_PEBS_LD_LAT);
+	struct pmu_reg *pe = reg_at(c, c->ix_misc[MISC_PEBS]), *ll = reg_at(c, c->ix_misc[MISC_LDLAT]);
 	char name[40];
 	uint64_t v;
 	int r, n = 0;
 
 	for (unsigned j = 0; j < c->uarch->offcore_msrs; j++) {
-		struct pmu_reg *s = reg_find(c, MSR_OFFCORE_RSP(j));
+		struct pmu_reg *s = reg_at(c, c->ix_misc[MISC_RSP0 + j]);
 
 		/* Written by lattop (dirty): it must still hold what lattop wrote. */
 		if (!(which & CHECK_RSP(j)) || !s || !s->mask || !s->dirty)
@@ -1397,7 +1436,7 @@ static int shared_lost(struct pmu *p, struct pmu_cpu *c, unsigned which, gp_set 
 			if (k >= 0 && pe && pe->mask && (c->hw_pebs & pmu_pebs_bits(p, (unsigned)k))) {
 				char err[256];
 
-				if ((r = wr(p, c, MSR_PEBS_ENABLE, c->hw_pebs & ~pmu_pebs_bits(p, (unsigned)k),
+				if ((r = wr_misc(p, c, MISC_PEBS, c->hw_pebs & ~pmu_pebs_bits(p, (unsigned)k),
 					    err, sizeof(err))) < 0)
 					return r;
 				c->hw_pebs &= ~pmu_pebs_bits(p, (unsigned)k);
@@ -1450,7 +1489,7 @@ int pmu_check_owned(struct pmu *p, int i, char *msg, size_t len)
 	if (r < 0)
 		return r;
 	if (c->cur.fixed_mask) {
-		struct pmu_reg *s = reg_find(c, MSR_FIXED_CTR_CTRL);
+		struct pmu_reg *s = reg_at(c, c->ix_misc[MISC_FIXED_CTRL]);
 
 		if ((r = rd(p, c, MSR_FIXED_CTR_CTRL, &v, NULL, 0)) < 0)
 			return r;

@@ -1838,6 +1838,18 @@ static void test_allowlist(void **state)
 		(void)msr_write(&r->f.dev, 0, allowed[i], 0);
 		assert_int_equal(fake_writes(&r->f, from), 1);
 	}
+	/*
+	 * Nothing else below 0x10000: PMC0-7, their selects and IA32_A_PMCx
+	 * (8 each), 3 fixed counters, the 6 control registers above, and in
+	 * the version 6 range 10 counters, 10 selects and 3 fixed counters.
+	 */
+	{
+		unsigned n = 0;
+
+		for (uint32_t reg = 0; reg < 0x10000; reg++)
+			n += msr_allowed(reg);
+		assert_int_equal(n, 3 * 8 + 3 + 6 + 10 + 10 + 3);
+	}
 	rig_free(r);
 }
 
