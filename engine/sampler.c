@@ -71,9 +71,15 @@ static void read_tsc(struct sampler *s)
  */
 static void counts_from(struct sample_cpu *c, gp_set ran_on, double t_read, double t_apply)
 {
-	for (int k = 0; k < PMU_MAX_GP; k++)
-		c->t_ctr[k] = (ran_on & (1u << k)) ? t_read : t_apply;
+	c->ran_on = ran_on;
+	c->t_ran = t_read;
 	c->t_slot = t_apply;
+}
+
+/* When counter @k of @c began its count (counts_from()). */
+static inline double ctr_from(const struct sample_cpu *c, int k)
+{
+	return (c->ran_on & (1u << k)) ? c->t_ran : c->t_slot;
 }
 
 /* The plan CPU index @i runs: its core type's. */
@@ -176,7 +182,7 @@ static int collect(struct sampler *s, int i, int osi, bool last, bool fixed, dou
 			continue;
 		for (int j = 0; j < pl->unit[pp->unit].nrows; j++)
 			a->count[j] += (double)d[pp->ctr[j]];
-		a->run_s += now - c->t_ctr[pp->ctr[0]];
+		a->run_s += now - ctr_from(c, pp->ctr[0]);
 	}
 	for (int ui = 0; ui < pl->nunits && fixed; ui++) {
 		const struct plan_unit *u = &pl->unit[ui];

@@ -34,11 +34,14 @@ struct sample_cpu {
 	int err;                       /* the negative errno when not ok */
 	double t_start, t_slot;        /* interval start (the fixed counters' last read), slot start */
 	/*
-	 * When each general-purpose counter's count began: its last read,
-	 * or its reprogramming.  A unit's time runs from there, so that its
-	 * count and its time cover the same span.
+	 * When each general-purpose counter's count began: its last read at
+	 * @t_ran for those of @ran_on, which counted on through the last
+	 * switch, its reprogramming at @t_slot for the others (sampler.c
+	 * ctr_from).  A unit's time runs from there, so that its count and its
+	 * time cover the same span.
 	 */
-	double t_ctr[PMU_MAX_GP];
+	double t_ran;
+	gp_set ran_on;
 	double t_read;                 /* last read */
 	double t_fixed;                /* last read of the fixed counters */
 	double interval_s;             /* this CPU's interval */
