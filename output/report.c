@@ -428,6 +428,11 @@ bool report_simulated(const char *source)
 struct jb {
 	size_t n;
 	char b[2 * JB_CPU_MAX];
+	/* The last list of thresholds and its text (jb_thresholds). */
+	int thr_n;
+	unsigned thr[THRESH_MAX];
+	size_t thr_len;
+	char thr_txt[2 + THRESH_MAX * 21];
 };
 
 static void jb_flush(FILE *f, struct jb *j)
@@ -460,6 +465,30 @@ static void jb_int(struct jb *j, long long v)
 }
 
 /* A JSON string, cut to JB_ROOM bytes. */
+/*
+ * A list of load-latency thresholds: every CPU of a core type has the same
+ * one, interval after interval, so its text is made when it changes and
+ * copied otherwise.
+ */
+static void jb_thresholds(struct jb *j, const unsigned *t, int n)
+{
+	if (!j->thr_len || n != j->thr_n || memcmp(t, j->thr, (size_t)n * sizeof(*t))) {
+		char *o = j->thr_txt;
+
+		*o++ = '[';
+		for (int i = 0; i < n; i++) {
+			if (i)
+				*o++ = ',';
+			o += numfmt_int(o, t[i]);
+		}
+		*o++ = ']';
+		j->thr_len = (size_t)(o - j->thr_txt);
+		memcpy(j->thr, t, (size_t)n * sizeof(*t));
+		j->thr_n = n;
+	}
+	jb_mem(j, j->thr_txt, j->thr_len);
+}
+
 static void jb_str(struct jb *j, const char *s)
 {
 	size_t end = j->n + JB_ROOM - 8;
@@ -659,16 +688,16 @@ static void json_field(struct jb *j, const struct column *c, const struct metric
 	case CK_NUM:
 		jb_num(j, columns_value(c, m, 0));
 		break;
-	case CK_LIST:
 	case CK_THRESH:
+		jb_thresholds(j, m->lat.thresholds, m->lat.nthresh);
+		break;
+	case CK_LIST:
 		JB(j, "[");
 		for (int i = 0; i < m->lat.nthresh; i++) {
 			if (i)
 				JB(j, ",");
-			if (c->kind == CK_THRESH)
-				jb_int(j, m->lat.thresholds[i]);
-			else    /* columns_value() of a list without calc, its field read in place */
-				jb_num(j, c->calc ? c->calc(m) : columns_field(c, m, i));
+			/* columns_value() of a list without calc, its field read in place */
+			jb_num(j, c->calc ? c->calc(m) : columns_field(c, m, i));
 		}
 		JB(j, "]");
 		break;

@@ -293,6 +293,65 @@ static void test_json_strings(void **state)
 	}
 }
 
+/*
+ * Each CPU's thresholds as its own: the text of a list is kept from one CPU
+ * to the next (jb_thresholds), and must follow a change of list, length
+ * or none at all, within a snapshot and from one to the next.
+ */
+static void test_json_thresholds(void **state)
+{
+	static const unsigned lists[2][4][3] = {
+		{ { 8, 16, 32 }, { 0 }, { 4, 9 }, { 8, 16, 32 } },
+		{ { 8, 16, 31 }, { 6 }, { 7 }, { 0 } },
+	};
+	static const int lens[2][4] = { { 3, 0, 2, 3 }, { 3, 1, 1, 0 } };
+	static const char *const want[2][4] = {
+		{ "[8,16,32]", "[]", "[4,9]", "[8,16,32]" },
+		{ "[8,16,31]", "[6]", "[7]", "[]" },
+	};
+	static char out[1 << 16];
+	static struct row c[3];
+	static struct cpu_desc d;
+	struct report r = { 0 };
+
+	(void)state;
+	d.uarch = uarch_supported[0];
+	r.source = "test";
+	r.desc = &d;
+	r.interval_s = 1;
+	r.ncpu = 3;
+	r.cpu = c;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *at = out;
+		FILE *f;
+
+		for (int i = 0; i < 4; i++) {
+			struct metrics *m = i < 3 ? &c[i].m : &r.total;
+
+			fill(m, 1);
+			m->lat.nthresh = lens[pass][i];
+			memcpy(m->lat.thresholds, lists[pass][i], sizeof(lists[pass][i]));
+			if (i < 3) {
+				c[i].cpu = i;
+				c[i].ok = true;
+			}
+		}
+		f = fmemopen(out, sizeof(out), "w");
+		assert_non_null(f);
+		assert_int_equal(report_write(f, FORMAT_JSON, &r, true), 0);
+		fclose(f);
+		for (int i = 0; i < 4; i++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "\"thresholds\":%s,", want[pass][i]);
+			at = strstr(at, "\"thresholds\":");
+			assert_non_null(at);
+			assert_int_equal(strncmp(at, key, strlen(key)), 0);
+			at++;
+		}
+	}
+}
+
 /* --hide leaves a column out of text and csv, never out of JSON. */
 static void test_hidden(void **state)
 {
@@ -497,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_text_header),
 		cmocka_unit_test(test_json_keys),
 		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_json_thresholds),
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_mean_cell),
 		cmocka_unit_test(test_man),
