@@ -30,6 +30,9 @@
 # Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf]
 # [sharing].  UARCHS="tremont gracemont" limits section 1 to those families.
 cd "$(dirname "$0")/.." || exit 2
+# What the sections run (lattop, the msr stand-in, bench/*_bench): built
+# here too, so that one section runs on a fresh clone as `make bench` does.
+make -s --no-print-directory tests >/dev/null || { echo "bench.sh: make tests failed" >&2; exit 2; }
 REPS=${REPS:-5}
 T=$(mktemp -d /tmp/lattop-bench.XXXXXX)
 chmod 711 "$T"
