@@ -16,6 +16,13 @@ static const double pow10_tab[] = {
 	1e16, 1e17, 1e18, 1e19,
 };
 
+/* The same, as integers: what a number's digits are compared with. */
+static const uint64_t pow10_int[] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull,
+};
+
 /* 10^e for e in -5..15, the literals: what the decimal exponent is found against. */
 static const double pow10_exp[] = {
 	1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
@@ -84,9 +91,12 @@ static int numfmt_clamp(int v, int lo, int hi)
 
 /*
  * The decimal exponent of @a in [1e-4, 1e15): the largest e with @a >=
- * 10^e (the literal).  From the binary exponent first: floor(e2 * log10 2)
- * (1233 / 4096 is log10 2 to within 2e-5, exact enough for |e2| < 60) is e
- * or one below it.
+ * 10^e (the literal).  From the binary exponent e2 (@a in [2^e2, 2^(e2+1))):
+ * floor(e2 * log10 2) <= e <= floor((e2 + 1) * log10 2), at most one apart;
+ * 1233 / 4096 is log10 2 to within 6e-6, and no e2 from -14 to 49 has
+ * e2 * log10 2 that close below an integer, so the estimate is the lower
+ * bound and one compare settles it (test_numfmt checks every power of ten
+ * and its neighbours against printf).
  */
 static int dec_exp(double a)
 {
@@ -96,12 +106,8 @@ static int dec_exp(double a)
 	memcpy(&bits, &a, sizeof(bits));
 	e2 = (int)((bits >> 52) & 0x7ff) - 1023;
 	e = (e2 * 1233) >> 12;          /* an arithmetic shift: floor, also below zero */
-	if (e < -5)
-		e = -5;
-	while (e < 15 && a >= POW10_EXP(e + 1))
+	if (e < 15 && a >= POW10_EXP(e + 1))
 		e++;
-	while (e > -5 && a < POW10_EXP(e))
-		e--;
 	return e;
 }
 
@@ -131,7 +137,7 @@ int numfmt(char *buf, double v, int sig)
 		double scaled = s >= 0 ? a * pow10_tab[s] : a / pow10_tab[-s];
 
 		m = (uint64_t)(scaled + 0.5);
-		if (m >= (uint64_t)pow10_tab[sig]) {       /* 999999.7 rounded up */
+		if (m >= pow10_int[sig]) {                 /* 999999.7 rounded up */
 			m /= 10;
 			e++;
 		}

@@ -83,6 +83,41 @@ static void test_against_printf(void **state)
 	}
 }
 
+/*
+ * Where the decimal exponent changes: every power of ten of the fast range,
+ * its neighbouring doubles, the numbers that round up to it, and two whose
+ * seventh digit rounds the sixth up (an exponent found one too low would
+ * cut them instead), each with the digits printf's %.6g gives (numfmt's
+ * dec_exp() takes one compare on an estimate from the binary exponent).
+ */
+static void test_powers_of_ten(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	for (int e = -4; e < 15; e++) {
+		double p = pow(10, e);
+		double near[] = {
+			p, nextafter(p, 0), nextafter(p, INFINITY), p * (1 - 4e-7), p * (1 - 6e-7),
+			p * 9.999994 / 10, p * 9.999996 / 10, p * 1.2345678, p * 1.9999996,
+		};
+
+		for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
+			double v = near[i];
+
+			if (v < 1e-4 || v >= 1e15)
+				continue;
+			numfmt(a, v, 6);
+			snprintf(b, sizeof(b), "%.6g", v);
+			/* The same six digits: none of these is near a tie. */
+			if (strtod(a, NULL) != strtod(b, NULL) || strlen(a) > 22) {
+				print_error("%.17g: numfmt \"%s\", printf \"%s\"\n", v, a, b);
+				fail();
+			}
+		}
+	}
+}
+
 static void fixed(double v, int d, const char *want)
 {
 	char buf[64];
@@ -245,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_against_printf),
+		cmocka_unit_test(test_powers_of_ten),
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_si),
