@@ -328,17 +328,20 @@ static int switch_pass(const struct plan *opl, int osi, const struct plan *npl, 
 	return runs_excl(npl, nsi, parity) ? 2 : 1;
 }
 
-/* Program slot @next on CPU index @i (read already).  A negative errno only when fatal. */
-static int switch_cpu(struct sampler *s, int i, int next, char *err, size_t errlen)
+/*
+ * Program CPU index @i for the next slot (read already, @c->next_cfg set
+ * at its read).  A negative errno only when fatal.
+ */
+static int switch_cpu(struct sampler *s, int i, char *err, size_t errlen)
 {
 	struct sample_cpu *c = &s->cpu[i];
 	int r;
 
-	if (cpu_slot(s, i, next) == cpu_slot(s, i, s->slot)) {
+	if (!c->next_cfg) {
 		counts_from(c, (gp_set)~0u, c->t_read, c->t_read);
 		return 0;
 	}
-	r = pmu_apply(s->pmu, i, cpu_cfg(s, i, next), err, errlen);
+	r = pmu_apply(s->pmu, i, c->next_cfg, err, errlen);
 	if (r == -ENXIO || r == -EBUSY) {
 		/*
 		 * Gone offline between its read and now, or one of its counters
@@ -423,12 +426,15 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 		 */
 		for (int i = 0; i < p->ncpu; i++) {
 			struct sample_cpu *c = &s->cpu[i];
-			const struct pmu_cfg *ncfg = cpu_cfg(s, i, next);
-			bool moves = cpu_slot(s, i, next) != cpu_slot(s, i, s->slot);
+			const struct pmu_cfg *ncfg;
+			bool moves;
 			int r;
 
 			if (!c->ok)
 				continue;
+			moves = cpu_slot(s, i, next) != cpu_slot(s, i, s->slot);
+			ncfg = moves ? cpu_cfg(s, i, next) : NULL;
+			c->next_cfg = ncfg;
 			c->t_read = sampler_now();
 			/*
 			 * Three or more counters to re-baseline: stop them all with one
@@ -481,7 +487,7 @@ int sampler_interval(struct sampler *s, double seconds, volatile sig_atomic_t *s
 
 				if (!c->ok || pass_of[c->parity & 1] != pass)
 					continue;
-				if ((r = switch_cpu(s, i, next, err, errlen)) < 0)
+				if ((r = switch_cpu(s, i, err, errlen)) < 0)
 					return r;
 			}
 		}

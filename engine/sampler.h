@@ -54,6 +54,11 @@ struct sample_cpu {
 	gp_set busy;                   /* counters others hold on it (plan_cpu_busy) */
 	struct pmu_cfg cfg;            /* what plan_cpu_cfg() built for it, when it had to */
 	/*
+	 * At a slot boundary, from its read to its switch: the next slot's
+	 * configuration, or NULL when the boundary changes nothing on it.
+	 */
+	const struct pmu_cfg *next_cfg;
+	/*
 	 * Version 4: its counters were frozen (pmu_hw_frozen) at a read of
 	 * this interval or at the read that opened it: the interval is not a
 	 * measurement, and ok is false when it ends.  frz_last: at the last read.
