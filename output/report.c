@@ -558,7 +558,7 @@ struct json_step {
 	uint8_t nopen;
 	uint8_t open[CS__COUNT];                /* then these opened, outermost first */
 	uint8_t keylen;
-	char key[JSON_KEY_MAX];                 /* "\"key\":" */
+	char key[JSON_KEY_MAX];                 /* ",\"key\":": its comma, but the object's first */
 };
 
 static struct {
@@ -618,6 +618,7 @@ static void json_prog_init(void)
 		if (!(c->flags & COL_F_JSON) || c->kind == CK_ID)
 			continue;
 		st->col = (uint8_t)i;
+		st->keylen = json_prog_key(st->key, ",", c->key, ":");
 		for (; !json_within(c->sect, cur); cur = col_sections[cur].parent)
 			st->nclose++;
 		json_prog_open(st, cur, c->sect);
@@ -679,11 +680,11 @@ static void json_open(struct jb *j, enum col_section s, const struct metrics *m,
 }
 
 /* One field, "key":value, with a comma before it unless @first. */
-static void json_field(struct jb *j, const struct column *c, const struct metrics *m, bool first)
+static void json_field(struct jb *j, const struct json_step *st, const struct metrics *m, bool first)
 {
-	if (!first)
-		JB(j, ",");
-	jb_col_key(j, columns_id(c));
+	const struct column *c = &columns[st->col];
+
+	jb_mem(j, st->key + first, st->keylen - first);
 	switch (c->kind) {
 	case CK_NUM:
 		jb_num(j, columns_value(c, m, 0));
@@ -732,7 +733,7 @@ static void json_metrics(struct jb *j, const struct metrics *m, const struct met
 			JB(j, "}");
 		for (int k = 0; k < st->nopen; k++)
 			json_open(j, (enum col_section)st->open[k], m, tot);
-		json_field(j, &columns[st->col], m, first);
+		json_field(j, st, m, first);
 		first = false;
 	}
 	for (int k = 0; k < jp.nclose_end; k++)
