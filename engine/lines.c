@@ -25,7 +25,9 @@ int lines_init(struct lines *t)
 	memset(t, 0, sizeof(*t));
 	t->slot = calloc(LINES_SLOTS, sizeof(*t->slot));
 	t->comm = calloc(LINES_COMMS, sizeof(*t->comm));
-	if (!t->slot || !t->comm) {
+	t->used = calloc(LINES_SLOTS, sizeof(*t->used));
+	t->used_at = calloc(LINES_SLOTS, sizeof(*t->used_at));
+	if (!t->slot || !t->comm || !t->used || !t->used_at) {
 		lines_free(t);
 		return -1;
 	}
@@ -36,8 +38,30 @@ void lines_free(struct lines *t)
 {
 	free(t->slot);
 	free(t->comm);
+	free(t->used);
+	free(t->used_at);
 	t->slot = NULL;
 	t->comm = NULL;
+	t->used = t->used_at = NULL;
+	t->nused = 0;
+}
+
+_Static_assert(LINES_SLOTS <= 65536, "a slot's index fits a uint16_t");
+
+/* Slot @i now holds a line (it was free). */
+static void used_add(struct lines *t, unsigned i)
+{
+	t->used_at[i] = (uint16_t)t->nused;
+	t->used[t->nused++] = (uint16_t)i;
+}
+
+/* Slot @i is free again: the last of the list takes its place there. */
+static void used_del(struct lines *t, unsigned i)
+{
+	unsigned at = t->used_at[i], last = t->used[--t->nused];
+
+	t->used[at] = (uint16_t)last;
+	t->used_at[last] = (uint16_t)at;
 }
 
 static uint64_t mix(uint64_t x)
@@ -80,6 +104,8 @@ static struct lines_line *line_slot(struct lines *t, const struct lines_access *
 	if (cheap->key) {
 		t->evicted++;
 		err = cheap->cost;
+	} else {
+		used_add(t, (unsigned)(cheap - t->slot));
 	}
 	memset(cheap, 0, sizeof(*cheap));
 	cheap->key = key;
@@ -235,7 +261,10 @@ static int by_cost(const void *a, const void *b)
 
 	if (x->cost != y->cost)
 		return x->cost < y->cost ? 1 : -1;
-	return (x->addr > y->addr) - (x->addr < y->addr);
+	if (x->addr != y->addr)
+		return x->addr > y->addr ? 1 : -1;
+	/* One address in two processes: by key, whatever order the slots are visited in. */
+	return (x->key > y->key) - (x->key < y->key);
 }
 
 void lines_interval(struct lines *t, double seconds, struct sharing_frame *f)
@@ -245,11 +274,11 @@ void lines_interval(struct lines *t, double seconds, struct sharing_frame *f)
 
 	t->seconds += seconds;
 	/* The top lines by cost: a partial selection, SHARING_TOP is small. */
-	for (unsigned i = 0; i < LINES_SLOTS; i++) {
-		struct lines_line *l = &t->slot[i];
+	for (unsigned u = 0; u < t->nused; u++) {
+		struct lines_line *l = &t->slot[t->used[u]];
 		int at;
 
-		if (!l->key || l->samples <= 0)
+		if (l->samples <= 0)
 			continue;
 		if (n == SHARING_TOP && by_cost(&l, &top[n - 1]) >= 0)
 			continue;
@@ -265,14 +294,15 @@ void lines_interval(struct lines *t, double seconds, struct sharing_frame *f)
 		fill_line(t, top[i], &f->line[i]);
 	/* Decay: what happened an interval ago weighs LINES_DECAY of what happens now. */
 	t->seconds *= LINES_DECAY;
-	for (unsigned i = 0; i < LINES_SLOTS; i++) {
+	/* From the end: a line that leaves takes the list's last, already visited, in its place. */
+	for (unsigned u = t->nused; u-- > 0;) {
+		unsigned i = t->used[u];
 		struct lines_line *l = &t->slot[i];
 
-		if (!l->key)
-			continue;
 		l->samples *= LINES_DECAY;
 		if (l->samples < LINES_FORGET || ++l->idle > LINES_IDLE) {
 			memset(l, 0, sizeof(*l));
+			used_del(t, i);
 			continue;
 		}
 		l->cost *= LINES_DECAY;

@@ -25,7 +25,7 @@
 
 #include "engine/sharing.h"
 
-#define LINES_SLOTS 8192        /* lines tracked (a power of two) */
+#define LINES_SLOTS 8192        /* lines tracked (a power of two, at most 65536: uint16_t) */
 #define LINES_PROBE 16          /* the window a line may sit in */
 #define LINES_COMMS 1024        /* process names kept (a power of two) */
 #define LINES_DECAY 0.5         /* what an interval's counts weigh one interval later */
@@ -74,6 +74,12 @@ struct lines_comm {
 
 struct lines {
 	struct lines_line *slot;        /* [LINES_SLOTS] */
+	/*
+	 * The slots holding a line, in no order, and where each is in that
+	 * list: the end of an interval visits the lines, not every slot.
+	 */
+	uint16_t *used, *used_at;       /* [LINES_SLOTS] each */
+	unsigned nused;
 	struct lines_comm *comm;        /* [LINES_COMMS] */
 	double seconds;                 /* decayed interval seconds */
 	uint64_t evicted;               /* lines pushed out by a new one, in all */

@@ -352,6 +352,82 @@ static void test_lines_bounded(void **state)
 	lines_free(&t);
 }
 
+/* The list of slots holding a line is exactly those slots, and knows where each is. */
+static void lines_check_used(const struct lines *t)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < LINES_SLOTS; i++)
+		if (t->slot[i].key) {
+			n++;
+			assert_true(t->used_at[i] < t->nused);
+			assert_int_equal(t->used[t->used_at[i]], i);
+		}
+	assert_int_equal(n, t->nused);
+}
+
+/*
+ * Lines come, are evicted, decay and leave over many intervals: the end of
+ * an interval visits the list of lines, not the slots, and must see every
+ * line and only lines.  The frame is the one a visit of every slot gives:
+ * the top lines by cost, from a table of the same lines.
+ */
+static void test_lines_churn(void **state)
+{
+	static struct sharing_frame whole;
+	uint64_t x = 88172645463325252ull;
+	struct lines t;
+
+	(void)state;
+	assert_int_equal(lines_init(&t), 0);
+	for (int iv = 0; iv < 40; iv++) {
+		/* Some intervals fill the table past its size, some add a few lines, some none. */
+		int n = iv % 5 == 0 ? 3 * LINES_SLOTS : iv % 5 == 3 ? 0 : 300;
+		struct lines_line *top[SHARING_TOP];
+		int ntop = 0;
+
+		for (int k = 0; k < n; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			access_at(&t, 0x100000 + (x % (4 * LINES_SLOTS)) * 64, (int)(x >> 60),
+				  x & 1, (x >> 1) % 4 == 0);
+		}
+		/* The top lines as every slot shows them, before the interval ends. */
+		for (unsigned i = 0; i < LINES_SLOTS; i++) {
+			struct lines_line *l = &t.slot[i];
+			int at;
+
+			if (!l->key || l->samples <= 0)
+				continue;
+			at = ntop < SHARING_TOP ? ntop++ : SHARING_TOP - 1;
+			if (at == SHARING_TOP - 1 && ntop == SHARING_TOP && top[at] &&
+			    (l->cost < top[at]->cost || (l->cost == top[at]->cost && l->addr > top[at]->addr)))
+				continue;
+			while (at > 0 && (l->cost > top[at - 1]->cost ||
+					  (l->cost == top[at - 1]->cost && l->addr < top[at - 1]->addr))) {
+				top[at] = top[at - 1];
+				at--;
+			}
+			top[at] = l;
+		}
+		for (int i = 0; i < ntop; i++)
+			whole.line[i].addr = top[i]->addr;
+		whole.nlines = ntop;
+		lines_interval(&t, 1.0, &frame);
+		lines_check_used(&t);
+		assert_int_equal(frame.nlines, whole.nlines);
+		for (int i = 0; i < ntop; i++)
+			assert_int_equal(frame.line[i].addr, whole.line[i].addr);
+	}
+	/* Nothing more: every line leaves within LINES_IDLE intervals. */
+	for (int iv = 0; iv <= LINES_IDLE; iv++)
+		lines_interval(&t, 1.0, &frame);
+	lines_check_used(&t);
+	assert_int_equal(t.nused, 0);
+	lines_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_data_src),
 		cmocka_unit_test(test_lines_verdicts),
 		cmocka_unit_test(test_lines_bounded),
+		cmocka_unit_test(test_lines_churn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
