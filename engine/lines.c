@@ -26,8 +26,7 @@ int lines_init(struct lines *t)
 	t->slot = calloc(LINES_SLOTS, sizeof(*t->slot));
 	t->comm = calloc(LINES_COMMS, sizeof(*t->comm));
 	t->used = calloc(LINES_SLOTS, sizeof(*t->used));
-	t->used_at = calloc(LINES_SLOTS, sizeof(*t->used_at));
-	if (!t->slot || !t->comm || !t->used || !t->used_at) {
+	if (!t->slot || !t->comm || !t->used) {
 		lines_free(t);
 		return -1;
 	}
@@ -39,30 +38,13 @@ void lines_free(struct lines *t)
 	free(t->slot);
 	free(t->comm);
 	free(t->used);
-	free(t->used_at);
 	t->slot = NULL;
 	t->comm = NULL;
-	t->used = t->used_at = NULL;
+	t->used = NULL;
 	t->nused = 0;
 }
 
 _Static_assert(LINES_SLOTS <= 65536, "a slot's index fits a uint16_t");
-
-/* Slot @i now holds a line (it was free). */
-static void used_add(struct lines *t, unsigned i)
-{
-	t->used_at[i] = (uint16_t)t->nused;
-	t->used[t->nused++] = (uint16_t)i;
-}
-
-/* Slot @i is free again: the last of the list takes its place there. */
-static void used_del(struct lines *t, unsigned i)
-{
-	unsigned at = t->used_at[i], last = t->used[--t->nused];
-
-	t->used[at] = (uint16_t)last;
-	t->used_at[last] = (uint16_t)at;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -105,7 +87,7 @@ static struct lines_line *line_slot(struct lines *t, const struct lines_access *
 		t->evicted++;
 		err = cheap->cost;
 	} else {
-		used_add(t, (unsigned)(cheap - t->slot));
+		t->used[t->nused++] = (uint16_t)(cheap - t->slot);     /* a free slot taken */
 	}
 	memset(cheap, 0, sizeof(*cheap));
 	cheap->key = key;
@@ -296,13 +278,12 @@ void lines_interval(struct lines *t, double seconds, struct sharing_frame *f)
 	t->seconds *= LINES_DECAY;
 	/* From the end: a line that leaves takes the list's last, already visited, in its place. */
 	for (unsigned u = t->nused; u-- > 0;) {
-		unsigned i = t->used[u];
-		struct lines_line *l = &t->slot[i];
+		struct lines_line *l = &t->slot[t->used[u]];
 
 		l->samples *= LINES_DECAY;
 		if (l->samples < LINES_FORGET || ++l->idle > LINES_IDLE) {
 			memset(l, 0, sizeof(*l));
-			used_del(t, i);
+			t->used[u] = t->used[--t->nused];
 			continue;
 		}
 		l->cost *= LINES_DECAY;

@@ -75,10 +75,10 @@ struct lines_comm {
 struct lines {
 	struct lines_line *slot;        /* [LINES_SLOTS] */
 	/*
-	 * The slots holding a line, in no order, and where each is in that
-	 * list: the end of an interval visits the lines, not every slot.
+	 * The slots holding a line, in no order: the end of an interval
+	 * visits the lines, not every slot.
 	 */
-	uint16_t *used, *used_at;       /* [LINES_SLOTS] each */
+	uint16_t *used;                 /* [LINES_SLOTS] */
 	unsigned nused;
 	struct lines_comm *comm;        /* [LINES_COMMS] */
 	double seconds;                 /* decayed interval seconds */
