@@ -403,10 +403,16 @@ static void test_lines_churn(void **state)
 
 			if (!l->key || l->samples <= 0)
 				continue;
-			at = ntop < SHARING_TOP ? ntop++ : SHARING_TOP - 1;
-			if (at == SHARING_TOP - 1 && ntop == SHARING_TOP && top[at] &&
-			    (l->cost < top[at]->cost || (l->cost == top[at]->cost && l->addr > top[at]->addr)))
-				continue;
+			if (ntop == SHARING_TOP) {
+				/* Full: only a line ranking above the last takes its place. */
+				const struct lines_line *w = top[SHARING_TOP - 1];
+
+				if (l->cost < w->cost || (l->cost == w->cost && l->addr > w->addr))
+					continue;
+				at = SHARING_TOP - 1;
+			} else {
+				at = ntop++;
+			}
 			while (at > 0 && (l->cost > top[at - 1]->cost ||
 					  (l->cost == top[at - 1]->cost && l->addr < top[at - 1]->addr))) {
 				top[at] = top[at - 1];
