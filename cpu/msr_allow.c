@@ -15,7 +15,7 @@
  * One switch, whose ranges the compiler turns into a few compares: every
  * write asks, about 45 per CPU per interval.  The ranges are those of
  * msr_pmc_index(), msr_evtsel_index(), msr_fixed_index() and
- * msr_apmc_index() (test_msr_allow checks each address against them).
+ * msr_apmc_index() (test_pmu counts every address below 0x10000 it allows).
  */
 bool msr_allowed(uint32_t reg)
 {

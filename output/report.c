@@ -464,7 +464,6 @@ static void jb_int(struct jb *j, long long v)
 	j->n += (size_t)numfmt_int(j->b + j->n, v);
 }
 
-/* A JSON string, cut to JB_ROOM bytes. */
 /*
  * A list of load-latency thresholds: every CPU of a core type has the same
  * one, interval after interval, so its text is made when it changes and
@@ -489,6 +488,7 @@ static void jb_thresholds(struct jb *j, const unsigned *t, int n)
 	jb_mem(j, j->thr_txt, j->thr_len);
 }
 
+/* A JSON string, cut to JB_ROOM bytes. */
 static void jb_str(struct jb *j, const char *s)
 {
 	size_t end = j->n + JB_ROOM - 8;
