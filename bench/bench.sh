@@ -10,6 +10,9 @@
 #      simulated logical CPUs, lattop's own and the simulator's, and the
 #      resident memory: with the simulator in the process, and lattop's
 #      alone, the simulator in the FUSE stand-in (rss_alone).
+#   2b. Where a tick's instructions go at 64 CPUs: plans of 3 to 12 slots,
+#      the cost of a slot boundary fitted, and a boundary's instructions by
+#      the work they serve (boundaries).
 #   3. Bytes written to the terminal per steady refresh, and CPU share, of
 #      the screen at 80x24 and 200x50, beside top and htop.
 #   4. The Prometheus exposition at 8, 256 and 1024 CPUs: CPU time to add
@@ -27,7 +30,7 @@
 #      resident memory, and the samples lattop lost (bench/sharing_bench).
 #   (regs: the operations of section 1 on one CPU by register, for four
 #   families; not in the default run.)
-# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [term] [export] [record] [perf]
+# Run as root (FUSE).  Sections: bench.sh [ops] [regs] [cpu] [boundaries] [term] [export] [record] [perf]
 # [sharing].  UARCHS="tremont gracemont" limits section 1 to those families.
 cd "$(dirname "$0")/.." || exit 2
 # What the sections run (lattop, the msr stand-in, bench/*_bench): built
@@ -40,7 +43,7 @@ chmod 711 "$T"
 trap 'fusermount3 -u $T/m 2>/dev/null
       for s in /tmp/tmux-$(id -u)/lattop-bench-$$-*; do tmux -S "$s" kill-server 2>/dev/null; rm -f "$s"; done
       rm -rf $T' EXIT INT TERM
-sections=${*:-ops cpu term export record perf sharing}
+sections=${*:-ops cpu boundaries term export record perf sharing}
 
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -307,6 +310,104 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 				$1, own, s, all - own - s, 100 * share, $8, $8 * share, $9 / 1024,
 				$10 == "-" ? "-" : sprintf("%.1f MiB", $10 / 1024) }'
 	done
+	echo
+}
+
+# ---- 2b. Where a tick's instructions go: the plan's slot boundaries ----
+# lattop's own instructions (callgrind, as section 2) at 64 CPUs for plans
+# of 3 to 12 slots (1 to 7 thresholds; 2 threads a core, so the HT
+# erratum's twin slots, and 1), by folder; the cost of one boundary and of
+# the rest fitted over the two-thread rows; and the cost of a boundary by
+# the rule its work serves, from the functions' own instructions at 12
+# slots less at 3, per added boundary.  Each group must find instructions.
+cg_run() {   # TAG PROFILE-LINES ARGS -> $T/bd/ann.TAG.{1,11}
+	printf 'cpus = 64\n%b' "$2" >$T/bd/p.$1
+	for k in 1 11; do
+		$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/bd/cg.$1.$k ./lattop \
+			--simulate haswell --sim-profile $T/bd/p.$1 -b -n $k -d 0.05 --format json $3 \
+			>/dev/null 2>$T/bd/err.$1 || { cat $T/bd/err.$1 >&2; exit 1; }
+		callgrind_annotate --auto=no --threshold=100 $T/bd/cg.$1.$k 2>/dev/null >$T/bd/ann.$1.$k
+	done
+}
+
+# Function name -> instructions per CPU per tick of lattop's own functions,
+# the difference of annotations $1 (1 tick) and $2 (11 ticks), 64 CPUs.
+cg_funcs() {
+	for f in "$1" "$2"; do
+		awk -v tag="$f" '/PROGRAM TOTALS/ { t = 1; next }
+		     t && /^ *[0-9,]+ .*:/ {
+			n = $1; gsub(",", "", n)
+			f = $0; sub(/^ *[0-9,]+ +(\([ 0-9.]+%\) +)?/, "", f); sub(/^\.\//, "", f)
+			if (f !~ /^(lib|cpu|engine|output|export|record|safety|ui|app)\//) next
+			sub(/ .*/, "", f); d = f; sub(/:.*/, "", d); sub(/\/.*/, "", d); sub(/.*:/, "", f)
+			sub(/\..*/, "", f)
+			print tag, d, f, n }' "$f"
+	done | awk -v one="$1" '{ k = $2 " " $3; v[k] += ($1 == one ? -1 : 1) * $4 }
+		END { for (k in v) printf "%s %.1f\n", k, v[k] / 10 / 64 }'
+}
+
+boundaries() {
+	mkdir -p $T/bd && chown nobody $T/bd
+	echo "### lattop's own instructions per CPU per tick against the plan's slots (haswell, 64 CPUs, --backend msr, --format json)"
+	echo
+	echo "| thresholds | threads a core | slots | lattop | cpu/ | engine/ | output/ |"
+	echo "|---|---|---|---|---|---|---|"
+	: >$T/bd/fit
+	for row in "8 2" "8,16 2" "8,16,32 2" "8,16,32,64 2" "8,16,32,64,128,256,512 2" \
+		   "8,16,32,64,128,256,512 1"; do
+		set -- $row
+		prof="threads_per_core = $2\n"
+		printf 'cpus = 64\nthreads_per_core = %d\n' $2 >$T/bd/lp
+		slots=$(./lattop --simulate haswell --sim-profile $T/bd/lp --thresholds $1 --list-events |
+			sed -n 's/.*: \([0-9]*\) rotation slots.*/\1/p')
+		[ -n "$slots" ] || { echo "bench: --list-events named no slots" >&2; exit 1; }
+		tag=$(echo "$1-$2" | tr , _)
+		echo $slots >$T/bd/slots.$tag
+		cg_run $tag "$prof" "--thresholds $1"
+		cg_funcs $T/bd/ann.$tag.1 $T/bd/ann.$tag.11 >$T/bd/f.$tag
+		set -- $(awk -v th="$1" -v tpc=$2 -v sl=$slots '{ v[$1] += $3; all += $3 }
+			END { printf "%s %s %s %.0f %.0f %.0f %.0f\n", th, tpc, sl, all, v["cpu"],
+			      v["engine"], v["output"] }' $T/bd/f.$tag)
+		[ "${4:-0}" -gt 0 ] && [ "${5:-0}" -gt 0 ] ||
+			{ echo "bench: callgrind found no lattop instructions (thresholds $1)" >&2; exit 1; }
+		echo "| $1 | $2 | $3 | $4 | $5 | $6 | $7 |"
+		[ $2 = 2 ] && echo "$3 $4" >>$T/bd/fit
+	done
+	echo
+	awk '{ n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }
+	     END { b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n
+		   printf "Fitted over the two-thread rows: %.0f instructions a slot boundary, %.0f for the rest of a tick.\n", b, a }' $T/bd/fit
+	echo
+	# A boundary's work by the rule it serves: 12 slots less 3, per added boundary.
+	lo=8-2 hi=8_16_32_64_128_256_512-2
+	echo "### A slot boundary's instructions by what they serve (own instructions at $(cat $T/bd/slots.$hi) slots less at $(cat $T/bd/slots.$lo), per added boundary)"
+	echo
+	echo "| work | functions | instructions a boundary |"
+	echo "|---|---|---|"
+	awk '{ print $1 ":" $2, $3 }' $T/bd/f.$lo | sort >$T/bd/jl
+	awk '{ print $1 ":" $2, $3 }' $T/bd/f.$hi | sort >$T/bd/jh
+	join -a 2 -e 0 -o 0,1.2,2.2 $T/bd/jl $T/bd/jh >$T/bd/j
+	dsl=$(( $(cat $T/bd/slots.$hi) - $(cat $T/bd/slots.$lo) ))
+	awk -v dsl=$dsl '{ split($1, k, ":"); d = ($3 - $2) / dsl
+	       g = "other"
+	       if (k[2] ~ /^(pmu_verify_before|selects_lost|shared_lost)$/) g = "read back what the switch overwrites (section 1)"
+	       else if (k[2] ~ /^(pmu_changes|pebs_to_stop|pmu_freeze|legacy_look|legacy_check)$/) g = "count the changes; freeze, after the legacy look (section 1)"
+	       else if (k[2] ~ /^(pmu_apply|wr_at|written|stop_sharers)$/) g = "the switch: decide and write"
+	       else if (k[2] ~ /^(pmu_read_gp|pmu_read_fixed|read_count|pebs_rezero)$/) g = "read the slot'"'"'s counters"
+	       else if (k[2] ~ /^msr_allowed$/) g = "the allowlist"
+	       else if (k[1] == "engine" && k[2] ~ /^(sampler_interval|collect|switch_cpu|counts_from|cpu_cfg|cpu_slot|plan_cpu_cfg|plan_place_runs)$/) g = "the sampler: slots, times, counts"
+	       else if (k[1] == "output") g = "the JSON (numbers a threshold)"
+	       else if (k[1] == "engine") g = "the metrics"
+	       s[g] += d
+	       if (d >= 2 && !seen[g, k[2]]++) fn[g] = fn[g] (fn[g] == "" ? "" : ", ") k[2] }
+	     END { for (g in s) printf "| %s | %s | %.0f |\n", g, fn[g], s[g] }' $T/bd/j |
+		sort -t'|' -k4 -rn >$T/bd/groups
+	for g in "read back" "count the changes" "the switch" "read the slot" "the sampler"; do
+		grep -q "^| $g" $T/bd/groups ||
+			{ echo "bench: no instructions found for \"$g\" at a boundary" >&2; exit 1; }
+	done
+	cat $T/bd/groups
+	awk -F'|' '{ t += $4 } END { printf "\nIn all %.0f a boundary.\n", t }' $T/bd/groups
 	echo
 }
 
