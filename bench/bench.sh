@@ -409,6 +409,58 @@ boundaries() {
 	cat $T/bd/groups
 	awk -F'|' '{ t += $4 } END { printf "\nIn all %.0f a boundary.\n", t }' $T/bd/groups
 	echo
+	rules
+}
+
+# The numbers of CPU 0's JSON object at thresholds $1: all, the standard
+# errors', the bounds of the mean's.
+json_numbers() {
+	./lattop --simulate haswell --thresholds $1 -b -n 2 -d 0.05 --format json 2>/dev/null |
+		jq -s 'last | .cpus[0] | ([.. | numbers] | length),
+		       ([.. | objects | to_entries[] | select(.key | test("stderr$")) | .value | .. | numbers] | length),
+		       ([.. | objects | to_entries[] | select(.key | test("^mean_cycles_(min|max)$")) | .value | numbers] | length)' |
+		tr '\n' ' '
+}
+
+# What the default plan's instructions buy, rule by rule: the twin slots as
+# the difference of the last two rows above; the rest from the run without
+# them (one thread a core), each function's own instructions, and the JSON's
+# numbers at the marginal cost of one (the output column's growth over the
+# numbers the thresholds add).
+rules() {
+	full=8_16_32_64_128_256_512-2 one=8_16_32_64_128_256_512-1 lo=8-2
+	set -- $(json_numbers 8) $(json_numbers 8,16,32,64,128,256,512)
+	n_lo=$1 n_hi=$4 n_se=$5 n_bd=$6
+	echo "### What the default plan's instructions buy, by the rule that sets them (haswell, 64 CPUs)"
+	echo
+	echo "| rule | measured as | instructions per CPU per tick |"
+	echo "|---|---|---|"
+	awk -v n_lo=$n_lo -v n_hi=$n_hi -v n_se=$n_se -v n_bd=$n_bd -v slots=$(cat $T/bd/slots.$one) '
+	FNR == 1 { run++ }
+	{ v[run, $2] += $3; all[run] += $3; if ($1 == "output") out[run] += $3 }
+	END {
+		# run 1: the default plan, 2: one thread a core, 3: one threshold
+		per_num = (out[1] - out[3]) / (n_hi - n_lo)
+		r["twin"] = all[1] - all[2]
+		r["back"] = v[2, "pmu_verify_before"] + v[2, "selects_lost"] + v[2, "shared_lost"] + \
+			    v[2, "pmu_check_owned"] + v[2, "pmu_check_siblings"]
+		r["freeze"] = v[2, "pmu_changes"] + v[2, "pebs_to_stop"] + v[2, "pmu_freeze"] + \
+			      v[2, "legacy_look"] + v[2, "pmu_hw_frozen"] + v[2, "pmu_hw_stopped"]
+		r["se"] = v[2, "metrics_share_se"] + v[2, "metrics_stderr"] + n_se * per_num
+		r["bounds"] = v[2, "metrics_mean_bounds"] + n_bd * per_num
+		r["tagged"] = (v[2, "pmu_apply"] + v[2, "wr_at"] + v[2, "pmu_read_gp"] + v[2, "msr_allowed"] + \
+			       v[2, "collect"] + v[2, "sampler_interval"] + v[2, "plan_cpu_cfg"] + v[2, "cpu_cfg"]) / slots
+		for (k in r) if (r[k] <= 0) { printf "bench: the rule %s measured nothing\n", k > "/dev/stderr"; exit 1 }
+		printf "| the HT erratum'"'"'s twin slots (HSD29, section 1) | the default plan less one thread a core | %.0f |\n", r["twin"]
+		printf "| read back what another user can change: the selects and shared registers a switch overwrites, the owners check | pmu_verify_before, selects_lost, shared_lost, pmu_check_owned, pmu_check_siblings | %.0f |\n", r["back"]
+		printf "| freeze when three or more counters re-baseline, after the legacy look; another agent'"'"'s freeze looked for | pmu_changes, pebs_to_stop, pmu_freeze, legacy_look, pmu_hw_frozen, pmu_hw_stopped | %.0f |\n", r["freeze"]
+		printf "| a standard error for every estimate | metrics_share_se, metrics_stderr, and %d JSON numbers at %.0f | %.0f |\n", n_se, per_num, r["se"]
+		printf "| bounds of the mean | metrics_mean_bounds, and %d JSON numbers | %.0f |\n", n_bd, r["bounds"]
+		printf "| the tagged-loads slot, the base of every share | one of the %d boundaries: switch, read, sampler | %.0f |\n", slots, r["tagged"]
+		t = 0; for (k in r) t += r[k]
+		printf "\nThe rules: %.0f of the default plan'"'"'s %.0f; without them %.0f.\n", t, all[1], all[1] - t
+	}' $T/bd/f.$full $T/bd/f.$one $T/bd/f.$lo || exit 1
+	echo
 }
 
 # ---- 6. The perf backend ----
