@@ -441,15 +441,27 @@ rules() {
 	END {
 		# run 1: the default plan, 2: one thread a core, 3: one threshold
 		per_num = (out[1] - out[3]) / (n_hi - n_lo)
+		# The functions of each rule, every one of which must have run: a
+		# function renamed or gone stops the bench instead of dropping out.
+		fns["back"] = "pmu_verify_before selects_lost shared_lost pmu_check_owned pmu_check_siblings"
+		fns["freeze"] = "pmu_changes pebs_to_stop pmu_freeze legacy_look pmu_hw_frozen pmu_hw_stopped"
+		fns["se"] = "metrics_share_se metrics_stderr"
+		fns["bounds"] = "metrics_mean_bounds"
+		fns["tagged"] = "pmu_apply wr_at pmu_read_gp msr_allowed collect sampler_interval plan_cpu_cfg cpu_cfg"
+		for (k in fns) {
+			n = split(fns[k], f, " ")
+			for (i = 1; i <= n; i++) {
+				if (v[2, f[i]] <= 0) {
+					printf "bench: %s (rule %s) ran no instructions\n", f[i], k > "/dev/stderr"
+					exit 1
+				}
+				r[k] += v[2, f[i]]
+			}
+		}
 		r["twin"] = all[1] - all[2]
-		r["back"] = v[2, "pmu_verify_before"] + v[2, "selects_lost"] + v[2, "shared_lost"] + \
-			    v[2, "pmu_check_owned"] + v[2, "pmu_check_siblings"]
-		r["freeze"] = v[2, "pmu_changes"] + v[2, "pebs_to_stop"] + v[2, "pmu_freeze"] + \
-			      v[2, "legacy_look"] + v[2, "pmu_hw_frozen"] + v[2, "pmu_hw_stopped"]
-		r["se"] = v[2, "metrics_share_se"] + v[2, "metrics_stderr"] + n_se * per_num
-		r["bounds"] = v[2, "metrics_mean_bounds"] + n_bd * per_num
-		r["tagged"] = (v[2, "pmu_apply"] + v[2, "wr_at"] + v[2, "pmu_read_gp"] + v[2, "msr_allowed"] + \
-			       v[2, "collect"] + v[2, "sampler_interval"] + v[2, "plan_cpu_cfg"] + v[2, "cpu_cfg"]) / slots
+		r["se"] += n_se * per_num
+		r["bounds"] += n_bd * per_num
+		r["tagged"] /= slots
 		for (k in r) if (r[k] <= 0) { printf "bench: the rule %s measured nothing\n", k > "/dev/stderr"; exit 1 }
 		printf "| the HT erratum'"'"'s twin slots (HSD29, section 1) | the default plan less one thread a core | %.0f |\n", r["twin"]
 		printf "| read back what another user can change: the selects and shared registers a switch overwrites, the owners check | pmu_verify_before, selects_lost, shared_lost, pmu_check_owned, pmu_check_siblings | %.0f |\n", r["back"]
