@@ -431,11 +431,13 @@ rules() {
 	full=8_16_32_64_128_256_512-2 one=8_16_32_64_128_256_512-1 lo=8-2
 	set -- $(json_numbers 8) $(json_numbers 8,16,32,64,128,256,512)
 	n_lo=$1 n_hi=$4 n_se=$5 n_bd=$6
+	[ -n "$n_bd" ] && [ "$n_hi" -gt "$n_lo" ] ||
+		{ echo "bench: the JSON of CPU 0 could not be counted" >&2; exit 1; }
 	echo "### What the default plan's instructions buy, by the rule that sets them (haswell, 64 CPUs)"
 	echo
 	echo "| rule | measured as | instructions per CPU per tick |"
 	echo "|---|---|---|"
-	awk -v n_lo=$n_lo -v n_hi=$n_hi -v n_se=$n_se -v n_bd=$n_bd -v slots=$(cat $T/bd/slots.$one) '
+	awk -v q="'" -v n_lo=$n_lo -v n_hi=$n_hi -v n_se=$n_se -v n_bd=$n_bd -v slots=$(cat $T/bd/slots.$one) '
 	FNR == 1 { run++ }
 	{ v[run, $2] += $3; all[run] += $3; if ($1 == "output") out[run] += $3 }
 	END {
@@ -457,20 +459,31 @@ rules() {
 				}
 				r[k] += v[2, f[i]]
 			}
+			how[k] = fns[k]
+			gsub(/ /, ", ", how[k])
 		}
 		r["twin"] = all[1] - all[2]
+		how["twin"] = "the default plan less one thread a core"
 		r["se"] += n_se * per_num
+		how["se"] = how["se"] sprintf(", and %d JSON numbers at %.0f", n_se, per_num)
 		r["bounds"] += n_bd * per_num
+		how["bounds"] = how["bounds"] sprintf(", and %d JSON numbers", n_bd)
 		r["tagged"] /= slots
-		for (k in r) if (r[k] <= 0) { printf "bench: the rule %s measured nothing\n", k > "/dev/stderr"; exit 1 }
-		printf "| the HT erratum'"'"'s twin slots (HSD29, section 1) | the default plan less one thread a core | %.0f |\n", r["twin"]
-		printf "| read back what another user can change: the selects and shared registers a switch overwrites, the owners check | pmu_verify_before, selects_lost, shared_lost, pmu_check_owned, pmu_check_siblings | %.0f |\n", r["back"]
-		printf "| freeze when three or more counters re-baseline, after the legacy look; another agent'"'"'s freeze looked for | pmu_changes, pebs_to_stop, pmu_freeze, legacy_look, pmu_hw_frozen, pmu_hw_stopped | %.0f |\n", r["freeze"]
-		printf "| a standard error for every estimate | metrics_share_se, metrics_stderr, and %d JSON numbers at %.0f | %.0f |\n", n_se, per_num, r["se"]
-		printf "| bounds of the mean | metrics_mean_bounds, and %d JSON numbers | %.0f |\n", n_bd, r["bounds"]
-		printf "| the tagged-loads slot, the base of every share | one of the %d boundaries: switch, read, sampler | %.0f |\n", slots, r["tagged"]
+		how["tagged"] = sprintf("one of the %d boundaries: %s", slots, how["tagged"])
+		what["twin"] = "the HT erratum" q "s twin slots (HSD29, section 1)"
+		what["back"] = "read back what another user can change: the selects and shared registers a switch overwrites, the owners check"
+		what["freeze"] = "freeze when three or more counters re-baseline, after the legacy look; another agent" q "s freeze looked for"
+		what["se"] = "a standard error for every estimate"
+		what["bounds"] = "bounds of the mean"
+		what["tagged"] = "the tagged-loads slot, the base of every share"
+		n = split("twin back freeze se bounds tagged", order, " ")
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			if (r[k] <= 0) { printf "bench: the rule %s measured nothing\n", k > "/dev/stderr"; exit 1 }
+			printf "| %s | %s | %.0f |\n", what[k], how[k], r[k]
+		}
 		t = 0; for (k in r) t += r[k]
-		printf "\nThe rules: %.0f of the default plan'"'"'s %.0f; without them %.0f.\n", t, all[1], all[1] - t
+		printf "\nThe rules: %.0f of the default plan" q "s %.0f; without them %.0f.\n", t, all[1], all[1] - t
 	}' $T/bd/f.$full $T/bd/f.$one $T/bd/f.$lo || exit 1
 	echo
 }
