@@ -222,20 +222,44 @@ regs() {
 # drops to nobody itself, after which valgrind could not write its output.
 NB="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
+# lattop's own folders: a profiled function whose source is in one of them
+# is lattop's, in sim/ the simulator's, anywhere else (the C library, libm,
+# zstd, the loader) the libraries'.
+OWN_DIRS='lib|cpu|engine|output|export|record|safety|ui|app'
+
 # callgrind_annotate's list of functions (each one's own instructions) ->
-# "lattop simulator libraries total": by the folder of the function's
-# source, sim/ the simulator's, lattop's other folders its own, the rest
-# (the C library, libm, zstd, the loader) the libraries'.
-cg_split() {
-	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
-	     total && /^ *[0-9,]+ .*:/ {
+# a line each, "CLASS FOLDER FUNCTION INSTRUCTIONS" (CLASS own, sim or lib),
+# and "total - - INSTRUCTIONS".
+cg_list() {
+	awk -v own="^($OWN_DIRS)/" '/PROGRAM TOTALS/ { gsub(",", "", $1); print "total - -", $1; t = 1; next }
+	     t && /^ *[0-9,]+ .*:/ {
 		n = $1; gsub(",", "", n)
 		f = $0; sub(/^ *[0-9,]+ +(\([ 0-9.]+%\) +)?/, "", f); sub(/^\.\//, "", f)
-		if (f ~ /^sim\//) sim += n
-		else if (f ~ /^(lib|cpu|engine|output|export|record|safety|ui|app)\//) own += n
-		else other += n
-	     }
-	     END { printf "%.0f %.0f %.0f %.0f\n", own, sim, other, total }' "$1"
+		c = f ~ /^sim\// ? "sim" : f ~ own ? "own" : "lib"
+		sub(/ .*/, "", f); d = f; sub(/:.*/, "", d); sub(/\/.*/, "", d); sub(/.*:/, "", f)
+		sub(/\..*/, "", f)
+		print c, (d == "" ? "-" : d), f, n }' "$1"
+}
+
+# An annotation -> "lattop simulator libraries total" instructions.
+cg_split() {
+	cg_list "$1" | awk '{ v[$1] += $4 }
+		END { printf "%.0f %.0f %.0f %.0f\n", v["own"], v["sim"], v["lib"], v["total"] }'
+}
+
+# lattop under callgrind as nobody, 1 and 11 ticks of -d 0.05, JSON to
+# /dev/null, on the simulator's profile $2 with lattop's arguments $3...:
+# the annotations $1.1 and $1.11, lattop's stderr $1.err.1 and $1.err.11
+# ($1's folder nobody's).  Non-zero, with lattop's stderr, when it failed.
+cg_ticks() {
+	cg_out=$1 cg_prof=$2
+	shift 2
+	for k in 1 11; do
+		$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$cg_out.cg.$k ./lattop \
+			--simulate haswell --sim-profile $cg_prof -b -n $k -d 0.05 --format json "$@" \
+			>/dev/null 2>$cg_out.err.$k || { tail -5 $cg_out.err.$k >&2; return 1; }
+		callgrind_annotate --auto=no --threshold=100 $cg_out.cg.$k 2>/dev/null >$cg_out.$k
+	done
 }
 
 # lattop's own resident memory at N CPUs, without the simulator's: the
@@ -275,17 +299,12 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 		# nobody opens CPU-wide events at paranoid level 0 (no capability needed).
 		[ $B = perf ] && printf 'perf_event_paranoid = 0\n' >>$T/nb/p
 		# Instructions: callgrind, each function's own, by the folder of its source.
-		for k in 1 11; do
-			$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/nb/cg.$k ./lattop --simulate haswell \
-				--backend $B --sim-profile $T/nb/p -b -n $k -d 0.05 --format json >/dev/null \
-				2>$T/cgerr.$k
-			callgrind_annotate --auto=no --threshold=100 $T/nb/cg.$k 2>/dev/null >$T/ann.$k
-		done
-		set -- $(cg_split $T/ann.1) $(cg_split $T/ann.11)
+		cg_ticks $T/nb/ann $T/nb/p --backend $B || exit 1
+		set -- $(cg_split $T/nb/ann.1) $(cg_split $T/nb/ann.11)
 		o1=$1 s1=$2 t1=$4 o11=$5 s11=$6 t11=$8
 		if [ "$s11" -le "$s1" ] || [ "$o11" -le "$o1" ]; then
 			echo "bench: callgrind found no simulator (sim/) or no lattop instructions at $n CPUs" >&2
-			tail -5 $T/cgerr.1 $T/cgerr.11 >&2
+			tail -5 $T/nb/ann.err.1 $T/nb/ann.err.11 >&2
 			exit 1
 		fi
 		# CPU time (task-clock) of 101 ticks less 1 tick, per CPU per tick; RSS of the long run.
@@ -318,33 +337,27 @@ cpu() {   # [BACKEND [SIZES]]: msr (the simulator's msr device) or perf (its sim
 # of 3 to 12 slots (1 to 7 thresholds; 2 threads a core, so the HT
 # erratum's twin slots, and 1), by folder; the cost of one boundary and of
 # the rest fitted over the two-thread rows; and the cost of a boundary by
-# the rule its work serves, from the functions' own instructions at 12
-# slots less at 3, per added boundary.  Each group must find instructions.
-cg_run() {   # TAG PROFILE-LINES ARGS -> $T/bd/ann.TAG.{1,11}
-	printf 'cpus = 64\n%b' "$2" >$T/bd/p.$1
-	for k in 1 11; do
-		$NB valgrind --tool=callgrind --vgdb=no --callgrind-out-file=$T/bd/cg.$1.$k ./lattop \
-			--simulate haswell --sim-profile $T/bd/p.$1 -b -n $k -d 0.05 --format json $3 \
-			>/dev/null 2>$T/bd/err.$1 || { cat $T/bd/err.$1 >&2; exit 1; }
-		callgrind_annotate --auto=no --threshold=100 $T/bd/cg.$1.$k 2>/dev/null >$T/bd/ann.$1.$k
-	done
+# the work it serves, from the functions' own instructions at 12 slots
+# less at 3, per added boundary; then rules().  Each group must find
+# instructions.
+
+# Function -> lattop's own instructions per CPU per tick at 64 CPUs, from
+# annotations $1 (1 tick) and $2 (11 ticks): "FOLDER FUNCTION INSTRUCTIONS".
+cg_funcs() {
+	{ cg_list "$1" | awk '$1 == "own" { print -1, $2, $3, $4 }'
+	  cg_list "$2" | awk '$1 == "own" { print 1, $2, $3, $4 }'; } |
+		awk '{ v[$2 " " $3] += $1 * $4 } END { for (k in v) printf "%s %.1f\n", k, v[k] / 10 / 64 }'
 }
 
-# Function name -> instructions per CPU per tick of lattop's own functions,
-# the difference of annotations $1 (1 tick) and $2 (11 ticks), 64 CPUs.
-cg_funcs() {
-	for f in "$1" "$2"; do
-		awk -v tag="$f" '/PROGRAM TOTALS/ { t = 1; next }
-		     t && /^ *[0-9,]+ .*:/ {
-			n = $1; gsub(",", "", n)
-			f = $0; sub(/^ *[0-9,]+ +(\([ 0-9.]+%\) +)?/, "", f); sub(/^\.\//, "", f)
-			if (f !~ /^(lib|cpu|engine|output|export|record|safety|ui|app)\//) next
-			sub(/ .*/, "", f); d = f; sub(/:.*/, "", d); sub(/\/.*/, "", d); sub(/.*:/, "", f)
-			sub(/\..*/, "", f)
-			print tag, d, f, n }' "$f"
-	done | awk -v one="$1" '{ k = $2 " " $3; v[k] += ($1 == one ? -1 : 1) * $4 }
-		END { for (k in v) printf "%s %.1f\n", k, v[k] / 10 / 64 }'
-}
+# The work at a slot boundary, by the functions that do it (their own
+# instructions; inlined helpers count in their callers'), for boundaries()
+# and, some of them with the checks once an interval, for rules().
+W_SWITCH="pmu_apply wr_at"
+W_SAMPLER="collect sampler_interval plan_cpu_cfg cpu_cfg"
+W_FREEZE="pmu_changes pebs_to_stop pmu_freeze legacy_look"
+W_BACK="pmu_verify_before selects_lost shared_lost"
+W_READ="pmu_read_gp"
+W_ALLOW="msr_allowed"
 
 boundaries() {
 	mkdir -p $T/bd && chown nobody $T/bd
@@ -356,14 +369,13 @@ boundaries() {
 	for row in "8 2" "8,16 2" "8,16,32 2" "8,16,32,64 2" "8,16,32,64,128,256,512 2" \
 		   "8,16,32,64,128,256,512 1"; do
 		set -- $row
-		prof="threads_per_core = $2\n"
-		printf 'cpus = 64\nthreads_per_core = %d\n' $2 >$T/bd/lp
-		slots=$(./lattop --simulate haswell --sim-profile $T/bd/lp --thresholds $1 --list-events |
+		tag=$(echo "$1-$2" | tr , _)
+		printf 'cpus = 64\nthreads_per_core = %d\n' $2 >$T/bd/p.$tag
+		slots=$(./lattop --simulate haswell --sim-profile $T/bd/p.$tag --thresholds $1 --list-events |
 			sed -n 's/.*: \([0-9]*\) rotation slots.*/\1/p')
 		[ -n "$slots" ] || { echo "bench: --list-events named no slots" >&2; exit 1; }
-		tag=$(echo "$1-$2" | tr , _)
 		echo $slots >$T/bd/slots.$tag
-		cg_run $tag "$prof" "--thresholds $1"
+		cg_ticks $T/bd/ann.$tag $T/bd/p.$tag --thresholds $1 || exit 1
 		cg_funcs $T/bd/ann.$tag.1 $T/bd/ann.$tag.11 >$T/bd/f.$tag
 		set -- $(awk -v th="$1" -v tpc=$2 -v sl=$slots '{ v[$1] += $3; all += $3 }
 			END { printf "%s %s %s %.0f %.0f %.0f %.0f\n", th, tpc, sl, all, v["cpu"],
@@ -388,16 +400,26 @@ boundaries() {
 	awk '{ print $1 ":" $2, $3 }' $T/bd/f.$hi | sort >$T/bd/jh
 	join -a 2 -e 0 -o 0,1.2,2.2 $T/bd/jl $T/bd/jh >$T/bd/j
 	dsl=$(( $(cat $T/bd/slots.$hi) - $(cat $T/bd/slots.$lo) ))
-	awk -v dsl=$dsl '{ split($1, k, ":"); d = ($3 - $2) / dsl
-	       g = "other"
-	       if (k[2] ~ /^(pmu_verify_before|selects_lost|shared_lost)$/) g = "read back what the switch overwrites (section 1)"
-	       else if (k[2] ~ /^(pmu_changes|pebs_to_stop|pmu_freeze|legacy_look|legacy_check)$/) g = "count the changes; freeze, after the legacy look (section 1)"
-	       else if (k[2] ~ /^(pmu_apply|wr_at|written|stop_sharers)$/) g = "the switch: decide and write"
-	       else if (k[2] ~ /^(pmu_read_gp|pmu_read_fixed|read_count|pebs_rezero)$/) g = "read the slot'"'"'s counters"
-	       else if (k[2] ~ /^msr_allowed$/) g = "the allowlist"
-	       else if (k[1] == "engine" && k[2] ~ /^(sampler_interval|collect|switch_cpu|counts_from|cpu_cfg|cpu_slot|plan_cpu_cfg|plan_place_runs)$/) g = "the sampler: slots, times, counts"
+	awk -v dsl=$dsl -v q="'" -v sw="$W_SWITCH" -v sa="$W_SAMPLER" -v fr="$W_FREEZE" -v bk="$W_BACK" \
+	    -v rd="$W_READ" -v al="$W_ALLOW" '
+	function group(list, name,   n, f, i) {
+		n = split(list, f, " ")
+		for (i = 1; i <= n; i++)
+			g_of[f[i]] = name
+	}
+	BEGIN {
+		group(bk, "read back what the switch overwrites (section 1)")
+		group(fr, "count the changes; freeze, after the legacy look (section 1)")
+		group(sw, "the switch: decide and write")
+		group(rd, "read the slot" q "s counters")
+		group(al, "the allowlist")
+		group(sa, "the sampler: slots, times, counts")
+	}
+	{ split($1, k, ":"); d = ($3 - $2) / dsl
+	       if (k[2] in g_of) g = g_of[k[2]]
 	       else if (k[1] == "output") g = "the JSON (numbers a threshold)"
 	       else if (k[1] == "engine") g = "the metrics"
+	       else g = "other"
 	       s[g] += d
 	       if (d >= 2 && !seen[g, k[2]]++) fn[g] = fn[g] (fn[g] == "" ? "" : ", ") k[2] }
 	     END { for (g in s) printf "| %s | %s | %.0f |\n", g, fn[g], s[g] }' $T/bd/j |
@@ -437,7 +459,9 @@ rules() {
 	echo
 	echo "| rule | measured as | instructions per CPU per tick |"
 	echo "|---|---|---|"
-	awk -v q="'" -v n_lo=$n_lo -v n_hi=$n_hi -v n_se=$n_se -v n_bd=$n_bd -v slots=$(cat $T/bd/slots.$one) '
+	awk -v q="'" -v n_lo=$n_lo -v n_hi=$n_hi -v n_se=$n_se -v n_bd=$n_bd -v slots=$(cat $T/bd/slots.$one) \
+	    -v sw="$W_SWITCH" -v sa="$W_SAMPLER" -v fr="$W_FREEZE" -v bk="$W_BACK" -v rd="$W_READ" \
+	    -v al="$W_ALLOW" '
 	FNR == 1 { run++ }
 	{ v[run, $2] += $3; all[run] += $3; if ($1 == "output") out[run] += $3 }
 	END {
@@ -445,11 +469,11 @@ rules() {
 		per_num = (out[1] - out[3]) / (n_hi - n_lo)
 		# The functions of each rule, every one of which must have run: a
 		# function renamed or gone stops the bench instead of dropping out.
-		fns["back"] = "pmu_verify_before selects_lost shared_lost pmu_check_owned pmu_check_siblings"
-		fns["freeze"] = "pmu_changes pebs_to_stop pmu_freeze legacy_look pmu_hw_frozen pmu_hw_stopped"
+		fns["back"] = bk " pmu_check_owned pmu_check_siblings"
+		fns["freeze"] = fr " pmu_hw_frozen pmu_hw_stopped"
 		fns["se"] = "metrics_share_se metrics_stderr"
 		fns["bounds"] = "metrics_mean_bounds"
-		fns["tagged"] = "pmu_apply wr_at pmu_read_gp msr_allowed collect sampler_interval plan_cpu_cfg cpu_cfg"
+		fns["tagged"] = sw " " rd " " al " " sa
 		for (k in fns) {
 			n = split(fns[k], f, " ")
 			for (i = 1; i <= n; i++) {
