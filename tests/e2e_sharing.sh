@@ -224,8 +224,15 @@ check "... the msr backend samples nothing" grep -q 'needs --backend perf' $LIB_
 # own binary at 0x400000.  Its code comes back as lattop's own function,
 # from the MMAP2-built map: the simulated processes are not this machine's,
 # so no /proc/PID/maps is read, and the process that ran before the open
-# (told nothing) has no symbol.
-exe=$(pwd)/lattop
+# (told nothing) has no symbol.  lattop reads the binary after it gives up
+# root, so the binary is a copy in a folder anyone may enter, wherever the
+# checkout is (a clone in a mktemp -d folder is root's alone); another copy,
+# in a folder root alone may enter, is named binary+0xOFF (man page: "where
+# the binary cannot be read").
+sbx=$LIB_TMP/sbx
+mkdir -p $sbx/open $sbx/closed && chmod 711 $LIB_TMP && chmod 755 $sbx $sbx/open &&
+	chmod 700 $sbx/closed && cp lattop $sbx/open/lattop && cp lattop $sbx/closed/lattop
+exe=$sbx/open/lattop
 va=$(nm $exe | awk '$2 ~ /^[Tt]$/ && $3 == "lines_add" { print $1 }')
 off=
 # the executable segment holding it: the file offset of the function
@@ -241,6 +248,7 @@ threads_per_core = 1
 ldlat_tagged_fraction = 1
 line = 0x7f3a00001040 worker 4242 400000 4243:w@0 4244:w@8 ip=$ip start=0.3 exe=$exe
 line = 0x7f3a00002000 db 77 400000 78:w@0 79:r@0 ip=0x401000
+line = 0x7f3a00003000 shut 5252 400000 5253:w@0 5254:w@8 ip=$ip start=0.3 exe=$sbx/closed/lattop
 PROF
 	./lattop --simulate skylake --sim-profile $LIB_TMP/sb.prof --backend perf -b -n 3 -d 0.5 \
 		--format json >$LIB_TMP/sb.json 2>/dev/null
@@ -252,6 +260,12 @@ PROF
 		"lines_add+0x10"
 	is "side-band: the process running before the open: no symbol, no /proc read" \
 		"$(tail -1 $LIB_TMP/sb.json | jq -c '.sharing.lines[] | select(.addr == "0x7f3a00002000") | .top_symbol')" null
+	# Root alone drops its privileges; any other user reads its own copy.
+	want=lines_add+0x10
+	[ "$(id -u)" = 0 ] && want=$(printf 'lattop+0x%x' $((off + 0x10)))
+	is "side-band: a binary lattop cannot read once it gave up root: binary+0xOFF" \
+		"$(tail -1 $LIB_TMP/sb.json | jq -r '.sharing.lines[] | select(.addr == "0x7f3a00003000") | .top_symbol')" \
+		"$want"
 else
 	skip "no lines_add in $exe (nm, readelf)"
 fi
