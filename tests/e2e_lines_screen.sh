@@ -58,6 +58,9 @@ trap 'tmux_cleanup; lib_cleanup' EXIT
 addrs() {
 	tmux_screen | grep -oE '^ 0x7f3a0000[0-9a-f]+' | tr -d ' ' | paste -sd' ' -
 }
+last_addr() {
+	addrs | awk '{ print $NF }'
+}
 # The header and the status line where they belong: nothing drawn over them.
 intact() {   # GEOM WIDTH HEIGHT
 	is "$1: the header on the first line" "$(tmux_screen | head -1 | grep -c '^ lattop')" 1
@@ -100,10 +103,9 @@ for geom in 80x24 200x50 40x10; do
 	tmux_on send-keys -t s '<'
 	sleep 0.2
 	tmux_on send-keys -t s I
-	sleep 0.3
 	# The line chosen (the costliest) stays in sight: on a short screen the last rows.
+	eventually 5 "$geom: ... down to the costliest, still chosen" 0x7f3a00001040 last_addr
 	is "$geom: I: the cheapest first" "$(addrs)" "$(addrs | tr ' ' '\n' | sort -r | paste -sd' ' -)"
-	is "$geom: ... down to the costliest, still chosen" "$(addrs | awk '{ print $NF }')" 0x7f3a00001040
 	tmux_on send-keys -t s I
 	sleep 0.2
 	tmux_on send-keys -t s s s

@@ -75,20 +75,20 @@ for geom in 80x24 200x50; do
 	# Somewhere inside, so that both steps have a snapshot to go to.
 	if [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; then
 		jump +1
-		sleep 0.3
-		k=$(index_shown)
+		_n=0
+		while k=$(index_shown); { [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; } && [ $_n -lt 50 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
 	fi
 	tm send-keys -t rp Right
-	sleep 0.3
-	is "$geom: Right: the next snapshot" "$(index_shown)" $((k + 1))
+	eventually 5 "$geom: Right: the next snapshot" $((k + 1)) index_shown
 	tm send-keys -t rp Left Left
-	sleep 0.3
-	is "$geom: Left Left: two back" "$(index_shown)" $((k - 1))
+	eventually 5 "$geom: Left Left: two back" $((k - 1)) index_shown
 	tm send-keys -t rp g
 	check "$geom: g asks for a time" wait_for "jump to: "
 	tm send-keys -t rp '+2' Enter
-	sleep 0.3
-	is "$geom: g +2: the first snapshot 2 s in" "$(index_shown)" 11
+	eventually 5 "$geom: g +2: the first snapshot 2 s in" 11 index_shown
 	jump yesterday
 	check "$geom: g with a bad time: said" wait_for "not a time"
 	is "$geom: g with a bad time: stays" "$(index_shown)" 11

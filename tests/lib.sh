@@ -70,6 +70,24 @@ is() {
 	fi
 }
 
+# eventually SECS NAME WANT CMD...: is NAME, with what CMD prints once it
+# prints WANT or SECS seconds pass; 1 if it never did.  For a screen that
+# answers a key at its next refresh: a fixed sleep before a plain is fails
+# on a loaded machine.  A suite may define eventually_failed CMD...: what
+# to say of a failure (the screen, say).
+eventually() {
+	_ev_name=$2 _ev_want=$3 _ev_n=$(($1 * 10))
+	shift 3
+	while _ev_got=$("$@"); [ "$_ev_got" != "$_ev_want" ] && [ $_ev_n -gt 0 ]; do
+		sleep 0.1
+		_ev_n=$((_ev_n - 1))
+	done
+	is "$_ev_name" "$_ev_got" "$_ev_want"
+	[ "$_ev_got" = "$_ev_want" ] && return 0
+	command -v eventually_failed >/dev/null && eventually_failed "$@"
+	return 1
+}
+
 # Print the plan; the exit status is 1 when a test failed.
 tap_done() {
 	echo "1..$tap_n"
