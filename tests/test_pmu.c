@@ -2613,28 +2613,48 @@ static void test_rotation_on_the_simulator(void **state)
 /* ---- a slow device: the time of a frozen slot ---- */
 
 /*
- * The simulator's device, each access a round trip of 4 ms: half before
- * the simulator sees it, half after, as an msr read takes an IPI to a
- * busy CPU or a FUSE device's process gets its turn late.
+ * The simulator's device, each access a round trip of 4 ms, the simulator
+ * seeing it half way, as an msr read takes an IPI to a busy CPU or a FUSE
+ * device's process gets its turn late.  Both halves are slept first and
+ * the simulator's clock is then held at the trip's end less 2 ms for the
+ * access: a sleep overshoots by as much as a loaded machine likes, and
+ * had the access run between the two sleeps, the overshoot of the second
+ * would fall on either side of the simulator's moment at random.
  */
 static const struct msrdev_ops *slow_inner;
 static struct msrdev_ops slow_ops;
+static double slow_held = -1;   /* the simulator's time during an access, else < 0 */
 
-static void half_trip(void)
+static double slow_mono(void)
 {
-	struct timespec ts = { 0, 2000000 };
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double slow_now(void *arg)
+{
+	(void)arg;
+	return slow_held >= 0 ? slow_held : slow_mono();
+}
+
+static void round_trip(void)
+{
+	struct timespec ts = { 0, 4000000 };
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+	slow_held = slow_mono() - 0.002;
 }
 
 static int slow_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
 {
 	int r;
 
-	half_trip();
+	round_trip();
 	r = slow_inner->read(d, cpu, reg, val);
-	half_trip();
+	slow_held = -1;
 	return r;
 }
 
@@ -2642,9 +2662,9 @@ static int slow_write(struct msrdev *d, int cpu, uint32_t reg, uint64_t val)
 {
 	int r;
 
-	half_trip();
+	round_trip();
 	r = slow_inner->write(d, cpu, reg, val);
-	half_trip();
+	slow_held = -1;
 	return r;
 }
 
@@ -2690,6 +2710,7 @@ static void test_frozen_slot_slow_device(void **state)
 		sim_profile_free(prof);
 		if (!sim)
 			fail_msg("%s: %s", uarchs[k], err);
+		sim_set_clock(sim, slow_now, NULL);
 		{
 			struct cpuid_set set;
 
