@@ -45,11 +45,7 @@ done
 measured2() {
 	tail -n 1 $LIB_TMP/out | jq -e '.cpus[] | select(.cpu == 2) | .online and .snoop.hitm_per_sec > 4e4' >/dev/null 2>&1
 }
-_i=0
-while [ $_i -lt 200 ] && ! measured2; do
-	sleep 0.05
-	_i=$((_i + 1))
-done
+poll 10 measured2
 kill -TERM $pid
 wait $pid
 is "offline: lattop exits 0" "$?" 0

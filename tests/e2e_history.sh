@@ -81,11 +81,10 @@ tm send-keys -t h c Up
 tm send-keys -t h t
 wait_for "thresholds: " >/dev/null
 tm send-keys -t h C-u "8,100" Enter
-_n=50
-while [ $_n -gt 0 ] && ! pane | grep -qE '^ +>100 '; do
-	sleep 0.1
-	_n=$((_n - 1))
-done
+series_100() {
+	pane | grep -qE '^ +>100 '
+}
+poll 5 series_100
 pane >$LIB_TMP/big2
 check "new thresholds: >100 has its own series" grep -qE '^ +>100 ' $LIB_TMP/big2
 check "new thresholds: the old >512 series stays" grep -qE '^ +>512( |$)' $LIB_TMP/big2

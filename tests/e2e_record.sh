@@ -267,15 +267,14 @@ if mount -t tmpfs -o size=64k lattop-full $T/full 2>/dev/null; then
 		done
 		check "the screen, the disk full: the status line says the recording paused" \
 			sh -c "env -u TMUX tmux -L $FS capture-pane -p | grep -q 'recording paused'"
-		up1=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
-		# Five intervals at least; on a loaded machine, up to 5 s.
-		i=0
-		up2=$up1
-		while [ $i -lt 50 ] && { [ $i -lt 5 ] || [ "$up2" = "$up1" ]; }; do
-			sleep 0.1
+		new_sample() {
 			up2=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
-			i=$((i + 1))
-		done
+			[ "$up2" != "$up1" ]
+		}
+		up1=$(curl -sf http://127.0.0.1:$port/metrics | grep '^lattop_last_sample')
+		# Five intervals at least; on a loaded machine, up to 5 s more.
+		sleep 0.5
+		poll 5 new_sample
 		check "... and --listen goes on serving new numbers" test -n "$up1" -a "$up1" != "$up2"
 		env -u TMUX tmux -L $FS kill-server 2>/dev/null
 		tmux_sock_rm $FS

@@ -64,6 +64,12 @@ jump() {
 	tm send-keys -t rp "$1" Enter
 }
 
+# inside: k, the snapshot shown, has one before and one after it to go to.
+inside() {
+	k=$(index_shown)
+	[ "$k" -ge 3 ] && [ "$k" -lt 20 ]
+}
+
 for geom in 80x24 200x50; do
 	w=${geom%x*} h=${geom#*x}
 	start $geom $w $h "TZ=UTC $L --replay $T/r.lrec; echo lattop-exited; sleep 30"
@@ -75,11 +81,7 @@ for geom in 80x24 200x50; do
 	# Somewhere inside, so that both steps have a snapshot to go to.
 	if [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; then
 		jump +1
-		_n=0
-		while k=$(index_shown); { [ "$k" -lt 3 ] || [ "$k" -ge 20 ]; } && [ $_n -lt 50 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
+		poll 5 inside
 	fi
 	tm send-keys -t rp Right
 	eventually 5 "$geom: Right: the next snapshot" $((k + 1)) index_shown

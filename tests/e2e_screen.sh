@@ -116,18 +116,6 @@ capraw() {
 	tm capture-pane -p -t "$1"
 }
 
-# poll SECS CMD...: run CMD every 0.1 s until it succeeds; 1 after SECS.
-poll() {
-	_pl_n=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		_pl_n=$((_pl_n - 1))
-		[ $_pl_n -le 0 ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
-
 # shows NAME ERE: a line of the pane matches.
 shows() {
 	cap "$1" | grep -q -E -- "$2"
@@ -917,14 +905,16 @@ expect showcol "--show: first frame drawn" '(^|\|)total +[0-9.]+[kMG]? ' 8
 has "--show loads,hit,reads: Loads/s alone" "$(colhdr showcol 'Load latency')" '^ *CPU +Loads/s *$'
 has "--show loads,hit,reads: Hit/s alone" "$(colhdr showcol Snoop)" '^ *CPU +Hit/s *$'
 has "--show loads,hit,reads: Reads/s alone" "$(colhdr showcol Offcore)" '^ *CPU +Reads/s *$'
+# sort_moved: the sort shown ($_sort) is no longer $_was.
+sort_moved() {
+	_sort=$(sort_of showcol)
+	[ "$_sort" != "$_was" ]
+}
 _sorts="" _sort=$(sort_of showcol)
 for _i in 1 2 3 4; do
+	_was=$_sort
 	key showcol s
-	_n=50
-	while _was=$_sort _sort=$(sort_of showcol); [ "$_sort" = "$_was" ] && [ $_n -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	poll 5 sort_moved
 	_sorts="$_sorts $_sort"
 done
 is "--show: s goes through the columns shown only" "$_sorts" " sort: Loads/s sort: Hit/s sort: Reads/s sort: CPU"

@@ -70,6 +70,19 @@ is() {
 	fi
 }
 
+# poll SECS CMD...: run CMD every 0.1 s until it succeeds; 1 after SECS.
+# CMD runs in this shell: a function may set what the caller reads next.
+poll() {
+	_pl_n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		_pl_n=$((_pl_n - 1))
+		[ $_pl_n -le 0 ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
 # eventually SECS NAME WANT CMD...: is NAME, with what CMD prints once it
 # prints WANT or SECS seconds pass; 1 if it never did.  For a screen that
 # answers a key at its next refresh: a fixed sleep before a plain is fails

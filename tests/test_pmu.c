@@ -2625,18 +2625,10 @@ static const struct msrdev_ops *slow_inner;
 static struct msrdev_ops slow_ops;
 static double slow_held = -1;   /* the simulator's time during an access, else < 0 */
 
-static double slow_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double slow_now(void *arg)
 {
 	(void)arg;
-	return slow_held >= 0 ? slow_held : slow_mono();
+	return slow_held >= 0 ? slow_held : sampler_now();
 }
 
 static void round_trip(void)
@@ -2645,7 +2637,7 @@ static void round_trip(void)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-	slow_held = slow_mono() - 0.002;
+	slow_held = sampler_now() - 0.002;
 }
 
 static int slow_read(struct msrdev *d, int cpu, uint32_t reg, uint64_t *val)
